@@ -1,0 +1,71 @@
+// cuzk — Groth16 key and proof types.
+//
+// Two conventions exist in the ecosystem and a key says which one it follows
+// (see docs/ARCHITECTURE.md and ../shared/design/FORMATS.md §1.3, §2.3–2.4):
+//
+//   bellperson  H query in the monomial basis: h[i] = τ^i·t(τ)/δ, i < n−1;
+//               roots of unity 7^t, coset generator 7; A, B_G1 and B_G2
+//               queries have identity points filtered out (density bitmaps
+//               say which variables remain); one extra constraint
+//               input_i · 0 = 0 per public input (including "one").
+//   snarkjs     H points in the Lagrange basis of the odd coset ω_2n·⟨ω_n⟩
+//               (n points); roots 5^t; A, B1, B2 have one point per signal,
+//               identity (all-zero) for unused signals; the R1CS A and B
+//               coefficients travel with the key (zkey section 4).
+//
+// Variable numbering is the same in both: index 0 is the constant one, then
+// the public inputs, then the auxiliary (private) variables.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "cuzk/ec/bls12_381.hpp"
+
+namespace cuzk::groth16 {
+
+enum class convention : uint8_t { bellperson = 0, snarkjs = 1 };
+
+struct verifying_key {
+    g1_affine alpha_g1;
+    g1_affine beta_g1;
+    g2_affine beta_g2;
+    g2_affine gamma_g2;
+    g1_affine delta_g1;
+    g2_affine delta_g2;
+    std::vector<g1_affine> ic;   // one per public input plus one for "one"
+};
+
+// One entry of the snarkjs coefficient list (zkey section 4): matrix 0 = A,
+// 1 = B; value is the plain coefficient (already divided out of its R²).
+struct sparse_coef {
+    uint32_t matrix;
+    uint32_t constraint;
+    uint32_t signal;
+    fr value;
+};
+
+struct proving_key {
+    convention conv = convention::bellperson;
+    verifying_key vk;
+    uint32_t num_inputs = 0;   // including "one"
+    uint32_t num_aux = 0;
+    uint64_t domain_size = 0;  // n, a power of two
+    std::vector<g1_affine> h;  // bellperson: n−1 monomial points; snarkjs: n Lagrange points
+    std::vector<g1_affine> l;  // one per aux variable
+    std::vector<g1_affine> a;  // bellperson: filtered by density; snarkjs: one per variable
+    std::vector<g1_affine> b_g1;
+    std::vector<g2_affine> b_g2;
+    // snarkjs only: the A and B matrices (section 4), including the extra
+    // input constraints; n_constraints is the count before those.
+    std::vector<sparse_coef> coefs;
+    uint32_t n_constraints = 0;
+};
+
+struct proof {
+    g1_affine a;
+    g2_affine b;
+    g1_affine c;
+};
+
+} // namespace cuzk::groth16
