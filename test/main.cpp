@@ -7,7 +7,7 @@
 
 int main(int argc, char* argv[])
 {
-    std::printf("cuzk tests: random seed 0x%016llx (set CUZK_TEST_SEED to repeat)\n",
+    std::fprintf(stderr, "cuzk tests: random seed 0x%016llx (set CUZK_TEST_SEED to repeat)\n",
                 static_cast<unsigned long long>(cuzk::test::test_seed()));
     return Catch::Session().run(argc, argv);
 }

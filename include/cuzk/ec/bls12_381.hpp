@@ -1,7 +1,7 @@
 // cuzk — the BLS12-381 groups G1 ⊂ E(Fp): y² = x³ + 4 and
 // G2 ⊂ E'(Fp2): y² = x³ + 4(1 + u) (the M-type sextic twist), both of prime
 // order r (the Fr modulus). Constants are in Montgomery form; the canonical
-// values are in the comments and test/test_ec.cpp checks the generators'
+// values are in the comments and test/test_encoding.cpp checks the generators'
 // zcash encodings against the published ones.
 #pragma once
 
