@@ -6,8 +6,11 @@
 // square root, Legendre symbol) is derived from the modulus at compile time.
 //
 // The same code compiles for the host and, under nvcc, for the device; only
-// the host-only helpers (bytes, random) are unannotated. On x86-64 the multiply
-// is a 64×64→128-bit product chain that compilers turn into mulx/adc.
+// the host-only helpers (bytes, random) are unannotated. The portable limb
+// code (the *_portable functions) is what devices run. Host code for x86-64
+// instead takes the inline-assembly routines of x86_64.hpp (mulx/adcx/adox,
+// needs a BMI2+ADX processor, 2014 or newer); defining CUZK_PORTABLE_FIELD
+// selects the portable code there too. Both give bit-identical results.
 #pragma once
 
 #include <cstddef>
@@ -15,6 +18,13 @@
 
 #include "cuzk/config.hpp"
 #include "cuzk/ff/bigint.hpp"
+
+#if !defined(__CUDA_ARCH__) && defined(__x86_64__) && !defined(CUZK_PORTABLE_FIELD)
+#include "cuzk/ff/x86_64.hpp"
+#define CUZK_FIELD_X86 1
+#else
+#define CUZK_FIELD_X86 0
+#endif
 
 namespace cuzk {
 
@@ -102,46 +112,19 @@ struct field {
     CUZK_INLINE friend field operator+(const field& a, const field& b)
     {
         field r;
-        uint64_t c = 0;
-        for (size_t i = 0; i < N; ++i) {
-            u128 t = u128(a.l[i]) + b.l[i] + c;
-            r.l[i] = uint64_t(t);
-            c = uint64_t(t >> 64);
-        }
-        reduce_once(r.l);
+        add_mod(r.l, a.l, b.l);
         return r;
     }
     CUZK_INLINE friend field operator-(const field& a, const field& b)
     {
         field r;
-        uint64_t br = 0;
-        for (size_t i = 0; i < N; ++i) {
-            u128 t = u128(a.l[i]) - b.l[i] - br;
-            r.l[i] = uint64_t(t);
-            br = uint64_t(t >> 64) & 1;
-        }
-        // On borrow add p back; mask instead of branch.
-        constexpr repr p = P::modulus;
-        const uint64_t mask = 0 - br;
-        uint64_t c = 0;
-        for (size_t i = 0; i < N; ++i) {
-            u128 t = u128(r.l[i]) + (p.l[i] & mask) + c;
-            r.l[i] = uint64_t(t);
-            c = uint64_t(t >> 64);
-        }
+        sub_mod(r.l, a.l, b.l);
         return r;
     }
     CUZK_INLINE field operator-() const
     {
-        if (is_zero()) return *this;
-        constexpr repr p = P::modulus;
         field r;
-        uint64_t br = 0;
-        for (size_t i = 0; i < N; ++i) {
-            u128 t = u128(p.l[i]) - l[i] - br;
-            r.l[i] = uint64_t(t);
-            br = uint64_t(t >> 64) & 1;
-        }
+        neg_mod(r.l, l);
         return r;
     }
     CUZK_INLINE field dbl() const { return *this + *this; }
@@ -156,7 +139,12 @@ struct field {
         return r;
     }
     CUZK_INLINE field& operator*=(const field& b) { return *this = *this * b; }
-    CUZK_INLINE field sqr() const { return *this * *this; }
+    CUZK_INLINE field sqr() const
+    {
+        field r;
+        mont_sqr(r.l, l);
+        return r;
+    }
 
     // a^e by left-to-right square and multiply; e is any bigint width.
     template <size_t M>
@@ -276,7 +264,113 @@ struct field {
         }
     }
 
-    // ---- the Montgomery multiply -------------------------------------------------
+    // ---- limb-level arithmetic ------------------------------------------------------
+    // r may alias a or b in every routine below. On x86-64 hosts each one
+    // forwards to x86_64.hpp; the *_portable forms are the reference code,
+    // used on devices and exposed so tests can compare the two.
+    CUZK_INLINE static void mont_mul(uint64_t* r, const uint64_t* a, const uint64_t* b)
+    {
+#if CUZK_FIELD_X86
+        if constexpr (x86::supported<P>) {
+            x86::mont_mul<P>(r, a, b);
+            return;
+        }
+#endif
+        mont_mul_portable(r, a, b);
+    }
+    CUZK_INLINE static void mont_sqr(uint64_t* r, const uint64_t* a)
+    {
+#if CUZK_FIELD_X86
+        if constexpr (x86::supported<P>) {
+            x86::mont_sqr<P>(r, a);
+            return;
+        }
+#endif
+        mont_mul_portable(r, a, a);
+    }
+    CUZK_INLINE static void add_mod(uint64_t* r, const uint64_t* a, const uint64_t* b)
+    {
+#if CUZK_FIELD_X86
+        if constexpr (x86::supported<P>) {
+            x86::add<P>(r, a, b);
+            return;
+        }
+#endif
+        add_mod_portable(r, a, b);
+    }
+    CUZK_INLINE static void sub_mod(uint64_t* r, const uint64_t* a, const uint64_t* b)
+    {
+#if CUZK_FIELD_X86
+        if constexpr (x86::supported<P>) {
+            x86::sub<P>(r, a, b);
+            return;
+        }
+#endif
+        sub_mod_portable(r, a, b);
+    }
+    // −a = 0 − a: the subtraction borrows unless a = 0 and then adds p back,
+    // so zero maps to zero and a ≠ 0 to p − a.
+    CUZK_INLINE static void neg_mod(uint64_t* r, const uint64_t* a)
+    {
+#if CUZK_FIELD_X86
+        if constexpr (x86::supported<P>) {
+            const uint64_t z[N] = {};
+            x86::sub<P>(r, z, a);
+            return;
+        }
+#endif
+        neg_mod_portable(r, a);
+    }
+
+    // Both moduli used here leave at least one spare bit in the top limb, so
+    // a + b < 2p < 2^(64N) never overflows; one conditional subtraction
+    // brings the sum back below p.
+    CUZK_INLINE static void add_mod_portable(uint64_t* r, const uint64_t* a, const uint64_t* b)
+    {
+        uint64_t c = 0;
+        for (size_t i = 0; i < N; ++i) {
+            u128 t = u128(a[i]) + b[i] + c;
+            r[i] = uint64_t(t);
+            c = uint64_t(t >> 64);
+        }
+        reduce_once(r);
+    }
+    CUZK_INLINE static void sub_mod_portable(uint64_t* r, const uint64_t* a, const uint64_t* b)
+    {
+        uint64_t br = 0;
+        for (size_t i = 0; i < N; ++i) {
+            u128 t = u128(a[i]) - b[i] - br;
+            r[i] = uint64_t(t);
+            br = uint64_t(t >> 64) & 1;
+        }
+        // On borrow add p back; mask instead of branch.
+        constexpr repr p = P::modulus;
+        const uint64_t mask = 0 - br;
+        uint64_t c = 0;
+        for (size_t i = 0; i < N; ++i) {
+            u128 t = u128(r[i]) + (p.l[i] & mask) + c;
+            r[i] = uint64_t(t);
+            c = uint64_t(t >> 64);
+        }
+    }
+    CUZK_INLINE static void neg_mod_portable(uint64_t* r, const uint64_t* a)
+    {
+        uint64_t nz = 0;
+        for (size_t i = 0; i < N; ++i) nz |= a[i];
+        if (nz == 0) {
+            for (size_t i = 0; i < N; ++i) r[i] = 0;
+            return;
+        }
+        constexpr repr p = P::modulus;
+        uint64_t br = 0;
+        for (size_t i = 0; i < N; ++i) {
+            u128 t = u128(p.l[i]) - a[i] - br;
+            r[i] = uint64_t(t);
+            br = uint64_t(t >> 64) & 1;
+        }
+    }
+
+    // ---- the Montgomery multiply (portable) --------------------------------------
     // CIOS (coarsely integrated operand scanning), in the form that needs no
     // extra carry word: valid when the top limb of p is below 2^63 − 1, true
     // for both BLS12-381 moduli. Per outer step i:
@@ -287,7 +381,7 @@ struct field {
     //   t[N-1] = C + A
     // Cost: 2N² 64-bit products. The result is < 2p; one conditional
     // subtraction makes it canonical.
-    CUZK_INLINE static void mont_mul(uint64_t* r, const uint64_t* a, const uint64_t* b)
+    CUZK_INLINE static void mont_mul_portable(uint64_t* r, const uint64_t* a, const uint64_t* b)
     {
         constexpr repr p = P::modulus;
         constexpr uint64_t inv = P::inv;

@@ -62,6 +62,16 @@ struct proving_key {
     uint32_t n_constraints = 0;
 };
 
+// Which variables have a point in bellperson's filtered A and B queries
+// (the prover's DensityTracker): inputs are always present in A because of
+// the extra input constraints; aux j is present in A iff it occurs in some A
+// combination; B tracks inputs and aux separately.
+struct query_density {
+    std::vector<bool> a_aux;
+    std::vector<bool> b_input;
+    std::vector<bool> b_aux;
+};
+
 struct proof {
     g1_affine a;
     g2_affine b;

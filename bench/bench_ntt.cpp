@@ -1,0 +1,94 @@
+// NTT over Fr (CPU). Arguments: {log2 n, threads} with threads 0 = all.
+// Items processed = butterflies (n/2·log n), so items/s compares sizes.
+#include <benchmark/benchmark.h>
+
+#include <random>
+#include <vector>
+
+#include "cuzk/ntt/ntt.hpp"
+
+using namespace cuzk;
+
+namespace {
+
+std::vector<fr> random_vec(size_t n)
+{
+    std::mt19937_64 rng(n);
+    std::vector<fr> v(n);
+    for (auto& x : v) x = fr::random(rng);
+    return v;
+}
+
+void set_counters(benchmark::State& st, unsigned k)
+{
+    st.SetItemsProcessed(int64_t(st.iterations()) * int64_t((size_t{1} << k) / 2 * k));
+    st.counters["threads"] = st.range(1);
+}
+
+void bm_ntt(benchmark::State& st)
+{
+    const unsigned k = unsigned(st.range(0)), threads = unsigned(st.range(1));
+    const ntt_domain d(k, root_convention::bellperson);
+    auto a = random_vec(d.size());
+    for (auto _ : st) {
+        ntt(a, d, threads);
+        benchmark::ClobberMemory();
+    }
+    set_counters(st, k);
+}
+
+void bm_intt(benchmark::State& st)
+{
+    const unsigned k = unsigned(st.range(0)), threads = unsigned(st.range(1));
+    const ntt_domain d(k, root_convention::bellperson);
+    auto a = random_vec(d.size());
+    for (auto _ : st) {
+        intt(a, d, threads);
+        benchmark::ClobberMemory();
+    }
+    set_counters(st, k);
+}
+
+void bm_coset_ntt(benchmark::State& st)
+{
+    const unsigned k = unsigned(st.range(0)), threads = unsigned(st.range(1));
+    const ntt_domain d(k, root_convention::snarkjs);
+    const fr shift = root_of_unity(k + 1, root_convention::snarkjs);
+    auto a = random_vec(d.size());
+    for (auto _ : st) {
+        coset_ntt(a, d, shift, threads);
+        benchmark::ClobberMemory();
+    }
+    set_counters(st, k);
+}
+
+void bm_bit_reverse(benchmark::State& st)
+{
+    const unsigned k = unsigned(st.range(0)), threads = unsigned(st.range(1));
+    auto a = random_vec(size_t{1} << k);
+    for (auto _ : st) {
+        bit_reverse(a, threads);
+        benchmark::ClobberMemory();
+    }
+    st.SetItemsProcessed(int64_t(st.iterations()) << k);
+    st.counters["threads"] = st.range(1);
+}
+
+void bm_domain(benchmark::State& st)
+{
+    const unsigned k = unsigned(st.range(0)), threads = unsigned(st.range(1));
+    for (auto _ : st) {
+        ntt_domain d(k, root_convention::bellperson, threads);
+        benchmark::DoNotOptimize(d.twiddles().data());
+    }
+    st.SetItemsProcessed(int64_t(st.iterations()) << (k - 1));
+    st.counters["threads"] = st.range(1);
+}
+
+} // namespace
+
+BENCHMARK(bm_ntt)->ArgsProduct({{16, 18, 20}, {1, 0}})->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(bm_intt)->ArgsProduct({{18}, {1, 0}})->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(bm_coset_ntt)->ArgsProduct({{18}, {1, 0}})->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(bm_bit_reverse)->ArgsProduct({{18, 20}, {1, 0}})->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(bm_domain)->ArgsProduct({{20}, {1, 0}})->Unit(benchmark::kMillisecond)->UseRealTime();

@@ -1,0 +1,281 @@
+#include "cuzk/groth16/prover.hpp"
+
+#include <chrono>
+#include <fmt/format.h>
+
+#include "cuzk/error.hpp"
+#include "cuzk/msm/msm.hpp"
+#include "cuzk/ntt/ntt.hpp"
+#include "cuzk/util/parallel.hpp"
+#include "cuzk/util/random.hpp"
+
+namespace cuzk::groth16 {
+
+namespace {
+
+using clock = std::chrono::steady_clock;
+
+uint64_t ns_since(clock::time_point t0)
+{
+    return uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(clock::now() - t0).count());
+}
+
+unsigned log2_exact(uint64_t n, const char* what)
+{
+    if (n == 0 || (n & (n - 1)) != 0)
+        throw error(errc::invalid_argument, fmt::format("{}: domain size {} is not a power of two", what, n));
+    return unsigned(__builtin_ctzll(n));
+}
+
+// Σ k_i·P_i where the k_i are Montgomery field elements: zeros are skipped,
+// ones are summed by plain batch addition, the rest go through Pippenger.
+template <class Aff, class Jac>
+Jac msm_split(std::span<const Aff> pts, std::span<const fr> sc, unsigned threads)
+{
+    if (pts.size() != sc.size())
+        throw error(errc::internal, fmt::format("msm: {} points for {} scalars", pts.size(), sc.size()));
+    const size_t n = pts.size();
+    std::vector<uint8_t> ones(n, 0);
+    std::vector<Aff> other_pts;
+    std::vector<fr::repr> other_sc;
+    const fr one = fr::one();
+    for (size_t i = 0; i < n; ++i) {
+        if (sc[i].is_zero()) continue;
+        if (sc[i] == one) {
+            ones[i] = 1;
+            continue;
+        }
+        other_pts.push_back(pts[i]);
+        other_sc.push_back(sc[i].to_repr());
+    }
+    msm_options o;
+    o.threads = threads;
+    Jac acc = sum_points(pts, std::span<const uint8_t>(ones), threads);
+    if (!other_pts.empty()) acc = acc.add(msm(std::span<const Aff>(other_pts), std::span<const fr::repr>(other_sc), o));
+    return acc;
+}
+
+// Gathers the scalars of a density-filtered query: inputs where in_mask
+// (all when in_mask is null), then aux where aux_mask.
+std::vector<fr> gather(std::span<const fr> inputs, const std::vector<bool>* in_mask, std::span<const fr> aux,
+                       const std::vector<bool>& aux_mask)
+{
+    std::vector<fr> out;
+    out.reserve(inputs.size() + aux.size());
+    for (size_t i = 0; i < inputs.size(); ++i)
+        if (!in_mask || (*in_mask)[i]) out.push_back(inputs[i]);
+    for (size_t j = 0; j < aux.size(); ++j)
+        if (aux_mask[j]) out.push_back(aux[j]);
+    return out;
+}
+
+g1_jacobian mul(const g1_affine& p, const fr& k) { return scalar_mul(p, k.to_repr()); }
+g2_jacobian mul(const g2_affine& p, const fr& k) { return scalar_mul(p, k.to_repr()); }
+
+} // namespace
+
+std::vector<fr> compute_h_bellperson(std::vector<fr> a, std::vector<fr> b, std::vector<fr> c,
+                                     uint64_t domain_size, unsigned threads)
+{
+    const unsigned log_n = log2_exact(domain_size, "compute_h_bellperson");
+    if (a.size() > domain_size || b.size() != a.size() || c.size() != a.size())
+        throw error(errc::invalid_argument,
+                    fmt::format("compute_h_bellperson: a, b, c have {}, {}, {} rows for a domain of {}", a.size(),
+                                b.size(), c.size(), domain_size));
+    a.resize(domain_size, fr::zero());
+    b.resize(domain_size, fr::zero());
+    c.resize(domain_size, fr::zero());
+    const ntt_domain d(log_n, root_convention::bellperson);
+    const fr g = fr::from_u64(7);   // bellperson's coset shift: the multiplicative generator
+    for (auto* v : {&a, &b, &c}) {
+        intt(*v, d, threads);
+        coset_ntt(*v, d, g, threads);
+    }
+    // On the coset g·⟨ω⟩, Z(x) = x^n − 1 takes the single value g^n − 1.
+    const fr z_inv = (g.pow(bigint<1>{{domain_size}}) - fr::one()).inverse();
+    parallel_for(threads, domain_size, [&](size_t lo, size_t hi, unsigned) {
+        for (size_t i = lo; i < hi; ++i) a[i] = (a[i] * b[i] - c[i]) * z_inv;
+    });
+    coset_intt(a, d, g, threads);
+    // deg h ≤ n − 2: the top coefficient is zero for a satisfying witness.
+    a.resize(domain_size - 1);
+    return a;
+}
+
+std::vector<fr> compute_h_snarkjs(std::vector<fr> a, std::vector<fr> b, uint64_t domain_size, unsigned threads)
+{
+    const unsigned log_n = log2_exact(domain_size, "compute_h_snarkjs");
+    if (a.size() > domain_size || b.size() != a.size())
+        throw error(errc::invalid_argument, fmt::format("compute_h_snarkjs: a, b have {}, {} rows for a domain of {}",
+                                                        a.size(), b.size(), domain_size));
+    a.resize(domain_size, fr::zero());
+    b.resize(domain_size, fr::zero());
+    std::vector<fr> c(domain_size);
+    parallel_for(threads, domain_size, [&](size_t lo, size_t hi, unsigned) {
+        for (size_t i = lo; i < hi; ++i) c[i] = a[i] * b[i];
+    });
+    const ntt_domain d(log_n, root_convention::snarkjs);
+    const fr w2n = root_of_unity(log_n + 1, root_convention::snarkjs);
+    // Evaluate on the odd coset: iNTT to coefficients, multiply coefficient i
+    // by ω_2n^i, NTT back.
+    for (auto* v : {&a, &b, &c}) {
+        intt(*v, d, threads);
+        scale_by_powers(*v, w2n, threads);
+        ntt(*v, d, threads);
+    }
+    parallel_for(threads, domain_size, [&](size_t lo, size_t hi, unsigned) {
+        for (size_t i = lo; i < hi; ++i) a[i] = a[i] * b[i] - c[i];
+    });
+    return a;
+}
+
+proof prove_bellperson(const proving_key& pk, const query_density& density, std::vector<fr> a, std::vector<fr> b,
+                       std::vector<fr> c, std::span<const fr> inputs, std::span<const fr> aux, const fr& r,
+                       const fr& s, const prove_options& opt, prove_timings* timings)
+{
+    const auto t_all = clock::now();
+    if (pk.conv != convention::bellperson)
+        throw error(errc::invalid_argument, "prove_bellperson: the key follows the snarkjs convention");
+    if (inputs.size() != pk.num_inputs || aux.size() != pk.num_aux)
+        throw error(errc::invalid_argument,
+                    fmt::format("prove_bellperson: assignment has {} inputs and {} aux, the key expects {} and {}",
+                                inputs.size(), aux.size(), pk.num_inputs, pk.num_aux));
+    if (density.a_aux.size() != aux.size() || density.b_aux.size() != aux.size() ||
+        density.b_input.size() != inputs.size())
+        throw error(errc::invalid_argument, "prove_bellperson: density bitmaps do not match the assignment");
+    if (inputs.empty() || !inputs[0].is_one())
+        throw error(errc::invalid_argument, "prove_bellperson: input 0 must be the constant one");
+    if (pk.h.size() + 1 != pk.domain_size || pk.l.size() != pk.num_aux)
+        throw error(errc::bad_format, "prove_bellperson: H or L query size does not match the key's domain");
+    const unsigned th = opt.threads;
+
+    // The input constraints input_i · 0 = 0.
+    const size_t rows = a.size() + inputs.size();
+    if (rows > pk.domain_size)
+        throw error(errc::invalid_argument, fmt::format("prove_bellperson: {} rows do not fit the key's domain of {}",
+                                                        rows, pk.domain_size));
+    for (const fr& x : inputs) {
+        a.push_back(x);
+        b.push_back(fr::zero());
+        c.push_back(fr::zero());
+    }
+    auto t = clock::now();
+    const std::vector<fr> h = compute_h_bellperson(std::move(a), std::move(b), std::move(c), pk.domain_size, th);
+    prove_timings tm;
+    tm.h_ns = ns_since(t);
+
+    t = clock::now();
+    const g1_jacobian h_acc = msm_split<g1_affine, g1_jacobian>(pk.h, h, th);
+    tm.msm_h_ns = ns_since(t);
+    t = clock::now();
+    const g1_jacobian l_acc = msm_split<g1_affine, g1_jacobian>(pk.l, aux, th);
+    tm.msm_l_ns = ns_since(t);
+
+    t = clock::now();
+    const std::vector<fr> sa = gather(inputs, nullptr, aux, density.a_aux);
+    if (sa.size() != pk.a.size())
+        throw error(errc::bad_format, fmt::format("prove_bellperson: A query has {} points, density selects {}",
+                                                  pk.a.size(), sa.size()));
+    const g1_jacobian a_acc = msm_split<g1_affine, g1_jacobian>(pk.a, sa, th);
+    tm.msm_a_ns = ns_since(t);
+
+    const std::vector<fr> sb = gather(inputs, &density.b_input, aux, density.b_aux);
+    if (sb.size() != pk.b_g1.size() || sb.size() != pk.b_g2.size())
+        throw error(errc::bad_format, fmt::format("prove_bellperson: B queries have {}/{} points, density selects {}",
+                                                  pk.b_g1.size(), pk.b_g2.size(), sb.size()));
+    t = clock::now();
+    const g1_jacobian b1_acc = msm_split<g1_affine, g1_jacobian>(pk.b_g1, sb, th);
+    tm.msm_b1_ns = ns_since(t);
+    t = clock::now();
+    const g2_jacobian b2_acc = msm_split<g2_affine, g2_jacobian>(pk.b_g2, sb, th);
+    tm.msm_b2_ns = ns_since(t);
+
+    // A = α + Σ a_i·A_i + r·δ;  B = β + Σ a_i·B_i + s·δ (in G2, and in G1 for C);
+    // C = Σ aux·L + Σ h·H + s·A + r·B1 − r·s·δ1.
+    const auto& vk = pk.vk;
+    const g1_jacobian A = a_acc.add(vk.alpha_g1).add(mul(vk.delta_g1, r));
+    const g2_jacobian B = b2_acc.add(vk.beta_g2).add(mul(vk.delta_g2, s));
+    const g1_jacobian B1 = b1_acc.add(vk.beta_g1).add(mul(vk.delta_g1, s));
+    const g1_jacobian C = l_acc.add(h_acc)
+                              .add(scalar_mul(A, s.to_repr()))
+                              .add(scalar_mul(B1, r.to_repr()))
+                              .add(-mul(vk.delta_g1, r * s));
+    tm.total_ns = ns_since(t_all);
+    if (timings) *timings = tm;
+    return {A.to_affine(), B.to_affine(), C.to_affine()};
+}
+
+proof prove_bellperson(const proving_key& pk, const query_density& density, std::vector<fr> a, std::vector<fr> b,
+                       std::vector<fr> c, std::span<const fr> inputs, std::span<const fr> aux,
+                       const prove_options& opt, prove_timings* timings)
+{
+    return prove_bellperson(pk, density, std::move(a), std::move(b), std::move(c), inputs, aux, os_random_fr(),
+                            os_random_fr(), opt, timings);
+}
+
+proof prove_snarkjs(const proving_key& pk, std::span<const fr> w, const fr& r, const fr& s, const prove_options& opt,
+                    prove_timings* timings)
+{
+    const auto t_all = clock::now();
+    if (pk.conv != convention::snarkjs)
+        throw error(errc::invalid_argument, "prove_snarkjs: the key follows the bellperson convention");
+    const size_t n_vars = size_t(pk.num_inputs) + pk.num_aux;
+    if (w.size() != n_vars)
+        throw error(errc::invalid_argument,
+                    fmt::format("prove_snarkjs: the witness has {} values, the key expects {}", w.size(), n_vars));
+    if (w.empty() || !w[0].is_one())
+        throw error(errc::invalid_argument, "prove_snarkjs: witness value 0 must be the constant one");
+    if (pk.h.size() != pk.domain_size || pk.a.size() != n_vars || pk.b_g1.size() != n_vars ||
+        pk.b_g2.size() != n_vars || pk.l.size() != pk.num_aux)
+        throw error(errc::bad_format, "prove_snarkjs: the key's point sections do not match its sizes");
+    const unsigned th = opt.threads;
+    prove_timings tm;
+
+    auto t = clock::now();
+    std::vector<fr> a(pk.domain_size, fr::zero()), b(pk.domain_size, fr::zero());
+    for (const sparse_coef& e : pk.coefs) {
+        if (e.constraint >= pk.domain_size || e.signal >= n_vars || e.matrix > 1)
+            throw error(errc::bad_format,
+                        fmt::format("prove_snarkjs: coefficient (matrix {}, constraint {}, signal {}) out of range",
+                                    e.matrix, e.constraint, e.signal));
+        (e.matrix == 0 ? a : b)[e.constraint] += e.value * w[e.signal];
+    }
+    const std::vector<fr> h = compute_h_snarkjs(std::move(a), std::move(b), pk.domain_size, th);
+    tm.h_ns = ns_since(t);
+
+    t = clock::now();
+    const g1_jacobian h_acc = msm_split<g1_affine, g1_jacobian>(pk.h, h, th);
+    tm.msm_h_ns = ns_since(t);
+    t = clock::now();
+    const g1_jacobian l_acc = msm_split<g1_affine, g1_jacobian>(pk.l, w.subspan(pk.num_inputs), th);
+    tm.msm_l_ns = ns_since(t);
+    t = clock::now();
+    const g1_jacobian a_acc = msm_split<g1_affine, g1_jacobian>(pk.a, w, th);
+    tm.msm_a_ns = ns_since(t);
+    t = clock::now();
+    const g1_jacobian b1_acc = msm_split<g1_affine, g1_jacobian>(pk.b_g1, w, th);
+    tm.msm_b1_ns = ns_since(t);
+    t = clock::now();
+    const g2_jacobian b2_acc = msm_split<g2_affine, g2_jacobian>(pk.b_g2, w, th);
+    tm.msm_b2_ns = ns_since(t);
+
+    const auto& vk = pk.vk;
+    const g1_jacobian A = a_acc.add(vk.alpha_g1).add(mul(vk.delta_g1, r));
+    const g2_jacobian B = b2_acc.add(vk.beta_g2).add(mul(vk.delta_g2, s));
+    const g1_jacobian B1 = b1_acc.add(vk.beta_g1).add(mul(vk.delta_g1, s));
+    const g1_jacobian C = l_acc.add(h_acc)
+                              .add(scalar_mul(A, s.to_repr()))
+                              .add(scalar_mul(B1, r.to_repr()))
+                              .add(-mul(vk.delta_g1, r * s));
+    tm.total_ns = ns_since(t_all);
+    if (timings) *timings = tm;
+    return {A.to_affine(), B.to_affine(), C.to_affine()};
+}
+
+proof prove_snarkjs(const proving_key& pk, std::span<const fr> witness, const prove_options& opt,
+                    prove_timings* timings)
+{
+    return prove_snarkjs(pk, witness, os_random_fr(), os_random_fr(), opt, timings);
+}
+
+} // namespace cuzk::groth16

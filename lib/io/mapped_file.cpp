@@ -1,0 +1,192 @@
+// Read-only mmap wrapper and checked file writer (see include/cuzk/io/mapped_file.hpp).
+#include "cuzk/io/mapped_file.hpp"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "cuzk/error.hpp"
+
+namespace cuzk::io {
+
+namespace {
+
+[[noreturn]] void io_fail(const std::string& path, const char* what, int err)
+{
+    throw error(errc::io, fmt::format("{}: {}: {}", path, what, std::strerror(err)));
+}
+
+} // namespace
+
+mapped_file::mapped_file(std::string path) : path_(std::move(path))
+{
+    const int fd = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) io_fail(path_, "cannot open", errno);
+    struct stat st {};
+    if (::fstat(fd, &st) != 0) {
+        const int e = errno;
+        ::close(fd);
+        io_fail(path_, "cannot stat", e);
+    }
+    if (!S_ISREG(st.st_mode)) {
+        ::close(fd);
+        throw error(errc::io, fmt::format("{}: not a regular file", path_));
+    }
+    size_ = static_cast<size_t>(st.st_size);
+    if (size_ > 0) {
+        void* p = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd, 0);
+        if (p == MAP_FAILED) {
+            const int e = errno;
+            ::close(fd);
+            size_ = 0;
+            io_fail(path_, "cannot mmap", e);
+        }
+        data_ = static_cast<const uint8_t*>(p);
+    }
+    ::close(fd);   // the mapping stays valid without the descriptor
+    open_ = true;
+}
+
+mapped_file::~mapped_file() { release(); }
+
+void mapped_file::release() noexcept
+{
+    if (data_) ::munmap(const_cast<uint8_t*>(data_), size_);
+    data_ = nullptr;
+    size_ = 0;
+    open_ = false;
+}
+
+mapped_file::mapped_file(mapped_file&& o) noexcept
+    : path_(std::move(o.path_)), data_(std::exchange(o.data_, nullptr)), size_(std::exchange(o.size_, 0)),
+      open_(std::exchange(o.open_, false))
+{
+}
+
+mapped_file& mapped_file::operator=(mapped_file&& o) noexcept
+{
+    if (this != &o) {
+        release();
+        path_ = std::move(o.path_);
+        data_ = std::exchange(o.data_, nullptr);
+        size_ = std::exchange(o.size_, 0);
+        open_ = std::exchange(o.open_, false);
+    }
+    return *this;
+}
+
+void mapped_file::advise_sequential() const noexcept
+{
+    if (data_) ::madvise(const_cast<uint8_t*>(data_), size_, MADV_SEQUENTIAL);
+}
+void mapped_file::advise_willneed() const noexcept
+{
+    if (data_) ::madvise(const_cast<uint8_t*>(data_), size_, MADV_WILLNEED);
+}
+
+std::string read_text_file(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in) io_fail(path, "cannot open", errno);
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    if (in.bad()) io_fail(path, "read failed", errno);
+    return std::move(ss).str();
+}
+
+// ---- output_file ---------------------------------------------------------------
+
+output_file::output_file(std::string path) : path_(std::move(path))
+{
+    f_ = std::fopen(path_.c_str(), "wb");
+    if (!f_) io_fail(path_, "cannot create", errno);
+    // 4 MiB buffer: large sequential writes of point arrays.
+    std::setvbuf(f_, nullptr, _IOFBF, size_t{4} << 20);
+}
+
+output_file::~output_file()
+{
+    if (f_) {
+        std::fclose(f_);
+        std::remove(path_.c_str());
+    }
+}
+
+void output_file::fail(const char* what)
+{
+    const int e = errno;
+    if (f_) {
+        std::fclose(f_);
+        f_ = nullptr;
+        std::remove(path_.c_str());
+    }
+    io_fail(path_, what, e);
+}
+
+void output_file::write(const void* p, size_t n)
+{
+    if (!f_) throw error(errc::io, fmt::format("{}: write after close", path_));
+    if (n && std::fwrite(p, 1, n, f_) != n) fail("write failed");
+    pos_ += n;
+}
+
+void output_file::write_u32_le(uint32_t v)
+{
+    uint8_t b[4];
+    for (int i = 0; i < 4; ++i) b[i] = uint8_t(v >> (8 * i));
+    write(b, 4);
+}
+void output_file::write_u64_le(uint64_t v)
+{
+    uint8_t b[8];
+    for (int i = 0; i < 8; ++i) b[i] = uint8_t(v >> (8 * i));
+    write(b, 8);
+}
+void output_file::write_u32_be(uint32_t v)
+{
+    uint8_t b[4];
+    for (int i = 0; i < 4; ++i) b[i] = uint8_t(v >> (8 * (3 - i)));
+    write(b, 4);
+}
+
+void output_file::write_at(uint64_t offset, const void* p, size_t n)
+{
+    if (!f_) throw error(errc::io, fmt::format("{}: write after close", path_));
+    if (offset + n > pos_) throw error(errc::internal, fmt::format("{}: patch past the end of the file", path_));
+    if (std::fflush(f_) != 0) fail("write failed");
+    if (::fseeko(f_, static_cast<off_t>(offset), SEEK_SET) != 0) fail("seek failed");
+    if (n && std::fwrite(p, 1, n, f_) != n) fail("write failed");
+    if (std::fflush(f_) != 0) fail("write failed");
+    if (::fseeko(f_, 0, SEEK_END) != 0) fail("seek failed");
+}
+
+void output_file::close()
+{
+    if (!f_) return;
+    if (std::fflush(f_) != 0) fail("write failed");
+    std::FILE* f = std::exchange(f_, nullptr);
+    if (std::fclose(f) != 0) {
+        const int e = errno;
+        std::remove(path_.c_str());
+        io_fail(path_, "close failed", e);
+    }
+}
+
+void write_text_file(const std::string& path, std::string_view text)
+{
+    output_file out(path);
+    out.write(text.data(), text.size());
+    out.close();
+}
+
+} // namespace cuzk::io

@@ -1,0 +1,326 @@
+// cuzk — multi-threaded radix-2 NTT over Fr (see include/cuzk/ntt/ntt.hpp).
+//
+// Schedule (natural order in and out):
+//   1. bit_reverse(a)                         one permutation pass, n/2 swaps at most
+//   2. decimation-in-time butterflies, stage s = 0 … log n − 1 pairs a[i] and
+//      a[i + 2^s] (bit s of i clear) with the twiddle ω_{2^(s+1)}^j, j = i mod 2^s,
+//      read from the one table ω^k (0 <= k < n/2) at k = j·2^(log n − 1 − s).
+// We chose bit reversal + DIT over a DIF/DIT pairing because the API promises
+// natural order on both sides of every call; the pairing only saves the
+// permutation when a caller chains a forward and an inverse transform without
+// looking at the values in between, which the public API cannot express.
+//
+// Cost: n/2·log n butterflies of one Fr multiplication and one addition and
+// subtraction each; the butterflies with twiddle 1 (j = 0: n/2 + n/4 + … ≈ n
+// of them) skip the multiplication. intt adds n multiplications for 1/n,
+// coset variants add 2n for the powers of the shift.
+//
+// Cache schedule: the stages are grouped into passes, each pass touching the
+// array once.
+//   - Pass 0 covers stages 0 … B−1 (B = min(log n, block_log)). Butterflies of
+//     those stages stay inside aligned blocks of 2^B elements, so each block
+//     is an independent sub-NTT that one thread finishes in cache.
+//   - Each later pass covers up to col_log consecutive stages b … b+K−1. Those
+//     butterflies only pair indices that differ in bits b … b+K−1, so the array
+//     splits into independent "columns" of 2^K elements at stride 2^b. A work
+//     unit is a tile of 2^tile_log neighbouring columns (2^K rows of
+//     2^tile_log contiguous elements = 2^block_log elements again), so every
+//     row is a few whole cache lines.
+// For 2^20 this is two passes instead of twenty, for 2^27 three.
+// Threads split the blocks / tiles of a pass; passes are separated by the
+// join of the fork/join helper (util/parallel.hpp).
+//
+// Inverse: ω^−k = −ω^(n/2 − k) for 0 < k < n/2, so the inverse butterfly
+// computes t = v·ω^(n/2 − k) and writes (u − t, u + t) instead of (u + t, u − t);
+// k = 0 uses twiddle 1 in both directions. One table serves both.
+#include "cuzk/ntt/ntt.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <new>
+#include <utility>
+
+#include "cuzk/error.hpp"
+#include "cuzk/util/parallel.hpp"
+
+namespace cuzk {
+
+namespace {
+
+constexpr unsigned block_log = 12;   // 2^12 Fr = 128 KiB per block / tile (fits L2)
+constexpr unsigned tile_log = 3;     // 8 contiguous elements = 256 B per tile row
+constexpr unsigned col_log = block_log - tile_log;
+constexpr size_t parallel_min = size_t{1} << 12;   // below this, one thread
+
+// Runs fn(begin, end) over [0, units) on `threads` threads, or inline when
+// that is one or the transform is small (n < parallel_min). The units are cut
+// into about 4 contiguous chunks per worker, handed out dynamically, so a
+// worker slowed by a busy machine does not hold up the pass. Which worker
+// runs a chunk never changes the result.
+template <class Fn>
+void run(unsigned threads, size_t units, size_t n, const Fn& fn)
+{
+    if (units == 0) return;
+    const unsigned workers = resolve_threads(threads);
+    if (n < parallel_min || units == 1 || workers == 1) {
+        fn(size_t{0}, units);
+        return;
+    }
+    const size_t chunks = std::min<size_t>(units, size_t{4} * workers);
+    parallel_tasks(workers, chunks, [&](size_t c, unsigned) { fn(units * c / chunks, units * (c + 1) / chunks); });
+}
+
+bool is_pow2(size_t n) { return n != 0 && (n & (n - 1)) == 0; }
+
+unsigned log2_exact(size_t n)
+{
+    return n <= 1 ? 0u : 63u - static_cast<unsigned>(__builtin_clzll(n));
+}
+
+void check_size(std::span<fr> a, const ntt_domain& d, const char* fn)
+{
+    if (a.size() != d.size())
+        throw error(errc::invalid_argument,
+                    fmt::format("{}: input has {} elements but the domain has size {} (2^{})", fn, a.size(),
+                                d.size(), d.log_size()));
+}
+
+// Reverse the low `bits` bits of i (bits >= 1).
+inline size_t reverse_bits(size_t i, unsigned bits)
+{
+    uint64_t x = i;
+    x = ((x >> 1) & 0x5555555555555555ull) | ((x & 0x5555555555555555ull) << 1);
+    x = ((x >> 2) & 0x3333333333333333ull) | ((x & 0x3333333333333333ull) << 2);
+    x = ((x >> 4) & 0x0f0f0f0f0f0f0f0full) | ((x & 0x0f0f0f0f0f0f0f0full) << 4);
+    x = __builtin_bswap64(x);
+    return static_cast<size_t>(x >> (64 - bits));
+}
+
+// One butterfly: (a[i], a[i+m]) <- (u + v·w, u − v·w) with w = ω^{±k}, k > 0.
+template <bool Inv>
+CUZK_INLINE void butterfly(fr& x, fr& y, const fr* tw, size_t half, size_t k)
+{
+    const fr u = x;
+    if constexpr (!Inv) {
+        const fr t = y * tw[k];
+        x = u + t;
+        y = u - t;
+    } else {
+        const fr t = y * tw[half - k];   // v·ω^−k = −t
+        x = u - t;
+        y = u + t;
+    }
+}
+CUZK_INLINE void butterfly_one(fr& x, fr& y)
+{
+    const fr u = x;
+    x = u + y;
+    y = u - y;
+}
+
+// Stages 0 … K−1 on the aligned block a[base, base + 2^K).
+template <bool Inv>
+void first_pass_block(fr* a, size_t base, unsigned K, unsigned log_n, const fr* tw, size_t half)
+{
+    const size_t len = size_t{1} << K;
+    fr* blk = a + base;
+    // Stage 0: twiddle 1 only.
+    for (size_t g = 0; g < len; g += 2) butterfly_one(blk[g], blk[g + 1]);
+    for (unsigned s = 1; s < K; ++s) {
+        const size_t m = size_t{1} << s;
+        const unsigned sh = log_n - 1 - s;
+        for (size_t g = 0; g < len; g += 2 * m) {
+            fr* p = blk + g;
+            butterfly_one(p[0], p[m]);
+            for (size_t j = 1; j < m; ++j) butterfly<Inv>(p[j], p[j + m], tw, half, j << sh);
+        }
+    }
+}
+
+// Stages b … b+K−1 on one tile: columns lo0 … lo0+T−1 (T = 2^tile_log) of the
+// group whose index bits above b+K are `hi`.
+template <bool Inv>
+void column_pass_tile(fr* a, size_t hi, size_t lo0, unsigned b, unsigned K, unsigned log_n, const fr* tw,
+                      size_t half)
+{
+    constexpr size_t T = size_t{1} << tile_log;
+    const size_t base = (hi << (b + K)) + lo0;
+    const size_t rows = size_t{1} << K;
+    for (unsigned sl = 0; sl < K; ++sl) {
+        const unsigned s = b + sl;
+        const size_t m = size_t{1} << s;
+        const unsigned sh = log_n - 1 - s;
+        const size_t rstep = size_t{1} << sl;
+        for (size_t rh = 0; rh < rows; rh += 2 * rstep) {
+            for (size_t rl = 0; rl < rstep; ++rl) {
+                fr* row = a + base + ((rh + rl) << b);
+                const size_t jbase = (rl << b) + lo0;   // j of the first element of the row
+                size_t t0 = 0;
+                if (jbase == 0) {
+                    butterfly_one(row[0], row[m]);
+                    t0 = 1;
+                }
+                for (size_t t = t0; t < T; ++t) butterfly<Inv>(row[t], row[t + m], tw, half, (jbase + t) << sh);
+            }
+        }
+    }
+}
+
+// The DIT butterflies of all stages on bit-reversed input.
+template <bool Inv>
+void dit(std::span<fr> a, const ntt_domain& d, unsigned threads)
+{
+    const unsigned log_n = d.log_size();
+    if (log_n == 0) return;
+    const size_t n = a.size();
+    const size_t half = n / 2;
+    const fr* tw = d.twiddles().data();
+    fr* p = a.data();
+
+    const unsigned B = log_n < block_log ? log_n : block_log;
+    run(threads, n >> B, n, [&](size_t b, size_t e) {
+        for (size_t u = b; u < e; ++u) first_pass_block<Inv>(p, u << B, B, log_n, tw, half);
+    });
+
+    // Later passes: split the remaining log_n − B stages into passes of
+    // near-equal size, each at most col_log.
+    unsigned rest = log_n - B;
+    unsigned b = B;
+    while (rest > 0) {
+        const unsigned passes = (rest + col_log - 1) / col_log;
+        const unsigned K = (rest + passes - 1) / passes;
+        const size_t tiles_per_hi = (size_t{1} << b) >> tile_log;
+        const size_t units = (n >> (b + K)) * tiles_per_hi;
+        run(threads, units, n, [&](size_t ub, size_t ue) {
+            for (size_t u = ub; u < ue; ++u) {
+                const size_t hi = u / tiles_per_hi;
+                const size_t lo0 = (u % tiles_per_hi) << tile_log;
+                column_pass_tile<Inv>(p, hi, lo0, b, K, log_n, tw, half);
+            }
+        });
+        b += K;
+        rest -= K;
+    }
+}
+
+// a_i <- a_i · c0 · g^i.
+void scale_powers_from(std::span<fr> a, const fr& c0, const fr& g, unsigned threads)
+{
+    const size_t n = a.size();
+    fr* p = a.data();
+    run(threads, n, n, [&](size_t b, size_t e) {
+        fr c = c0 * g.pow(uint64_t(b));
+        for (size_t i = b; i < e; ++i) {
+            p[i] *= c;
+            c *= g;
+        }
+    });
+}
+
+void scale_const(std::span<fr> a, const fr& c, unsigned threads)
+{
+    const size_t n = a.size();
+    fr* p = a.data();
+    run(threads, n, n, [&](size_t b, size_t e) {
+        for (size_t i = b; i < e; ++i) p[i] *= c;
+    });
+}
+
+} // namespace
+
+// ω_{2^32} = g^t with t = (r − 1)/2^32, then 32 − log_n squarings.
+fr root_of_unity(unsigned log_n, root_convention c)
+{
+    if (log_n > fr_params::two_adicity)
+        throw error(errc::invalid_argument,
+                    fmt::format("root_of_unity: log_n = {} exceeds the 2-adicity 32 of Fr", log_n));
+    constexpr bigint<4> t = shr(sub_small(fr_params::modulus, 1), fr_params::two_adicity);
+    static const fr w32_bellperson = fr::from_u64(7).pow(t);
+    static const fr w32_snarkjs = fr::from_u64(5).pow(t);
+    fr w = c == root_convention::snarkjs ? w32_snarkjs : w32_bellperson;
+    for (unsigned i = log_n; i < fr_params::two_adicity; ++i) w = w.sqr();
+    return w;
+}
+
+ntt_domain::ntt_domain(unsigned log_n, root_convention c, unsigned threads)
+    : log_n_(log_n), conv_(c), omega_(root_of_unity(log_n, c))   // throws for log_n > 32
+{
+    omega_inv_ = omega_.inverse();
+    size_inv_ = fr::from_u64(uint64_t{1} << log_n).inverse();
+    const size_t half = size() / 2;
+    try {
+        tw_.resize(half);
+    } catch (const std::bad_alloc&) {
+        throw error(errc::out_of_memory,
+                    fmt::format("ntt_domain: cannot allocate the twiddle table of 2^{} elements", log_n ? log_n - 1 : 0));
+    }
+    fr* p = tw_.data();
+    const fr w = omega_;
+    run(threads, half, half, [&](size_t b, size_t e) {
+        fr x = w.pow(uint64_t(b));
+        for (size_t i = b; i < e; ++i) {
+            p[i] = x;
+            x *= w;
+        }
+    });
+}
+
+void bit_reverse(std::span<fr> a, unsigned threads)
+{
+    const size_t n = a.size();
+    if (n != 0 && !is_pow2(n))
+        throw error(errc::invalid_argument,
+                    fmt::format("bit_reverse: size {} is not a power of two", n));
+    if (n <= 2) return;
+    const unsigned bits = log2_exact(n);
+    fr* p = a.data();
+    // Each pair {i, rev(i)} is swapped by the thread that owns the smaller index.
+    run(threads, n, n, [&](size_t b, size_t e) {
+        for (size_t i = b; i < e; ++i) {
+            const size_t j = reverse_bits(i, bits);
+            if (i < j) std::swap(p[i], p[j]);
+        }
+    });
+}
+
+void scale_by_powers(std::span<fr> a, const fr& g, unsigned threads)
+{
+    scale_powers_from(a, fr::one(), g, threads);
+}
+
+void ntt(std::span<fr> a, const ntt_domain& d, unsigned threads)
+{
+    check_size(a, d, "ntt");
+    bit_reverse(a, threads);
+    dit<false>(a, d, threads);
+}
+
+void intt(std::span<fr> a, const ntt_domain& d, unsigned threads)
+{
+    check_size(a, d, "intt");
+    bit_reverse(a, threads);
+    dit<true>(a, d, threads);
+    scale_const(a, d.size_inv(), threads);
+}
+
+// Σ_j a_j (s·ω^i)^j = Σ_j (a_j s^j) ω^{ij}: scale, then transform.
+void coset_ntt(std::span<fr> a, const ntt_domain& d, const fr& shift, unsigned threads)
+{
+    check_size(a, d, "coset_ntt");
+    scale_powers_from(a, fr::one(), shift, threads);
+    bit_reverse(a, threads);
+    dit<false>(a, d, threads);
+}
+
+// Inverse transform gives a_j s^j; multiply by (1/n)·s^−j (1/n folded in).
+void coset_intt(std::span<fr> a, const ntt_domain& d, const fr& shift, unsigned threads)
+{
+    check_size(a, d, "coset_intt");
+    if (shift.is_zero()) throw error(errc::invalid_argument, "coset_intt: the coset shift is zero");
+    bit_reverse(a, threads);
+    dit<true>(a, d, threads);
+    scale_powers_from(a, d.size_inv(), shift.inverse(), threads);
+}
+
+} // namespace cuzk

@@ -1,0 +1,126 @@
+// `cuzk info <file>`: what a file holds. Recognises snarkjs .zkey, .wtns,
+// .r1cs (by magic), bellperson .params / .vk (by extension, then structure),
+// 192-byte proofs, cuzk PCE files, and snarkjs JSON (proof, public signals,
+// verification key).
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "commands.hpp"
+#include "cuzk/error.hpp"
+#include "cuzk/io/bellperson.hpp"
+#include "cuzk/io/json.hpp"
+#include "cuzk/io/mapped_file.hpp"
+#include "cuzk/io/snarkjs.hpp"
+#include "cuzk/r1cs/pce.hpp"
+
+namespace cuzk::cli {
+
+namespace {
+
+bool ends_with(const std::string& s, const char* suf)
+{
+    const size_t n = std::strlen(suf);
+    return s.size() >= n && s.compare(s.size() - n, n, suf) == 0;
+}
+
+int info_zkey(const std::string& path)
+{
+    const io::zkey z = io::read_zkey(path);
+    std::printf("%s: snarkjs zkey, Groth16, curve bls12381\n"
+                "  signals %u (public %u), constraints %u, domain %llu (2^%d)\n"
+                "  points: A %zu, B1 %zu, B2 %zu, C %zu, H %zu; coefficients %zu; contributions %u\n",
+                path.c_str(), z.n_vars, z.n_public, z.pk.n_constraints, (unsigned long long)z.pk.domain_size,
+                int(__builtin_ctzll(z.pk.domain_size)), z.pk.a.size(), z.pk.b_g1.size(), z.pk.b_g2.size(),
+                z.pk.l.size(), z.pk.h.size(), z.pk.coefs.size(), z.n_contributions);
+    return 0;
+}
+
+int info_params(const std::string& path)
+{
+    const io::mapped_params mp(path);
+    std::printf("%s: bellperson Groth16 parameters, curve bls12381, %zu bytes\n"
+                "  public inputs %zu (IC %zu); H %zu (domain %zu), L %zu, A %zu, B_G1 %zu, B_G2 %zu\n",
+                path.c_str(), mp.file().size(), mp.vk().ic.size() - 1, mp.vk().ic.size(),
+                mp.count(io::params_query::h), mp.count(io::params_query::h) + 1, mp.count(io::params_query::l),
+                mp.count(io::params_query::a), mp.count(io::params_query::b_g1), mp.count(io::params_query::b_g2));
+    return 0;
+}
+
+} // namespace
+
+int cmd_info(args a)
+{
+    if (a.size() != 1) {
+        std::fprintf(stderr, "usage: cuzk info <file>\n");
+        return 2;
+    }
+    const std::string path = a[0];
+    const io::mapped_file f(path);
+    const auto b = f.bytes();
+    const std::string magic = b.size() >= 4 ? std::string(reinterpret_cast<const char*>(b.data()), 4) : "";
+    if (magic == "zkey") return info_zkey(path);
+    if (magic == "wtns") {
+        const auto w = io::read_wtns(path);
+        std::printf("%s: snarkjs witness, curve bls12381 (prime r), %zu values\n", path.c_str(), w.size());
+        return 0;
+    }
+    if (magic == "r1cs") {
+        const io::r1cs_file r = io::read_r1cs(path);
+        std::printf("%s: circom r1cs, curve bls12381 (prime r)\n  wires %u (public outputs %u, public inputs %u, "
+                    "private inputs %u), labels %llu, constraints %u\n",
+                    path.c_str(), r.n_wires, r.n_pub_out, r.n_pub_in, r.n_prv_in, (unsigned long long)r.n_labels,
+                    r.n_constraints);
+        return 0;
+    }
+    if (magic == "ptau") {
+        std::printf("%s: snarkjs powers of tau (not read further by cuzk)\n", path.c_str());
+        return 0;
+    }
+    if (b.size() >= 8 && std::memcmp(b.data(), "cuzk-pce", 8) == 0) {
+        const r1cs::pce p = r1cs::load_pce(path);
+        std::printf("%s: cuzk PCE (pre-compiled constraint evaluator)\n  inputs %u, aux %u, constraints %llu, "
+                    "non-zeros A %zu, B %zu, C %zu\n",
+                    path.c_str(), p.num_inputs, p.num_aux, (unsigned long long)p.num_constraints, p.a.nnz(),
+                    p.b.nnz(), p.c.nnz());
+        return 0;
+    }
+    if (ends_with(path, ".params")) return info_params(path);
+    if (ends_with(path, ".vk")) {
+        const auto vk = io::read_vk(path);
+        std::printf("%s: bellperson verifying key, curve bls12381, %zu public inputs\n", path.c_str(),
+                    vk.ic.size() - 1);
+        return 0;
+    }
+    if (!b.empty() && (b[0] == '{' || b[0] == '[' || b[0] == ' ' || b[0] == '\n')) {
+        const io::json j = io::json::parse(io::read_text_file(path), path);
+        if (j.is_array()) {
+            std::printf("%s: public signals (JSON), %zu values\n", path.c_str(), j.size());
+            return 0;
+        }
+        if (j.find("pi_a")) {
+            (void)io::read_proof_json(path);
+            std::printf("%s: Groth16 proof (snarkjs JSON), curve bls12381, points valid\n", path.c_str());
+            return 0;
+        }
+        if (j.find("vk_alpha_1")) {
+            const auto vk = io::read_vk_json(path);
+            std::printf("%s: Groth16 verification key (snarkjs JSON), curve bls12381, %u public signals\n",
+                        path.c_str(), vk.n_public());
+            return 0;
+        }
+        throw error(errc::bad_format, fmt::format("{}: JSON, but not a proof, public signals or verification key", path));
+    }
+    if (b.size() % 192 == 0 && !b.empty()) {
+        const auto proofs = io::proofs_from_bytes(b);
+        std::printf("%s: %zu bellperson Groth16 proof(s) (192 bytes each), points valid\n", path.c_str(),
+                    proofs.size());
+        return 0;
+    }
+    if (b.size() >= 868) return info_params(path);
+    throw error(errc::bad_format, fmt::format("{}: not a file cuzk recognises ({} bytes)", path, b.size()));
+}
+
+} // namespace cuzk::cli

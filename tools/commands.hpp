@@ -1,0 +1,17 @@
+// The cuzk command-line program: one function per subcommand.
+#pragma once
+
+#include <span>
+#include <string_view>
+
+namespace cuzk::cli {
+
+using args = std::span<char* const>;   // arguments after the subcommand name
+
+int cmd_demo(args a);
+int cmd_info(args a);
+int cmd_setup(args a);
+int cmd_prove(args a);
+int cmd_verify(args a);
+
+} // namespace cuzk::cli
