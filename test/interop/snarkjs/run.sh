@@ -26,6 +26,7 @@ if ! cmp -s "$here/package-lock.json" "$work/node_modules/.cuzk-lock" 2>/dev/nul
   cp "$here/package-lock.json" "$work/node_modules/.cuzk-lock"
 fi
 cd "$work"
+rm -rf circuits && cp -r "$here/circuits" circuits   # circom2 (WASI) reads paths relative to the working directory
 snarkjs() { node node_modules/snarkjs/build/cli.cjs "$@"; }
 circom() { node node_modules/circom2/cli.js "$@"; }
 
@@ -50,7 +51,7 @@ tamper_proof() {   # swap A for C: both are valid G1 points, the proof is not
 for c in "${circuits[@]}"; do
   echo "circuit $c"
   mkdir -p "$c"
-  circom "$here/circuits/$c.circom" --r1cs --wasm --prime bls12381 -l node_modules -o "$c" >/dev/null
+  circom "circuits/$c.circom" --r1cs --wasm --prime bls12381 -l node_modules -l circuits -o "$c" >/dev/null
   input="$here/circuits/input_${c%%[0-9]*}.json"
   [[ $c == sha256_* ]] && input="$here/circuits/input_$c.json"
   node "$c/${c}_js/generate_witness.js" "$c/${c}_js/$c.wasm" "$input" "$c/witness.wtns"
