@@ -1196,3 +1196,72 @@ TEST_CASE("192-byte proofs: layout, round trip and rejections", "[io]")
     b[150] ^= 0x55;   // C's x: almost surely no point, or off the subgroup
     expect_error([&] { proof_from_bytes(b); }, {errc::no_square_root, errc::not_in_subgroup}, {"proof C"});
 }
+
+TEST_CASE("random corruption never crashes a reader", "[io]")
+{
+    // Flip 1–3 random bytes (or cut, or extend) and parse: the outcome is a
+    // value or a cuzk::error; anything else (another exception, a crash, an
+    // AddressSanitizer report) fails the test.
+    std::mt19937_64 rng(test::test_seed() + 50);
+    temp_dir td;
+    const auto pk = random_snarkjs_key(rng, 3, 5, 6, 12);
+    write_zkey(td.file("k.zkey"), pk);
+    const bytes zk = slurp(td.file("k.zkey"));
+    std::vector<fr> w(9, fr::one());
+    write_wtns(td.file("w.wtns"), w);
+    const bytes wt = slurp(td.file("w.wtns"));
+    r1cs_file rf;
+    rf.n_wires = 6;
+    rf.n_constraints = 3;
+    rf.constraints.resize(3);
+    for (auto& c : rf.constraints)
+        for (auto& lc : c) lc = {{uint32_t(rng() % 6), fr::random(rng)}, {uint32_t(rng() % 6), fr::random(rng)}};
+    rf.wire_to_label = {0, 1, 2, 3, 4, 5};
+    write_r1cs(td.file("c.r1cs"), rf);
+    const bytes rc = slurp(td.file("c.r1cs"));
+    const bytes vk = vk_to_bytes(random_vk(rng, 3));
+
+    auto mutate = [&](bytes b) {
+        switch (rng() % 4) {
+        case 0: b.resize(size_t(rng() % (b.size() + 1))); break;
+        case 1: b.push_back(uint8_t(rng())); break;
+        default:
+            for (int k = 0, n = 1 + int(rng() % 3); k < n && !b.empty(); ++k) {
+                // Bias toward the headers, where lengths live.
+                const size_t pos = (rng() % 2) ? size_t(rng() % std::min<size_t>(b.size(), 64)) : size_t(rng() % b.size());
+                b[pos] ^= uint8_t(1u << (rng() % 8));
+            }
+        }
+        return b;
+    };
+    int errors = 0, ok = 0;
+    for (int it = 0; it < 300; ++it) {
+        try {
+            (void)parse_zkey_copy(mutate(zk));
+            ++ok;
+        } catch (const cuzk::error&) {
+            ++errors;
+        }
+        try {
+            (void)parse_wtns_copy(mutate(wt));
+            ++ok;
+        } catch (const cuzk::error&) {
+            ++errors;
+        }
+        try {
+            (void)parse_r1cs_copy(mutate(rc));
+            ++ok;
+        } catch (const cuzk::error&) {
+            ++errors;
+        }
+        try {
+            const bytes m = mutate(vk);
+            (void)vk_from_bytes(m, "m.vk");
+            ++ok;
+        } catch (const cuzk::error&) {
+            ++errors;
+        }
+    }
+    CHECK(errors > 0);
+    CHECK(ok + errors == 1200);
+}

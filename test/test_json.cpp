@@ -536,3 +536,33 @@ TEST_CASE("snarkjs JSON readers reject bad content and name the field", "[json]"
     write_text_file(td.file("bad.json"), "{\"pi_a\": [\n\"1\",, ]}");
     expect_error([&] { read_proof_json(td.file("bad.json")); }, errc::bad_format, {"bad.json", "line 2, column 5"});
 }
+
+TEST_CASE("random corruption of JSON files never crashes the readers", "[json]")
+{
+    std::mt19937_64 rng(test::test_seed() + 2);
+    const std::string texts[3] = {snarkjs_proof_json, snarkjs_public_json, snarkjs_vk_json};
+    const char alphabet[] = "[]{},:\"\\0123456789 \nabu-+.eE";
+    int errors = 0;
+    for (int it = 0; it < 600; ++it) {
+        std::string t = texts[it % 3];
+        for (int k = 0, n = 1 + int(rng() % 3); k < n; ++k) {
+            const size_t pos = size_t(rng() % t.size());
+            switch (rng() % 3) {
+            case 0: t[pos] = alphabet[rng() % (sizeof(alphabet) - 1)]; break;
+            case 1: t.erase(pos, 1 + rng() % 8); break;
+            default: t.insert(pos, 1, alphabet[rng() % (sizeof(alphabet) - 1)]);
+            }
+            if (t.empty()) t = "x";
+        }
+        try {
+            const json j = json::parse(t, "m.json");
+            if (it % 3 == 0) (void)proof_from_json(j, "m.json");
+            if (it % 3 == 1) (void)public_from_json(j, "m.json");
+            if (it % 3 == 2) (void)vk_from_json(j, "m.json");
+        } catch (const cuzk::error& e) {
+            ++errors;
+            CHECK(std::string(e.what()).find("m.json") != std::string::npos);
+        }
+    }
+    CHECK(errors > 100);
+}

@@ -75,6 +75,9 @@ struct zkey_write_options {
     // snarkjs fills it with the BLAKE2b-512 of the initial key; only
     // `zkey verify` and `zkey contribute` look at it (`groth16 prove`,
     // `zkey export verificationkey` do not). Default: 64 zero bytes.
+    // The contribution records of a key read from snarkjs are not kept, so a
+    // rewritten key proves and verifies with snarkjs but `zkey verify`
+    // cannot trace it back to its ceremony.
     std::array<uint8_t, 64> cs_hash{};
 };
 
