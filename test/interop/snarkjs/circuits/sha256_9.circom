@@ -1,4 +1,0 @@
-pragma circom 2.0.0;
-include "circomlib/circuits/sha256/sha256.circom";
-// circomlib SHA-256 of a 4096-bit message: nine blocks, above 2^18 constraints (benchmark only).
-component main = Sha256(4096);
