@@ -27,10 +27,27 @@ unsigned log2_exact(uint64_t n, const char* what)
     return unsigned(__builtin_ctzll(n));
 }
 
+// Gathers the scalars of a density-filtered query: inputs where in_mask
+// (all when in_mask is null), then aux where aux_mask.
+std::vector<fr> gather(std::span<const fr> inputs, const std::vector<bool>* in_mask, std::span<const fr> aux,
+                       const std::vector<bool>& aux_mask)
+{
+    std::vector<fr> out;
+    out.reserve(inputs.size() + aux.size());
+    for (size_t i = 0; i < inputs.size(); ++i)
+        if (!in_mask || (*in_mask)[i]) out.push_back(inputs[i]);
+    for (size_t j = 0; j < aux.size(); ++j)
+        if (aux_mask[j]) out.push_back(aux[j]);
+    return out;
+}
+
+g1_jacobian mul(const g1_affine& p, const fr& k) { return scalar_mul(p, k.to_repr()); }
+g2_jacobian mul(const g2_affine& p, const fr& k) { return scalar_mul(p, k.to_repr()); }
+
 // Σ k_i·P_i where the k_i are Montgomery field elements: zeros are skipped,
 // ones are summed by plain batch addition, the rest go through Pippenger.
 template <class Aff, class Jac>
-Jac msm_split(std::span<const Aff> pts, std::span<const fr> sc, unsigned threads)
+Jac msm_split_impl(std::span<const Aff> pts, std::span<const fr> sc, unsigned threads)
 {
     if (pts.size() != sc.size())
         throw error(errc::internal, fmt::format("msm: {} points for {} scalars", pts.size(), sc.size()));
@@ -55,24 +72,30 @@ Jac msm_split(std::span<const Aff> pts, std::span<const fr> sc, unsigned threads
     return acc;
 }
 
-// Gathers the scalars of a density-filtered query: inputs where in_mask
-// (all when in_mask is null), then aux where aux_mask.
-std::vector<fr> gather(std::span<const fr> inputs, const std::vector<bool>* in_mask, std::span<const fr> aux,
-                       const std::vector<bool>& aux_mask)
+} // namespace
+
+g1_jacobian msm_witness(std::span<const g1_affine> points, std::span<const fr> scalars, unsigned threads)
 {
-    std::vector<fr> out;
-    out.reserve(inputs.size() + aux.size());
-    for (size_t i = 0; i < inputs.size(); ++i)
-        if (!in_mask || (*in_mask)[i]) out.push_back(inputs[i]);
-    for (size_t j = 0; j < aux.size(); ++j)
-        if (aux_mask[j]) out.push_back(aux[j]);
-    return out;
+    return msm_split_impl<g1_affine, g1_jacobian>(points, scalars, threads);
+}
+g2_jacobian msm_witness(std::span<const g2_affine> points, std::span<const fr> scalars, unsigned threads)
+{
+    return msm_split_impl<g2_affine, g2_jacobian>(points, scalars, threads);
 }
 
-g1_jacobian mul(const g1_affine& p, const fr& k) { return scalar_mul(p, k.to_repr()); }
-g2_jacobian mul(const g2_affine& p, const fr& k) { return scalar_mul(p, k.to_repr()); }
-
-} // namespace
+proof assemble_proof(const verifying_key& vk, const query_sums& q, const fr& r, const fr& s)
+{
+    // A = α + Σ a_i·A_i + r·δ;  B = β + Σ a_i·B_i + s·δ (in G2, and in G1 for C);
+    // C = Σ aux·L + Σ h·H + s·A + r·B1 − r·s·δ1.
+    const g1_jacobian A = q.a.add(vk.alpha_g1).add(mul(vk.delta_g1, r));
+    const g2_jacobian B = q.b_g2.add(vk.beta_g2).add(mul(vk.delta_g2, s));
+    const g1_jacobian B1 = q.b_g1.add(vk.beta_g1).add(mul(vk.delta_g1, s));
+    const g1_jacobian C = q.l.add(q.h)
+                              .add(scalar_mul(A, s.to_repr()))
+                              .add(scalar_mul(B1, r.to_repr()))
+                              .add(-mul(vk.delta_g1, r * s));
+    return {A.to_affine(), B.to_affine(), C.to_affine()};
+}
 
 std::vector<fr> compute_h_bellperson(std::vector<fr> a, std::vector<fr> b, std::vector<fr> c,
                                      uint64_t domain_size, unsigned threads)
@@ -165,10 +188,10 @@ proof prove_bellperson(const proving_key& pk, const query_density& density, std:
     tm.h_ns = ns_since(t);
 
     t = clock::now();
-    const g1_jacobian h_acc = msm_split<g1_affine, g1_jacobian>(pk.h, h, th);
+    const g1_jacobian h_acc = msm_witness(pk.h, h, th);
     tm.msm_h_ns = ns_since(t);
     t = clock::now();
-    const g1_jacobian l_acc = msm_split<g1_affine, g1_jacobian>(pk.l, aux, th);
+    const g1_jacobian l_acc = msm_witness(pk.l, aux, th);
     tm.msm_l_ns = ns_since(t);
 
     t = clock::now();
@@ -176,7 +199,7 @@ proof prove_bellperson(const proving_key& pk, const query_density& density, std:
     if (sa.size() != pk.a.size())
         throw error(errc::bad_format, fmt::format("prove_bellperson: A query has {} points, density selects {}",
                                                   pk.a.size(), sa.size()));
-    const g1_jacobian a_acc = msm_split<g1_affine, g1_jacobian>(pk.a, sa, th);
+    const g1_jacobian a_acc = msm_witness(pk.a, sa, th);
     tm.msm_a_ns = ns_since(t);
 
     const std::vector<fr> sb = gather(inputs, &density.b_input, aux, density.b_aux);
@@ -184,25 +207,16 @@ proof prove_bellperson(const proving_key& pk, const query_density& density, std:
         throw error(errc::bad_format, fmt::format("prove_bellperson: B queries have {}/{} points, density selects {}",
                                                   pk.b_g1.size(), pk.b_g2.size(), sb.size()));
     t = clock::now();
-    const g1_jacobian b1_acc = msm_split<g1_affine, g1_jacobian>(pk.b_g1, sb, th);
+    const g1_jacobian b1_acc = msm_witness(pk.b_g1, sb, th);
     tm.msm_b1_ns = ns_since(t);
     t = clock::now();
-    const g2_jacobian b2_acc = msm_split<g2_affine, g2_jacobian>(pk.b_g2, sb, th);
+    const g2_jacobian b2_acc = msm_witness(pk.b_g2, sb, th);
     tm.msm_b2_ns = ns_since(t);
 
-    // A = α + Σ a_i·A_i + r·δ;  B = β + Σ a_i·B_i + s·δ (in G2, and in G1 for C);
-    // C = Σ aux·L + Σ h·H + s·A + r·B1 − r·s·δ1.
-    const auto& vk = pk.vk;
-    const g1_jacobian A = a_acc.add(vk.alpha_g1).add(mul(vk.delta_g1, r));
-    const g2_jacobian B = b2_acc.add(vk.beta_g2).add(mul(vk.delta_g2, s));
-    const g1_jacobian B1 = b1_acc.add(vk.beta_g1).add(mul(vk.delta_g1, s));
-    const g1_jacobian C = l_acc.add(h_acc)
-                              .add(scalar_mul(A, s.to_repr()))
-                              .add(scalar_mul(B1, r.to_repr()))
-                              .add(-mul(vk.delta_g1, r * s));
+    const proof pr = assemble_proof(pk.vk, {h_acc, l_acc, a_acc, b1_acc, b2_acc}, r, s);
     tm.total_ns = ns_since(t_all);
     if (timings) *timings = tm;
-    return {A.to_affine(), B.to_affine(), C.to_affine()};
+    return pr;
 }
 
 proof prove_bellperson(const proving_key& pk, const query_density& density, std::vector<fr> a, std::vector<fr> b,
@@ -244,32 +258,25 @@ proof prove_snarkjs(const proving_key& pk, std::span<const fr> w, const fr& r, c
     tm.h_ns = ns_since(t);
 
     t = clock::now();
-    const g1_jacobian h_acc = msm_split<g1_affine, g1_jacobian>(pk.h, h, th);
+    const g1_jacobian h_acc = msm_witness(pk.h, h, th);
     tm.msm_h_ns = ns_since(t);
     t = clock::now();
-    const g1_jacobian l_acc = msm_split<g1_affine, g1_jacobian>(pk.l, w.subspan(pk.num_inputs), th);
+    const g1_jacobian l_acc = msm_witness(pk.l, w.subspan(pk.num_inputs), th);
     tm.msm_l_ns = ns_since(t);
     t = clock::now();
-    const g1_jacobian a_acc = msm_split<g1_affine, g1_jacobian>(pk.a, w, th);
+    const g1_jacobian a_acc = msm_witness(pk.a, w, th);
     tm.msm_a_ns = ns_since(t);
     t = clock::now();
-    const g1_jacobian b1_acc = msm_split<g1_affine, g1_jacobian>(pk.b_g1, w, th);
+    const g1_jacobian b1_acc = msm_witness(pk.b_g1, w, th);
     tm.msm_b1_ns = ns_since(t);
     t = clock::now();
-    const g2_jacobian b2_acc = msm_split<g2_affine, g2_jacobian>(pk.b_g2, w, th);
+    const g2_jacobian b2_acc = msm_witness(pk.b_g2, w, th);
     tm.msm_b2_ns = ns_since(t);
 
-    const auto& vk = pk.vk;
-    const g1_jacobian A = a_acc.add(vk.alpha_g1).add(mul(vk.delta_g1, r));
-    const g2_jacobian B = b2_acc.add(vk.beta_g2).add(mul(vk.delta_g2, s));
-    const g1_jacobian B1 = b1_acc.add(vk.beta_g1).add(mul(vk.delta_g1, s));
-    const g1_jacobian C = l_acc.add(h_acc)
-                              .add(scalar_mul(A, s.to_repr()))
-                              .add(scalar_mul(B1, r.to_repr()))
-                              .add(-mul(vk.delta_g1, r * s));
+    const proof pr = assemble_proof(pk.vk, {h_acc, l_acc, a_acc, b1_acc, b2_acc}, r, s);
     tm.total_ns = ns_since(t_all);
     if (timings) *timings = tm;
-    return {A.to_affine(), B.to_affine(), C.to_affine()};
+    return pr;
 }
 
 proof prove_snarkjs(const proving_key& pk, std::span<const fr> witness, const prove_options& opt,

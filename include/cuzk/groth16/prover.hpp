@@ -40,6 +40,23 @@ struct prove_timings {
     uint64_t total_ns = 0;
 };
 
+// Σ k_i·P_i for witness-like scalars in Montgomery form: zeros are skipped,
+// ones are summed by batch addition, the rest go through Pippenger.
+g1_jacobian msm_witness(std::span<const g1_affine> points, std::span<const fr> scalars, unsigned threads);
+g2_jacobian msm_witness(std::span<const g2_affine> points, std::span<const fr> scalars, unsigned threads);
+
+// The five query sums of one proof, before blinding.
+struct query_sums {
+    g1_jacobian h;      // Σ h_j·H_j
+    g1_jacobian l;      // Σ aux_k·L_k
+    g1_jacobian a;      // Σ a_i·A_i
+    g1_jacobian b_g1;   // Σ a_i·B_i in G1
+    g2_jacobian b_g2;   // Σ a_i·B_i in G2
+};
+// The proof from the query sums and the blinding factors r, s:
+// A = α + ΣA + r·δ, B = β + ΣB + s·δ, C = ΣL + ΣH + s·A + r·(β + ΣB₁ + s·δ) − r·s·δ.
+proof assemble_proof(const verifying_key& vk, const query_sums& q, const fr& r, const fr& s);
+
 // h for the bellperson convention: takes a, b, c with one entry per row
 // (constraints plus input constraints, at most n), returns the n − 1
 // coefficients of h = (a·b − c)/Z in the monomial basis.
