@@ -1,0 +1,397 @@
+// cuzk — reading timelines back (formats: include/cuzk/timeline/parse.hpp).
+#include "cuzk/timeline/parse.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "cuzk/error.hpp"
+#include "cuzk/io/json.hpp"
+#include "cuzk/timeline/sinks.hpp"
+
+namespace cuzk::timeline {
+
+namespace {
+
+constexpr std::string_view token = "TIMELINE,";
+constexpr size_t max_warnings = 20;
+
+std::string_view trim(std::string_view s)
+{
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r' || s.back() == '\n'))
+        s.remove_suffix(1);
+    return s;
+}
+
+bool word_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+// Position of the first TIMELINE token that starts the line or follows a
+// non-word character; npos if none.
+size_t find_token(std::string_view line)
+{
+    size_t pos = 0;
+    while ((pos = line.find(token, pos)) != std::string_view::npos) {
+        if (pos == 0 || !word_char(line[pos - 1])) return pos;
+        pos += 1;
+    }
+    return std::string_view::npos;
+}
+
+std::optional<int32_t> parse_i32(std::string_view s)
+{
+    s = trim(s);
+    int32_t v = 0;
+    const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec != std::errc() || p != s.data() + s.size() || s.empty()) return std::nullopt;
+    return v;
+}
+
+[[noreturn]] void fail_line(const std::string& name, size_t line_no, const std::string& why)
+{
+    throw error(errc::bad_format, fmt::format("{}: line {}: {}", name, line_no, why));
+}
+
+// Sets the reserved fields or appends a detail.
+void apply_detail(event& e, std::string key, std::string value, const std::string& name, size_t line_no)
+{
+    auto as_int = [&](int32_t& field) {
+        const auto v = parse_i32(value);
+        if (!v) fail_line(name, line_no, fmt::format("{}={} is not an integer", key, value));
+        field = *v;
+    };
+    if (key == "partition") as_int(e.partition);
+    else if (key == "worker") as_int(e.worker);
+    else if (key == "device") as_int(e.device);
+    else if (key == "ph") {
+        if (value == "B" || value == "b") e.ph = phase::begin;
+        else if (value == "E" || value == "e") e.ph = phase::end;
+        else if (value == "I" || value == "i") e.ph = phase::instant;
+        else fail_line(name, line_no, fmt::format("ph={} is not B, E or I", value));
+    } else
+        e.details.emplace_back(std::move(key), std::move(value));
+}
+
+event parse_fields(std::string_view rest, const std::string& name, size_t line_no, const parse_options& opt)
+{
+    // rest starts after "TIMELINE,": offset , EVENT , job [, detail]
+    std::string_view f[4];
+    int n = 0;
+    while (n < 3) {
+        const size_t c = rest.find(',');
+        if (c == std::string_view::npos) break;
+        f[n++] = rest.substr(0, c);
+        rest.remove_prefix(c + 1);
+    }
+    f[n++] = rest;
+    if (n < 3)
+        fail_line(name, line_no,
+                  fmt::format("expected TIMELINE,<offset_ms>,<EVENT>,<job_id>,<detail> but found {} field(s)", n + 1));
+    event e;
+    const std::string_view off = trim(f[0]);
+    const auto t = parse_decimal_ns(off, 1'000'000);
+    if (!t) fail_line(name, line_no, fmt::format("offset '{}' is not a number of milliseconds", off));
+    e.t_ns = *t;
+    const std::string_view ev = trim(f[1]);
+    if (ev.empty()) fail_line(name, line_no, "empty event name");
+    e.name = csv_unescape(ev);
+    if (!opt.keep_names && e.name == "GPU_QUEUE") e.name = "CHAN_SEND";
+    e.job = csv_unescape(trim(f[2]));
+    if (n == 4) {
+        const std::string_view detail = trim(f[3]);
+        // Split at commas; a piece without '=' continues the previous value.
+        std::vector<std::pair<std::string, std::string>> pairs;
+        size_t start = 0;
+        while (start <= detail.size() && !detail.empty()) {
+            size_t c = detail.find(',', start);
+            if (c == std::string_view::npos) c = detail.size();
+            const std::string_view piece = detail.substr(start, c - start);
+            const size_t eq = piece.find('=');
+            if (trim(piece).empty()) {
+                // an empty piece (",," or a trailing comma): nothing
+            } else if (eq == std::string_view::npos) {
+                if (pairs.empty()) {
+                    pairs.emplace_back(std::string(trim(piece)), "");
+                } else {
+                    pairs.back().second.push_back(',');
+                    pairs.back().second.append(piece);
+                }
+            } else {
+                pairs.emplace_back(std::string(trim(piece.substr(0, eq))), std::string(piece.substr(eq + 1)));
+            }
+            start = c + 1;
+        }
+        for (auto& [k, v] : pairs) apply_detail(e, csv_unescape(k), csv_unescape(v), name, line_no);
+    }
+    return e;
+}
+
+// A JSON scalar as text (strings as they are, others as their JSON text).
+std::string json_text(const io::json& v)
+{
+    if (v.is_string()) return v.as_string();
+    if (v.is_number()) return v.number_text();
+    return v.dump();
+}
+
+std::optional<int32_t> json_int(const io::json& v)
+{
+    if (v.is_number()) return parse_i32(v.number_text());
+    if (v.is_string()) return parse_i32(v.as_string());
+    return std::nullopt;
+}
+
+void sort_events(std::vector<event>& ev)
+{
+    std::stable_sort(ev.begin(), ev.end(), [](const event& a, const event& b) { return a.t_ns < b.t_ns; });
+}
+
+} // namespace
+
+const char* format_name(log_format f) noexcept
+{
+    return f == log_format::chrome_json ? "Chrome trace JSON" : "TIMELINE lines";
+}
+
+std::optional<uint64_t> parse_decimal_ns(std::string_view s, uint64_t unit_ns)
+{
+    if (s.empty()) return std::nullopt;
+    int digits = 0;   // fraction digits that are >= 1 ns
+    for (uint64_t u = unit_ns; u > 1; u /= 10) ++digits;
+    const size_t dot = s.find('.');
+    const std::string_view ip = s.substr(0, dot);
+    const std::string_view fp = dot == std::string_view::npos ? std::string_view() : s.substr(dot + 1);
+    if (ip.empty() || (dot != std::string_view::npos && fp.empty())) return std::nullopt;
+    uint64_t whole = 0;
+    for (char c : ip) {
+        if (c < '0' || c > '9') return std::nullopt;
+        if (whole > (UINT64_MAX - 9) / 10) return std::nullopt;
+        whole = whole * 10 + uint64_t(c - '0');
+    }
+    uint64_t frac = 0, scale = unit_ns;
+    for (size_t i = 0; i < fp.size(); ++i) {
+        const char c = fp[i];
+        if (c < '0' || c > '9') return std::nullopt;
+        if (int(i) < digits) {
+            scale /= 10;
+            frac += uint64_t(c - '0') * scale;
+        }
+    }
+    if (whole > (UINT64_MAX - frac) / unit_ns) return std::nullopt;
+    return whole * unit_ns + frac;
+}
+
+std::optional<event> parse_timeline_line(std::string_view line, const std::string& name, size_t line_no,
+                                         const parse_options& opt)
+{
+    const size_t pos = find_token(line);
+    if (pos == std::string_view::npos) return std::nullopt;
+    return parse_fields(line.substr(pos + token.size()), name, line_no, opt);
+}
+
+parse_result parse_lines(std::string_view text, const std::string& name, const parse_options& opt)
+{
+    parse_result r;
+    r.format = log_format::lines;
+    size_t line_no = 0, start = 0;
+    while (start < text.size()) {
+        size_t nl = text.find('\n', start);
+        if (nl == std::string_view::npos) nl = text.size();
+        const std::string_view line = text.substr(start, nl - start);
+        start = nl + 1;
+        ++line_no;
+        if (line.find(token) == std::string_view::npos) continue;
+        try {
+            auto e = parse_timeline_line(line, name, line_no, opt);
+            if (!e) continue;
+            ++r.timeline_lines;
+            r.events.push_back(std::move(*e));
+        } catch (const error& err) {
+            if (!opt.skip_bad_lines) throw;
+            ++r.timeline_lines;
+            ++r.skipped;
+            if (r.warnings.size() < max_warnings) r.warnings.emplace_back(err.what());
+        }
+    }
+    r.lines = line_no;
+    sort_events(r.events);
+    return r;
+}
+
+parse_result parse_chrome_json(std::string_view text, const std::string& name, const parse_options& opt)
+{
+    parse_result r;
+    r.format = log_format::chrome_json;
+    io::json doc;
+    try {
+        doc = io::json::parse(text, name);
+    } catch (const error&) {
+        // A trace cut off before finish(): close it and try again, first as
+        // it is, then without a partly written last event (the sink writes
+        // ",\n" before each event and never a raw newline inside one).
+        std::string_view t = trim(text);
+        bool ok = false;
+        for (int attempt = 0; attempt < 2 && !ok; ++attempt) {
+            if (attempt == 1) {
+                const size_t cut = t.rfind(",\n");
+                if (cut == std::string_view::npos) break;
+                t = t.substr(0, cut);
+            }
+            for (const char* tail : {"]}", "]"}) {
+                std::string closed(t);
+                if (!closed.empty() && closed.back() == ',') closed.pop_back();
+                closed += tail;
+                try {
+                    doc = io::json::parse(closed, name);
+                    ok = true;
+                    r.warnings.push_back(fmt::format(
+                        "{}: the trace was not closed (cut off?); read the complete events", name));
+                    break;
+                } catch (const error&) {
+                }
+            }
+        }
+        if (!ok) throw;
+    }
+    const io::json* arr = &doc;
+    if (doc.is_object()) {
+        arr = doc.find("traceEvents");
+        if (!arr) throw error(errc::bad_format, fmt::format("{}: no \"traceEvents\" member", name));
+    }
+    if (!arr->is_array()) throw error(errc::bad_format, fmt::format("{}: traceEvents is not an array", name));
+    size_t idx = 0;
+    for (const io::json& je : arr->as_array()) {
+        const size_t i = idx++;
+        auto bad = [&](const std::string& why) {
+            const std::string msg = fmt::format("{}: traceEvents[{}]: {}", name, i, why);
+            if (!opt.skip_bad_lines) throw error(errc::bad_format, msg);
+            ++r.skipped;
+            if (r.warnings.size() < max_warnings) r.warnings.push_back(msg);
+        };
+        if (!je.is_object()) {
+            bad("not an object");
+            continue;
+        }
+        const io::json* ph = je.find("ph");
+        if (!ph || !ph->is_string()) {
+            bad("no \"ph\" string");
+            continue;
+        }
+        const std::string& p = ph->as_string();
+        event e;
+        bool complete = false;
+        if (p == "B") e.ph = phase::begin;
+        else if (p == "E") e.ph = phase::end;
+        else if (p == "i" || p == "I" || p == "R" || p == "n") e.ph = phase::instant;
+        else if (p == "X") {
+            e.ph = phase::begin;
+            complete = true;
+        } else
+            continue;   // metadata, counters, flows, async: not ours
+        const io::json* nm = je.find("name");
+        if (!nm || !nm->is_string()) {
+            bad("no \"name\" string");
+            continue;
+        }
+        e.name = nm->as_string();
+        if (!opt.keep_names && e.name == "GPU_QUEUE") e.name = "CHAN_SEND";
+        const io::json* ts = je.find("ts");
+        std::optional<uint64_t> t;
+        if (ts && ts->is_number()) t = parse_decimal_ns(ts->number_text(), 1000);
+        if (!t) {
+            bad("\"ts\" is missing or not a non-negative decimal number of µs");
+            continue;
+        }
+        e.t_ns = *t;
+        std::optional<uint64_t> dur;
+        if (complete) {
+            const io::json* d = je.find("dur");
+            if (d && d->is_number()) dur = parse_decimal_ns(d->number_text(), 1000);
+            if (!dur) {
+                bad("an \"X\" event without a valid \"dur\"");
+                continue;
+            }
+        }
+        bool ok = true;
+        if (const io::json* args = je.find("args"); args && args->is_object()) {
+            for (const auto& [k, v] : args->as_object()) {
+                if (k == "job") e.job = json_text(v);
+                else if (k == "partition" || k == "worker" || k == "device") {
+                    const auto n = json_int(v);
+                    if (!n) {
+                        bad(fmt::format("args.{} is not an integer", k));
+                        ok = false;
+                        break;
+                    }
+                    (k == "partition" ? e.partition : k == "worker" ? e.worker : e.device) = *n;
+                } else
+                    e.details.emplace_back(k, json_text(v));
+            }
+        }
+        if (!ok) continue;
+        if (complete) {
+            event end = e;
+            end.ph = phase::end;
+            end.t_ns = e.t_ns + *dur;
+            r.events.push_back(std::move(e));
+            r.events.push_back(std::move(end));
+        } else {
+            r.events.push_back(std::move(e));
+        }
+    }
+    sort_events(r.events);
+    return r;
+}
+
+log_format detect_format(std::string_view text) noexcept
+{
+    size_t i = 0;
+    if (text.substr(0, 3) == "\xEF\xBB\xBF") i = 3;   // UTF-8 byte order mark
+    auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
+    while (i < text.size() && blank(text[i])) ++i;
+    if (i >= text.size()) return log_format::lines;
+    if (text[i] == '{') return log_format::chrome_json;
+    if (text[i] == '[') {
+        size_t j = i + 1;
+        while (j < text.size() && blank(text[j])) ++j;
+        if (j >= text.size() || text[j] == '{' || text[j] == ']') return log_format::chrome_json;
+    }
+    return log_format::lines;
+}
+
+parse_result parse_log(std::string_view text, const std::string& name, const parse_options& opt)
+{
+    if (detect_format(text) == log_format::chrome_json) {
+        if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
+        return parse_chrome_json(text, name, opt);
+    }
+    return parse_lines(text, name, opt);
+}
+
+parse_result read_log_file(const std::string& path, const parse_options& opt)
+{
+    std::string text;
+    if (path == "-") {
+        text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+        return parse_log(text, "<stdin>", opt);
+    }
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw error(errc::io, fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    if (in.bad()) throw error(errc::io, fmt::format("{}: read failed", path));
+    text = std::move(ss).str();
+    return parse_log(text, path, opt);
+}
+
+} // namespace cuzk::timeline
