@@ -1,0 +1,281 @@
+// CUDA backend benchmarks: Fp/Fr Montgomery multiply throughput, NTT over Fr
+// 2^16 … 2^27, G1 MSM 2^16 … 2^26, G2 MSM 2^16 … 2^20. Device time from CUDA
+// events (UseManualTime), data already on the device (as sppark's figures in
+// PERFORMANCE.md), one warm-up call before the timed ones (it builds the
+// twiddle tables and allocates the scratch buffers).
+//
+// Counters, for scripts/gpu-run.sh's summary:
+//   median_ms, min_ms   over the timed iterations
+//   peer_ms             sppark on an H200 (PERFORMANCE.md), 0 where none
+//   floor_lo_ms/hi_ms   the documented floors (PERFORMANCE.md), 0 where none
+//   model_ms            work / measured rate: multiplications over 17.7 G/s (Fp)
+//                       or 37.8 G/s (Fr), the PTX-chain rates of PERFORMANCE.md
+//   window              the MSM window c
+//   Gmul_per_s          (multiply benchmarks) the measured rate
+// Without a device every benchmark reports SkipWithError("no CUDA device: …").
+//
+// Inputs: NTT data uniform below r (as raw canonical limbs, which are valid
+// Montgomery values); MSM scalars uniform below r; G1/G2 points
+// P_i = A_{i mod 1024} + B_{i / 1024} with A, B random multiples of the
+// generator, so all points are distinct, generated on all host threads.
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "cuzk/backend/cuda.hpp"
+#include "cuzk/util/parallel.hpp"
+
+using namespace cuzk;
+
+namespace {
+
+constexpr double fp_rate = 17.7e9;   // Fp Montgomery multiplications per second (PERFORMANCE.md)
+constexpr double fr_rate = 37.8e9;   // Fr
+
+bool gpu_ok(benchmark::State& st)
+{
+    static std::string why;
+    static const bool ok = cuda_available(&why);
+    if (!ok) st.SkipWithError(("no CUDA device: " + why).c_str());
+    return ok;
+}
+
+void report_times(benchmark::State& st, std::vector<double>& ms)
+{
+    if (ms.empty()) return;
+    std::sort(ms.begin(), ms.end());
+    st.counters["median_ms"] = ms[ms.size() / 2];
+    st.counters["min_ms"] = ms.front();
+}
+
+// Random canonical limbs below r (a valid Montgomery value of some element).
+void fill_below_r(uint64_t* limbs, size_t n, uint64_t seed)
+{
+    parallel_for(0, n, [&](size_t b, size_t e, unsigned) {
+        std::mt19937_64 rng(seed ^ (b * 0x9e3779b97f4a7c15ull));
+        for (size_t i = b; i < e; ++i) {
+            limbs[4 * i] = rng();
+            limbs[4 * i + 1] = rng();
+            limbs[4 * i + 2] = rng();
+            limbs[4 * i + 3] = rng() % fr_params::modulus.l[3];
+        }
+    });
+}
+
+// ---- multiply throughput ------------------------------------------------------------------
+void bm_field_mul(benchmark::State& st)
+{
+    if (!gpu_ok(st)) return;
+    const bool is_fr = st.range(0) != 0;
+    const gpu_field f = is_fr ? gpu_field::fr : gpu_field::fp;
+    std::vector<double> ms;
+    double muls = 0, total_ms = 0;
+    for (auto _ : st) {
+        const gpu_mul_rate r = gpu_bench_field_mul(f, 4096, 256);
+        st.SetIterationTime(r.ms / 1e3);
+        ms.push_back(r.ms);
+        muls += r.muls;
+        total_ms += r.ms;
+    }
+    report_times(st, ms);
+    st.counters["Gmul_per_s"] = muls / (total_ms / 1e3) / 1e9;
+    st.counters["peer_Gmul_per_s"] = (is_fr ? fr_rate : fp_rate) / 1e9;
+}
+
+// ---- NTT ---------------------------------------------------------------------------------------
+// Args: log2 n, kind (0 forward, 1 inverse, 2 coset forward, 3 coset inverse).
+void bm_ntt(benchmark::State& st)
+{
+    if (!gpu_ok(st)) return;
+    const unsigned L = unsigned(st.range(0));
+    const auto kind = gpu_ntt_kind(st.range(1));
+    const size_t n = size_t{1} << L;
+    std::vector<fr> host(n);
+    fill_below_r(reinterpret_cast<uint64_t*>(host.data()), n, 0x6e7474ull + L);
+    gpu_buffer buf(n * sizeof(fr));
+    buf.upload(std::span<const fr>(host));
+    const fr shift = fr::from_u64(7);
+    gpu_ntt_device(buf.as<fr>(), L, root_convention::snarkjs, kind, shift);   // warm-up
+    gpu_timer t;
+    std::vector<double> ms;
+    for (auto _ : st) {
+        t.start();
+        gpu_ntt_device(buf.as<fr>(), L, root_convention::snarkjs, kind, shift);
+        const double m = t.stop_ms();
+        st.SetIterationTime(m / 1e3);
+        ms.push_back(m);
+    }
+    report_times(st, ms);
+    // n/2·L butterflies with one Fr multiplication each, plus n for scaling.
+    const double muls = double(n) / 2 * L + (kind == gpu_ntt_kind::forward ? 0.0 : double(n));
+    st.counters["model_ms"] = muls / fr_rate * 1e3;
+    double peer = 0, flo = 0, fhi = 0;
+    if (kind == gpu_ntt_kind::forward) {
+        if (L == 24) peer = 4.47;
+        if (L == 27) {
+            peer = 44.4;   // sppark with bit reversal (42.4 without); ours reverses
+            flo = 34;
+            fhi = 56;
+        }
+    }
+    st.counters["peer_ms"] = peer;
+    st.counters["floor_lo_ms"] = flo;
+    st.counters["floor_hi_ms"] = fhi;
+    st.SetItemsProcessed(int64_t(st.iterations()) * int64_t(n));
+    gpu_release_cache();
+}
+
+// ---- MSM ------------------------------------------------------------------------------------------
+template <class Aff>
+std::vector<Aff> bench_points(size_t n)
+{
+    using Jac = decltype(Aff{}.to_jacobian());
+    constexpr size_t base = 1024;
+    const size_t nb = (n + base - 1) / base;
+    std::vector<Aff> a(base), b(nb), out(n);
+    {
+        std::vector<Jac> ja(base), jb(nb);
+        std::vector<fr::repr> ka(base), kb(nb);
+        std::mt19937_64 rng(0x62656e6368ull);
+        for (auto& k : ka) k = fr::random(rng).to_repr();
+        for (auto& k : kb) k = fr::random(rng).to_repr();
+        parallel_for(0, base, [&](size_t s, size_t e, unsigned) {
+            for (size_t i = s; i < e; ++i) ja[i] = scalar_mul(Aff::generator(), ka[i]);
+        });
+        parallel_for(0, nb, [&](size_t s, size_t e, unsigned) {
+            for (size_t i = s; i < e; ++i) jb[i] = scalar_mul(Aff::generator(), kb[i]);
+        });
+        batch_to_affine(ja.data(), a.data(), base);
+        batch_to_affine(jb.data(), b.data(), nb);
+    }
+    parallel_for(0, nb, [&](size_t s, size_t e, unsigned) {
+        std::vector<Jac> tmp(base);
+        for (size_t blk = s; blk < e; ++blk) {
+            const size_t len = std::min(base, n - blk * base);
+            for (size_t j = 0; j < len; ++j) tmp[j] = a[j].to_jacobian().add(b[blk]);
+            batch_to_affine(tmp.data(), out.data() + blk * base, len);
+        }
+    });
+    return out;
+}
+
+// The device copies are kept between benchmarks of growing size (the largest
+// host array is regenerated only when a larger size comes).
+template <class Aff>
+struct msm_inputs {
+    size_t n = 0;
+    gpu_buffer points, scalars;
+};
+
+template <class Aff>
+msm_inputs<Aff>& inputs_for(size_t n)
+{
+    static msm_inputs<Aff> in;
+    if (in.n != n) {
+        in.points = gpu_buffer();
+        in.scalars = gpu_buffer();
+        const std::vector<Aff> p = bench_points<Aff>(n);
+        std::vector<fr::repr> k(n);
+        fill_below_r(reinterpret_cast<uint64_t*>(k.data()), n, 0x7363616c6172ull);
+        in.points = gpu_buffer(n * sizeof(Aff));
+        in.scalars = gpu_buffer(n * sizeof(fr::repr));
+        in.points.upload(std::span<const Aff>(p));
+        in.scalars.upload(std::span<const fr::repr>(k));
+        in.n = n;
+    }
+    return in;
+}
+
+// Args: log2 n, window (0 = automatic).
+template <class Aff>
+void bm_msm(benchmark::State& st)
+{
+    if (!gpu_ok(st)) return;
+    constexpr bool g2 = sizeof(Aff) > 96;
+    const unsigned L = unsigned(st.range(0));
+    const size_t n = size_t{1} << L;
+    auto& in = inputs_for<Aff>(n);
+    gpu_msm_options o;
+    o.window_bits = unsigned(st.range(1));
+    const unsigned c = o.window_bits ? o.window_bits : gpu_msm_window_bits(n, g2);
+    auto r = gpu_msm_device(in.points.template as<Aff>(), in.scalars.template as<fr::repr>(), n, o);   // warm-up
+    benchmark::DoNotOptimize(r);
+    gpu_timer t;
+    std::vector<double> ms;
+    for (auto _ : st) {
+        t.start();
+        r = gpu_msm_device(in.points.template as<Aff>(), in.scalars.template as<fr::repr>(), n, o);
+        const double m = t.stop_ms();
+        benchmark::DoNotOptimize(r);
+        st.SetIterationTime(m / 1e3);
+        ms.push_back(m);
+    }
+    report_times(st, ms);
+    // n·W mixed additions (10 M) and W·2^(c−1) buckets × 2 full additions (14 M);
+    // for G2 an M is an Fp2 multiplication, 3 Fp multiplications.
+    const double W = double((255 + c) / c);
+    const double M = double(n) * W * 10 + W * double(size_t{1} << (c - 1)) * 28;
+    st.counters["model_ms"] = M * (g2 ? 3.0 : 1.0) / fp_rate * 1e3;
+    st.counters["window"] = c;
+    double peer = 0, flo = 0, fhi = 0;
+    if (!g2) {
+        if (L == 20) peer = 21.1;
+        if (L == 22) peer = 54.4;
+        if (L == 24) peer = 157.6;
+        if (L == 26) {
+            peer = 567.7;
+            flo = 310;
+            fhi = 500;
+        }
+    }
+    st.counters["peer_ms"] = peer;
+    st.counters["floor_lo_ms"] = flo;
+    st.counters["floor_hi_ms"] = fhi;
+    st.SetItemsProcessed(int64_t(st.iterations()) * int64_t(n));
+}
+
+} // namespace
+
+BENCHMARK(bm_field_mul)->ArgName("fr")->Arg(0)->Arg(1)->UseManualTime()->Iterations(5)->Unit(benchmark::kMillisecond);
+
+BENCHMARK(bm_ntt)
+    ->ArgNames({"log_n", "kind"})
+    ->Args({16, 0})
+    ->Args({18, 0})
+    ->Args({20, 0})
+    ->Args({22, 0})
+    ->Args({24, 0})
+    ->Args({24, 1})
+    ->Args({24, 2})
+    ->Args({24, 3})
+    ->Args({26, 0})
+    ->Args({27, 0})
+    ->Args({27, 3})
+    ->UseManualTime()
+    ->Iterations(10)
+    ->Unit(benchmark::kMillisecond);
+
+BENCHMARK_TEMPLATE(bm_msm, g1_affine)
+    ->ArgNames({"log_n", "c"})
+    ->Args({16, 0})
+    ->Args({18, 0})
+    ->Args({20, 0})
+    ->Args({22, 0})
+    ->Args({24, 0})
+    ->Args({26, 0})
+    ->UseManualTime()
+    ->Iterations(4)
+    ->Unit(benchmark::kMillisecond);
+
+BENCHMARK_TEMPLATE(bm_msm, g2_affine)
+    ->ArgNames({"log_n", "c"})
+    ->Args({16, 0})
+    ->Args({18, 0})
+    ->Args({20, 0})
+    ->UseManualTime()
+    ->Iterations(3)
+    ->Unit(benchmark::kMillisecond);

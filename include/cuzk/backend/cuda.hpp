@@ -1,0 +1,156 @@
+// cuzk — the CUDA backend: device NTT over Fr and device MSM on G1 and G2,
+// bit-exact with the CPU paths (ntt/ntt.hpp, msm/msm.hpp).
+//
+// Plain C++: no CUDA header or type appears here. Device memory is handled
+// through gpu_buffer and passed as pointers to the host types (fr, g1_affine,
+// …), whose device counterparts are bitwise identical, so host arrays copy to
+// the device as they are.
+//
+// Every function exists in every build. Built without CUDA, cuda_available()
+// returns false with the reason "built without CUDA" and the others throw
+// cuzk::error(errc::unsupported). Built with CUDA, a failing CUDA call throws
+// cuzk::error(errc::device) with the call, the place and CUDA's message; a
+// failed allocation throws errc::out_of_memory.
+//
+// Device: the first CUDA device (device 0). The backend keeps one stream and
+// caches scratch buffers and twiddle tables between calls (gpu_release_cache
+// frees them). Calls from several host threads are serialised.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <utility>
+
+#include "cuzk/ec/bls12_381.hpp"
+#include "cuzk/ntt/ntt.hpp"
+
+namespace cuzk {
+
+// ---- discovery ---------------------------------------------------------------------
+// True when this build has CUDA and a device can be used; otherwise false and
+// *why (if given) says why ("built without CUDA", "cudaGetDeviceCount: …").
+bool cuda_available(std::string* why = nullptr);
+// Number of CUDA devices; 0 without CUDA or without a driver.
+int cuda_device_count();
+// One line about device 0: name, compute capability, SMs, memory, versions.
+std::string cuda_device_info();
+
+// ---- device memory and timing ---------------------------------------------------------
+// An owning device allocation (cudaMalloc). Move-only.
+class gpu_buffer {
+public:
+    gpu_buffer() = default;
+    explicit gpu_buffer(size_t bytes);
+    ~gpu_buffer();
+    gpu_buffer(gpu_buffer&& o) noexcept : p_(std::exchange(o.p_, nullptr)), n_(std::exchange(o.n_, 0)) {}
+    gpu_buffer& operator=(gpu_buffer&& o) noexcept;
+    gpu_buffer(const gpu_buffer&) = delete;
+    gpu_buffer& operator=(const gpu_buffer&) = delete;
+
+    void* data() const { return p_; }
+    size_t size() const { return n_; }
+    template <class T>
+    T* as() const
+    {
+        return static_cast<T*>(p_);
+    }
+    // Synchronous copies; throw errc::invalid_argument when out of range.
+    void upload(const void* src, size_t bytes, size_t offset = 0);
+    void download(void* dst, size_t bytes, size_t offset = 0) const;
+    template <class T>
+    void upload(std::span<const T> s, size_t offset = 0)
+    {
+        upload(s.data(), s.size_bytes(), offset);
+    }
+    template <class T>
+    void download(std::span<T> s, size_t offset = 0) const
+    {
+        download(s.data(), s.size_bytes(), offset);
+    }
+
+private:
+    void* p_ = nullptr;
+    size_t n_ = 0;
+};
+
+// Device time between start() and stop_ms(), from two CUDA events recorded on
+// the backend's stream (stop_ms waits for the stop event).
+class gpu_timer {
+public:
+    gpu_timer();
+    ~gpu_timer();
+    gpu_timer(const gpu_timer&) = delete;
+    gpu_timer& operator=(const gpu_timer&) = delete;
+    void start();
+    double stop_ms();
+
+private:
+    void* t_ = nullptr;
+};
+
+// Waits for all work on the backend's stream.
+void gpu_synchronize();
+// Frees the cached scratch buffers and twiddle tables.
+void gpu_release_cache();
+
+// ---- field arithmetic (tests) and multiply throughput (benchmarks) -------------------------
+enum class gpu_field_op : uint8_t { mul, sqr, add, sub, neg };
+// out[i] = a[i] op b[i] (b ignored for sqr and neg), computed on the device.
+// Throws errc::invalid_argument when the lengths differ.
+void gpu_field_apply(gpu_field_op op, std::span<const fp> a, std::span<const fp> b, std::span<fp> out);
+void gpu_field_apply(gpu_field_op op, std::span<const fr> a, std::span<const fr> b, std::span<fr> out);
+void gpu_field_apply(gpu_field_op op, std::span<const fp2> a, std::span<const fp2> b, std::span<fp2> out);
+
+enum class gpu_field { fp, fr };
+struct gpu_mul_rate {
+    double ms = 0;     // device time of the timed kernel
+    double muls = 0;   // Montgomery multiplications it performed
+};
+// blocks × 256 threads, each `iters` × 4 independent multiplication chains.
+gpu_mul_rate gpu_bench_field_mul(gpu_field f, unsigned blocks, unsigned iters);
+
+// ---- NTT over Fr ------------------------------------------------------------------------
+// The same transforms as ntt/ntt.hpp, natural order in and out:
+//   forward        a_i <- Σ_j a_j ω^{ij}                       (ntt)
+//   inverse        a_i <- (1/n) Σ_j a_j ω^{−ij}                (intt)
+//   coset_forward  a_i <- Σ_j a_j (shift·ω^i)^j                (coset_ntt)
+//   coset_inverse  the inverse of coset_forward                (coset_intt)
+// with ω = root_of_unity(log2 n, conv). Sizes 2^0 … 2^30 (device memory
+// permitting; the twiddle table holds n/2 elements and is cached per size and
+// convention, and sizes above 2^11 use a scratch array of n elements).
+enum class gpu_ntt_kind : uint8_t { forward, inverse, coset_forward, coset_inverse };
+// In place on a host array: copies it to the device and back. Throws
+// errc::invalid_argument when a.size() is not a power of two, or for a zero
+// shift of coset_inverse.
+void gpu_ntt(std::span<fr> a, root_convention conv, gpu_ntt_kind kind = gpu_ntt_kind::forward,
+             const fr& shift = fr::one());
+// In place on 2^log_n elements already in device memory (e.g. a gpu_buffer).
+void gpu_ntt_device(fr* data, unsigned log_n, root_convention conv, gpu_ntt_kind kind = gpu_ntt_kind::forward,
+                    const fr& shift = fr::one());
+
+// ---- MSM on G1 and G2 ------------------------------------------------------------------------
+// Σ scalars[i]·points[i], with the contract of msm/msm.hpp: scalars are
+// canonical little-endian 256-bit integers (any value below 2^256), points
+// affine, the identity (0, 0) allowed. Signed-digit Pippenger with points
+// sorted into buckets (kernels/msm_device.cuh); the result is the same group
+// element as the CPU's msm() (compare with ==, or after to_affine()).
+struct gpu_msm_options {
+    unsigned window_bits = 0;   // 1 … 24; 0 = gpu_msm_window_bits(n, …)
+};
+// The window the automatic choice takes for n points (see lib/backend/cuda.cpp).
+unsigned gpu_msm_window_bits(size_t n, bool g2 = false, unsigned scalar_bits = 255);
+// Host arrays: copied to the device, then as gpu_msm_device. Throws
+// errc::invalid_argument when the lengths differ, n >= 2^31 or window_bits > 24.
+g1_jacobian gpu_msm(std::span<const g1_affine> points, std::span<const fr::repr> scalars,
+                    const gpu_msm_options& opt = {});
+g2_jacobian gpu_msm(std::span<const g2_affine> points, std::span<const fr::repr> scalars,
+                    const gpu_msm_options& opt = {});
+// Points and scalars already in device memory (n of each).
+g1_jacobian gpu_msm_device(const g1_affine* points, const fr::repr* scalars, size_t n,
+                           const gpu_msm_options& opt = {});
+g2_jacobian gpu_msm_device(const g2_affine* points, const fr::repr* scalars, size_t n,
+                           const gpu_msm_options& opt = {});
+
+} // namespace cuzk

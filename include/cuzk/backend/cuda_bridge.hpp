@@ -1,0 +1,58 @@
+// cuzk — internal: the entry points that the CUDA translation units
+// (kernels/*.cu) implement and lib/backend/cuda.cpp calls. Not part of the
+// public API; include cuzk/backend/cuda.hpp instead. Plain C++, no CUDA type:
+// device memory travels as pointers to the host types (the device types are
+// bitwise identical), and every function throws cuzk::error(errc::device, …)
+// with CUDA's message when a CUDA call fails.
+//
+// Only declared when the library is built with CUDA (CUZK_WITH_CUDA); the
+// definitions live in the cuzk_kernels library.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "cuzk/ec/bls12_381.hpp"
+
+namespace cuzk::cuda_bridge {
+
+// Number of usable devices, or −1 with *why set (no driver, no device, …).
+int device_count(std::string* why);
+std::string device_info();
+
+void* alloc(size_t bytes);
+void release(void* p) noexcept;
+void copy_to_device(void* dst, const void* src, size_t bytes);
+void copy_to_host(void* dst, const void* src, size_t bytes);
+void synchronize();
+void release_cache();
+
+void* timer_create();
+void timer_destroy(void* t) noexcept;
+void timer_start(void* t);
+double timer_stop_ms(void* t);   // synchronises on the stop event
+
+// field: 0 Fp, 1 Fr, 2 Fp2; op: 0 mul, 1 sqr, 2 add, 3 sub, 4 neg. Host arrays of n elements.
+void field_apply(unsigned field, unsigned op, const void* a, const void* b, void* out, size_t n);
+// Runs blocks·256 threads, each `iters` times 4 independent dependent
+// multiplications; returns device milliseconds and sets *muls.
+double field_mul_bench(unsigned field, unsigned blocks, unsigned iters, double* muls);
+
+// NTT of data[0 … 2^log_n) in device memory. omega: the primitive 2^log_n-th
+// root of the convention conv_id (its twiddle table is cached under
+// (log_n, conv_id)). coset: scale by shift^i before (forward) or by
+// shift^−i after (inverse). The inverse includes the factor 1/n.
+void ntt(fr* data, unsigned log_n, unsigned conv_id, const fr& omega, bool inverse, bool coset, const fr& shift);
+
+// Largest bit length of the n scalars in device memory (0 when all are zero).
+unsigned scalar_bits(const fr::repr* scalars, size_t n);
+// Window sums S_0 … S_{windows−1} of the signed-digit Pippenger with window
+// c (see kernels/msm_device.cuh); the MSM is Σ_w 2^(wc)·S_w. Points and
+// scalars are in device memory, window_sums in host memory.
+void msm_windows(const g1_affine* points, const fr::repr* scalars, size_t n, unsigned c, unsigned windows,
+                 g1_xyzz* window_sums);
+void msm_windows(const g2_affine* points, const fr::repr* scalars, size_t n, unsigned c, unsigned windows,
+                 g2_xyzz* window_sums);
+
+} // namespace cuzk::cuda_bridge

@@ -1,0 +1,341 @@
+// cuzk kernels — the device context and the small entry points of the bridge
+// (include/cuzk/backend/cuda_bridge.hpp): discovery, memory, timers, field
+// arithmetic checks and the multiply-throughput kernel, the scalar bit length.
+#include <cuda_runtime.h>
+
+#include <cstdio>
+#include <string>
+
+#include "cuda_backend.cuh"
+#include "cuzk/backend/cuda_bridge.hpp"
+
+namespace cuzk::dev {
+
+void cuda_fail(cudaError_t e, const char* expr, const char* file, int line)
+{
+    std::string msg = std::string(expr) + "@" + file + ":" + std::to_string(line) + ": " + cudaGetErrorName(e) +
+                      " (" + cudaGetErrorString(e) + ")";
+    throw error(errc::device, msg);
+}
+
+context& ctx()
+{
+    static context c;
+    static std::mutex init_mu;
+    std::lock_guard<std::mutex> lk(init_mu);
+    if (!c.ready) {
+        int count = 0;
+        CUZK_CUDA_CHECK(cudaGetDeviceCount(&count));
+        if (count <= 0) throw error(errc::device, "no CUDA device");
+        CUZK_CUDA_CHECK(cudaSetDevice(c.device));
+        CUZK_CUDA_CHECK(cudaGetDeviceProperties(&c.prop, c.device));
+        CUZK_CUDA_CHECK(cudaStreamCreateWithFlags(&c.stream, cudaStreamNonBlocking));
+        c.ready = true;
+    }
+    return c;
+}
+
+void* ctx_slot(int s, size_t bytes)
+{
+    context& c = ctx();
+    auto& b = c.slots[s];
+    if (b.bytes < bytes) {
+        if (b.p) {
+            CUZK_CUDA_CHECK(cudaStreamSynchronize(c.stream));
+            CUZK_CUDA_CHECK(cudaFree(b.p));
+            b = {};
+        }
+        CUZK_CUDA_CHECK(cudaMalloc(&b.p, bytes));
+        b.bytes = bytes;
+    }
+    return b.p;
+}
+
+void ctx_release_all()
+{
+    context& c = ctx();
+    CUZK_CUDA_CHECK(cudaStreamSynchronize(c.stream));
+    for (auto& b : c.slots) {
+        if (b.p) CUZK_CUDA_CHECK(cudaFree(b.p));
+        b = {};
+    }
+    for (auto& [k, b] : c.twiddles)
+        if (b.p) CUZK_CUDA_CHECK(cudaFree(b.p));
+    c.twiddles.clear();
+    if (c.sort_temp) CUZK_CUDA_CHECK(cudaFree(c.sort_temp));
+    c.sort_temp = nullptr;
+    c.sort_temp_bytes = 0;
+}
+
+// ---- the scalar bit length ------------------------------------------------------------
+// OR of all limbs, per limb index: a grid-stride loop per thread, a warp
+// shuffle reduction, one atomicOr per warp and limb. The bit length follows
+// from the highest non-zero OR.
+__global__ void scalar_or_kernel(const uint64_t* k, size_t n, unsigned long long* out)
+{
+    unsigned long long acc[4] = {0, 0, 0, 0};
+    for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x)
+        for (int j = 0; j < 4; ++j) acc[j] |= k[4 * i + j];
+    for (int j = 0; j < 4; ++j) {
+        for (int o = 16; o > 0; o >>= 1) acc[j] |= __shfl_xor_sync(0xffffffffu, acc[j], o);
+        if ((threadIdx.x & 31) == 0 && acc[j]) atomicOr(&out[j], acc[j]);
+    }
+}
+
+unsigned cuda_scalar_bits(const uint64_t* k, size_t n)
+{
+    context& c = ctx();
+    auto* d = static_cast<unsigned long long*>(ctx_slot(slot_count, 64));
+    CUZK_CUDA_CHECK(cudaMemsetAsync(d, 0, 4 * sizeof(unsigned long long), c.stream));
+    const unsigned grid = unsigned(std::min<size_t>((n + 255) / 256, size_t(c.prop.multiProcessorCount) * 8));
+    if (n) scalar_or_kernel<<<grid, 256, 0, c.stream>>>(k, n, d);
+    CUZK_CUDA_CHECK(cudaGetLastError());
+    unsigned long long h[4];
+    CUZK_CUDA_CHECK(cudaMemcpyAsync(h, d, sizeof h, cudaMemcpyDeviceToHost, c.stream));
+    CUZK_CUDA_CHECK(cudaStreamSynchronize(c.stream));
+    for (int j = 3; j >= 0; --j)
+        if (h[j]) return unsigned(64 * j + 64 - __builtin_clzll(h[j]));
+    return 0;
+}
+
+// ---- field checks and throughput ------------------------------------------------------
+template <class F>
+struct field_apply_body {
+    const F* a;
+    const F* b;
+    F* out;
+    unsigned op;
+    CUZK_HD void operator()(size_t i) const
+    {
+        switch (op) {
+        case 0: out[i] = a[i] * b[i]; break;
+        case 1: out[i] = a[i].sqr(); break;
+        case 2: out[i] = a[i] + b[i]; break;
+        case 3: out[i] = a[i] - b[i]; break;
+        default: out[i] = -a[i]; break;
+        }
+    }
+};
+
+// Four independent chains x_j ← x_j·y per thread, so that a warp always has
+// independent multiplications in flight; the sum is stored so nothing is
+// optimised away.
+template <class F>
+__global__ void mul_chain_kernel(const F* in, F* out, unsigned iters)
+{
+    const size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x;
+    F x0 = in[4 * i], x1 = in[4 * i + 1], x2 = in[4 * i + 2], x3 = in[4 * i + 3];
+    const F y = in[4 * i] + in[4 * i + 1];
+    for (unsigned it = 0; it < iters; ++it) {
+        x0 = x0 * y;
+        x1 = x1 * y;
+        x2 = x2 * y;
+        x3 = x3 * y;
+    }
+    out[i] = (x0 + x1) + (x2 + x3);
+}
+
+template <class F>
+struct bench_fill {
+    F* p;
+    CUZK_HD void operator()(size_t i) const
+    {
+        F v = F::one();
+        v = v + v;
+        p[i] = v.pow_u64(i % 251 + 3);
+    }
+};
+
+template <class F>
+double mul_bench(unsigned blocks, unsigned iters, double* muls)
+{
+    context& c = ctx();
+    const size_t threads = size_t(blocks) * 256;
+    F* in = static_cast<F*>(ctx_slot(slot_io, 4 * threads * sizeof(F)));
+    F* out = static_cast<F*>(ctx_slot(slot_seg_a, threads * sizeof(F)));
+    // Inputs: powers of 2 in Montgomery form (any elements will do).
+    each_kernel<<<blocks * 4, 256, 0, c.stream>>>(bench_fill<F>{in}, 4 * threads);
+    CUZK_CUDA_CHECK(cudaGetLastError());
+    mul_chain_kernel<F><<<blocks, 256, 0, c.stream>>>(in, out, 2);   // warm-up
+    CUZK_CUDA_CHECK(cudaGetLastError());
+    cudaEvent_t e0, e1;
+    CUZK_CUDA_CHECK(cudaEventCreate(&e0));
+    CUZK_CUDA_CHECK(cudaEventCreate(&e1));
+    CUZK_CUDA_CHECK(cudaEventRecord(e0, c.stream));
+    mul_chain_kernel<F><<<blocks, 256, 0, c.stream>>>(in, out, iters);
+    CUZK_CUDA_CHECK(cudaGetLastError());
+    CUZK_CUDA_CHECK(cudaEventRecord(e1, c.stream));
+    CUZK_CUDA_CHECK(cudaEventSynchronize(e1));
+    float ms = 0;
+    CUZK_CUDA_CHECK(cudaEventElapsedTime(&ms, e0, e1));
+    cudaEventDestroy(e0);
+    cudaEventDestroy(e1);
+    *muls = double(threads) * 4.0 * double(iters);
+    return ms;
+}
+
+} // namespace cuzk::dev
+
+namespace cuzk::cuda_bridge {
+
+using namespace cuzk::dev;
+
+int device_count(std::string* why)
+{
+    int count = 0;
+    const cudaError_t e = cudaGetDeviceCount(&count);
+    if (e != cudaSuccess) {
+        if (why) *why = std::string("cudaGetDeviceCount: ") + cudaGetErrorName(e) + " (" + cudaGetErrorString(e) + ")";
+        cudaGetLastError();   // clear
+        return -1;
+    }
+    if (count == 0 && why) *why = "no CUDA device is visible";
+    return count;
+}
+
+std::string device_info()
+{
+    context& c = ctx();
+    std::lock_guard<std::recursive_mutex> lk(c.mu);
+    size_t free_b = 0, total_b = 0;
+    CUZK_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+    int rt = 0, drv = 0;
+    cudaRuntimeGetVersion(&rt);
+    cudaDriverGetVersion(&drv);
+    char buf[512];
+    std::snprintf(buf, sizeof buf,
+                  "%s, compute capability %d.%d, %d SMs, %.1f GiB (%.1f GiB free), L2 %.0f MiB, runtime %d, driver %d",
+                  c.prop.name, c.prop.major, c.prop.minor, c.prop.multiProcessorCount, double(total_b) / (1u << 30),
+                  double(free_b) / (1u << 30), double(c.prop.l2CacheSize) / (1u << 20), rt, drv);
+    return buf;
+}
+
+void* alloc(size_t bytes)
+{
+    context& c = ctx();
+    std::lock_guard<std::recursive_mutex> lk(c.mu);
+    void* p = nullptr;
+    const cudaError_t e = cudaMalloc(&p, bytes ? bytes : 1);
+    if (e == cudaErrorMemoryAllocation) {
+        cudaGetLastError();
+        throw error(errc::out_of_memory, "cudaMalloc of " + std::to_string(bytes) + " bytes: out of device memory");
+    }
+    CUZK_CUDA_CHECK(e);
+    return p;
+}
+
+void release(void* p) noexcept
+{
+    if (p) cudaFree(p);
+}
+
+void copy_to_device(void* dst, const void* src, size_t bytes)
+{
+    context& c = ctx();
+    std::lock_guard<std::recursive_mutex> lk(c.mu);
+    CUZK_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, c.stream));
+    CUZK_CUDA_CHECK(cudaStreamSynchronize(c.stream));
+}
+
+void copy_to_host(void* dst, const void* src, size_t bytes)
+{
+    context& c = ctx();
+    std::lock_guard<std::recursive_mutex> lk(c.mu);
+    CUZK_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, c.stream));
+    CUZK_CUDA_CHECK(cudaStreamSynchronize(c.stream));
+}
+
+void synchronize()
+{
+    context& c = ctx();
+    CUZK_CUDA_CHECK(cudaStreamSynchronize(c.stream));
+}
+
+void release_cache()
+{
+    context& c = ctx();
+    std::lock_guard<std::recursive_mutex> lk(c.mu);
+    ctx_release_all();
+}
+
+struct timer {
+    cudaEvent_t a = nullptr, b = nullptr;
+};
+
+void* timer_create()
+{
+    context& c = ctx();
+    (void)c;
+    auto* t = new timer;
+    if (cudaEventCreate(&t->a) != cudaSuccess || cudaEventCreate(&t->b) != cudaSuccess) {
+        timer_destroy(t);
+        throw error(errc::device, "cudaEventCreate failed");
+    }
+    return t;
+}
+
+void timer_destroy(void* p) noexcept
+{
+    auto* t = static_cast<timer*>(p);
+    if (!t) return;
+    if (t->a) cudaEventDestroy(t->a);
+    if (t->b) cudaEventDestroy(t->b);
+    delete t;
+}
+
+void timer_start(void* p)
+{
+    context& c = ctx();
+    CUZK_CUDA_CHECK(cudaEventRecord(static_cast<timer*>(p)->a, c.stream));
+}
+
+double timer_stop_ms(void* p)
+{
+    context& c = ctx();
+    auto* t = static_cast<timer*>(p);
+    CUZK_CUDA_CHECK(cudaEventRecord(t->b, c.stream));
+    CUZK_CUDA_CHECK(cudaEventSynchronize(t->b));
+    float ms = 0;
+    CUZK_CUDA_CHECK(cudaEventElapsedTime(&ms, t->a, t->b));
+    return ms;
+}
+
+template <class F>
+static void apply(unsigned op, const void* a, const void* b, void* out, size_t n)
+{
+    context& c = ctx();
+    std::lock_guard<std::recursive_mutex> lk(c.mu);
+    cuda_be be{c};
+    F* da = be.buffer<F>(slot_io, 3 * n);
+    F* db = da + n;
+    F* dout = da + 2 * n;
+    CUZK_CUDA_CHECK(cudaMemcpyAsync(da, a, n * sizeof(F), cudaMemcpyHostToDevice, c.stream));
+    CUZK_CUDA_CHECK(cudaMemcpyAsync(db, b, n * sizeof(F), cudaMemcpyHostToDevice, c.stream));
+    CUZK_CUDA_CHECK(cudaMemsetAsync(dout, 0xA5, n * sizeof(F), c.stream));   // poison
+    be.each(n, field_apply_body<F>{da, db, dout, op});
+    be.to_host(out, dout, n * sizeof(F));
+}
+
+void field_apply(unsigned field, unsigned op, const void* a, const void* b, void* out, size_t n)
+{
+    if (n == 0) return;
+    if (field == 0) apply<dfp>(op, a, b, out, n);
+    else if (field == 1) apply<dfr>(op, a, b, out, n);
+    else apply<dfp2>(op, a, b, out, n);
+}
+
+double field_mul_bench(unsigned field, unsigned blocks, unsigned iters, double* muls)
+{
+    context& c = ctx();
+    std::lock_guard<std::recursive_mutex> lk(c.mu);
+    return field == 0 ? mul_bench<dfp>(blocks, iters, muls) : mul_bench<dfr>(blocks, iters, muls);
+}
+
+unsigned scalar_bits(const fr::repr* scalars, size_t n)
+{
+    context& c = ctx();
+    std::lock_guard<std::recursive_mutex> lk(c.mu);
+    return cuda_scalar_bits(reinterpret_cast<const uint64_t*>(scalars), n);
+}
+
+} // namespace cuzk::cuda_bridge

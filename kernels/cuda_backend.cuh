@@ -1,0 +1,137 @@
+// cuzk kernels — the CUDA side of the backend: error checks, the per-process
+// device context (device 0, one stream, cached scratch buffers), and the
+// launcher `cuda_be` that runs the backend-neutral bodies of msm_device.cuh and
+// ntt_device.cuh as kernels. Only .cu files include this header.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <string>
+#include <utility>
+
+#include "cuzk/error.hpp"
+#include "msm_device.cuh"
+#include "ntt_device.cuh"
+
+namespace cuzk::dev {
+
+// Raises cuzk::error(errc::device) with the expression, place and CUDA's text.
+[[noreturn]] void cuda_fail(cudaError_t e, const char* expr, const char* file, int line);
+#define CUZK_CUDA_CHECK(expr)                                                     \
+    do {                                                                          \
+        const cudaError_t cuzk_err_ = (expr);                                     \
+        if (cuzk_err_ != cudaSuccess) ::cuzk::dev::cuda_fail(cuzk_err_, #expr, __FILE__, __LINE__); \
+    } while (0)
+
+// The process-wide device context. All entry points of the bridge lock `mu`
+// for their whole duration, so device work from several host threads is
+// serialised (one stream).
+struct context {
+    std::recursive_mutex mu;
+    bool ready = false;
+    int device = 0;
+    cudaStream_t stream = nullptr;
+    cudaDeviceProp prop{};
+    struct buf {
+        void* p = nullptr;
+        size_t bytes = 0;
+    };
+    buf slots[slot_count_all];
+    // Twiddle tables by (log n, convention id).
+    std::map<std::pair<unsigned, unsigned>, buf> twiddles;
+    void* sort_temp = nullptr;
+    size_t sort_temp_bytes = 0;
+};
+// The context, initialised on first use (throws errc::device when no device).
+context& ctx();
+// Grows slot s to at least `bytes` (contents are lost when it grows).
+void* ctx_slot(int s, size_t bytes);
+void ctx_release_all();
+
+// Stable radix sort of (key, value) pairs by the low end_bit bits of the key,
+// and an exclusive prefix sum; both on the context's stream (kernels/sort.cu).
+void cuda_sort_pairs(const uint32_t* kin, uint32_t* kout, const uint32_t* vin, uint32_t* vout, size_t n, int end_bit);
+void cuda_exclusive_sum(const uint32_t* in, uint32_t* out, size_t n);
+// max over i of the bit length of the 256-bit scalars k[4i … 4i+3] (kernels/backend.cu).
+unsigned cuda_scalar_bits(const uint64_t* k, size_t n);
+
+#if defined(__CUDACC__)
+template <class B>
+__global__ void each_kernel(B body, size_t n)
+{
+    const size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x;
+    if (i < n) body(i);
+}
+
+template <class B>
+__global__ void __launch_bounds__(ntt_threads) block_kernel(B body)
+{
+    extern __shared__ q16 smem[];
+    const size_t blk = blockIdx.x;
+    body.load(blk, threadIdx.x, smem);
+    for (unsigned s = 0; s < body.stages(); ++s) {
+        __syncthreads();
+        body.stage(s, blk, threadIdx.x, smem);
+    }
+    __syncthreads();
+    body.store(blk, threadIdx.x, smem);
+}
+
+struct cuda_be {
+    context& c;
+
+    template <class T>
+    T* buffer(int slot, size_t count)
+    {
+        return static_cast<T*>(ctx_slot(slot, count * sizeof(T) + 16));
+    }
+    void zero(void* p, size_t bytes) { CUZK_CUDA_CHECK(cudaMemsetAsync(p, 0, bytes, c.stream)); }
+    void to_host(void* dst, const void* src, size_t bytes)
+    {
+        CUZK_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, c.stream));
+        CUZK_CUDA_CHECK(cudaStreamSynchronize(c.stream));
+    }
+    template <class B>
+    void each(size_t n, const B& body, unsigned block = 256)
+    {
+        if (n == 0) return;
+        const size_t grid = (n + block - 1) / block;
+        each_kernel<B><<<unsigned(grid), block, 0, c.stream>>>(body, n);
+        CUZK_CUDA_CHECK(cudaGetLastError());
+    }
+    template <class B>
+    void blocks(size_t nblocks, unsigned threads, size_t smem, const B& body)
+    {
+        static bool attr_set = false;   // per instantiation; under the context lock
+        if (!attr_set) {
+            CUZK_CUDA_CHECK(cudaFuncSetAttribute(block_kernel<B>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                 int(size_t(2) << ntt_block_log) * int(sizeof(q16))));
+            attr_set = true;
+        }
+        block_kernel<B><<<unsigned(nblocks), threads, smem, c.stream>>>(body);
+        CUZK_CUDA_CHECK(cudaGetLastError());
+    }
+    void sort_pairs(const uint32_t* kin, uint32_t* kout, const uint32_t* vin, uint32_t* vout, size_t n, int end_bit)
+    {
+        cuda_sort_pairs(kin, kout, vin, vout, n, end_bit);
+    }
+    void exclusive_sum(const uint32_t* in, uint32_t* out, size_t n) { cuda_exclusive_sum(in, out, n); }
+    // Entries (n·windows) sorted at once: a quarter of the free memory / 16 bytes
+    // per entry (keys and values, double-buffered), at most 2^30.
+    size_t max_entries() const
+    {
+        size_t free_b = 0, total_b = 0;
+        if (cudaMemGetInfo(&free_b, &total_b) != cudaSuccess) return size_t{1} << 26;
+        size_t cap = free_b / 4 / 16;
+        if (cap > (size_t{1} << 30)) cap = size_t{1} << 30;
+        if (cap < (size_t{1} << 20)) cap = size_t{1} << 20;
+        return cap;
+    }
+};
+#endif
+
+} // namespace cuzk::dev

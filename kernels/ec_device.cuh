@@ -1,0 +1,80 @@
+// cuzk kernels — G1 and G2 points over the device fields.
+//
+// The point formulas are the host templates of ec/point.hpp (affine, xyzz,
+// jacobian over any field type), instantiated with the device fields of
+// ff_device.cuh; only the curve tags are new. Layouts equal the host types
+// (static_asserts below), so host point arrays copy to the device as is.
+#pragma once
+
+#include "cuzk/ec/bls12_381.hpp"
+#include "ff_device.cuh"
+
+namespace cuzk::dev {
+
+// Curve tags: the device kernels never need b or the generator.
+struct dg1_curve {};
+struct dg2_curve {};
+
+using dg1_affine = affine<dfp, dg1_curve>;
+using dg1_xyzz = xyzz<dfp, dg1_curve>;
+using dg2_affine = affine<dfp2, dg2_curve>;
+using dg2_xyzz = xyzz<dfp2, dg2_curve>;
+
+static_assert(sizeof(dg1_affine) == sizeof(g1_affine) && sizeof(dg1_xyzz) == sizeof(g1_xyzz));
+static_assert(sizeof(dg2_affine) == sizeof(g2_affine) && sizeof(dg2_xyzz) == sizeof(g2_xyzz));
+
+// Host ↔ device type pairs, for the bridges.
+template <class HostAff>
+struct device_types;
+template <>
+struct device_types<g1_affine> {
+    using aff = dg1_affine;
+    using xz = dg1_xyzz;
+    using host_xz = g1_xyzz;
+};
+template <>
+struct device_types<g2_affine> {
+    using aff = dg2_affine;
+    using xz = dg2_xyzz;
+    using host_xz = g2_xyzz;
+};
+
+// Out-of-line point operations for the cold paths (partial sums, bucket
+// reduction): ptxas then compiles each formula once per translation unit
+// instead of once per call site (an inlined G1 XYZZ addition is ~9000
+// instructions; the reduction kernel with four inlined operations took 100 s
+// of ptxas and spilled). The hot loop (msm_runs over points) keeps its mixed
+// addition inline.
+#if defined(__CUDACC__)
+#define CUZK_NOINLINE_HD __host__ __device__ __noinline__
+#else
+#define CUZK_NOINLINE_HD
+#endif
+template <class Xz>
+CUZK_NOINLINE_HD Xz point_add(const Xz& a, const Xz& b)
+{
+    return a.add(b);
+}
+template <class Xz>
+CUZK_NOINLINE_HD Xz point_dbl(const Xz& a)
+{
+    return a.dbl();
+}
+
+// [k]P for a small non-negative k (k < 2^32) by left-to-right double and
+// add: bits(k) − 1 doublings and popcount(k) − 1 additions.
+template <class Xz>
+CUZK_HD Xz mul_small(const Xz& p, uint32_t k)
+{
+    if (k == 0) return Xz::identity();
+    int top = 31;
+    while (!((k >> top) & 1)) --top;
+    Xz r = p;
+    for (int i = top - 1; i >= 0; --i) {
+        r = point_dbl(r);
+        if ((k >> i) & 1) r = point_add(r, p);
+    }
+    return r;
+}
+
+} // namespace cuzk::dev

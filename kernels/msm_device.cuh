@@ -1,0 +1,371 @@
+// cuzk kernels — Pippenger MSM on the device: Σ k_i·P_i over G1 or G2.
+//
+// Method (signed digits, points sorted into buckets):
+//   1. digits     one thread per point: for each window w of c bits the Booth
+//                 digit d ∈ [−2^(c−1), 2^(c−1)] (the CPU's formula, msm_cpu.cpp);
+//                 an entry (key = w·2^(c−1) + |d| − 1, value = i | sign·2^31),
+//                 or the null key (sorted last, ignored) for d = 0.
+//   2. sort       stable radix sort of the (key, value) pairs (CUB), so the
+//                 entries of each bucket become contiguous.
+//   3. runs       the sorted entries are cut into equal chunks, one per thread;
+//                 a thread adds the points of each run of equal keys (XYZZ
+//                 mixed additions, 8M + 2S). A run wholly inside the chunk is a
+//                 complete bucket and is written there; a run cut by the chunk's
+//                 start or end is a partial sum, kept in a (key, XYZZ) list
+//                 (compacted with a prefix sum). The list is sorted by key
+//                 again, so the same step runs on it with full additions until
+//                 nothing is left. Chunks of equal length keep the threads
+//                 balanced whatever the scalars are (a bucket holding every
+//                 point costs log(n) rounds, not n additions on one thread).
+//   4. reduce     per window, buckets B_1 … B_H (H = 2^(c−1)) become Σ j·B_j:
+//                 segments of 2^s buckets, one per thread, by the running sum
+//                 (2 additions per bucket), plus lo·(segment sum) for the
+//                 segment's offset lo (mul_small); segment results are summed
+//                 in groups of 8 until one point per window remains.
+//   5. combine    the W window sums go to the host: Σ_w 2^(wc)·S_w (Horner).
+// Work: n·W mixed additions (W = ceil((bits + 1)/c)), W·2^c full additions in
+// the reduction, and the sort. The window c is chosen on the host (cost model
+// in lib/backend/cuda.cpp). Windows are processed in groups when n·W entries
+// would exceed the backend's entry cap.
+//
+// Everything here is backend-neutral: a `Be` supplies buffers, launches and the
+// sort (kernels/cuda_backend.cuh for the GPU; a host emulation can run the same
+// code on a CPU for checking). Be must provide
+//   T* buffer<T>(slot, count)        cached scratch (contents undefined)
+//   zero(ptr, bytes), to_host(dst, src, bytes) (synchronising)
+//   each(n, body[, block])           body(i) for 0 <= i < n
+//   sort_pairs(kin, kout, vin, vout, n, end_bit)   stable, by key
+//   exclusive_sum(in, out, n)
+//   size_t max_entries()
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "ec_device.cuh"
+
+namespace cuzk::dev {
+
+enum scratch_slot : int {
+    slot_keys_a,
+    slot_keys_b,
+    slot_vals_a,
+    slot_vals_b,
+    slot_buckets,
+    slot_part_pts,
+    slot_part_keys,
+    slot_part_flags,
+    slot_part_pos,
+    slot_list_pts,
+    slot_list_keys,
+    slot_count,
+    slot_seg_a,
+    slot_seg_b,
+    slot_ntt_scratch,
+    slot_ntt_tables,
+    slot_points,
+    slot_scalars,
+    slot_io,
+    slot_count_all
+};
+
+// Bits [pos, pos + width) of a 256-bit scalar (4 little-endian limbs),
+// width <= 32; bits past 255 read as zero.
+// (Limbs are picked by selects rather than a run-time index, so that k stays
+// in registers on the device.)
+CUZK_HD inline uint64_t limb_at(const uint64_t* k, unsigned li)
+{
+    return li == 0 ? k[0] : li == 1 ? k[1] : li == 2 ? k[2] : li == 3 ? k[3] : 0;
+}
+CUZK_HD inline uint32_t scalar_window(const uint64_t* k, unsigned pos, unsigned width)
+{
+    if (pos >= 256) return 0;
+    const unsigned li = pos >> 6, sh = pos & 63;
+    uint64_t v = limb_at(k, li) >> sh;
+    if (sh + width > 64) v |= limb_at(k, li + 1) << (64 - sh);
+    return uint32_t(v & ((uint64_t{1} << width) - 1));
+}
+
+// The signed (Booth) digit of window w: with b_j the bits of k (b_{−1} = 0),
+//   d_w = b_{wc−1} + Σ_{j<c−1} 2^j·b_{wc+j} − 2^(c−1)·b_{wc+c−1};
+// with v = bits [wc − 1, wc + c): d = ((v + 1) >> 1) − 2^c·(v >> c).
+// Σ_w 2^(wc)·d_w = k when W·c >= bits(k) + 1 (see msm_cpu.cpp).
+CUZK_HD inline int32_t booth_digit(const uint64_t* k, unsigned w, unsigned c)
+{
+    const uint32_t v = w == 0 ? (scalar_window(k, 0, c) << 1) : scalar_window(k, w * c - 1, c + 1);
+    return int32_t((v + 1) >> 1) - int32_t((v >> c) & 1) * (int32_t{1} << c);
+}
+
+// Step 1: entries of windows w0 … w0 + nw − 1 for point i, window-major.
+struct msm_digits {
+    const uint64_t* scalars;
+    uint32_t* keys;
+    uint32_t* vals;
+    size_t n;
+    unsigned c, w0, nw;
+    uint32_t null_key;
+
+    CUZK_HD void operator()(size_t i) const
+    {
+        uint64_t k[4];
+        for (int j = 0; j < 4; ++j) k[j] = scalars[4 * i + j];
+        const uint32_t half = uint32_t{1} << (c - 1);
+        for (unsigned w = 0; w < nw; ++w) {
+            const int32_t d = booth_digit(k, w0 + w, c);
+            const uint32_t a = d < 0 ? uint32_t(-d) : uint32_t(d);
+            keys[w * n + i] = d ? w * half + a - 1 : null_key;
+            vals[w * n + i] = uint32_t(i) | (d < 0 ? 0x80000000u : 0u);
+        }
+    }
+};
+
+// Entry sources for step 3: sorted (key, affine point ± by sign) …
+template <class Aff, class Xz>
+struct msm_src_points {
+    const uint32_t* keys;
+    const uint32_t* vals;
+    const Aff* points;
+    CUZK_HD uint32_t key(size_t j) const { return keys[j]; }
+    CUZK_HD void add(Xz& acc, size_t j) const
+    {
+        const uint32_t v = vals[j];
+        Aff q = points[v & 0x7fffffffu];
+        if (v >> 31) q.y = -q.y;   // −(x, y) = (x, −y); the identity (0, 0) stays itself
+        acc = acc.add(q);
+    }
+};
+// … and the (key, XYZZ partial sum) lists of later rounds.
+template <class Xz>
+struct msm_src_partials {
+    const uint32_t* keys;
+    const Xz* pts;
+    CUZK_HD uint32_t key(size_t j) const { return keys[j]; }
+    CUZK_HD void add(Xz& acc, size_t j) const { acc = point_add(acc, pts[j]); }
+};
+
+// Step 3, one thread per chunk [t·chunk, min((t + 1)·chunk, total)).
+// Thread t writes part_flags[2t], part_flags[2t + 1] (and the matching keys
+// and points) for its first run when that run began before the chunk (the
+// "head"), and for its last run when it goes on past the chunk (the "tail"; a
+// run that does both is a head). Every other run is a whole bucket.
+template <class Src, class Xz>
+struct msm_runs {
+    Src src;
+    size_t total, chunk;
+    uint32_t null_key;
+    Xz* buckets;
+    Xz* part_pts;
+    uint32_t* part_keys;
+    uint32_t* part_flags;
+
+    CUZK_HD void flush(size_t t, uint32_t key, const Xz& acc, bool head, bool tail) const
+    {
+        if (head || tail) {
+            const size_t slot = head ? 2 * t : 2 * t + 1;
+            part_pts[slot] = acc;
+            part_keys[slot] = key;
+            part_flags[slot] = 1;
+        } else {
+            buckets[key] = acc;
+        }
+    }
+
+    CUZK_HD void operator()(size_t t) const
+    {
+        const size_t s = t * chunk;
+        const size_t e = s + chunk < total ? s + chunk : total;
+        part_flags[2 * t] = 0;
+        part_flags[2 * t + 1] = 0;
+        uint32_t cur = src.key(s);
+        if (cur == null_key) return;
+        const bool first_partial = s > 0 && src.key(s - 1) == cur;
+        size_t run_start = s;
+        Xz acc = Xz::identity();
+        for (size_t j = s; j < e; ++j) {
+            const uint32_t k = src.key(j);
+            if (k != cur) {
+                flush(t, cur, acc, run_start == s && first_partial, false);
+                if (k == null_key) return;
+                cur = k;
+                run_start = j;
+                acc = Xz::identity();
+            }
+            src.add(acc, j);
+        }
+        const bool continues = e < total && src.key(e) == cur;
+        flush(t, cur, acc, run_start == s && first_partial, continues);
+    }
+};
+
+// Compaction of the flagged partials (pos = exclusive prefix sum of flags);
+// the last thread also writes the count.
+template <class Xz>
+struct msm_compact {
+    const Xz* part_pts;
+    const uint32_t* part_keys;
+    const uint32_t* flags;
+    const uint32_t* pos;
+    size_t m;
+    Xz* list_pts;
+    uint32_t* list_keys;
+    uint32_t* count;
+
+    CUZK_HD void operator()(size_t i) const
+    {
+        if (flags[i]) {
+            list_pts[pos[i]] = part_pts[i];
+            list_keys[pos[i]] = part_keys[i];
+        }
+        if (i == m - 1) *count = pos[i] + flags[i];
+    }
+};
+
+// Step 4: one thread per segment of 2^log_seg buckets of one window.
+// Bucket b (0-based) holds the points of digit b + 1. Going down from the top,
+// run = Σ_{j' >= j} B_{lo+j'} and tot = Σ_j run = Σ_j (j + 1)·B_{lo+j}; the
+// segment's share of the window sum is tot + lo·run.
+template <class Xz>
+struct msm_bucket_reduce {
+    const Xz* buckets;
+    Xz* out;
+    unsigned log_b, log_seg;
+
+    CUZK_HD void operator()(size_t t) const
+    {
+        const unsigned log_segs = log_b - log_seg;
+        const size_t w = t >> log_segs;
+        const uint32_t sg = uint32_t(t & ((size_t{1} << log_segs) - 1));
+        const uint32_t lo = sg << log_seg;
+        const Xz* b = buckets + (w << log_b) + lo;
+        Xz run = Xz::identity(), tot = Xz::identity();
+        for (uint32_t j = uint32_t{1} << log_seg; j-- > 0;) {
+            run = point_add(run, b[j]);
+            tot = point_add(tot, run);
+        }
+        if (lo) tot = point_add(tot, mul_small(run, lo));
+        out[t] = tot;
+    }
+};
+
+// Sums groups of g consecutive points inside each window's row of m points:
+// out[w·m2 + j] = Σ_{q<g, jg+q<m} in[w·m + jg + q].
+template <class Xz>
+struct msm_sum_groups {
+    const Xz* in;
+    Xz* out;
+    size_t m, m2;
+    unsigned g;
+
+    CUZK_HD void operator()(size_t t) const
+    {
+        const size_t w = t / m2, j = t % m2;
+        const Xz* row = in + w * m + j * g;
+        Xz acc = row[0];
+        for (unsigned q = 1; q < g && j * g + q < m; ++q) acc = point_add(acc, row[q]);
+        out[t] = acc;
+    }
+};
+
+// Chunk length of the first run step: about 2^20 threads at most, 16 entries
+// each at least (fewer entries per thread only adds partial sums).
+inline size_t msm_first_chunk(size_t entries)
+{
+    size_t ch = (entries + (size_t{1} << 20) - 1) >> 20;
+    return ch < 16 ? 16 : ch;
+}
+constexpr size_t msm_later_chunk = 8;
+
+inline unsigned bit_width_u32(uint32_t v)
+{
+    unsigned b = 0;
+    while (v) {
+        ++b;
+        v >>= 1;
+    }
+    return b;
+}
+
+// Steps 1–4 for windows 0 … W−1 of window size c; the W window sums land in
+// `window_sums` (host memory). points/scalars are backend memory.
+template <class Be, class Aff, class Xz>
+void msm_windows(Be& be, const Aff* points, const uint64_t* scalars, size_t n, unsigned c, unsigned W,
+                 Xz* window_sums)
+{
+    const size_t H = size_t{1} << (c - 1);   // buckets per window
+    Xz* buckets = be.template buffer<Xz>(slot_buckets, W * H);
+    be.zero(buckets, W * H * sizeof(Xz));   // all-zero XYZZ has ZZ = 0: the identity
+
+    const size_t cap = be.max_entries();
+    const unsigned group = unsigned(n * W <= cap ? W : (cap / n > 0 ? cap / n : 1));
+    const size_t max_m = size_t(group) * n;
+    uint32_t* keys_a = be.template buffer<uint32_t>(slot_keys_a, max_m);
+    uint32_t* keys_b = be.template buffer<uint32_t>(slot_keys_b, max_m);
+    uint32_t* vals_a = be.template buffer<uint32_t>(slot_vals_a, max_m);
+    uint32_t* vals_b = be.template buffer<uint32_t>(slot_vals_b, max_m);
+    const size_t max_threads = (max_m + msm_first_chunk(max_m) - 1) / msm_first_chunk(max_m);
+    Xz* part_pts = be.template buffer<Xz>(slot_part_pts, 2 * max_threads);
+    uint32_t* part_keys = be.template buffer<uint32_t>(slot_part_keys, 2 * max_threads);
+    uint32_t* part_flags = be.template buffer<uint32_t>(slot_part_flags, 2 * max_threads);
+    uint32_t* part_pos = be.template buffer<uint32_t>(slot_part_pos, 2 * max_threads);
+    Xz* list_pts = be.template buffer<Xz>(slot_list_pts, 2 * max_threads);
+    uint32_t* list_keys = be.template buffer<uint32_t>(slot_list_keys, 2 * max_threads);
+    uint32_t* d_count = be.template buffer<uint32_t>(slot_count, 1);
+
+    for (unsigned w0 = 0; w0 < W; w0 += group) {
+        const unsigned nw = W - w0 < group ? W - w0 : group;
+        const size_t m = size_t(nw) * n;
+        const uint32_t null_key = uint32_t(nw * H);
+        Xz* gb = buckets + size_t(w0) * H;
+
+        be.each(n, msm_digits{scalars, keys_a, vals_a, n, c, w0, nw, null_key});
+        be.sort_pairs(keys_a, keys_b, vals_a, vals_b, m, int(bit_width_u32(null_key)));
+
+        // Compacts the 2·threads partial slots into the list; returns the count.
+        auto compact = [&](size_t threads) -> size_t {
+            const size_t slots = 2 * threads;
+            be.exclusive_sum(part_flags, part_pos, slots);
+            be.each(slots, msm_compact<Xz>{part_pts, part_keys, part_flags, part_pos, slots, list_pts, list_keys,
+                                           d_count});
+            uint32_t cnt = 0;
+            be.to_host(&cnt, d_count, sizeof cnt);
+            return cnt;
+        };
+
+        const size_t ch1 = msm_first_chunk(m);
+        size_t threads = (m + ch1 - 1) / ch1;
+        be.each(threads, msm_runs<msm_src_points<Aff, Xz>, Xz>{{keys_b, vals_b, points}, m, ch1, null_key, gb,
+                                                                 part_pts, part_keys, part_flags},
+                128);
+        size_t count = compact(threads);
+        while (count > 0) {
+            threads = (count + msm_later_chunk - 1) / msm_later_chunk;
+            be.each(threads, msm_runs<msm_src_partials<Xz>, Xz>{{list_keys, list_pts}, count, msm_later_chunk,
+                                                                  null_key, gb, part_pts, part_keys, part_flags},
+                    128);
+            count = compact(threads);
+        }
+    }
+
+    // Step 4: segments of 2^log_seg buckets, about 2^17 threads in all.
+    const unsigned log_h = c - 1;
+    unsigned log_total = log_h;
+    for (unsigned x = W; x > 1; x >>= 1) ++log_total;
+    unsigned log_seg = log_total > 17 ? log_total - 17 : 0;
+    if (log_seg < 2) log_seg = 2;
+    if (log_seg > log_h) log_seg = log_h;
+    size_t per_w = size_t{1} << (log_h - log_seg);
+    Xz* seg_a = be.template buffer<Xz>(slot_seg_a, W * per_w);
+    Xz* seg_b = be.template buffer<Xz>(slot_seg_b, W * ((per_w + 7) / 8));
+    be.each(W * per_w, msm_bucket_reduce<Xz>{buckets, seg_a, log_h, log_seg}, 128);
+    while (per_w > 1) {
+        const size_t m2 = (per_w + 7) / 8;
+        be.each(W * m2, msm_sum_groups<Xz>{seg_a, seg_b, per_w, m2, 8}, 128);
+        Xz* t = seg_a;
+        seg_a = seg_b;
+        seg_b = t;
+        per_w = m2;
+    }
+    be.to_host(window_sums, seg_a, W * sizeof(Xz));
+}
+
+} // namespace cuzk::dev

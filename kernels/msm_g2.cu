@@ -1,0 +1,19 @@
+// cuzk kernels — the G2 MSM entry point of the bridge (kernels/msm_device.cuh).
+#include "cuda_backend.cuh"
+#include "cuzk/backend/cuda_bridge.hpp"
+
+namespace cuzk::cuda_bridge {
+
+using namespace cuzk::dev;
+
+void msm_windows(const g2_affine* points, const fr::repr* scalars, size_t n, unsigned c, unsigned windows,
+                 g2_xyzz* window_sums)
+{
+    context& cx = ctx();
+    std::lock_guard<std::recursive_mutex> lk(cx.mu);
+    cuda_be be{cx};
+    dev::msm_windows(be, reinterpret_cast<const dg2_affine*>(points), reinterpret_cast<const uint64_t*>(scalars), n, c,
+                     windows, reinterpret_cast<dg2_xyzz*>(window_sums));
+}
+
+} // namespace cuzk::cuda_bridge

@@ -1,0 +1,52 @@
+// cuzk kernels — the NTT entry point of the bridge: twiddle tables cached per
+// (size, convention), coset power tables per call, then ntt_run
+// (kernels/ntt_device.cuh) on the context's stream.
+#include "cuda_backend.cuh"
+#include "cuzk/backend/cuda_bridge.hpp"
+
+namespace cuzk::cuda_bridge {
+
+using namespace cuzk::dev;
+
+void ntt(fr* data, unsigned log_n, unsigned conv_id, const fr& omega, bool inverse, bool coset, const fr& shift)
+{
+    if (log_n == 0) return;   // a transform of one element is the identity (shift^0 = 1, 1/n = 1)
+    context& c = ctx();
+    std::lock_guard<std::recursive_mutex> lk(c.mu);
+    cuda_be be{c};
+    const size_t n = size_t{1} << log_n;
+    // Small tables: 2^ceil(L/2) + 2^floor(L/2) elements at most, for twiddle
+    // construction and for the coset powers.
+    const size_t small = (size_t{2} << ((log_n + 1) / 2)) + 16;
+    dfr* tables = be.buffer<dfr>(slot_ntt_tables, 2 * small);
+
+    auto& tw = c.twiddles[{log_n, conv_id}];
+    if (!tw.p) {
+        CUZK_CUDA_CHECK(cudaMalloc(&tw.p, (n / 2) * sizeof(dfr)));
+        tw.bytes = (n / 2) * sizeof(dfr);
+        ntt_build_twiddles(be, static_cast<dfr*>(tw.p), log_n, dfr::from_host(omega), tables);
+    }
+    ntt_scaling sc;
+    const fr n_inv = fr::from_u64(n).inverse();
+    if (!inverse) {
+        if (coset) {
+            sc.in_shift = ntt_build_powers(be, tables, tables + small, log_n, dfr::from_host(shift), dfr::one());
+            sc.in_lo = tables;
+            sc.in_hi = tables + small;
+        }
+    } else if (!coset) {
+        sc.out_mode = 1;
+        sc.out_c = dfr::from_host(n_inv);
+    } else {
+        sc.out_mode = 2;
+        sc.out_shift = ntt_build_powers(be, tables, tables + small, log_n, dfr::from_host(shift.inverse()),
+                                        dfr::from_host(n_inv));
+        sc.out_lo = tables;
+        sc.out_hi = tables + small;
+    }
+    dfr* scratch = log_n > ntt_block_log ? be.buffer<dfr>(slot_ntt_scratch, n) : nullptr;
+    ntt_run(be, reinterpret_cast<dfr*>(data), scratch, static_cast<const dfr*>(tw.p), log_n, inverse, sc);
+    CUZK_CUDA_CHECK(cudaStreamSynchronize(c.stream));
+}
+
+} // namespace cuzk::cuda_bridge

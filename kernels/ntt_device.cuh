@@ -1,0 +1,290 @@
+// cuzk kernels — radix-2 NTT over Fr on the device, natural order in and out.
+//
+// The transform is the CPU's (lib/ntt/ntt.cpp): bit reversal, then
+// decimation-in-time butterflies; stage s pairs a[i] and a[i + 2^s] (bit s of
+// i clear) with twiddle ω^k, k = (i mod 2^s)·2^(L−1−s), from one table
+// ω^0 … ω^(n/2 − 1) on the device. The inverse uses the same table:
+// ω^−k = −ω^(n/2 − k) (k > 0), so its butterfly is (u − v·ω^(n/2−k), u + v·ω^(n/2−k)).
+//
+// Schedule: passes, each one kernel whose blocks hold 2^B = 2048 elements
+// (64 KiB) in shared memory and run several stages there.
+//   pass 0      stages 0 … min(L, 11) − 1 on 2^11 consecutive positions of the
+//               bit-reversed order; the block gathers them from the natural
+//               order (the bit reversal costs no pass of its own). A coset
+//               shift (a_i·g^i) is applied on this load.
+//   pass p > 0  up to 8 further stages b … b+K−1: the butterflies pair indices
+//               that differ only in bits b … b+K−1, so a block takes 2^K rows
+//               (stride 2^b) of a tile of 2^(11−K) neighbouring columns, whose
+//               rows are runs of >= 8 contiguous elements (256 B).
+//   last pass   the inverse's 1/n, or (1/n)·g^−i for the coset inverse, is applied
+//               on the store.
+// 2^27 takes 3 passes (11 + 8 + 8 stages); each reads and writes the array once.
+// Pass 0 reads out of place (data → scratch), later passes scratch → scratch in
+// place, the last one back into data; a transform of one pass (L <= 11) is one
+// block, in place.
+// Work: n/2·L butterflies of 1 multiplication each (twiddle ω^0 included),
+// plus n for any scaling; twiddles are read from the table (L2-resident for the
+// early stages).
+// Powers g^i for scaling come from two small tables: g^i = lo[i mod 2^h]·hi[i >> h].
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "ff_device.cuh"
+
+namespace cuzk::dev {
+
+struct alignas(16) q16 {
+    uint32_t v[4];
+};
+
+CUZK_HD inline uint32_t bit_reverse32(uint32_t x)
+{
+#if defined(__CUDA_ARCH__)
+    return __brev(x);
+#else
+    x = ((x >> 1) & 0x55555555u) | ((x & 0x55555555u) << 1);
+    x = ((x >> 2) & 0x33333333u) | ((x & 0x33333333u) << 2);
+    x = ((x >> 4) & 0x0f0f0f0fu) | ((x & 0x0f0f0f0fu) << 4);
+    x = ((x >> 8) & 0x00ff00ffu) | ((x & 0x00ff00ffu) << 8);
+    return (x >> 16) | (x << 16);
+#endif
+}
+
+constexpr unsigned ntt_block_log = 11;   // elements per block: 2^11 (64 KiB of Fr)
+constexpr unsigned ntt_max_col = 8;      // stages per later pass (tile rows 2^8, 8 columns)
+constexpr unsigned ntt_threads = 256;
+
+// One pass: stages b … b+k−1, tiles of 2^log_t columns (pass 0: b = 0, log_t = 0).
+struct ntt_pass {
+    const dfr* src;
+    dfr* dst;
+    const dfr* tw;
+    unsigned log_n, b, k, log_t;
+    bool gather, inverse;
+    const dfr* in_lo;   // input scaling g^i (nullptr: none)
+    const dfr* in_hi;
+    unsigned in_shift;
+    unsigned out_mode;   // 0 none, 1 constant out_c, 2 table out_lo/out_hi
+    dfr out_c;
+    const dfr* out_lo;
+    const dfr* out_hi;
+    unsigned out_shift;
+    unsigned threads;
+
+    CUZK_HD unsigned elems() const { return 1u << (k + log_t); }
+    CUZK_HD unsigned stages() const { return k; }
+    CUZK_HD size_t lo0(size_t block) const
+    {
+        const unsigned lt = b - log_t;   // log of tiles per row group
+        return (block & ((size_t{1} << lt) - 1)) << log_t;
+    }
+    // Array position of shared element e = r·2^log_t + t of this block.
+    CUZK_HD size_t pos(size_t block, unsigned e) const
+    {
+        const unsigned lt = b - log_t;
+        const size_t hi = block >> lt;
+        const size_t r = e >> log_t, t = e & ((1u << log_t) - 1);
+        return (hi << (b + k)) + (r << b) + lo0(block) + t;
+    }
+    // Shared memory: low 16 bytes of element e at sm[e], high 16 bytes at sm[E + e],
+    // so that 8 threads reading neighbouring elements touch 32 distinct banks.
+    CUZK_HD dfr get(const q16* sm, unsigned e) const
+    {
+        dfr v;
+        const q16 a = sm[e], c = sm[elems() + e];
+        for (int i = 0; i < 4; ++i) {
+            v.w[i] = a.v[i];
+            v.w[4 + i] = c.v[i];
+        }
+        return v;
+    }
+    CUZK_HD void put(q16* sm, unsigned e, const dfr& v) const
+    {
+        q16 a, c;
+        for (int i = 0; i < 4; ++i) {
+            a.v[i] = v.w[i];
+            c.v[i] = v.w[4 + i];
+        }
+        sm[e] = a;
+        sm[elems() + e] = c;
+    }
+
+    CUZK_HD void load(size_t block, unsigned tid, q16* sm) const
+    {
+        const unsigned E = elems();
+        for (unsigned e = tid; e < E; e += threads) {
+            const size_t p = pos(block, e);
+            const size_t si = gather ? size_t(bit_reverse32(uint32_t(p)) >> (32 - log_n)) : p;
+            dfr v = src[si];
+            if (in_lo) v = v * (in_lo[si & ((size_t{1} << in_shift) - 1)] * in_hi[si >> in_shift]);
+            put(sm, e, v);
+        }
+    }
+
+    CUZK_HD void stage(unsigned sl, size_t block, unsigned tid, q16* sm) const
+    {
+        const unsigned half_e = elems() / 2;
+        const unsigned s = b + sl;
+        const size_t half_n = size_t{1} << (log_n - 1);
+        const size_t base = lo0(block);
+        const unsigned tmask = (1u << log_t) - 1, lmask = (1u << sl) - 1;
+        for (unsigned q = tid; q < half_e; q += threads) {
+            const unsigned t = q & tmask, rq = q >> log_t;
+            const unsigned low = rq & lmask;
+            const unsigned r = ((rq >> sl) << (sl + 1)) | low;
+            const unsigned e1 = (r << log_t) | t, e2 = ((r | (1u << sl)) << log_t) | t;
+            const size_t j = (size_t(low) << b) + base + t;
+            const size_t kk = j << (log_n - 1 - s);
+            const dfr x = get(sm, e1);
+            if (!inverse) {
+                const dfr y = get(sm, e2) * tw[kk];
+                put(sm, e1, x + y);
+                put(sm, e2, x - y);
+            } else {
+                const dfr y = get(sm, e2) * tw[kk ? half_n - kk : 0];
+                if (kk) {
+                    put(sm, e1, x - y);
+                    put(sm, e2, x + y);
+                } else {
+                    put(sm, e1, x + y);
+                    put(sm, e2, x - y);
+                }
+            }
+        }
+    }
+
+    CUZK_HD void store(size_t block, unsigned tid, q16* sm) const
+    {
+        const unsigned E = elems();
+        for (unsigned e = tid; e < E; e += threads) {
+            const size_t p = pos(block, e);
+            dfr v = get(sm, e);
+            if (out_mode == 1) v = v * out_c;
+            else if (out_mode == 2) v = v * (out_lo[p & ((size_t{1} << out_shift) - 1)] * out_hi[p >> out_shift]);
+            dst[p] = v;
+        }
+    }
+};
+
+// out[i] = f·g^i (square and multiply; i below 2^16 or so).
+struct ntt_pow_table {
+    dfr* out;
+    dfr g, f;
+    CUZK_HD void operator()(size_t i) const { out[i] = f * g.pow_u64(i); }
+};
+// tw[i] = lo[i mod 2^h]·hi[i >> h].
+struct ntt_combine_table {
+    dfr* out;
+    const dfr* lo;
+    const dfr* hi;
+    unsigned h;
+    CUZK_HD void operator()(size_t i) const { out[i] = lo[i & ((size_t{1} << h) - 1)] * hi[i >> h]; }
+};
+
+// Scaling of pass 0's input (coset) and of the last pass's output (inverse).
+struct ntt_scaling {
+    const dfr* in_lo = nullptr;
+    const dfr* in_hi = nullptr;
+    unsigned in_shift = 0;
+    unsigned out_mode = 0;
+    dfr out_c = dfr::one();
+    const dfr* out_lo = nullptr;
+    const dfr* out_hi = nullptr;
+    unsigned out_shift = 0;
+};
+
+// Fills tw[0 … 2^(L−1)) with ω^i, using tmp (>= 2^(h) + 2^(L−1−h) elements).
+template <class Be>
+void ntt_build_twiddles(Be& be, dfr* tw, unsigned L, const dfr& omega, dfr* tmp)
+{
+    if (L == 0) return;
+    const unsigned hl = L - 1;   // log of the table size
+    const unsigned h = (hl + 1) / 2;
+    dfr* lo = tmp;
+    dfr* hi = tmp + (size_t{1} << h);
+    dfr g = omega;
+    be.each(size_t{1} << h, ntt_pow_table{lo, g, dfr::one()});
+    for (unsigned i = 0; i < h; ++i) g = g.sqr();
+    be.each(size_t{1} << (hl - h), ntt_pow_table{hi, g, dfr::one()});
+    be.each(size_t{1} << hl, ntt_combine_table{tw, lo, hi, h});
+}
+
+// Fills the two tables of f·g^i for i < 2^L: lo (2^h entries) and hi (2^(L−h)),
+// h = ceil(L/2); returns h.
+template <class Be>
+unsigned ntt_build_powers(Be& be, dfr* lo, dfr* hi, unsigned L, const dfr& g, const dfr& f)
+{
+    const unsigned h = (L + 1) / 2;
+    be.each(size_t{1} << h, ntt_pow_table{lo, g, f});
+    dfr gh = g;
+    for (unsigned i = 0; i < h; ++i) gh = gh.sqr();
+    be.each(size_t{1} << (L - h), ntt_pow_table{hi, gh, dfr::one()});
+    return h;
+}
+
+struct ntt_pass_plan {
+    unsigned b, k, log_t;
+};
+// Pass 0 takes min(L, 11) stages; the rest is split into passes of near-equal
+// size, at most 8 stages each.
+inline int ntt_plan(unsigned L, ntt_pass_plan* out)
+{
+    if (L <= ntt_block_log) {
+        out[0] = {0, L, 0};
+        return 1;
+    }
+    out[0] = {0, ntt_block_log, 0};
+    int np = 1;
+    unsigned rest = L - ntt_block_log, b = ntt_block_log;
+    while (rest > 0) {
+        const unsigned passes = (rest + ntt_max_col - 1) / ntt_max_col;
+        const unsigned k = (rest + passes - 1) / passes;
+        out[np++] = {b, k, ntt_block_log - k};
+        b += k;
+        rest -= k;
+    }
+    return np;
+}
+
+// The transform of data[0 … 2^L), L >= 1; scratch holds 2^L elements when L > 11.
+// Be provides blocks(nblocks, threads, smem_bytes, body) running body.load /
+// body.stage(s) / body.store with a barrier between phases.
+template <class Be>
+void ntt_run(Be& be, dfr* data, dfr* scratch, const dfr* tw, unsigned L, bool inverse, const ntt_scaling& sc)
+{
+    ntt_pass_plan plan[8];
+    const int np = ntt_plan(L, plan);
+    for (int p = 0; p < np; ++p) {
+        ntt_pass ps{};
+        ps.src = p == 0 ? data : scratch;
+        ps.dst = (p == np - 1) ? data : scratch;
+        ps.tw = tw;
+        ps.log_n = L;
+        ps.b = plan[p].b;
+        ps.k = plan[p].k;
+        ps.log_t = plan[p].log_t;
+        ps.gather = p == 0;
+        ps.inverse = inverse;
+        if (p == 0) {
+            ps.in_lo = sc.in_lo;
+            ps.in_hi = sc.in_hi;
+            ps.in_shift = sc.in_shift;
+        }
+        ps.out_c = dfr::one();
+        if (p == np - 1) {
+            ps.out_mode = sc.out_mode;
+            ps.out_c = sc.out_c;
+            ps.out_lo = sc.out_lo;
+            ps.out_hi = sc.out_hi;
+            ps.out_shift = sc.out_shift;
+        }
+        const unsigned E = ps.elems();
+        ps.threads = E / 2 < ntt_threads ? E / 2 : ntt_threads;
+        const size_t blocks = (size_t{1} << L) / E;
+        be.blocks(blocks, ps.threads, size_t(2) * E * sizeof(q16), ps);
+    }
+}
+
+} // namespace cuzk::dev
