@@ -110,8 +110,8 @@ void bm_ntt(benchmark::State& st)
         ms.push_back(m);
     }
     report_times(st, ms);
-    // n/2·L butterflies with one Fr multiplication each, plus n for scaling.
-    const double muls = double(n) / 2 * L + (kind == gpu_ntt_kind::forward ? 0.0 : double(n));
+    // n/2·(L − 1) butterflies with an Fr multiplication (stage 0 has none), plus n for scaling.
+    const double muls = double(n) / 2 * (L - 1) + (kind == gpu_ntt_kind::forward ? 0.0 : double(n));
     st.counters["model_ms"] = muls / fr_rate * 1e3;
     double peer = 0, flo = 0, fhi = 0;
     if (kind == gpu_ntt_kind::forward) {

@@ -22,8 +22,9 @@
 // Pass 0 reads out of place (data → scratch), later passes scratch → scratch in
 // place, the last one back into data; a transform of one pass (L <= 11) is one
 // block, in place.
-// Work: n/2·L butterflies of 1 multiplication each (twiddle ω^0 included),
-// plus n for any scaling; twiddles are read from the table (L2-resident for the
+// Work: n/2·(L − 1) multiplications (stage 0's twiddle is 1; later stages
+// multiply by ω^0 too, as a warp's butterflies mostly need other powers), plus n
+// for any scaling; twiddles are read from the table (L2-resident for the
 // early stages).
 // Powers g^i for scaling come from two small tables: g^i = lo[i mod 2^h]·hi[i >> h].
 #pragma once
@@ -138,7 +139,11 @@ struct ntt_pass {
             const size_t j = (size_t(low) << b) + base + t;
             const size_t kk = j << (log_n - 1 - s);
             const dfr x = get(sm, e1);
-            if (!inverse) {
+            if (s == 0) {   // ω^0 = 1 throughout stage 0 (a warp-uniform branch): no multiplication
+                const dfr y = get(sm, e2);
+                put(sm, e1, x + y);
+                put(sm, e2, x - y);
+            } else if (!inverse) {
                 const dfr y = get(sm, e2) * tw[kk];
                 put(sm, e1, x + y);
                 put(sm, e2, x - y);

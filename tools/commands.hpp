@@ -13,5 +13,7 @@ int cmd_info(args a);
 int cmd_setup(args a);
 int cmd_prove(args a);
 int cmd_verify(args a);
+int cmd_waterfall(args a);
+int cmd_bench(args a);
 
 } // namespace cuzk::cli

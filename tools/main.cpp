@@ -27,6 +27,8 @@ const command commands[] = {
     {"verify", cuzk::cli::cmd_verify,
      "verify <verification_key.json> <public.json> <proof.json>\n"
      "       verify sha256 <vk> <proof.bin>"},
+    {"bench", cuzk::cli::cmd_bench, "bench [--proofs N] [--partitions P] [--jobs J] [--blocks B] [...]   proofs through the engine: throughput, utilisation, verdict (--help)"},
+    {"waterfall", cuzk::cli::cmd_waterfall, "waterfall <log> [--svg FILE] [--html FILE] [--width N]   waterfall, device utilisation and bottleneck of a timeline"},
 };
 
 int usage(FILE* out)

@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <limits>
 #include <new>
 
@@ -133,8 +132,8 @@ CUZK_INLINE int32_t booth_digit(const fr::repr& k, unsigned w, unsigned c)
 
 // ---- bucket arithmetic -----------------------------------------------------------------
 // In-place XYZZ mixed addition b += (qx, qy), madd-2008-s (8M + 2S); equal x
-// falls back to the affine doubling or to the identity (the formula is
-// complete). The bucket must be non-empty (the caller copies into empty ones).
+// falls back to the affine doubling or to the identity, and an empty bucket
+// takes the point itself, so the addition is complete.
 template <class F, class C>
 CUZK_INLINE void xyzz_madd_inplace(xyzz<F, C>& b, const F& qx, const F& qy)
 {

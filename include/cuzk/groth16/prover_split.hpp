@@ -1,0 +1,68 @@
+// cuzk — the bellperson-convention prover split in two halves, for a pipeline
+// that holds a device lock only while device work runs.
+//
+//   prove_start   the "device part": H = (a·b − c)/Z by NTTs, and the five
+//                 MSMs Σ h·H, Σ aux·L, Σ w·A, Σ w·B_G1, Σ w·B_G2 (zeros
+//                 skipped, ones summed by batch addition, the rest Pippenger).
+//                 It returns the five sums; nothing in them depends on the
+//                 blinding factors r and s.
+//   prove_finish  the "CPU tail": a handful of fixed-base scalar
+//                 multiplications that fold in α, β, δ, r and s:
+//                   A  = α₁ + Σ w·A + r·δ₁
+//                   B  = β₂ + Σ w·B₂ + s·δ₂         (and B₁ the same in G1)
+//                   C  = Σ aux·L + Σ h·H + s·A + r·B₁ − r·s·δ₁
+//                 Cost: five scalar multiplications (~255 doublings and
+//                 ~128 additions each, one of them in G2) plus three
+//                 inversions for the affine results, i.e. about a
+//                 millisecond on one core, independent of the circuit size.
+//
+// prove_finish(vk, prove_start(pk, …), r, s) equals prove_bellperson(pk, …, r, s)
+// point for point (test_engine checks it).
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "cuzk/groth16/prover.hpp"
+
+namespace cuzk::groth16 {
+
+// Receives the steps of prove_start as they begin and end, on the calling
+// thread. Step names are the timeline's span names: NTT (the H computation),
+// MSM_H, MSM_L, MSM_A, MSM_B1, MSM_B2, and BATCH_ADD nested inside each MSM_x
+// for the sum of the points whose scalar is 1 (`query` is "h", "l", "a", "b1"
+// or "b2"; empty for NTT). Must not throw.
+class prove_observer {
+public:
+    virtual ~prove_observer() = default;
+    virtual void step_begin(std::string_view step, std::string_view query) noexcept = 0;
+    virtual void step_end(std::string_view step, std::string_view query) noexcept = 0;
+};
+
+// The device part's results: the five query sums, before blinding.
+struct prove_sums {
+    g1_jacobian h;    // Σ h_i·H_i
+    g1_jacobian l;    // Σ aux_j·L_j
+    g1_jacobian a;    // Σ w·A over the A density
+    g1_jacobian b1;   // Σ w·B over the B density, in G1
+    g2_jacobian b2;   // the same in G2
+};
+
+// The device part. Arguments and checks as prove_bellperson (a, b, c hold
+// one value per constraint; the input constraints are appended here; inputs
+// start with ONE). a, b, c are consumed and freed before the MSMs run.
+// Throws errc::invalid_argument / errc::bad_format like prove_bellperson.
+// timings (optional) gets h_ns and the msm_*_ns; total_ns covers this call.
+prove_sums prove_start(const proving_key& pk, const query_density& density, std::vector<fr> a,
+                       std::vector<fr> b, std::vector<fr> c, std::span<const fr> inputs,
+                       std::span<const fr> aux, const prove_options& opt = {}, prove_observer* observer = nullptr,
+                       prove_timings* timings = nullptr);
+
+// The CPU tail with explicit blinding factors (tests), or with r, s drawn
+// from the OS CSPRNG.
+proof prove_finish(const verifying_key& vk, const prove_sums& sums, const fr& r, const fr& s);
+proof prove_finish(const verifying_key& vk, const prove_sums& sums);
+
+} // namespace cuzk::groth16

@@ -1,0 +1,191 @@
+#include "cuzk/groth16/prover_split.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <fmt/format.h>
+
+#include "cuzk/error.hpp"
+#include "cuzk/msm/msm.hpp"
+#include "cuzk/util/random.hpp"
+
+namespace cuzk::groth16 {
+
+namespace {
+
+using clock = std::chrono::steady_clock;
+
+uint64_t ns_since(clock::time_point t0)
+{
+    return uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(clock::now() - t0).count());
+}
+
+// Brackets one step for the observer (exception-safe: the end is reported
+// also when the step throws, so spans always close).
+struct step_scope {
+    prove_observer* obs;
+    std::string_view step, query;
+    step_scope(prove_observer* o, std::string_view s, std::string_view q) : obs(o), step(s), query(q)
+    {
+        if (obs) obs->step_begin(step, query);
+    }
+    ~step_scope()
+    {
+        if (obs) obs->step_end(step, query);
+    }
+    step_scope(const step_scope&) = delete;
+    step_scope& operator=(const step_scope&) = delete;
+};
+
+// Σ k_i·P_i with Montgomery scalars k_i, in three classes: k = 0 is skipped,
+// k = 1 is summed by batch addition (one mixed addition per point, no
+// Pippenger windows), the rest go through Pippenger. For Groth16 witnesses of
+// bit-heavy circuits most aux values are 0 or 1, so the batch sum carries
+// most of the points at about a tenth of the per-point cost of a 255-bit MSM.
+template <class Aff, class Jac>
+Jac msm_split(std::span<const Aff> pts, std::span<const fr> sc, unsigned threads, prove_observer* obs,
+              std::string_view msm_step, std::string_view query)
+{
+    step_scope whole(obs, msm_step, query);
+    if (pts.size() != sc.size())
+        throw error(errc::internal, fmt::format("prove_start: {} query has {} points for {} scalars", query,
+                                                pts.size(), sc.size()));
+    const size_t n = pts.size();
+    std::vector<uint8_t> ones(n, 0);
+    std::vector<Aff> other_pts;
+    std::vector<fr::repr> other_sc;
+    const fr one = fr::one();
+    for (size_t i = 0; i < n; ++i) {
+        if (sc[i].is_zero()) continue;
+        if (sc[i] == one) {
+            ones[i] = 1;
+            continue;
+        }
+        other_pts.push_back(pts[i]);
+        other_sc.push_back(sc[i].to_repr());
+    }
+    Jac acc;
+    {
+        step_scope ba(obs, "BATCH_ADD", query);
+        acc = sum_points(pts, std::span<const uint8_t>(ones), threads);
+    }
+    if (!other_pts.empty()) {
+        msm_options o;
+        o.threads = threads;
+        acc = acc.add(msm(std::span<const Aff>(other_pts), std::span<const fr::repr>(other_sc), o));
+    }
+    return acc;
+}
+
+// The scalars of a density-filtered query: inputs where in_mask (all when
+// in_mask is null), then aux where aux_mask.
+std::vector<fr> gather(std::span<const fr> inputs, const std::vector<bool>* in_mask, std::span<const fr> aux,
+                       const std::vector<bool>& aux_mask)
+{
+    std::vector<fr> out;
+    out.reserve(inputs.size() + aux.size());
+    for (size_t i = 0; i < inputs.size(); ++i)
+        if (!in_mask || (*in_mask)[i]) out.push_back(inputs[i]);
+    for (size_t j = 0; j < aux.size(); ++j)
+        if (aux_mask[j]) out.push_back(aux[j]);
+    return out;
+}
+
+} // namespace
+
+prove_sums prove_start(const proving_key& pk, const query_density& density, std::vector<fr> a, std::vector<fr> b,
+                       std::vector<fr> c, std::span<const fr> inputs, std::span<const fr> aux,
+                       const prove_options& opt, prove_observer* observer, prove_timings* timings)
+{
+    const auto t_all = clock::now();
+    if (pk.conv != convention::bellperson)
+        throw error(errc::invalid_argument, "prove_start: the key follows the snarkjs convention");
+    if (inputs.size() != pk.num_inputs || aux.size() != pk.num_aux)
+        throw error(errc::invalid_argument,
+                    fmt::format("prove_start: assignment has {} inputs and {} aux, the key expects {} and {}",
+                                inputs.size(), aux.size(), pk.num_inputs, pk.num_aux));
+    if (density.a_aux.size() != aux.size() || density.b_aux.size() != aux.size() ||
+        density.b_input.size() != inputs.size())
+        throw error(errc::invalid_argument, "prove_start: density bitmaps do not match the assignment");
+    if (inputs.empty() || !inputs[0].is_one())
+        throw error(errc::invalid_argument, "prove_start: input 0 must be the constant one");
+    if (pk.h.size() + 1 != pk.domain_size || pk.l.size() != pk.num_aux)
+        throw error(errc::bad_format, "prove_start: H or L query size does not match the key's domain");
+    if (b.size() != a.size() || c.size() != a.size())
+        throw error(errc::invalid_argument,
+                    fmt::format("prove_start: a, b, c have {}, {}, {} rows", a.size(), b.size(), c.size()));
+    const size_t rows = a.size() + inputs.size();
+    if (rows > pk.domain_size)
+        throw error(errc::invalid_argument,
+                    fmt::format("prove_start: {} rows do not fit the key's domain of {}", rows, pk.domain_size));
+    const size_t sa_count = inputs.size() + size_t(std::count(density.a_aux.begin(), density.a_aux.end(), true));
+    const size_t sb_count = size_t(std::count(density.b_input.begin(), density.b_input.end(), true)) +
+                            size_t(std::count(density.b_aux.begin(), density.b_aux.end(), true));
+    if (sa_count != pk.a.size())
+        throw error(errc::bad_format, fmt::format("prove_start: A query has {} points, density selects {}",
+                                                  pk.a.size(), sa_count));
+    if (sb_count != pk.b_g1.size() || sb_count != pk.b_g2.size())
+        throw error(errc::bad_format, fmt::format("prove_start: B queries have {}/{} points, density selects {}",
+                                                  pk.b_g1.size(), pk.b_g2.size(), sb_count));
+    const unsigned th = opt.threads;
+    prove_timings tm;
+
+    // The input constraints input_i · 0 = 0 (bellperson appends them).
+    for (const fr& x : inputs) {
+        a.push_back(x);
+        b.push_back(fr::zero());
+        c.push_back(fr::zero());
+    }
+    auto t = clock::now();
+    std::vector<fr> h;
+    {
+        step_scope s(observer, "NTT", "");
+        h = compute_h_bellperson(std::move(a), std::move(b), std::move(c), pk.domain_size, th);
+    }
+    tm.h_ns = ns_since(t);
+
+    prove_sums out;
+    t = clock::now();
+    out.h = msm_split<g1_affine, g1_jacobian>(pk.h, h, th, observer, "MSM_H", "h");
+    tm.msm_h_ns = ns_since(t);
+    h = {};   // free the coefficients before the remaining MSMs
+    t = clock::now();
+    out.l = msm_split<g1_affine, g1_jacobian>(pk.l, aux, th, observer, "MSM_L", "l");
+    tm.msm_l_ns = ns_since(t);
+    t = clock::now();
+    {
+        const std::vector<fr> sa = gather(inputs, nullptr, aux, density.a_aux);
+        out.a = msm_split<g1_affine, g1_jacobian>(pk.a, sa, th, observer, "MSM_A", "a");
+    }
+    tm.msm_a_ns = ns_since(t);
+    const std::vector<fr> sb = gather(inputs, &density.b_input, aux, density.b_aux);
+    t = clock::now();
+    out.b1 = msm_split<g1_affine, g1_jacobian>(pk.b_g1, sb, th, observer, "MSM_B1", "b1");
+    tm.msm_b1_ns = ns_since(t);
+    t = clock::now();
+    out.b2 = msm_split<g2_affine, g2_jacobian>(pk.b_g2, sb, th, observer, "MSM_B2", "b2");
+    tm.msm_b2_ns = ns_since(t);
+    tm.total_ns = ns_since(t_all);
+    if (timings) *timings = tm;
+    return out;
+}
+
+proof prove_finish(const verifying_key& vk, const prove_sums& sums, const fr& r, const fr& s)
+{
+    // See the header for the formulas; r·s·δ₁ is one scalar multiplication
+    // by the product r·s (mod the group order).
+    const g1_jacobian A = sums.a.add(vk.alpha_g1).add(scalar_mul(vk.delta_g1, r.to_repr()));
+    const g2_jacobian B = sums.b2.add(vk.beta_g2).add(scalar_mul(vk.delta_g2, s.to_repr()));
+    const g1_jacobian B1 = sums.b1.add(vk.beta_g1).add(scalar_mul(vk.delta_g1, s.to_repr()));
+    const g1_jacobian C = sums.l.add(sums.h)
+                              .add(scalar_mul(A, s.to_repr()))
+                              .add(scalar_mul(B1, r.to_repr()))
+                              .add(-scalar_mul(vk.delta_g1, (r * s).to_repr()));
+    return {A.to_affine(), B.to_affine(), C.to_affine()};
+}
+
+proof prove_finish(const verifying_key& vk, const prove_sums& sums)
+{
+    return prove_finish(vk, sums, os_random_fr(), os_random_fr());
+}
+
+} // namespace cuzk::groth16

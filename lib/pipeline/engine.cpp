@@ -1,0 +1,828 @@
+#include "cuzk/pipeline/engine.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <thread>
+#include <tuple>
+#include <unordered_map>
+
+#include <fmt/format.h>
+
+#include "cuzk/ec/encoding.hpp"
+#include "cuzk/groth16/circuit.hpp"
+#include "cuzk/groth16/prover_split.hpp"
+#include "cuzk/groth16/verifier.hpp"
+#include "cuzk/util/parallel.hpp"
+
+namespace cuzk::pipeline {
+
+namespace {
+
+using clock = std::chrono::steady_clock;
+
+struct key_entry {
+    key_id id = 0;
+    std::string name;
+    std::shared_ptr<const groth16::proving_key> pk;
+    std::shared_ptr<const r1cs::pce> pce;
+    groth16::query_density density;
+    groth16::prepared_verifying_key pvk;
+    uint64_t partition_bytes = 0;
+};
+
+// Dispatch order of partitions: priority (higher first), submission, partition.
+struct order_key {
+    int64_t neg_priority;
+    uint64_t seq;
+    uint32_t part;
+    friend bool operator<(const order_key& x, const order_key& y)
+    {
+        return std::tie(x.neg_priority, x.seq, x.part) < std::tie(y.neg_priority, y.seq, y.part);
+    }
+};
+
+double ms(uint64_t ns) { return double(ns) * 1e-6; }
+
+} // namespace
+
+namespace detail {
+
+struct engine_core;
+
+struct job_state {
+    // Set at submit, then read-only.
+    std::string id;
+    uint64_t seq = 0;
+    int priority = 0;
+    uint32_t n_parts = 0;
+    std::shared_ptr<const key_entry> key;
+    std::function<void(const job_result&)> on_done;
+    std::weak_ptr<engine_core> eng;
+    uint64_t submitted_ns = 0;
+
+    // Guarded by the engine's mutex.
+    std::vector<partition> inputs;   // moved out as partitions are dispatched
+    uint32_t next_dispatch = 0;
+
+    // The claim that ends the job: whoever flips it first ends it, exactly once.
+    std::atomic<bool> ending{false};
+    std::atomic<job_status> status{job_status::queued};
+
+    // Guarded by m.
+    std::mutex m;
+    std::condition_variable cv;
+    bool published = false;                 // result is final (waiters may read it)
+    std::vector<partition_result> results;  // per partition, filled by the tails
+    uint32_t parts_done = 0;
+    job_result result;
+};
+
+} // namespace detail
+
+using detail::job_state;
+
+// A partition between dispatch and the end of its device part.
+struct work_item {
+    std::shared_ptr<job_state> job;
+    uint32_t part = 0;
+    uint64_t reserved = 0;   // bytes of the memory budget it holds
+    std::vector<fr> a, b, c, inputs, aux;
+};
+
+// A partition between the device part and the end of its CPU tail.
+struct tail_item {
+    std::shared_ptr<job_state> job;
+    uint32_t part = 0;
+    groth16::prove_sums sums;
+    std::vector<fr> inputs;
+    int32_t prove_worker = -1;
+    int32_t device = -1;
+    uint64_t gpu_start_ns = 0;
+};
+
+namespace detail {
+
+struct engine_core {
+    engine_config cfg;
+    clock::time_point t0 = clock::now();
+
+    mutable std::mutex mu;
+    std::condition_variable cv_synth;   // work to dispatch, budget freed, lookahead slot freed, stop
+    std::condition_variable cv_prove;   // lookahead item queued, stop
+    std::condition_variable cv_tail;    // tail queued, stop
+    bool stopping = false;
+
+    std::vector<std::shared_ptr<const key_entry>> keys;
+    std::map<std::pair<int64_t, uint64_t>, std::shared_ptr<job_state>> dispatch;   // jobs with partitions left
+    std::map<order_key, std::unique_ptr<work_item>> lookahead;
+    std::deque<tail_item> tails;
+    std::unordered_map<std::string, std::shared_ptr<job_state>> live;
+    uint64_t next_seq = 0;
+    uint64_t reserved = 0, peak = 0;
+    engine_stats counters;
+
+    std::vector<std::unique_ptr<std::mutex>> device_locks;
+    std::vector<std::thread> threads;
+
+    uint64_t now_ns() const noexcept
+    {
+        return uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(clock::now() - t0).count());
+    }
+
+    // ---- timeline ------------------------------------------------------------------
+
+    using detail_list = std::initializer_list<std::pair<const char*, std::string>>;
+
+    void emit(timeline::phase ph, std::string_view name, const job_state* job, int32_t part, int32_t worker,
+              int32_t device, detail_list details = {}) noexcept
+    {
+        if (!cfg.sink) return;
+        try {
+            timeline::event e;
+            e.t_ns = now_ns();
+            e.ph = ph;
+            e.name.assign(name);
+            if (job) e.job = job->id;
+            e.partition = part;
+            e.worker = worker;
+            e.device = device;
+            e.details.reserve(details.size());
+            for (const auto& [k, v] : details) e.details.emplace_back(k, v);
+            cfg.sink->record(e);
+        } catch (...) {   // out of memory while building the event: drop it
+        }
+    }
+
+    // Spans of the device part, forwarded from prove_start.
+    struct span_observer final : groth16::prove_observer {
+        engine_core* eng;
+        const job_state* job;
+        int32_t part, worker, device;
+        span_observer(engine_core* e, const job_state* j, int32_t p, int32_t w, int32_t d)
+            : eng(e), job(j), part(p), worker(w), device(d)
+        {
+        }
+        void step_begin(std::string_view step, std::string_view query) noexcept override
+        {
+            if (query.empty()) eng->emit(timeline::phase::begin, step, job, part, worker, device);
+            else eng->emit(timeline::phase::begin, step, job, part, worker, device, {{"query", std::string(query)}});
+        }
+        void step_end(std::string_view step, std::string_view query) noexcept override
+        {
+            if (query.empty()) eng->emit(timeline::phase::end, step, job, part, worker, device);
+            else eng->emit(timeline::phase::end, step, job, part, worker, device, {{"query", std::string(query)}});
+        }
+    };
+
+    // ---- budget (mu held) ---------------------------------------------------------------
+
+    void release_locked(uint64_t& bytes)
+    {
+        if (bytes == 0) return;
+        reserved -= bytes;
+        bytes = 0;
+        cv_synth.notify_all();
+    }
+    void release(uint64_t& bytes)
+    {
+        if (bytes == 0) return;
+        std::lock_guard lk(mu);
+        release_locked(bytes);
+    }
+
+    // ---- ending a job ------------------------------------------------------------------
+
+    // Ends the job with `st` unless it has ended already; true when this call
+    // ended it. Must be called without mu held.
+    bool finish(const std::shared_ptr<job_state>& job, job_status st, std::string message, errc code, int part)
+    {
+        if (job->ending.exchange(true)) return false;
+        // 1. Take it out of the engine: no new work starts for it, and
+        //    what is queued gives its memory back.
+        {
+            std::lock_guard lk(mu);
+            auto it = live.find(job->id);
+            if (it != live.end() && it->second == job) live.erase(it);
+            dispatch.erase(std::pair<int64_t, uint64_t>{-int64_t(job->priority), job->seq});
+            job->inputs.clear();
+            for (auto i = lookahead.begin(); i != lookahead.end();) {
+                if (i->second->job == job) {
+                    release_locked(i->second->reserved);
+                    i = lookahead.erase(i);
+                } else {
+                    ++i;
+                }
+            }
+            if (st == job_status::completed) ++counters.jobs_completed;
+            else if (st == job_status::failed) ++counters.jobs_failed;
+            else ++counters.jobs_cancelled;
+            cv_synth.notify_all();
+        }
+        // 2. Publish the result and wake the waiters.
+        {
+            std::lock_guard lk(job->m);
+            job_result& r = job->result;
+            r.id = job->id;
+            r.status = st;
+            r.message = std::move(message);
+            r.code = code;
+            r.failed_partition = st == job_status::failed ? part : -1;
+            r.submitted_ns = job->submitted_ns;
+            r.ended_ns = now_ns();
+            if (st == job_status::completed) r.partitions = std::move(job->results);
+            job->results.clear();
+            job->status.store(st);
+            job->published = true;
+        }
+        job->cv.notify_all();
+        // 3. Timeline and callback.
+        if (st == job_status::completed) {
+            emit(timeline::phase::instant, "JOB_DONE", job.get(), -1, -1, -1,
+                 {{"partitions", std::to_string(job->n_parts)}});
+        } else if (st == job_status::failed) {
+            emit(timeline::phase::instant, "JOB_FAILED", job.get(), part, -1, -1,
+                 {{"code", errc_name(code)}, {"message", job->result.message}});
+        } else {
+            emit(timeline::phase::instant, "JOB_CANCELLED", job.get(), -1, -1, -1,
+                 {{"message", job->result.message}});
+        }
+        if (job->on_done) {
+            try {
+                job->on_done(job->result);
+            } catch (...) {   // a throwing callback must not take a worker down
+            }
+        }
+        return true;
+    }
+
+    bool fail(const std::shared_ptr<job_state>& job, uint32_t part, errc code, const std::string& what)
+    {
+        return finish(job, job_status::failed, fmt::format("job {}: partition {}: {}", job->id, part, what), code,
+                      int(part));
+    }
+
+    // What went wrong in a step of a partition.
+    struct failure {
+        errc code = errc::ok;
+        std::string what;
+    };
+
+    // Runs f and turns any exception into a failure (reported by the caller
+    // once it holds no lock: ending a job runs the host's callback).
+    template <class F>
+    static std::optional<failure> capture(F&& f) noexcept
+    {
+        try {
+            f();
+            return std::nullopt;
+        } catch (const error& e) {
+            return failure{e.code(), e.what()};
+        } catch (const std::bad_alloc&) {
+            return failure{errc::out_of_memory, "out of host memory"};
+        } catch (const std::exception& e) {
+            return failure{errc::internal, fmt::format("exception: {}", e.what())};
+        } catch (...) {
+            return failure{errc::internal, "unknown exception"};
+        }
+    }
+
+    bool fail(const std::shared_ptr<job_state>& job, uint32_t part, const failure& f)
+    {
+        return fail(job, part, f.code, f.what);
+    }
+
+    // ---- synthesis ---------------------------------------------------------------------
+
+    // The witness and a, b, c of one partition; throws on any problem.
+    void synthesize(work_item& it, partition& in, int32_t worker)
+    {
+        const key_entry& k = *it.job->key;
+        const groth16::proving_key& pk = *k.pk;
+        const unsigned th = cfg.synth_threads;
+        auto check_witness = [&](const std::vector<fr>& inputs, const std::vector<fr>& aux, const char* what) {
+            if (inputs.size() != pk.num_inputs || aux.size() != pk.num_aux)
+                throw error(errc::invalid_argument,
+                            fmt::format("{} has {} inputs and {} aux, key {} expects {} and {}", what, inputs.size(),
+                                        aux.size(), k.name, pk.num_inputs, pk.num_aux));
+            if (!inputs[0].is_one())
+                throw error(errc::invalid_argument, fmt::format("{}: input 0 must be the constant one", what));
+        };
+        auto evaluate = [&]() {
+            const r1cs::pce& p = *k.pce;
+            emit(timeline::phase::begin, "PCE_EVAL", it.job.get(), int32_t(it.part), worker, -1);
+            struct end_span {
+                engine_core* e;
+                work_item& it;
+                int32_t w;
+                ~end_span() { e->emit(timeline::phase::end, "PCE_EVAL", it.job.get(), int32_t(it.part), w, -1); }
+            } closer{this, it, worker};
+            for (auto* v : {&it.a, &it.b, &it.c}) {
+                v->reserve(pk.domain_size);   // room for the input rows and the NTT domain: no reallocation later
+                v->resize(p.num_constraints);
+            }
+            r1cs::evaluate(p, it.inputs, it.aux, it.a, it.b, it.c, th);
+            if (auto bad = r1cs::first_unsatisfied(it.a, it.b, it.c, th))
+                throw error(errc::unsatisfied, fmt::format("constraint {} of {} is not satisfied by the witness (a·b != c)",
+                                                           *bad, p.num_constraints));
+        };
+        if (auto* cp = std::get_if<circuit_partition>(&in)) {
+            r1cs::witness_cs cs;
+            cs.reserve(pk.num_inputs, pk.num_aux);
+            cp->circuit->synthesize(cs);
+            it.inputs = cs.take_inputs();
+            it.aux = cs.take_aux();
+            check_witness(it.inputs, it.aux, "the circuit's witness");
+            evaluate();
+        } else if (auto* wp = std::get_if<witness_partition>(&in)) {
+            it.inputs = std::move(wp->inputs);
+            it.aux = std::move(wp->aux);
+            check_witness(it.inputs, it.aux, "the witness");
+            evaluate();
+        } else {
+            auto& ap = std::get<abc_partition>(in);
+            it.inputs = std::move(ap.inputs);
+            it.aux = std::move(ap.aux);
+            it.a = std::move(ap.a);
+            it.b = std::move(ap.b);
+            it.c = std::move(ap.c);
+            check_witness(it.inputs, it.aux, "the assignment");
+            if (it.b.size() != it.a.size() || it.c.size() != it.a.size())
+                throw error(errc::invalid_argument, fmt::format("a, b, c have {}, {}, {} rows", it.a.size(),
+                                                                it.b.size(), it.c.size()));
+            if (it.a.size() + pk.num_inputs > pk.domain_size)
+                throw error(errc::invalid_argument,
+                            fmt::format("{} rows plus {} input rows do not fit the key's domain of {}", it.a.size(),
+                                        pk.num_inputs, pk.domain_size));
+            if (k.pce && it.a.size() != k.pce->num_constraints)
+                throw error(errc::invalid_argument, fmt::format("a, b, c have {} rows, key {} has {} constraints",
+                                                                it.a.size(), k.name, k.pce->num_constraints));
+            if (auto bad = r1cs::first_unsatisfied(it.a, it.b, it.c, th))
+                throw error(errc::unsatisfied, fmt::format("row {} of a, b, c is not satisfied (a·b != c)", *bad));
+        }
+    }
+
+    void synth_loop(int32_t worker)
+    {
+        std::unique_lock lk(mu);
+        for (;;) {
+            // Wait until the head of the dispatch order exists and fits the budget.
+            std::shared_ptr<job_state> mem_wait_job;
+            uint32_t mem_wait_part = 0;
+            for (;;) {
+                if (stopping) break;
+                if (!dispatch.empty()) {
+                    const auto& head = dispatch.begin()->second;
+                    const uint64_t need = head->key->partition_bytes;
+                    if (cfg.host_memory_budget == 0 || reserved + need <= cfg.host_memory_budget) break;
+                    if (mem_wait_job != head) {
+                        if (mem_wait_job)
+                            emit(timeline::phase::end, "MEM_WAIT", mem_wait_job.get(), int32_t(mem_wait_part), worker, -1);
+                        mem_wait_job = head;
+                        mem_wait_part = head->next_dispatch;
+                        emit(timeline::phase::begin, "MEM_WAIT", head.get(), int32_t(mem_wait_part), worker, -1,
+                             {{"bytes", std::to_string(need)}});
+                    }
+                }
+                cv_synth.wait(lk);
+            }
+            if (mem_wait_job) emit(timeline::phase::end, "MEM_WAIT", mem_wait_job.get(), int32_t(mem_wait_part), worker, -1);
+            if (stopping) return;
+
+            auto dit = dispatch.begin();
+            std::shared_ptr<job_state> job = dit->second;
+            auto item = std::make_unique<work_item>();
+            item->job = job;
+            item->part = job->next_dispatch++;
+            partition input = std::move(job->inputs[item->part]);
+            if (job->next_dispatch == job->n_parts) dispatch.erase(dit);
+            item->reserved = job->key->partition_bytes;
+            reserved += item->reserved;
+            peak = std::max(peak, reserved);
+            job_status queued = job_status::queued;
+            job->status.compare_exchange_strong(queued, job_status::running);
+            lk.unlock();
+
+            bool ok = false;
+            if (!job->ending.load()) {
+                const uint64_t t_start = now_ns();
+                emit(timeline::phase::instant, "SYNTH_START", job.get(), int32_t(item->part), worker, -1);
+                const auto err = capture([&] { synthesize(*item, input, worker); });
+                ok = !err;
+                if (err) fail(job, item->part, *err);
+                if (ok)
+                    emit(timeline::phase::instant, "SYNTH_END", job.get(), int32_t(item->part), worker, -1,
+                         {{"synth_ms", fmt::format("{:.3f}", ms(now_ns() - t_start))}});
+            }
+            input = partition{};   // drop the host's copy (a circuit may hold its own data)
+
+            lk.lock();
+            if (ok)
+                cv_synth.wait(lk, [&] { return stopping || job->ending.load() || lookahead.size() < cfg.lookahead; });
+            if (!ok || stopping || job->ending.load()) {
+                release_locked(item->reserved);
+                continue;
+            }
+            const order_key key{-int64_t(job->priority), job->seq, item->part};
+            emit(timeline::phase::instant, "CHAN_SEND", job.get(), int32_t(item->part), worker, -1);
+            lookahead.emplace(key, std::move(item));
+            cv_prove.notify_one();
+        }
+    }
+
+    // ---- device part -----------------------------------------------------------------
+
+    void prove_loop(int32_t worker, int32_t device)
+    {
+        std::unique_lock lk(mu);
+        for (;;) {
+            cv_prove.wait(lk, [&] { return stopping || !lookahead.empty(); });
+            if (stopping) return;
+            auto node = lookahead.extract(lookahead.begin());
+            std::unique_ptr<work_item> item = std::move(node.mapped());
+            emit(timeline::phase::instant, "GPU_PICKUP", item->job.get(), int32_t(item->part), worker, device);
+            cv_synth.notify_all();   // a lookahead slot is free
+            lk.unlock();
+            device_part(*item, worker, device);
+            item.reset();
+            lk.lock();
+        }
+    }
+
+    void device_part(work_item& it, int32_t worker, int32_t device)
+    {
+        const std::shared_ptr<job_state>& job = it.job;
+        if (job->ending.load()) {
+            release(it.reserved);
+            return;
+        }
+        const key_entry& k = *job->key;
+        const int32_t part = int32_t(it.part);
+        const uint64_t gpu_start = now_ns();
+        emit(timeline::phase::instant, "GPU_START", job.get(), part, worker, device);
+        groth16::prove_sums sums;
+        std::optional<failure> err;
+        {
+            emit(timeline::phase::begin, "LOCK_WAIT", job.get(), part, worker, device);
+            std::unique_lock dev(*device_locks[size_t(device)]);
+            emit(timeline::phase::end, "LOCK_WAIT", job.get(), part, worker, device);
+            const uint64_t t_busy = now_ns();
+            span_observer obs(this, job.get(), part, worker, device);
+            groth16::prove_options po;
+            po.threads = cfg.device_threads;
+            err = capture([&] {
+                sums = groth16::prove_start(*k.pk, k.density, std::move(it.a), std::move(it.b), std::move(it.c),
+                                            it.inputs, it.aux, po, &obs);
+            });
+            dev.unlock();
+            const uint64_t busy = now_ns() - t_busy;
+            std::lock_guard lk(mu);
+            counters.device_busy_ns[size_t(device)] += busy;
+            ++counters.partitions_proved;
+        }
+        // What is left of the partition is a few points and the public inputs.
+        it.a = {};
+        it.b = {};
+        it.c = {};
+        it.aux = {};
+        release(it.reserved);
+        if (err) {
+            fail(job, it.part, *err);
+            return;
+        }
+        if (job->ending.load()) return;
+
+        tail_item t{job, it.part, sums, std::move(it.inputs), worker, device, gpu_start};
+        if (cfg.tail_threads == 0) {
+            run_tail(t, worker);
+            return;
+        }
+        {
+            std::lock_guard lk(mu);
+            if (stopping) return;
+            tails.push_back(std::move(t));
+        }
+        cv_tail.notify_one();
+    }
+
+    // ---- CPU tail ----------------------------------------------------------------------
+
+    void tail_loop(int32_t worker)
+    {
+        std::unique_lock lk(mu);
+        for (;;) {
+            cv_tail.wait(lk, [&] { return stopping || !tails.empty(); });
+            if (stopping) return;
+            tail_item t = std::move(tails.front());
+            tails.pop_front();
+            lk.unlock();
+            run_tail(t, worker);
+            lk.lock();
+        }
+    }
+
+    void run_tail(tail_item& t, int32_t worker)
+    {
+        const std::shared_ptr<job_state>& job = t.job;
+        if (job->ending.load()) return;
+        const key_entry& k = *job->key;
+        const int32_t part = int32_t(t.part);
+        partition_result res;
+        emit(timeline::phase::begin, "CPU_TAIL", job.get(), part, worker, -1);
+        const auto err = capture([&] {
+            res.proof = groth16::prove_finish(k.pk->vk, t.sums);
+            std::span<uint8_t, 192> out(res.bytes);
+            g1_compress(res.proof.a, out.subspan<0, 48>());
+            g2_compress(res.proof.b, out.subspan<48, 96>());
+            g1_compress(res.proof.c, out.subspan<144, 48>());
+            res.public_inputs.assign(t.inputs.begin() + 1, t.inputs.end());
+            if (cfg.self_verify && !groth16::verify(k.pvk, res.proof, res.public_inputs))
+                throw error(errc::internal, "self-verify failed: the proof does not verify (a, b, c inconsistent "
+                                            "with the witness, or a prover bug)");
+        });
+        emit(timeline::phase::end, "CPU_TAIL", job.get(), part, worker, -1);
+        if (err) {
+            fail(job, t.part, *err);
+            return;
+        }
+        emit(timeline::phase::instant, "GPU_END", job.get(), part, t.prove_worker, t.device,
+             {{"gpu_ms", fmt::format("{:.3f}", ms(now_ns() - t.gpu_start_ns))}});
+        bool complete = false;
+        {
+            std::lock_guard lk(job->m);
+            if (job->published) return;
+            job->results[t.part] = std::move(res);
+            complete = ++job->parts_done == job->n_parts;
+        }
+        if (complete) finish(job, job_status::completed, "", errc::ok, -1);
+    }
+};
+
+} // namespace detail
+
+// ---- engine ---------------------------------------------------------------------------
+
+uint64_t partition_bytes_estimate(const groth16::proving_key& pk)
+{
+    const uint64_t n = pk.domain_size;
+    const uint64_t v = uint64_t(pk.num_inputs) + pk.num_aux;
+    return 32 * v + 4 * 32 * n + 16 * n + v * (32 + 1 + 192) + (uint64_t{1} << 20);
+}
+
+const char* status_name(job_status s) noexcept
+{
+    switch (s) {
+    case job_status::queued: return "queued";
+    case job_status::running: return "running";
+    case job_status::completed: return "completed";
+    case job_status::failed: return "failed";
+    case job_status::cancelled: return "cancelled";
+    }
+    return "?";
+}
+
+engine::engine(const engine_config& cfg) : cfg_(cfg)
+{
+    if (cfg.synth_workers == 0 || cfg.lookahead == 0 || cfg.devices == 0 || cfg.workers_per_device == 0)
+        throw error(errc::invalid_argument,
+                    fmt::format("engine: synth_workers ({}), lookahead ({}), devices ({}) and workers_per_device ({}) "
+                                "must be at least 1",
+                                cfg.synth_workers, cfg.lookahead, cfg.devices, cfg.workers_per_device));
+    auto p = std::make_shared<detail::engine_core>();
+    p->cfg = cfg;
+    p->counters.device_busy_ns.assign(cfg.devices, 0);
+    for (unsigned d = 0; d < cfg.devices; ++d) p->device_locks.push_back(std::make_unique<std::mutex>());
+    p_ = std::move(p);
+    // Worker numbers: synthesis, then prove workers (device-major), then tails.
+    try {
+        int32_t w = 0;
+        for (unsigned i = 0; i < cfg.synth_workers; ++i, ++w) p_->threads.emplace_back([q = p_.get(), w] { q->synth_loop(w); });
+        for (unsigned d = 0; d < cfg.devices; ++d)
+            for (unsigned i = 0; i < cfg.workers_per_device; ++i, ++w)
+                p_->threads.emplace_back([q = p_.get(), w, d] { q->prove_loop(w, int32_t(d)); });
+        for (unsigned i = 0; i < cfg.tail_threads; ++i, ++w) p_->threads.emplace_back([q = p_.get(), w] { q->tail_loop(w); });
+    } catch (...) {
+        {
+            std::lock_guard lk(p_->mu);
+            p_->stopping = true;
+        }
+        p_->cv_synth.notify_all();
+        p_->cv_prove.notify_all();
+        p_->cv_tail.notify_all();
+        for (auto& t : p_->threads) t.join();
+        throw;
+    }
+}
+
+engine::~engine()
+{
+    std::vector<std::shared_ptr<job_state>> pending;
+    {
+        std::lock_guard lk(p_->mu);
+        p_->stopping = true;
+        for (auto& [id, j] : p_->live) pending.push_back(j);
+    }
+    p_->cv_synth.notify_all();
+    p_->cv_prove.notify_all();
+    p_->cv_tail.notify_all();
+    std::sort(pending.begin(), pending.end(), [](const auto& x, const auto& y) { return x->seq < y->seq; });
+    for (auto& j : pending) p_->finish(j, job_status::cancelled, fmt::format("job {}: engine shut down", j->id), errc::cancelled, -1);
+    for (auto& t : p_->threads) t.join();
+    {
+        std::lock_guard lk(p_->mu);
+        p_->lookahead.clear();
+        p_->tails.clear();
+        p_->dispatch.clear();
+    }
+    if (cfg_.sink) cfg_.sink->flush();
+}
+
+uint64_t engine::now_ns() const noexcept { return p_->now_ns(); }
+
+key_id engine::add_key(std::shared_ptr<const groth16::proving_key> pk, std::shared_ptr<const r1cs::pce> pce,
+                       const key_options& opt)
+{
+    if (!pce) throw error(errc::invalid_argument, "add_key: without a PCE the query density must be given");
+    groth16::query_density d = groth16::density_of(*pce);
+    return add_key(std::move(pk), std::move(pce), std::move(d), opt);
+}
+
+key_id engine::add_key(std::shared_ptr<const groth16::proving_key> pk, std::shared_ptr<const r1cs::pce> pce,
+                       groth16::query_density density, const key_options& opt)
+{
+    if (!pk) throw error(errc::invalid_argument, "add_key: no proving key");
+    auto e = std::make_shared<key_entry>();
+    e->name = opt.name;
+    const std::string& nm = e->name;
+    if (pk->conv != groth16::convention::bellperson)
+        throw error(errc::unsupported, fmt::format("add_key {}: the engine proves bellperson-convention keys only", nm));
+    const uint64_t n = pk->domain_size;
+    if (n == 0 || (n & (n - 1)) != 0 || pk->h.size() + 1 != n || pk->l.size() != pk->num_aux ||
+        pk->vk.ic.size() != pk->num_inputs || pk->num_inputs == 0)
+        throw error(errc::invalid_argument,
+                    fmt::format("add_key {}: inconsistent key (domain {}, {} H points, {} L points for {} aux, {} IC "
+                                "points for {} inputs)",
+                                nm, n, pk->h.size(), pk->l.size(), pk->num_aux, pk->vk.ic.size(), pk->num_inputs));
+    if (density.a_aux.size() != pk->num_aux || density.b_aux.size() != pk->num_aux ||
+        density.b_input.size() != pk->num_inputs)
+        throw error(errc::invalid_argument, fmt::format("add_key {}: density bitmaps do not match the key's {} inputs "
+                                                        "and {} aux", nm, pk->num_inputs, pk->num_aux));
+    const size_t na = pk->num_inputs + size_t(std::count(density.a_aux.begin(), density.a_aux.end(), true));
+    const size_t nb = size_t(std::count(density.b_input.begin(), density.b_input.end(), true)) +
+                      size_t(std::count(density.b_aux.begin(), density.b_aux.end(), true));
+    if (na != pk->a.size() || nb != pk->b_g1.size() || nb != pk->b_g2.size())
+        throw error(errc::invalid_argument,
+                    fmt::format("add_key {}: the density selects {} A and {} B points, the key has {}, {} and {}", nm,
+                                na, nb, pk->a.size(), pk->b_g1.size(), pk->b_g2.size()));
+    if (pce) {
+        if (pce->num_inputs != pk->num_inputs || pce->num_aux != pk->num_aux)
+            throw error(errc::invalid_argument,
+                        fmt::format("add_key {}: the PCE has {} inputs and {} aux, the key {} and {}", nm,
+                                    pce->num_inputs, pce->num_aux, pk->num_inputs, pk->num_aux));
+        if (pce->num_constraints + pk->num_inputs > n)
+            throw error(errc::invalid_argument,
+                        fmt::format("add_key {}: {} constraints plus {} input rows do not fit the domain of {}", nm,
+                                    pce->num_constraints, pk->num_inputs, n));
+    }
+    e->pvk = groth16::prepare_verifying_key(pk->vk);
+    e->partition_bytes = opt.partition_bytes ? opt.partition_bytes : partition_bytes_estimate(*pk);
+    e->pk = std::move(pk);
+    e->pce = std::move(pce);
+    e->density = std::move(density);
+    std::lock_guard lk(p_->mu);
+    e->id = key_id(p_->keys.size());
+    if (e->name.empty()) e->name = fmt::format("#{}", e->id);
+    p_->keys.push_back(std::move(e));
+    return p_->keys.back()->id;
+}
+
+uint64_t engine::partition_bytes(key_id k) const
+{
+    std::lock_guard lk(p_->mu);
+    if (k >= p_->keys.size()) throw error(errc::invalid_argument, fmt::format("partition_bytes: no key {}", k));
+    return p_->keys[k]->partition_bytes;
+}
+
+job_handle engine::submit(proof_request req)
+{
+    std::shared_ptr<const key_entry> key;
+    {
+        std::lock_guard lk(p_->mu);
+        if (req.key >= p_->keys.size())
+            throw error(errc::invalid_argument, fmt::format("submit {}: no key {}", req.id, req.key));
+        key = p_->keys[req.key];
+    }
+    if (req.partitions.empty()) throw error(errc::invalid_argument, fmt::format("submit {}: no partitions", req.id));
+    if (req.partitions.size() > UINT32_MAX)
+        throw error(errc::invalid_argument, fmt::format("submit {}: too many partitions", req.id));
+    for (size_t i = 0; i < req.partitions.size(); ++i) {
+        const partition& pt = req.partitions[i];
+        if (auto* c = std::get_if<circuit_partition>(&pt); c && !c->circuit)
+            throw error(errc::invalid_argument, fmt::format("submit {}: partition {} has no circuit", req.id, i));
+        if (!std::holds_alternative<abc_partition>(pt) && !key->pce)
+            throw error(errc::invalid_argument,
+                        fmt::format("submit {}: partition {} needs a PCE and key {} has none", req.id, i, key->name));
+    }
+    const uint64_t budget = cfg_.host_memory_budget;
+    if (budget != 0 && key->partition_bytes > budget)
+        throw error(errc::out_of_memory,
+                    fmt::format("submit {}: one partition of key {} needs about {:.1f} MiB, more than the host memory "
+                                "budget of {:.1f} MiB; it could never run (raise the budget)",
+                                req.id, key->name, double(key->partition_bytes) / 1048576.0,
+                                double(budget) / 1048576.0));
+
+    auto job = std::make_shared<job_state>();
+    job->priority = req.priority;
+    job->n_parts = uint32_t(req.partitions.size());
+    job->key = std::move(key);
+    job->on_done = std::move(req.on_done);
+    job->eng = p_;
+    job->inputs = std::move(req.partitions);
+    job->results.resize(job->n_parts);
+    {
+        std::lock_guard lk(p_->mu);
+        if (p_->stopping) throw error(errc::cancelled, fmt::format("submit {}: the engine is shutting down", req.id));
+        job->seq = p_->next_seq++;
+        if (req.id.empty()) {
+            req.id = fmt::format("job-{}", job->seq);
+            for (unsigned k = 1; p_->live.count(req.id); ++k) req.id = fmt::format("job-{}-{}", job->seq, k);
+        } else if (p_->live.count(req.id)) {
+            throw error(errc::invalid_argument,
+                        fmt::format("submit: a job with id '{}' is already queued or running", req.id));
+        }
+        job->id = std::move(req.id);
+        job->submitted_ns = p_->now_ns();
+        p_->live.emplace(job->id, job);
+        p_->dispatch.emplace(std::pair{-int64_t(job->priority), job->seq}, job);
+        ++p_->counters.jobs_submitted;
+        p_->emit(timeline::phase::instant, "JOB_SUBMIT", job.get(), -1, -1, -1,
+                 {{"partitions", std::to_string(job->n_parts)}, {"priority", std::to_string(job->priority)}});
+    }
+    p_->cv_synth.notify_all();
+    return job_handle(job);
+}
+
+engine_stats engine::stats() const
+{
+    std::lock_guard lk(p_->mu);
+    engine_stats s = p_->counters;
+    s.memory_reserved = p_->reserved;
+    s.memory_peak = p_->peak;
+    s.jobs_live = p_->live.size();
+    s.lookahead_queued = p_->lookahead.size();
+    s.uptime_ns = p_->now_ns();
+    return s;
+}
+
+// ---- job_handle -------------------------------------------------------------------------
+
+namespace {
+const std::shared_ptr<job_state>& need(const std::shared_ptr<job_state>& s)
+{
+    if (!s) throw error(errc::invalid_argument, "job_handle: empty handle");
+    return s;
+}
+} // namespace
+
+const std::string& job_handle::id() const { return need(s_)->id; }
+
+job_status job_handle::poll() const { return need(s_)->status.load(); }
+
+const job_result& job_handle::wait() const
+{
+    auto& s = need(s_);
+    std::unique_lock lk(s->m);
+    s->cv.wait(lk, [&] { return s->published; });
+    return s->result;
+}
+
+bool job_handle::wait_for(std::chrono::nanoseconds timeout) const
+{
+    auto& s = need(s_);
+    std::unique_lock lk(s->m);
+    return s->cv.wait_for(lk, timeout, [&] { return s->published; });
+}
+
+bool job_handle::cancel()
+{
+    auto& s = need(s_);
+    if (s->ending.load()) return false;
+    std::shared_ptr<detail::engine_core> eng = s->eng.lock();
+    if (!eng) return false;   // the engine is gone, so the job has ended
+    return eng->finish(s, job_status::cancelled, fmt::format("job {}: cancelled", s->id), errc::cancelled, -1);
+}
+
+const job_result& job_handle::result() const
+{
+    auto& s = need(s_);
+    std::lock_guard lk(s->m);
+    if (!s->published)
+        throw error(errc::invalid_argument, fmt::format("job {}: result() before the job ended", s->id));
+    return s->result;
+}
+
+} // namespace cuzk::pipeline
