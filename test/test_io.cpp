@@ -1265,3 +1265,27 @@ TEST_CASE("random corruption never crashes a reader", "[io]")
     CHECK(errors > 0);
     CHECK(ok + errors == 1200);
 }
+
+TEST_CASE("a circom r1cs records into a PCE that evaluates its constraints", "[io]")
+{
+    // x·x = y, y·x + 2 = z with public output z: wires 0 = ONE, 1 = z, 2 = x, 3 = y.
+    using cuzk::fr;
+    cuzk::io::r1cs_file r;
+    r.n_wires = 4;
+    r.n_pub_out = 1;
+    r.n_constraints = 2;
+    r.constraints.resize(2);
+    r.constraints[0] = {cuzk::io::r1cs_lc{{2, fr::one()}}, cuzk::io::r1cs_lc{{2, fr::one()}},
+                        cuzk::io::r1cs_lc{{3, fr::one()}}};
+    r.constraints[1] = {cuzk::io::r1cs_lc{{3, fr::one()}}, cuzk::io::r1cs_lc{{2, fr::one()}},
+                        cuzk::io::r1cs_lc{{1, fr::one()}, {0, -fr::from_u64(2)}}};
+    const cuzk::r1cs::pce p = cuzk::io::r1cs_to_pce(r);
+    CHECK(p.num_inputs == 2);
+    CHECK(p.num_aux == 2);
+    CHECK(p.num_constraints == 2);
+    const fr x = fr::from_u64(5), y = x * x, z = y * x + fr::from_u64(2);
+    const std::vector<fr> inputs{fr::one(), z}, aux{x, y};
+    CHECK_FALSE(cuzk::r1cs::first_unsatisfied(p, inputs, aux).has_value());
+    const std::vector<fr> bad_inputs{fr::one(), z + fr::one()};
+    CHECK(cuzk::r1cs::first_unsatisfied(p, bad_inputs, aux) == std::optional<size_t>(1));
+}

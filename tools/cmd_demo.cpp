@@ -105,7 +105,7 @@ int cmd_demo(args a)
     }
 
     std::printf("\nGroth16 proof of the built-in SHA-256 circuit\n");
-    failures += demo_proof(quick ? 1 : 4);
+    failures += demo_proof(quick ? 1 : 2);
 
     std::printf("\nfigures (one wall-clock run each; see bench/RESULTS.md for benchmarks)\n");
     {

@@ -623,3 +623,19 @@ void write_r1cs(const std::string& path, const r1cs_file& in)
 }
 
 } // namespace cuzk::io
+
+namespace cuzk::io {
+
+r1cs::pce r1cs_to_pce(const r1cs_file& r)
+{
+    const uint64_t num_inputs = uint64_t(1) + r.n_pub_out + r.n_pub_in;
+    if (r.n_wires < num_inputs)
+        throw error(errc::bad_format,
+                    fmt::format("r1cs: {} wires cannot hold {} public signals and ONE", r.n_wires, num_inputs - 1));
+    std::vector<std::array<r1cs::pce_row, 3>> rows(r.constraints.size());
+    for (size_t k = 0; k < r.constraints.size(); ++k)
+        for (int m = 0; m < 3; ++m) rows[k][m].assign(r.constraints[k][m].begin(), r.constraints[k][m].end());
+    return r1cs::pce_from_constraints(uint32_t(num_inputs), uint32_t(r.n_wires - num_inputs), rows);
+}
+
+} // namespace cuzk::io

@@ -26,6 +26,7 @@
 #include "cuzk/ec/bls12_381.hpp"
 #include "cuzk/ec/encoding.hpp"
 #include "cuzk/groth16/types.hpp"
+#include "cuzk/r1cs/pce.hpp"
 
 namespace cuzk::io {
 
@@ -112,6 +113,10 @@ struct r1cs_file {
 // Sections 1 (header) and 2 (constraints) are required, 3 optional, others
 // (PLONK custom gates) ignored. Wire ids are checked < n_wires.
 r1cs_file read_r1cs(const std::string& path);
+// Records a circom circuit into a PCE. circom's wire order (0 = ONE, public
+// outputs, public inputs, then private wires) is cuzk's variable order, so
+// wire w maps to column w of the unified index.
+r1cs::pce r1cs_to_pce(const r1cs_file& r);
 r1cs_file parse_r1cs(std::span<const uint8_t> data, const std::string& name);
 // Writes sections 1, 2 and (if wire_to_label is non-empty) 3, version 1.
 void write_r1cs(const std::string& path, const r1cs_file& r);
