@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # cuzk prove vs snarkjs groth16 prove on the same .zkey and .wtns (circomlib
 # Sha256, curve bls12381, key from `cuzk setup`), side by side: A B A B …
-# usage: bench/snarkjs_compare.sh <build-dir> [circuit ...] (default: sha256_1 sha256_5)
+# usage: bench/snarkjs_compare.sh <build-dir> [circuit ...] (default: sha256_1 sha256_9)
 # Prints one line per run and the median ratio per circuit; both proofs are
 # checked with `snarkjs groth16 verify`.
 set -euo pipefail
@@ -9,7 +9,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 bdir=$(cd "${1:?build dir}" && pwd)
 shift
 circuits=("$@")
-((${#circuits[@]})) || circuits=(sha256_1 sha256_5)
+((${#circuits[@]})) || circuits=(sha256_1 sha256_9)
 reps=${REPS:-2}
 cuzk=$bdir/bin/cuzk
 work=$bdir/bench-snarkjs
