@@ -39,6 +39,7 @@
 //   size_t max_entries()
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 
@@ -302,7 +303,10 @@ void msm_windows(Be& be, const Aff* points, const uint64_t* scalars, size_t n, u
     uint32_t* keys_b = be.template buffer<uint32_t>(slot_keys_b, max_m);
     uint32_t* vals_a = be.template buffer<uint32_t>(slot_vals_a, max_m);
     uint32_t* vals_b = be.template buffer<uint32_t>(slot_vals_b, max_m);
-    const size_t max_threads = (max_m + msm_first_chunk(max_m) - 1) / msm_first_chunk(max_m);
+    // Threads of the first run step for m entries: ceil(m / chunk) <= min(ceil(m/16), 2^20),
+    // a bound that grows with m (the exact count need not: a smaller last group
+    // can take a smaller chunk and more threads than a full one).
+    const size_t max_threads = std::min((max_m + 15) / 16, size_t{1} << 20);
     Xz* part_pts = be.template buffer<Xz>(slot_part_pts, 2 * max_threads);
     uint32_t* part_keys = be.template buffer<uint32_t>(slot_part_keys, 2 * max_threads);
     uint32_t* part_flags = be.template buffer<uint32_t>(slot_part_flags, 2 * max_threads);
