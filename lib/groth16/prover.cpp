@@ -1,4 +1,5 @@
 #include "cuzk/groth16/prover.hpp"
+#include "cuzk/groth16/prover_split.hpp"
 
 #include <chrono>
 #include <fmt/format.h>
@@ -27,19 +28,6 @@ unsigned log2_exact(uint64_t n, const char* what)
     return unsigned(__builtin_ctzll(n));
 }
 
-// Gathers the scalars of a density-filtered query: inputs where in_mask
-// (all when in_mask is null), then aux where aux_mask.
-std::vector<fr> gather(std::span<const fr> inputs, const std::vector<bool>* in_mask, std::span<const fr> aux,
-                       const std::vector<bool>& aux_mask)
-{
-    std::vector<fr> out;
-    out.reserve(inputs.size() + aux.size());
-    for (size_t i = 0; i < inputs.size(); ++i)
-        if (!in_mask || (*in_mask)[i]) out.push_back(inputs[i]);
-    for (size_t j = 0; j < aux.size(); ++j)
-        if (aux_mask[j]) out.push_back(aux[j]);
-    return out;
-}
 
 g1_jacobian mul(const g1_affine& p, const fr& k) { return scalar_mul(p, k.to_repr()); }
 g2_jacobian mul(const g2_affine& p, const fr& k) { return scalar_mul(p, k.to_repr()); }
@@ -156,64 +144,12 @@ proof prove_bellperson(const proving_key& pk, const query_density& density, std:
                        std::vector<fr> c, std::span<const fr> inputs, std::span<const fr> aux, const fr& r,
                        const fr& s, const prove_options& opt, prove_timings* timings)
 {
+    // The device part and the CPU tail of the split prover, back to back.
     const auto t_all = clock::now();
-    if (pk.conv != convention::bellperson)
-        throw error(errc::invalid_argument, "prove_bellperson: the key follows the snarkjs convention");
-    if (inputs.size() != pk.num_inputs || aux.size() != pk.num_aux)
-        throw error(errc::invalid_argument,
-                    fmt::format("prove_bellperson: assignment has {} inputs and {} aux, the key expects {} and {}",
-                                inputs.size(), aux.size(), pk.num_inputs, pk.num_aux));
-    if (density.a_aux.size() != aux.size() || density.b_aux.size() != aux.size() ||
-        density.b_input.size() != inputs.size())
-        throw error(errc::invalid_argument, "prove_bellperson: density bitmaps do not match the assignment");
-    if (inputs.empty() || !inputs[0].is_one())
-        throw error(errc::invalid_argument, "prove_bellperson: input 0 must be the constant one");
-    if (pk.h.size() + 1 != pk.domain_size || pk.l.size() != pk.num_aux)
-        throw error(errc::bad_format, "prove_bellperson: H or L query size does not match the key's domain");
-    const unsigned th = opt.threads;
-
-    // The input constraints input_i · 0 = 0.
-    const size_t rows = a.size() + inputs.size();
-    if (rows > pk.domain_size)
-        throw error(errc::invalid_argument, fmt::format("prove_bellperson: {} rows do not fit the key's domain of {}",
-                                                        rows, pk.domain_size));
-    for (const fr& x : inputs) {
-        a.push_back(x);
-        b.push_back(fr::zero());
-        c.push_back(fr::zero());
-    }
-    auto t = clock::now();
-    const std::vector<fr> h = compute_h_bellperson(std::move(a), std::move(b), std::move(c), pk.domain_size, th);
     prove_timings tm;
-    tm.h_ns = ns_since(t);
-
-    t = clock::now();
-    const g1_jacobian h_acc = msm_witness(pk.h, h, th);
-    tm.msm_h_ns = ns_since(t);
-    t = clock::now();
-    const g1_jacobian l_acc = msm_witness(pk.l, aux, th);
-    tm.msm_l_ns = ns_since(t);
-
-    t = clock::now();
-    const std::vector<fr> sa = gather(inputs, nullptr, aux, density.a_aux);
-    if (sa.size() != pk.a.size())
-        throw error(errc::bad_format, fmt::format("prove_bellperson: A query has {} points, density selects {}",
-                                                  pk.a.size(), sa.size()));
-    const g1_jacobian a_acc = msm_witness(pk.a, sa, th);
-    tm.msm_a_ns = ns_since(t);
-
-    const std::vector<fr> sb = gather(inputs, &density.b_input, aux, density.b_aux);
-    if (sb.size() != pk.b_g1.size() || sb.size() != pk.b_g2.size())
-        throw error(errc::bad_format, fmt::format("prove_bellperson: B queries have {}/{} points, density selects {}",
-                                                  pk.b_g1.size(), pk.b_g2.size(), sb.size()));
-    t = clock::now();
-    const g1_jacobian b1_acc = msm_witness(pk.b_g1, sb, th);
-    tm.msm_b1_ns = ns_since(t);
-    t = clock::now();
-    const g2_jacobian b2_acc = msm_witness(pk.b_g2, sb, th);
-    tm.msm_b2_ns = ns_since(t);
-
-    const proof pr = assemble_proof(pk.vk, {h_acc, l_acc, a_acc, b1_acc, b2_acc}, r, s);
+    const prove_sums sums =
+        prove_start(pk, density, std::move(a), std::move(b), std::move(c), inputs, aux, opt, nullptr, &tm);
+    const proof pr = prove_finish(pk.vk, sums, r, s);
     tm.total_ns = ns_since(t_all);
     if (timings) *timings = tm;
     return pr;

@@ -171,16 +171,7 @@ prove_sums prove_start(const proving_key& pk, const query_density& density, std:
 
 proof prove_finish(const verifying_key& vk, const prove_sums& sums, const fr& r, const fr& s)
 {
-    // See the header for the formulas; r·s·δ₁ is one scalar multiplication
-    // by the product r·s (mod the group order).
-    const g1_jacobian A = sums.a.add(vk.alpha_g1).add(scalar_mul(vk.delta_g1, r.to_repr()));
-    const g2_jacobian B = sums.b2.add(vk.beta_g2).add(scalar_mul(vk.delta_g2, s.to_repr()));
-    const g1_jacobian B1 = sums.b1.add(vk.beta_g1).add(scalar_mul(vk.delta_g1, s.to_repr()));
-    const g1_jacobian C = sums.l.add(sums.h)
-                              .add(scalar_mul(A, s.to_repr()))
-                              .add(scalar_mul(B1, r.to_repr()))
-                              .add(-scalar_mul(vk.delta_g1, (r * s).to_repr()));
-    return {A.to_affine(), B.to_affine(), C.to_affine()};
+    return assemble_proof(vk, {sums.h, sums.l, sums.a, sums.b1, sums.b2}, r, s);
 }
 
 proof prove_finish(const verifying_key& vk, const prove_sums& sums)
