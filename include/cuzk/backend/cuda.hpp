@@ -18,13 +18,16 @@
 #pragma once
 
 #include <cstddef>
+#include <chrono>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <utility>
 
 #include "cuzk/ec/bls12_381.hpp"
 #include "cuzk/ntt/ntt.hpp"
+#include "cuzk/r1cs/pce.hpp"
 
 namespace cuzk {
 
@@ -152,5 +155,61 @@ g1_jacobian gpu_msm_device(const g1_affine* points, const fr::repr* scalars, siz
                            const gpu_msm_options& opt = {});
 g2_jacobian gpu_msm_device(const g2_affine* points, const fr::repr* scalars, size_t n,
                            const gpu_msm_options& opt = {});
+
+// ---- sparse constraint evaluation (PCE) on the device ------------------------------------
+// The three CSR matrices of an r1cs::pce (row offsets, columns, coefficient
+// codes and the coefficient table), copied to device memory once.
+class gpu_pce {
+public:
+    explicit gpu_pce(const r1cs::pce& m);
+    ~gpu_pce();
+    gpu_pce(gpu_pce&&) noexcept;
+    gpu_pce& operator=(gpu_pce&&) noexcept;
+    gpu_pce(const gpu_pce&) = delete;
+    gpu_pce& operator=(const gpu_pce&) = delete;
+
+    uint32_t num_inputs() const noexcept;   // including ONE
+    uint32_t num_aux() const noexcept;
+    uint64_t num_constraints() const noexcept;
+    uint64_t device_bytes() const noexcept;
+
+    struct impl;
+    const impl& get() const noexcept { return *p_; }
+
+private:
+    std::unique_ptr<impl> p_;
+};
+// a = A·w, b = B·w, c = C·w on the device. w: num_inputs + num_aux values in
+// Montgomery form (inputs from ONE, then aux) in device memory; a, b, c:
+// num_constraints values each, in device memory, overwritten. Queued on the
+// backend's stream (returns before the device has finished).
+void gpu_pce_eval_device(const gpu_pce& m, const fr* w, fr* a, fr* b, fr* c);
+// Host arrays (tests): the same, with copies in and out; a, b, c must hold
+// num_constraints values. Throws errc::invalid_argument on other sizes.
+void gpu_pce_eval(const gpu_pce& m, std::span<const fr> inputs, std::span<const fr> aux, std::span<fr> a,
+                  std::span<fr> b, std::span<fr> c);
+// The first i < n with a[i]·b[i] != c[i] (device arrays), or −1 when none.
+int64_t gpu_first_unsatisfied_device(const fr* a, const fr* b, const fr* c, size_t n);
+
+// ---- witness MSM with the 0/1 path -----------------------------------------------------------
+// Σ k_i·P_i for scalars in Montgomery form (witness values, as
+// groth16::msm_witness takes them), points and scalars in device memory:
+// zeros are skipped, the points whose scalar is 1 are summed by a batch
+// addition kernel (BATCH_ADD), the rest go through the Pippenger of
+// gpu_msm_device. Equal to groth16::msm_witness on the same input.
+struct gpu_msm_witness_stats {
+    size_t zeros = 0, ones = 0, others = 0;
+    double batch_add_ms = 0, msm_ms = 0;   // device time from CUDA events
+    std::chrono::steady_clock::time_point batch_add_begin{}, batch_add_end{};   // on the host's steady clock
+};
+g1_jacobian gpu_msm_witness_device(const g1_affine* points, const fr* scalars, size_t n,
+                                   gpu_msm_witness_stats* stats = nullptr);
+g2_jacobian gpu_msm_witness_device(const g2_affine* points, const fr* scalars, size_t n,
+                                   gpu_msm_witness_stats* stats = nullptr);
+// Host arrays (tests): copied to the device, then as above.
+g1_jacobian gpu_msm_witness(std::span<const g1_affine> points, std::span<const fr> scalars,
+                            gpu_msm_witness_stats* stats = nullptr);
+g2_jacobian gpu_msm_witness(std::span<const g2_affine> points, std::span<const fr> scalars,
+                            gpu_msm_witness_stats* stats = nullptr);
 
 } // namespace cuzk

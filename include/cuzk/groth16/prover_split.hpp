@@ -20,6 +20,7 @@
 // point for point (test_engine checks it).
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <span>
 #include <string_view>
@@ -39,6 +40,15 @@ public:
     virtual ~prove_observer() = default;
     virtual void step_begin(std::string_view step, std::string_view query) noexcept = 0;
     virtual void step_end(std::string_view step, std::string_view query) noexcept = 0;
+    // A step's interval as the device measured it (CUDA events mapped to the
+    // steady clock); only the GPU prover calls it, after the step has ended.
+    // The default ignores it.
+    virtual void step_span(std::string_view step, std::string_view query,
+                           std::chrono::steady_clock::time_point begin,
+                           std::chrono::steady_clock::time_point end) noexcept
+    {
+        (void)step, (void)query, (void)begin, (void)end;
+    }
 };
 
 // The device part's results: the five query sums, before blinding.
