@@ -68,7 +68,7 @@ __global__ void each_kernel(B body, size_t n)
 }
 
 template <class B>
-__global__ void __launch_bounds__(ntt_threads) block_kernel(B body)
+__global__ void __launch_bounds__(ntt_threads, B::min_blocks_per_sm) block_kernel(B body)
 {
     extern __shared__ q16 smem[];
     const size_t blk = blockIdx.x;

@@ -1,6 +1,8 @@
 // cuzk kernels — the NTT entry point of the bridge: twiddle tables cached per
 // (size, convention), coset power tables per call, then ntt_run
 // (kernels/ntt_device.cuh) on the context's stream.
+#include <cstdlib>
+
 #include "cuda_backend.cuh"
 #include "cuzk/backend/cuda_bridge.hpp"
 
@@ -45,7 +47,11 @@ void ntt(fr* data, unsigned log_n, unsigned conv_id, const fr& omega, bool inver
         sc.out_hi = tables + small;
     }
     dfr* scratch = log_n > ntt_block_log ? be.buffer<dfr>(slot_ntt_scratch, n) : nullptr;
-    ntt_run(be, reinterpret_cast<dfr*>(data), scratch, static_cast<const dfr*>(tw.p), log_n, inverse, sc);
+    // Stages per shared-memory round trip: 3 (default) or CUZK_NTT_RADIX = 1, 2
+    // (a tuning knob for benchmarks; the result is the same).
+    unsigned radix = 3;
+    if (const char* e = std::getenv("CUZK_NTT_RADIX"); e && *e >= '1' && *e <= '3') radix = unsigned(*e - '0');
+    ntt_run(be, reinterpret_cast<dfr*>(data), scratch, static_cast<const dfr*>(tw.p), log_n, inverse, sc, radix);
     CUZK_CUDA_CHECK(cudaStreamSynchronize(c.stream));
 }
 

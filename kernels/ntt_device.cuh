@@ -19,6 +19,14 @@
 //   last pass   the inverse's 1/n, or (1/n)·g^−i for the coset inverse, is applied
 //               on the store.
 // 2^27 takes 3 passes (11 + 8 + 8 stages); each reads and writes the array once.
+// Inside a pass, a thread runs R consecutive stages on 2^R elements held in
+// registers (radix 2^R, R = 1, 2 or 3; stage_group), so shared memory is read
+// and written, and the block synchronised, once per R stages rather than per
+// stage. Registers (sm_90): R = 1: 62, 3 blocks of 256 threads per SM (the
+// 64 KiB of shared memory per block is the limit); R = 2: 80, 3 blocks;
+// R = 3: 128 (capped by the launch bounds; 16 bytes spilled), 2 blocks.
+// Which R wins is measured (bench_gpu, CUZK_NTT_RADIX); the butterflies and
+// twiddles per element are the same for every R, so the results are equal.
 // Pass 0 reads out of place (data → scratch), later passes scratch → scratch in
 // place, the last one back into data; a transform of one pass (L <= 11) is one
 // block, in place.
@@ -73,9 +81,11 @@ struct ntt_pass {
     const dfr* out_hi;
     unsigned out_shift;
     unsigned threads;
+    unsigned radix_log;   // stages per shared-memory round trip (1 … 3; see stage_group)
 
     CUZK_HD unsigned elems() const { return 1u << (k + log_t); }
-    CUZK_HD unsigned stages() const { return k; }
+    // Phases between barriers: groups of radix_log stages.
+    CUZK_HD unsigned stages() const { return (k + radix_log - 1) / radix_log; }
     CUZK_HD size_t lo0(size_t block) const
     {
         const unsigned lt = b - log_t;   // log of tiles per row group
@@ -124,7 +134,88 @@ struct ntt_pass {
         }
     }
 
-    CUZK_HD void stage(unsigned sl, size_t block, unsigned tid, q16* sm) const
+    // Phase g: stages g·R … g·R + r − 1 of this pass (R = radix_log, r <= R
+    // the stages left). With R = 1 this is one radix-2 stage per barrier.
+    // (Dispatched at compile time by ntt_pass_r<R>, so that each radix is its
+    // own kernel with its own register allocation.)
+    template <unsigned R>
+    CUZK_HD void stage_r(unsigned g, size_t block, unsigned tid, q16* sm) const
+    {
+        if constexpr (R == 1) {
+            stage_radix2(g, block, tid, sm);
+        } else {
+            const unsigned sl0 = g * R;
+            const unsigned r = k - sl0 < R ? k - sl0 : R;
+            if (r == R) stage_group<R>(sl0, block, tid, sm);
+            else if (r == 2) stage_group<2>(sl0, block, tid, sm);
+            else stage_group<1>(sl0, block, tid, sm);
+        }
+    }
+
+    // r stages sl0 … sl0+r−1 in registers: a thread takes the 2^r rows that
+    // differ only in bits sl0 … sl0+r−1 (one column t), runs the r·2^(r−1)
+    // butterflies of those stages on them, and writes them back: one shared
+    // memory round trip and one barrier per r stages instead of per stage.
+    // The butterflies, twiddles and their order per element are those of
+    // stage_radix2, so the results are identical.
+    template <unsigned r>
+    CUZK_HD void stage_group(unsigned sl0, size_t block, unsigned tid, q16* sm) const
+    {
+        constexpr unsigned m = 1u << r;
+        const unsigned groups = elems() >> r;
+        const size_t half_n = size_t{1} << (log_n - 1);
+        const size_t base = lo0(block);
+        const unsigned tmask = (1u << log_t) - 1, lmask0 = (1u << sl0) - 1;
+        for (unsigned q = tid; q < groups; q += threads) {
+            const unsigned t = q & tmask, rq = q >> log_t;
+            const unsigned row0 = ((rq >> sl0) << (sl0 + r)) | (rq & lmask0);
+            dfr x[m];
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+            for (unsigned i = 0; i < m; ++i) x[i] = get(sm, ((row0 | (i << sl0)) << log_t) | t);
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+            for (unsigned d = 0; d < r; ++d) {
+                const unsigned s = b + sl0 + d;
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+                for (unsigned i = 0; i < m; ++i) {
+                    if (i & (1u << d)) continue;
+                    const unsigned i2 = i | (1u << d);
+                    const unsigned low = (row0 & lmask0) | ((i & ((1u << d) - 1)) << sl0);
+                    const size_t j = (size_t(low) << b) + base + t;
+                    const size_t kk = j << (log_n - 1 - s);
+                    if (s == 0) {
+                        const dfr y = x[i2];
+                        x[i2] = x[i] - y;
+                        x[i] = x[i] + y;
+                    } else if (!inverse) {
+                        const dfr y = x[i2] * tw[kk];
+                        x[i2] = x[i] - y;
+                        x[i] = x[i] + y;
+                    } else {
+                        const dfr y = x[i2] * tw[kk ? half_n - kk : 0];
+                        if (kk) {
+                            x[i2] = x[i] + y;
+                            x[i] = x[i] - y;
+                        } else {
+                            x[i2] = x[i] - y;
+                            x[i] = x[i] + y;
+                        }
+                    }
+                }
+            }
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+            for (unsigned i = 0; i < m; ++i) put(sm, ((row0 | (i << sl0)) << log_t) | t, x[i]);
+        }
+    }
+
+    CUZK_HD void stage_radix2(unsigned sl, size_t block, unsigned tid, q16* sm) const
     {
         const unsigned half_e = elems() / 2;
         const unsigned s = b + sl;
@@ -171,6 +262,15 @@ struct ntt_pass {
             dst[p] = v;
         }
     }
+};
+
+// The pass with its radix fixed at compile time (the kernel body). R = 3 holds
+// 8 elements per thread in registers (about 130 registers unbounded); asking
+// for 2 blocks of 256 threads per SM caps it at 128.
+template <unsigned R>
+struct ntt_pass_r : ntt_pass {
+    static constexpr unsigned min_blocks_per_sm = R == 1 ? 1 : R == 2 ? 3 : 2;
+    CUZK_HD void stage(unsigned g, size_t block, unsigned tid, q16* sm) const { stage_r<R>(g, block, tid, sm); }
 };
 
 // out[i] = f·g^i (square and multiply; i below 2^16 or so).
@@ -257,8 +357,10 @@ inline int ntt_plan(unsigned L, ntt_pass_plan* out)
 // Be provides blocks(nblocks, threads, smem_bytes, body) running body.load /
 // body.stage(s) / body.store with a barrier between phases.
 template <class Be>
-void ntt_run(Be& be, dfr* data, dfr* scratch, const dfr* tw, unsigned L, bool inverse, const ntt_scaling& sc)
+void ntt_run(Be& be, dfr* data, dfr* scratch, const dfr* tw, unsigned L, bool inverse, const ntt_scaling& sc,
+             unsigned radix_log = 3)
 {
+    radix_log = radix_log < 1 ? 1 : radix_log > 3 ? 3 : radix_log;
     ntt_pass_plan plan[8];
     const int np = ntt_plan(L, plan);
     for (int p = 0; p < np; ++p) {
@@ -285,10 +387,16 @@ void ntt_run(Be& be, dfr* data, dfr* scratch, const dfr* tw, unsigned L, bool in
             ps.out_hi = sc.out_hi;
             ps.out_shift = sc.out_shift;
         }
+        ps.radix_log = radix_log;
         const unsigned E = ps.elems();
-        ps.threads = E / 2 < ntt_threads ? E / 2 : ntt_threads;
+        // One thread per group of 2^R elements (R = radix_log), at most ntt_threads.
+        const unsigned per = E >> (radix_log < ps.k ? radix_log : ps.k);
+        ps.threads = per < ntt_threads ? (per ? per : 1) : ntt_threads;
         const size_t blocks = (size_t{1} << L) / E;
-        be.blocks(blocks, ps.threads, size_t(2) * E * sizeof(q16), ps);
+        const size_t smem = size_t(2) * E * sizeof(q16);
+        if (radix_log == 3) be.blocks(blocks, ps.threads, smem, ntt_pass_r<3>{ps});
+        else if (radix_log == 2) be.blocks(blocks, ps.threads, smem, ntt_pass_r<2>{ps});
+        else be.blocks(blocks, ps.threads, smem, ntt_pass_r<1>{ps});
     }
 }
 

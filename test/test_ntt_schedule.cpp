@@ -1,0 +1,104 @@
+// The device NTT schedule (kernels/ntt_device.cuh) run on the host: the same
+// passes, stages and instruction sequences the GPU runs, on the host
+// emulation of the device field (kernels/ff_device.cuh), with the blocks'
+// threads run one after the other between barriers (within one phase every
+// shared element is touched by one thread only, so the order does not
+// matter). Compared with the CPU NTT (ntt/ntt.hpp) for every radix the
+// kernels offer, so a change to the schedule is checked on a machine without
+// a GPU.
+#include <catch2/catch.hpp>
+
+#include <random>
+#include <vector>
+
+#include "../kernels/ntt_device.cuh"
+#include "cuzk/ntt/ntt.hpp"
+#include "gmp_util.hpp"
+
+using namespace cuzk;
+using namespace cuzk::dev;
+
+namespace {
+
+struct host_be {
+    template <class B>
+    void each(size_t n, const B& body, unsigned = 256)
+    {
+        for (size_t i = 0; i < n; ++i) body(i);
+    }
+    template <class B>
+    void blocks(size_t nblocks, unsigned threads, size_t smem, const B& body)
+    {
+        std::vector<q16> sm(smem / sizeof(q16));
+        for (size_t blk = 0; blk < nblocks; ++blk) {
+            for (unsigned t = 0; t < threads; ++t) body.load(blk, t, sm.data());
+            for (unsigned s = 0; s < body.stages(); ++s)
+                for (unsigned t = 0; t < threads; ++t) body.stage(s, blk, t, sm.data());
+            for (unsigned t = 0; t < threads; ++t) body.store(blk, t, sm.data());
+        }
+    }
+};
+
+// The bridge's ntt (kernels/ntt.cu) on the host.
+void host_device_ntt(std::vector<fr>& a, unsigned L, root_convention conv, bool inverse, bool coset,
+                     const fr& shift, unsigned radix)
+{
+    host_be be;
+    const size_t n = size_t{1} << L;
+    const size_t small = (size_t{2} << ((L + 1) / 2)) + 16;
+    std::vector<dfr> tables(2 * small), tw(n / 2 + 1), scratch(n);
+    ntt_build_twiddles(be, tw.data(), L, dfr::from_host(root_of_unity(L, conv)), tables.data());
+    ntt_scaling sc;
+    const fr n_inv = fr::from_u64(n).inverse();
+    if (!inverse) {
+        if (coset) {
+            sc.in_shift = ntt_build_powers(be, tables.data(), tables.data() + small, L, dfr::from_host(shift),
+                                           dfr::one());
+            sc.in_lo = tables.data();
+            sc.in_hi = tables.data() + small;
+        }
+    } else if (!coset) {
+        sc.out_mode = 1;
+        sc.out_c = dfr::from_host(n_inv);
+    } else {
+        sc.out_mode = 2;
+        sc.out_shift = ntt_build_powers(be, tables.data(), tables.data() + small, L, dfr::from_host(shift.inverse()),
+                                        dfr::from_host(n_inv));
+        sc.out_lo = tables.data();
+        sc.out_hi = tables.data() + small;
+    }
+    std::vector<dfr> d(n);
+    for (size_t i = 0; i < n; ++i) d[i] = dfr::from_host(a[i]);
+    ntt_run(be, d.data(), scratch.data(), tw.data(), L, inverse, sc, radix);
+    for (size_t i = 0; i < n; ++i) a[i] = d[i].to_host();
+}
+
+} // namespace
+
+TEST_CASE("device NTT schedule equals the CPU NTT for every radix (host emulation)")
+{
+    std::mt19937_64 rng(test::test_seed() + 40);
+    // 2^12, 2^14, 2^16 take two passes (the second with 1, 3, 5 stages); 2^11 is one full block.
+    for (unsigned L : {1u, 2u, 3u, 5u, 8u, 11u, 12u, 14u, 16u}) {
+        const size_t n = size_t{1} << L;
+        std::vector<fr> in(n);
+        for (auto& x : in) x = fr::random(rng);
+        for (auto conv : {root_convention::bellperson, root_convention::snarkjs}) {
+            const ntt_domain dom(L, conv);
+            const fr shift = fr::from_u64(7);
+            for (int kind = 0; kind < 4; ++kind) {
+                std::vector<fr> want = in;
+                if (kind == 0) ntt(want, dom, 1);
+                else if (kind == 1) intt(want, dom, 1);
+                else if (kind == 2) coset_ntt(want, dom, shift, 1);
+                else coset_intt(want, dom, shift, 1);
+                for (unsigned radix : {1u, 2u, 3u}) {
+                    INFO("L " << L << " conv " << int(conv) << " kind " << kind << " radix " << radix);
+                    std::vector<fr> got = in;
+                    host_device_ntt(got, L, conv, kind == 1 || kind == 3, kind >= 2, shift, radix);
+                    REQUIRE(got == want);
+                }
+            }
+        }
+    }
+}
