@@ -1,52 +1,290 @@
 // cuzk — the PCE evaluation and the witness MSM of the CUDA backend
 // (include/cuzk/backend/cuda.hpp, sections "sparse constraint evaluation" and
-// "witness MSM"). Placeholder until the device implementation lands: every
-// entry point throws errc::unsupported.
+// "witness MSM"): argument checks, the upload of the CSR matrices, and the
+// host side of the witness MSM (buffer sizing, the final sum of the batch
+// addition's partials, the Pippenger of the other scalars through
+// gpu_msm_device). The device work is behind
+// include/cuzk/backend/detail/witness_bridge.hpp (kernels/pce.cu,
+// kernels/witness_msm.cu). Built without CUDA, every entry point throws
+// errc::unsupported.
 #include "cuzk/backend/cuda.hpp"
 
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <vector>
+
 #include "cuzk/error.hpp"
+#include "cuzk/util/parallel.hpp"
+
+#if CUZK_WITH_CUDA
+#include "cuzk/backend/detail/witness_bridge.hpp"
+#endif
 
 namespace cuzk {
 
-namespace {
-[[noreturn]] void not_yet(const char* fn)
-{
-    throw error(errc::unsupported, std::string(fn) + ": not implemented yet");
-}
-} // namespace
+// The device copy of a PCE: per matrix the row offsets (32-bit when the
+// matrix has fewer than 2^32 entries, else 64-bit), columns and codes; the
+// coefficient table.
+struct gpu_pce::impl {
+    uint32_t num_inputs = 0, num_aux = 0;
+    uint64_t rows = 0;
+    gpu_buffer row_ptr[3], col[3], code[3], table;
+    bool row_ptr_32[3] = {false, false, false};
+    uint64_t bytes = 0;
+};
 
-struct gpu_pce::impl {};
-gpu_pce::gpu_pce(const r1cs::pce&) { not_yet("gpu_pce"); }
 gpu_pce::~gpu_pce() = default;
 gpu_pce::gpu_pce(gpu_pce&&) noexcept = default;
 gpu_pce& gpu_pce::operator=(gpu_pce&&) noexcept = default;
-uint32_t gpu_pce::num_inputs() const noexcept { return 0; }
-uint32_t gpu_pce::num_aux() const noexcept { return 0; }
-uint64_t gpu_pce::num_constraints() const noexcept { return 0; }
-uint64_t gpu_pce::device_bytes() const noexcept { return 0; }
+uint32_t gpu_pce::num_inputs() const noexcept { return p_ ? p_->num_inputs : 0; }
+uint32_t gpu_pce::num_aux() const noexcept { return p_ ? p_->num_aux : 0; }
+uint64_t gpu_pce::num_constraints() const noexcept { return p_ ? p_->rows : 0; }
+uint64_t gpu_pce::device_bytes() const noexcept { return p_ ? p_->bytes : 0; }
 
-void gpu_pce_eval_device(const gpu_pce&, const fr*, fr*, fr*, fr*) { not_yet("gpu_pce_eval_device"); }
-void gpu_pce_eval(const gpu_pce&, std::span<const fr>, std::span<const fr>, std::span<fr>, std::span<fr>, std::span<fr>)
+#if CUZK_WITH_CUDA
+
+namespace {
+
+constexpr size_t max_points = (size_t{1} << 31) - 1;   // indices are 32-bit on the device
+
+const char* const matrix_name[3] = {"A", "B", "C"};
+
+// Uploads the row offsets as 32-bit values, converted on the host in chunks
+// (the host copy of a 130 M-row matrix is not doubled).
+void upload_offsets_32(gpu_buffer& dst, std::span<const uint64_t> src)
 {
-    not_yet("gpu_pce_eval");
+    constexpr size_t chunk = size_t{1} << 22;
+    std::vector<uint32_t> tmp(std::min(chunk, src.size()));
+    for (size_t s = 0; s < src.size(); s += chunk) {
+        const size_t len = std::min(chunk, src.size() - s);
+        parallel_for(0, len, [&](size_t b, size_t e, unsigned) {
+            for (size_t i = b; i < e; ++i) tmp[i] = uint32_t(src[s + i]);
+        });
+        dst.upload(tmp.data(), len * sizeof(uint32_t), s * sizeof(uint32_t));
+    }
 }
-int64_t gpu_first_unsatisfied_device(const fr*, const fr*, const fr*, size_t) { not_yet("gpu_first_unsatisfied_device"); }
 
+void check_pce_eval_pointers(const gpu_pce& m, const void* w, const void* a, const void* b, const void* c)
+{
+    if (m.num_constraints() == 0) return;
+    if (!a || !b || !c)
+        throw error(errc::invalid_argument, "gpu_pce_eval_device: a, b and c must be device arrays (null given)");
+    if (!w && uint64_t(m.num_inputs()) + m.num_aux() > 0)
+        throw error(errc::invalid_argument, "gpu_pce_eval_device: w is null");
+}
+
+} // namespace
+
+gpu_pce::gpu_pce(const r1cs::pce& m, const gpu_pce_options& opt) : p_(std::make_unique<impl>())
+{
+    impl& d = *p_;
+    d.num_inputs = m.num_inputs;
+    d.num_aux = m.num_aux;
+    d.rows = m.num_constraints;
+    const r1cs::csr_matrix* mats[3] = {&m.a, &m.b, &m.c};
+    for (int i = 0; i < 3; ++i) {
+        const r1cs::csr_matrix& x = *mats[i];
+        if (x.row_ptr.size() != d.rows + 1)
+            throw error(errc::invalid_argument,
+                        fmt::format("gpu_pce: matrix {} has {} row offsets for {} constraints (want {})",
+                                    matrix_name[i], x.row_ptr.size(), d.rows, d.rows + 1));
+        if (x.coef.size() != x.col.size() || x.row_ptr.back() != x.col.size() || x.row_ptr.front() != 0)
+            throw error(errc::invalid_argument,
+                        fmt::format("gpu_pce: matrix {} is inconsistent ({} columns, {} codes, offsets {} … {})",
+                                    matrix_name[i], x.col.size(), x.coef.size(), x.row_ptr.front(),
+                                    x.row_ptr.back()));
+        d.row_ptr_32[i] = !opt.wide_offsets && x.nnz() < (uint64_t(1) << 32);
+        const size_t off_bytes = x.row_ptr.size() * (d.row_ptr_32[i] ? sizeof(uint32_t) : sizeof(uint64_t));
+        d.row_ptr[i] = gpu_buffer(off_bytes);
+        if (d.row_ptr_32[i]) upload_offsets_32(d.row_ptr[i], x.row_ptr);
+        else d.row_ptr[i].upload(x.row_ptr);
+        d.col[i] = gpu_buffer(x.col.size_bytes());
+        d.col[i].upload(x.col);
+        d.code[i] = gpu_buffer(x.coef.size_bytes());
+        d.code[i].upload(x.coef);
+        d.bytes += off_bytes + x.col.size_bytes() + x.coef.size_bytes();
+    }
+    d.table = gpu_buffer(m.coeffs.size_bytes());
+    d.table.upload(m.coeffs);
+    d.bytes += m.coeffs.size_bytes();
+}
+
+void gpu_pce_eval_device(const gpu_pce& m, const fr* w, fr* a, fr* b, fr* c)
+{
+    check_pce_eval_pointers(m, w, a, b, c);
+    const gpu_pce::impl& d = m.get();
+    if (d.rows == 0) return;
+    witness_bridge::csr_device mats[3];
+    for (int i = 0; i < 3; ++i)
+        mats[i] = {d.row_ptr[i].data(), d.row_ptr_32[i], d.col[i].as<uint32_t>(), d.code[i].as<uint32_t>()};
+    witness_bridge::pce_eval(mats, d.table.as<fr>(), d.rows, w, a, b, c);
+}
+
+void gpu_pce_eval(const gpu_pce& m, std::span<const fr> inputs, std::span<const fr> aux, std::span<fr> a,
+                  std::span<fr> b, std::span<fr> c)
+{
+    if (inputs.size() != m.num_inputs() || aux.size() != m.num_aux())
+        throw error(errc::invalid_argument,
+                    fmt::format("gpu_pce_eval: the witness has {} inputs and {} aux values, the PCE expects {} and {}",
+                                inputs.size(), aux.size(), m.num_inputs(), m.num_aux()));
+    const uint64_t rows = m.num_constraints();
+    if (a.size() != rows || b.size() != rows || c.size() != rows)
+        throw error(errc::invalid_argument,
+                    fmt::format("gpu_pce_eval: a, b, c hold {}/{}/{} values, the PCE has {} constraints", a.size(),
+                                b.size(), c.size(), rows));
+    gpu_buffer w((inputs.size() + aux.size()) * sizeof(fr));
+    w.upload(inputs);
+    w.upload(aux, inputs.size_bytes());
+    gpu_buffer out(3 * rows * sizeof(fr));
+    fr* d = out.as<fr>();
+    gpu_pce_eval_device(m, w.as<fr>(), d, d + rows, d + 2 * rows);
+    out.download(a, 0);
+    out.download(b, rows * sizeof(fr));
+    out.download(c, 2 * rows * sizeof(fr));
+}
+
+int64_t gpu_first_unsatisfied_device(const fr* a, const fr* b, const fr* c, size_t n)
+{
+    if (n == 0) return -1;
+    if (!a || !b || !c)
+        throw error(errc::invalid_argument, "gpu_first_unsatisfied_device: a, b and c must be device arrays");
+    return witness_bridge::first_unsatisfied(a, b, c, n);
+}
+
+// ---- witness MSM ---------------------------------------------------------------------------------
+namespace {
+
+// The steps (stats in parentheses):
+//   split       classify and compact on the device (zeros, ones, others; split_ms)
+//   BATCH_ADD   the ones' points summed on the device, the ≤ 64 partial sums
+//               here (batch_add_ms, batch_add_begin/end)
+//   Pippenger   gpu_msm_device on the compacted others (msm_ms)
+// Device scratch: 16 B per 4096 scalars, 4 B per one, sizeof(point) + 32 B
+// per other, freed on return.
+template <class Aff, class Jac, class Xz>
+Jac msm_witness_impl(const Aff* points, const fr* scalars, size_t n, gpu_msm_witness_stats* stats)
+{
+    if (stats) *stats = gpu_msm_witness_stats{};
+    if (n == 0) return Jac::identity();
+    if (n > max_points)
+        throw error(errc::invalid_argument, fmt::format("gpu_msm_witness: {} points exceed the limit 2^31 − 1", n));
+    if (!points || !scalars)
+        throw error(errc::invalid_argument, "gpu_msm_witness_device: points and scalars must be device arrays");
+
+    gpu_timer split_timer;
+    split_timer.start();
+    gpu_buffer tiles(witness_bridge::split_scratch_words(n) * sizeof(uint32_t));
+    const witness_bridge::split_counts cnt = witness_bridge::split_count(scalars, n, tiles.as<uint32_t>());
+    gpu_buffer one_idx(cnt.ones * sizeof(uint32_t));
+    gpu_buffer other_pts(cnt.others * sizeof(Aff)), other_sc(cnt.others * sizeof(fr::repr));
+    witness_bridge::split_scatter(points, scalars, n, tiles.as<uint32_t>(), one_idx.as<uint32_t>(),
+                                  other_pts.as<Aff>(), other_sc.as<fr::repr>());
+    const double split_ms = split_timer.stop_ms();
+
+    Xz partials[witness_bridge::batch_add_max_partials];
+    witness_bridge::batch_add_timing bt;
+    const size_t np = witness_bridge::batch_add(points, one_idx.as<uint32_t>(), cnt.ones, partials, &bt);
+    Jac acc = Jac::identity();
+    for (size_t i = 0; i < np; ++i) acc = acc.add(partials[i].to_jacobian());
+
+    double msm_ms = 0;
+    if (cnt.others > 0) {
+        gpu_timer t;
+        t.start();
+        acc = acc.add(gpu_msm_device(other_pts.as<Aff>(), other_sc.as<fr::repr>(), cnt.others));
+        msm_ms = t.stop_ms();
+    }
+    if (stats) {
+        stats->zeros = cnt.zeros;
+        stats->ones = cnt.ones;
+        stats->others = cnt.others;
+        stats->split_ms = split_ms;
+        stats->batch_add_ms = bt.ms;
+        stats->msm_ms = msm_ms;
+        stats->batch_add_begin = bt.begin;
+        stats->batch_add_end = bt.end;
+    }
+    return acc;
+}
+
+template <class Aff, class Jac, class Xz>
+Jac msm_witness_host(std::span<const Aff> points, std::span<const fr> scalars, gpu_msm_witness_stats* stats)
+{
+    if (points.size() != scalars.size())
+        throw error(errc::invalid_argument,
+                    fmt::format("gpu_msm_witness: {} points but {} scalars", points.size(), scalars.size()));
+    const size_t n = points.size();
+    if (n > max_points)
+        throw error(errc::invalid_argument, fmt::format("gpu_msm_witness: {} points exceed the limit 2^31 − 1", n));
+    if (n == 0) {
+        if (stats) *stats = gpu_msm_witness_stats{};
+        return Jac::identity();
+    }
+    gpu_buffer p(points.size_bytes()), k(scalars.size_bytes());
+    p.upload(points);
+    k.upload(scalars);
+    return msm_witness_impl<Aff, Jac, Xz>(p.as<Aff>(), k.as<fr>(), n, stats);
+}
+
+} // namespace
+
+g1_jacobian gpu_msm_witness_device(const g1_affine* points, const fr* scalars, size_t n, gpu_msm_witness_stats* stats)
+{
+    return msm_witness_impl<g1_affine, g1_jacobian, g1_xyzz>(points, scalars, n, stats);
+}
+g2_jacobian gpu_msm_witness_device(const g2_affine* points, const fr* scalars, size_t n, gpu_msm_witness_stats* stats)
+{
+    return msm_witness_impl<g2_affine, g2_jacobian, g2_xyzz>(points, scalars, n, stats);
+}
+g1_jacobian gpu_msm_witness(std::span<const g1_affine> points, std::span<const fr> scalars,
+                            gpu_msm_witness_stats* stats)
+{
+    return msm_witness_host<g1_affine, g1_jacobian, g1_xyzz>(points, scalars, stats);
+}
+g2_jacobian gpu_msm_witness(std::span<const g2_affine> points, std::span<const fr> scalars,
+                            gpu_msm_witness_stats* stats)
+{
+    return msm_witness_host<g2_affine, g2_jacobian, g2_xyzz>(points, scalars, stats);
+}
+
+#else // !CUZK_WITH_CUDA
+
+namespace {
+[[noreturn]] void no_cuda(const char* fn)
+{
+    throw error(errc::unsupported, fmt::format("{}: cuzk was built without CUDA (CUZK_CUDA=OFF or no nvcc)", fn));
+}
+} // namespace
+
+gpu_pce::gpu_pce(const r1cs::pce&, const gpu_pce_options&) { no_cuda("gpu_pce"); }
+void gpu_pce_eval_device(const gpu_pce&, const fr*, fr*, fr*, fr*) { no_cuda("gpu_pce_eval_device"); }
+void gpu_pce_eval(const gpu_pce&, std::span<const fr>, std::span<const fr>, std::span<fr>, std::span<fr>,
+                  std::span<fr>)
+{
+    no_cuda("gpu_pce_eval");
+}
+int64_t gpu_first_unsatisfied_device(const fr*, const fr*, const fr*, size_t)
+{
+    no_cuda("gpu_first_unsatisfied_device");
+}
 g1_jacobian gpu_msm_witness_device(const g1_affine*, const fr*, size_t, gpu_msm_witness_stats*)
 {
-    not_yet("gpu_msm_witness_device");
+    no_cuda("gpu_msm_witness_device");
 }
 g2_jacobian gpu_msm_witness_device(const g2_affine*, const fr*, size_t, gpu_msm_witness_stats*)
 {
-    not_yet("gpu_msm_witness_device");
+    no_cuda("gpu_msm_witness_device");
 }
 g1_jacobian gpu_msm_witness(std::span<const g1_affine>, std::span<const fr>, gpu_msm_witness_stats*)
 {
-    not_yet("gpu_msm_witness");
+    no_cuda("gpu_msm_witness");
 }
 g2_jacobian gpu_msm_witness(std::span<const g2_affine>, std::span<const fr>, gpu_msm_witness_stats*)
 {
-    not_yet("gpu_msm_witness");
+    no_cuda("gpu_msm_witness");
 }
+
+#endif
 
 } // namespace cuzk

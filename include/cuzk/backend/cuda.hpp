@@ -158,10 +158,17 @@ g2_jacobian gpu_msm_device(const g2_affine* points, const fr::repr* scalars, siz
 
 // ---- sparse constraint evaluation (PCE) on the device ------------------------------------
 // The three CSR matrices of an r1cs::pce (row offsets, columns, coefficient
-// codes and the coefficient table), copied to device memory once.
+// codes and the coefficient table), copied to device memory once. Row
+// offsets are stored as 32-bit values when a matrix has fewer than 2^32
+// entries (64-bit otherwise). The PCE must be valid (as pce_builder and
+// load_pce produce it: columns below num_inputs + num_aux, codes below
+// 2 + table size); only the array sizes are checked here.
+struct gpu_pce_options {
+    bool wide_offsets = false;   // tests: keep 64-bit row offsets for every matrix
+};
 class gpu_pce {
 public:
-    explicit gpu_pce(const r1cs::pce& m);
+    explicit gpu_pce(const r1cs::pce& m, const gpu_pce_options& opt = {});
     ~gpu_pce();
     gpu_pce(gpu_pce&&) noexcept;
     gpu_pce& operator=(gpu_pce&&) noexcept;
@@ -201,6 +208,7 @@ struct gpu_msm_witness_stats {
     size_t zeros = 0, ones = 0, others = 0;
     double batch_add_ms = 0, msm_ms = 0;   // device time from CUDA events
     std::chrono::steady_clock::time_point batch_add_begin{}, batch_add_end{};   // on the host's steady clock
+    double split_ms = 0;   // device time of the 0/1/other classification and compaction
 };
 g1_jacobian gpu_msm_witness_device(const g1_affine* points, const fr* scalars, size_t n,
                                    gpu_msm_witness_stats* stats = nullptr);
