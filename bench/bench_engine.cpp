@@ -1,10 +1,11 @@
 // The proving engine on the CPU backend.
 //
-//   bm_engine_small_jobs/W/S   64 one-partition jobs of a tiny circuit (a
+//   bm_engine_small_jobs/W/S/K   64 one-partition jobs of a tiny circuit (a
 //       chain of 32 squarings, domain 64) through an engine with W prove
-//       workers, with (S=1) or without (S=0) a recording timeline sink:
-//       the engine's own cost per partition (queues, threads, events),
-//       next to bm_direct_small_jobs, the same proofs by plain calls.
+//       workers, with (S=1) or without (S=0) a recording timeline sink, K
+//       partitions per prove call: the engine's own cost per partition
+//       (queues, threads, events, lock hand-overs), next to
+//       bm_direct_small_jobs, the same proofs by plain calls.
 //   bm_engine_sha256/P/W       one job of P partitions of the 1-block SHA-256
 //       circuit (~26k constraints), W prove workers: throughput with the
 //       device part under the lock and the tails outside it; counters give
@@ -98,6 +99,7 @@ void bm_engine_small_jobs(benchmark::State& st)
     cfg.device_threads = 1;
     cfg.tail_threads = 1;
     cfg.lookahead = 4;
+    cfg.partitions_per_call = unsigned(st.range(2));
     cfg.sink = st.range(1) ? &rec : nullptr;
     pipeline::engine eng(cfg);
     const auto key = eng.add_key(k.pk, k.pce, k.density);
@@ -163,6 +165,12 @@ void bm_engine_sha256(benchmark::State& st)
 
 } // namespace
 
-BENCHMARK(bm_engine_small_jobs)->ArgsProduct({{1, 2}, {0, 1}})->ArgNames({"workers", "sink"})->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(bm_engine_small_jobs)
+    ->ArgsProduct({{1, 2}, {0, 1}, {1}})
+    ->Args({1, 0, 4})
+    ->Args({2, 0, 4})
+    ->ArgNames({"workers", "sink", "per_call"})
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK(bm_direct_small_jobs)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(bm_engine_sha256)->Args({4, 1})->Args({4, 2})->ArgNames({"parts", "workers"})->Iterations(1)->UseRealTime()->Unit(benchmark::kSecond);

@@ -3,7 +3,10 @@
 // handle resolves exactly once, with the expected status, and every completed
 // proof verifies under an independent check); priority order; the memory
 // budget (refusal and admission); waiting with a timeout; duplicate ids;
-// shutting down with pending jobs.
+// shutting down with pending jobs; several partitions per prove call (order
+// kept, one key per call, failures isolated per job); the device memory
+// budget (device parts never overlap when one fits, refusal); snarkjs keys
+// from .zkey/.wtns files; the cuda backend failing cleanly without a GPU.
 #include <catch2/catch.hpp>
 
 #include <atomic>
@@ -12,15 +15,20 @@
 #include <map>
 #include <mutex>
 #include <random>
+#include <filesystem>
 #include <set>
 #include <thread>
 
+#include <unistd.h>
+
+#include "cuzk/backend/cuda.hpp"
 #include "cuzk/error.hpp"
 #include "cuzk/groth16/circuit.hpp"
 #include "cuzk/groth16/prover_split.hpp"
 #include "cuzk/groth16/setup.hpp"
 #include "cuzk/groth16/verifier.hpp"
 #include "cuzk/io/bellperson.hpp"
+#include "cuzk/io/snarkjs.hpp"
 #include "cuzk/pipeline/engine.hpp"
 #include "cuzk/r1cs/gadgets/sha256.hpp"
 #include "cuzk/timeline/analysis.hpp"
@@ -372,10 +380,11 @@ TEST_CASE("engine: 1000+ jobs from several threads with failures and cancellatio
         j.cancel_mode = c < 6 ? 1 : c < 12 ? 2 : 0;
     }
 
-    // Two engine shapes: a tail pool, and tails run by the prove workers.
-    for (const unsigned tail_threads : {2u, 0u}) {
-        const size_t jobs_here = tail_threads ? n_jobs : 150;
-        INFO("seed " << seed << ", tail_threads " << tail_threads);
+    // Three engine shapes: a tail pool; tails run by the prove workers; a
+    // tail pool with three partitions per prove call.
+    for (const auto& [tail_threads, per_call] : {std::pair{2u, 1u}, std::pair{0u, 1u}, std::pair{1u, 3u}}) {
+        const size_t jobs_here = per_call > 1 ? 300 : tail_threads ? n_jobs : 150;
+        INFO("seed " << seed << ", tail_threads " << tail_threads << ", partitions_per_call " << per_call);
         test_recorder rec;
         pipeline::engine_config cfg;
         cfg.synth_workers = 2;
@@ -384,6 +393,7 @@ TEST_CASE("engine: 1000+ jobs from several threads with failures and cancellatio
         cfg.workers_per_device = 2;
         cfg.device_threads = 1;
         cfg.tail_threads = tail_threads;
+        cfg.partitions_per_call = per_call;
         cfg.self_verify = true;
         cfg.sink = &rec;
 
@@ -810,4 +820,504 @@ TEST_CASE("engine: SHA-256 partitions through the whole pipeline", "[engine][slo
         CHECK(r.partitions[size_t(p)].public_inputs == pub);
         CHECK(groth16::verify(pvk, r.partitions[size_t(p)].proof, pub));
     }
+}
+
+// ---- snarkjs keys ---------------------------------------------------------------------------
+
+namespace {
+
+// A snarkjs-convention key for a tiny circuit shape (dev setup from its PCE);
+// full witnesses come from a plain witness run (inputs ‖ aux is circom's
+// signal order for such a key).
+struct snarkjs_test_key {
+    test_key shape;   // the circuit and its bellperson key (unused here)
+    std::shared_ptr<const groth16::proving_key> pk;
+    groth16::prepared_verifying_key pvk;
+    snarkjs_test_key(uint64_t sh, size_t ni, size_t nc) : shape(sh, ni, nc)
+    {
+        pk = std::make_shared<groth16::proving_key>(groth16::setup_snarkjs(groth16::describe(*shape.pce)));
+        pvk = groth16::prepare_verifying_key(pk->vk);
+    }
+    std::vector<fr> witness(uint64_t values) const
+    {
+        auto w = groth16::synthesize_witness(shape.circuit(values));
+        std::vector<fr> full = std::move(w.inputs);
+        full.insert(full.end(), w.aux.begin(), w.aux.end());
+        return full;
+    }
+};
+
+struct temp_dir {
+    std::filesystem::path p;
+    temp_dir()
+    {
+        p = std::filesystem::temp_directory_path() /
+            ("cuzk-test-engine-" + std::to_string(::getpid()) + "-" + std::to_string(test::test_seed()));
+        std::filesystem::create_directories(p);
+    }
+    ~temp_dir()
+    {
+        std::error_code ec;
+        std::filesystem::remove_all(p, ec);
+    }
+    std::string file(const char* name) const { return (p / name).string(); }
+};
+
+} // namespace
+
+TEST_CASE("split prover: snarkjs prove_finish(prove_start_snarkjs) equals prove_snarkjs", "[engine]")
+{
+    std::mt19937_64 rng(test::test_seed() + 20);
+    for (size_t nc : {5u, 60u, 300u}) {
+        const snarkjs_test_key k(rng(), 2, nc);
+        const std::vector<fr> w = k.witness(rng());
+        const fr r = fr::random(rng), s = fr::random(rng);
+        const groth16::proof mono = groth16::prove_snarkjs(*k.pk, w, r, s);
+        const std::vector<fr> pub(w.begin() + 1, w.begin() + k.pk->num_inputs);
+        REQUIRE(groth16::verify(k.pvk, mono, pub));
+
+        // From the witness in one call, and from a, b evaluated first.
+        const groth16::proof one = groth16::prove_finish(k.pk->vk, groth16::prove_start_snarkjs(*k.pk, w, {2}), r, s);
+        std::vector<fr> a, b;
+        groth16::snarkjs_evaluate_ab(*k.pk, w, a, b);
+        CHECK(a.size() == k.pk->domain_size);
+        CHECK(b.size() == k.pk->domain_size);
+        struct obs_t final : groth16::prove_observer {
+            std::vector<std::string> log;
+            void step_begin(std::string_view st, std::string_view q) noexcept override
+            {
+                log.push_back("+" + std::string(st) + ":" + std::string(q));
+            }
+            void step_end(std::string_view st, std::string_view q) noexcept override
+            {
+                log.push_back("-" + std::string(st) + ":" + std::string(q));
+            }
+        } obs;
+        groth16::prove_timings tm;
+        const groth16::proof two = groth16::prove_finish(
+            k.pk->vk, groth16::prove_start_snarkjs(*k.pk, std::move(a), std::move(b), w, {1}, &obs, &tm), r, s);
+        for (const groth16::proof* p : {&one, &two}) {
+            CHECK(p->a == mono.a);
+            CHECK(p->b == mono.b);
+            CHECK(p->c == mono.c);
+        }
+        CHECK(obs.log.size() == 22);
+        CHECK(obs.log.front() == "+NTT:");
+        CHECK(obs.log.back() == "-MSM_B2:b2");
+        CHECK(tm.total_ns >= tm.h_ns + tm.msm_h_ns);
+        // Another witness of the same circuit proves under the same key.
+        const std::vector<fr> w2 = k.witness(rng());
+        const groth16::proof p2 = groth16::prove_finish(k.pk->vk, groth16::prove_start_snarkjs(*k.pk, w2));
+        CHECK(groth16::verify(k.pvk, p2, std::vector<fr>(w2.begin() + 1, w2.begin() + k.pk->num_inputs)));
+    }
+    // Refusals: a bellperson key, a short witness, w[0] != 1, a, b of the wrong size.
+    const snarkjs_test_key k(9, 1, 4);
+    std::vector<fr> w = k.witness(1);
+    CHECK_THROWS_AS(groth16::prove_start_snarkjs(*k.shape.pk, w), error);
+    std::vector<fr> shortw(w.begin(), w.end() - 1);
+    CHECK_THROWS_AS(groth16::prove_start_snarkjs(*k.pk, shortw), error);
+    std::vector<fr> bad0 = w;
+    bad0[0] = fr::from_u64(2);
+    CHECK_THROWS_AS(groth16::prove_start_snarkjs(*k.pk, bad0), error);
+    CHECK_THROWS_AS(groth16::prove_start_snarkjs(*k.pk, std::vector<fr>(3), std::vector<fr>(3), w), error);
+}
+
+TEST_CASE("engine: snarkjs keys from .zkey and .wtns files", "[engine]")
+{
+    const snarkjs_test_key k(test::test_seed() + 21, 2, 40);
+    temp_dir td;
+    io::write_zkey(td.file("t.zkey"), *k.pk);
+    const io::zkey z = io::read_zkey(td.file("t.zkey"));
+    auto zpk = std::make_shared<groth16::proving_key>(z.pk);
+    REQUIRE(zpk->conv == groth16::convention::snarkjs);
+
+    const size_t n_jobs = 12;
+    std::vector<std::vector<fr>> wit;
+    for (size_t j = 0; j < n_jobs; ++j) {
+        io::write_wtns(td.file("w.wtns"), k.witness(100 + j));
+        wit.push_back(io::read_wtns(td.file("w.wtns")));
+    }
+    for (const unsigned per_call : {1u, 3u}) {
+        INFO("partitions_per_call " << per_call);
+        pipeline::engine_config cfg;
+        cfg.synth_workers = 2;
+        cfg.lookahead = 4;
+        cfg.workers_per_device = 2;
+        cfg.device_threads = 1;
+        cfg.partitions_per_call = per_call;
+        test_recorder rec;
+        cfg.sink = &rec;
+        pipeline::engine eng(cfg);
+        const auto key = eng.add_key(zpk, nullptr, {"zkey", 0});
+        CHECK(eng.device_bytes(key) == pipeline::device_bytes_estimate(*zpk));
+        // snarkjs keys take witnesses only, and no PCE.
+        CHECK_THROWS_AS(eng.submit({key, {pipeline::circuit_partition{k.shape.circuit_ptr(1)}}, 0, ""}), error);
+        CHECK_THROWS_AS(eng.add_key(zpk, k.shape.pce), error);
+
+        std::vector<pipeline::job_handle> hs;
+        for (size_t j = 0; j < n_jobs; ++j) {
+            std::vector<pipeline::partition> parts;
+            parts.push_back(pipeline::full_witness_partition{wit[j]});
+            // The same witness split as inputs ‖ aux.
+            parts.push_back(pipeline::witness_partition{
+                std::vector<fr>(wit[j].begin(), wit[j].begin() + zpk->num_inputs),
+                std::vector<fr>(wit[j].begin() + zpk->num_inputs, wit[j].end())});
+            if (j == 3) {   // a wrong private value: only self-verify can tell
+                std::vector<fr> bad = wit[j];
+                bad.back() += fr::one();
+                parts.push_back(pipeline::full_witness_partition{std::move(bad)});
+            }
+            if (j == 5) {   // the wrong size
+                std::vector<fr> bad = wit[j];
+                bad.pop_back();
+                parts.push_back(pipeline::full_witness_partition{std::move(bad)});
+            }
+            hs.push_back(eng.submit({key, std::move(parts), 0, "s" + std::to_string(j)}));
+        }
+        for (size_t j = 0; j < n_jobs; ++j) {
+            const auto& r = hs[j].wait();
+            INFO("job " << j << ": " << r.message);
+            if (j == 3 || j == 5) {
+                REQUIRE(r.status == job_status::failed);
+                CHECK(r.failed_partition == 2);
+                CHECK(r.code == (j == 3 ? errc::internal : errc::invalid_argument));
+                continue;
+            }
+            REQUIRE(r.status == job_status::completed);
+            const std::vector<fr> pub(wit[j].begin() + 1, wit[j].begin() + zpk->num_inputs);
+            for (const auto& pr : r.partitions) {
+                CHECK(pr.public_inputs == pub);
+                CHECK(groth16::verify(k.pvk, pr.proof, pub));   // the key written and read back is the same key
+            }
+        }
+        check_timeline(rec.take());
+    }
+}
+
+// ---- several partitions per prove call -------------------------------------------------------
+
+TEST_CASE("engine: partitions per prove call keep the order, one key per call, failures per job", "[engine]")
+{
+    const uint64_t seed = test::test_seed() + 30;
+    std::mt19937_64 rng(seed);
+    // Device parts of tens of ms against a fast synthesis: the lookahead fills
+    // while the device is busy, so calls take several partitions.
+    const std::vector<test_key> keys{test_key(rng(), 1, 300), test_key(rng(), 2, 300)};
+    const unsigned per_call = 3;
+    test_recorder rec;
+    pipeline::engine_config cfg;
+    cfg.synth_workers = 2;
+    cfg.lookahead = 6;
+    cfg.workers_per_device = 2;
+    cfg.device_threads = 1;
+    cfg.tail_threads = 1;
+    cfg.partitions_per_call = per_call;
+    cfg.sink = &rec;
+
+    struct planned {
+        int key, priority;
+        std::vector<part_kind> parts;
+        std::vector<uint64_t> values;
+        int bad = -1;
+    };
+    const size_t n_jobs = 16;
+    std::vector<planned> plan(n_jobs);
+    for (size_t j = 0; j < n_jobs; ++j) {
+        auto& p = plan[j];
+        p.key = int(j % 4 < 2 ? 0 : 1);   // runs of two jobs per key
+        p.priority = int(rng() % 2);
+        for (int q = 0; q < 3; ++q) {
+            p.parts.push_back(q == 1 ? part_kind::witness : part_kind::circuit);
+            p.values.push_back(rng());
+        }
+        if (j % 5 == 2) {   // a failure inside a call: found by the tail's self-verify
+            p.bad = int(j % 3);
+            p.parts[size_t(p.bad)] = part_kind::bad_abc;
+        }
+    }
+    std::vector<pipeline::job_handle> hs;
+    std::map<std::string, size_t> index;
+    pipeline::engine_stats st;
+    {
+        pipeline::engine eng(cfg);
+        const pipeline::key_id kid[2] = {eng.add_key(keys[0].pk, keys[0].pce), eng.add_key(keys[1].pk, keys[1].pce)};
+        for (size_t j = 0; j < n_jobs; ++j) {
+            const auto& p = plan[j];
+            pipeline::proof_request req;
+            req.key = kid[p.key];
+            req.priority = p.priority;
+            req.id = "c" + std::to_string(j);
+            index[req.id] = j;
+            for (size_t q = 0; q < p.parts.size(); ++q)
+                req.partitions.push_back(make_partition(keys[size_t(p.key)], p.parts[q], p.values[q]));
+            hs.push_back(eng.submit(std::move(req)));
+        }
+        for (auto& h : hs) REQUIRE(h.wait_for(120s));
+        st = eng.stats();
+    }
+    INFO("seed " << seed);
+    size_t parts_total = 0;
+    for (size_t j = 0; j < n_jobs; ++j) {
+        const auto& r = hs[j].result();
+        INFO("job " << j << ": " << r.message);
+        if (plan[j].bad >= 0) {
+            REQUIRE(r.status == job_status::failed);
+            CHECK(r.failed_partition == plan[j].bad);
+            CHECK(r.code == errc::internal);
+        } else {
+            REQUIRE(r.status == job_status::completed);
+            CHECK(verify_result(keys[size_t(plan[j].key)], r, plan[j].values, j % 4 == 0));
+        }
+        parts_total += plan[j].parts.size();
+    }
+    CHECK(st.partitions_proved <= parts_total);
+    CHECK(st.device_calls < st.partitions_proved);   // some calls took several partitions
+
+    // Calls from GPU_PICKUP's call number: at most per_call partitions, one
+    // key, in the order (priority, submission, partition); every partition
+    // keeps its GPU_START … GPU_END bracket.
+    const auto ev = rec.take();
+    check_timeline(ev);
+    std::map<std::string, std::vector<const timeline::event*>> calls;
+    std::map<std::pair<std::string, int>, std::vector<std::string>> stages;
+    for (const auto& e : ev) {
+        if (e.name == "GPU_PICKUP") {
+            std::string call;
+            for (const auto& [kk, v] : e.details)
+                if (kk == "call") call = v;
+            REQUIRE(!call.empty());
+            calls[call].push_back(&e);
+        }
+        if (e.ph == timeline::phase::instant && e.partition >= 0 && e.name.rfind("GPU_", 0) == 0)
+            stages[{e.job, e.partition}].push_back(e.name);
+    }
+    size_t multi = 0;
+    for (const auto& [call, v] : calls) {
+        INFO("call " << call);
+        CHECK(v.size() <= per_call);
+        if (v.size() > 1) ++multi;
+        for (size_t i = 0; i < v.size(); ++i) {
+            CHECK(v[i]->worker == v[0]->worker);
+            const auto& pj = plan[index.at(v[i]->job)];
+            CHECK(pj.key == plan[index.at(v[0]->job)].key);
+            if (i == 0) continue;
+            const auto& pp = plan[index.at(v[i - 1]->job)];
+            const auto order = [&](const planned& p, const timeline::event* e) {
+                return std::make_tuple(-p.priority, index.at(e->job), e->partition);
+            };
+            CHECK(order(pp, v[i - 1]) < order(pj, v[i]));
+        }
+    }
+    CHECK(multi > 0);
+    for (size_t j = 0; j < n_jobs; ++j) {
+        const auto& r = hs[j].result();
+        if (r.status != job_status::completed) continue;
+        for (size_t p = 0; p < r.partitions.size(); ++p) {
+            const std::vector<std::string> expect = {"GPU_PICKUP", "GPU_START", "GPU_END"};
+            CHECK(stages[{r.id, int(p)}] == expect);
+        }
+    }
+}
+
+// ---- device memory budget ------------------------------------------------------------------
+
+TEST_CASE("engine: device memory budget serialises device parts and refuses what can never fit", "[engine]")
+{
+    const test_key k(test::test_seed() + 40, 1, 200);
+    // Per call: from the GPU_START of its first partition (taken before the
+    // device budget) to the end of its last MSM_B2; calls of different
+    // workers must not overlap when the budget fits one device part.
+    auto run = [&](uint64_t budget, unsigned per_call, pipeline::engine_stats* st) {
+        test_recorder rec;
+        pipeline::engine_config cfg;
+        cfg.synth_workers = 2;
+        cfg.lookahead = 4;
+        cfg.workers_per_device = 2;
+        cfg.device_threads = 1;
+        cfg.partitions_per_call = per_call;
+        cfg.device_memory_budget = budget;
+        cfg.sink = &rec;
+        {
+            pipeline::engine eng(cfg);
+            const auto key = eng.add_key(k.pk, k.pce, {"k", 0, 100 << 10});
+            CHECK(eng.device_bytes(key) == (100u << 10));
+            std::vector<pipeline::job_handle> hs;
+            for (int j = 0; j < 4; ++j) {
+                std::vector<pipeline::partition> parts;
+                for (int p = 0; p < 3; ++p) parts.push_back(pipeline::circuit_partition{k.circuit_ptr(uint64_t(j * 3 + p))});
+                hs.push_back(eng.submit({key, std::move(parts), 0, ""}));
+            }
+            for (auto& h : hs) REQUIRE(h.wait().status == job_status::completed);
+            *st = eng.stats();
+        }
+        // Reservation windows per worker: [LOCK_WAIT begin, last MSM_B2 end before the worker's next LOCK_WAIT].
+        std::map<int, std::vector<std::pair<uint64_t, uint64_t>>> win;
+        auto ev = rec.take();
+        std::stable_sort(ev.begin(), ev.end(), [](const auto& x, const auto& y) { return x.t_ns < y.t_ns; });
+        for (const auto& e : ev) {
+            if (e.name == "LOCK_WAIT" && e.ph == timeline::phase::begin) win[e.worker].push_back({e.t_ns, e.t_ns});
+            if (e.name == "MSM_B2" && e.ph == timeline::phase::end) {
+                REQUIRE(!win[e.worker].empty());
+                win[e.worker].back().second = e.t_ns;
+            }
+        }
+        std::vector<std::tuple<uint64_t, uint64_t, int>> iv;
+        for (const auto& [w, v] : win)
+            for (const auto& [b, e] : v) iv.emplace_back(b, e, w);
+        std::sort(iv.begin(), iv.end());
+        int overlaps = 0;
+        for (size_t i = 1; i < iv.size(); ++i)
+            if (std::get<0>(iv[i]) < std::get<1>(iv[i - 1]) && std::get<2>(iv[i]) != std::get<2>(iv[i - 1]))
+                ++overlaps;
+        return std::make_pair(overlaps, win.size());
+    };
+    SECTION("a budget for one device part: the two workers take turns")
+    {
+        for (const unsigned per_call : {1u, 2u}) {
+            INFO("partitions_per_call " << per_call);
+            pipeline::engine_stats st;
+            const auto [overlaps, workers] = run(150 << 10, per_call, &st);
+            CHECK(overlaps == 0);
+            CHECK(workers == 2);   // both workers did run device parts
+            CHECK(st.device_memory_peak.at(0) == (100u << 10));
+            CHECK(st.device_memory_reserved.at(0) == 0);
+        }
+    }
+    SECTION("without a budget the second worker waits at the lock instead (the check can see overlap)")
+    {
+        pipeline::engine_stats st;
+        const auto [overlaps, workers] = run(0, 1, &st);
+        CHECK(workers == 2);
+        CHECK(overlaps > 0);
+        CHECK(st.device_memory_peak.at(0) >= (200u << 10));
+    }
+    SECTION("refusal at submit names both sizes")
+    {
+        pipeline::engine_config cfg;
+        cfg.device_threads = 1;
+        cfg.device_memory_budget = 150 << 10;
+        pipeline::engine eng(cfg);
+        // The default estimate of this key is above 1 MiB: its jobs can never run.
+        const uint64_t est = pipeline::device_bytes_estimate(*k.pk);
+        REQUIRE(est > cfg.device_memory_budget);
+        const auto big = eng.add_key(k.pk, k.pce);
+        CHECK(eng.device_bytes(big) == est);
+        try {
+            eng.submit({big, {pipeline::circuit_partition{k.circuit_ptr(1)}}, 0, "too-big"});
+            FAIL("submit accepted a job whose device part can never fit");
+        } catch (const error& e) {
+            const std::string m = e.what();
+            CHECK(e.code() == errc::out_of_memory);
+            CHECK(m.find(std::to_string(est)) != std::string::npos);
+            CHECK(m.find(std::to_string(cfg.device_memory_budget)) != std::string::npos);
+        }
+        // Nothing was queued; a key that fits still runs, under the same id.
+        const auto ok = eng.add_key(k.pk, k.pce, {"fits", 0, 100 << 10});
+        auto h = eng.submit({ok, {pipeline::circuit_partition{k.circuit_ptr(1)}}, 0, "too-big"});
+        CHECK(h.wait().status == job_status::completed);
+        CHECK(verify_result(k, h.result(), {1}));
+        const auto st = eng.stats();
+        CHECK(st.jobs_submitted == 1);
+        CHECK(st.device_memory_reserved.at(0) == 0);
+        CHECK(st.device_memory_peak.at(0) == (100u << 10));
+    }
+}
+
+// ---- backends ---------------------------------------------------------------------------------
+
+TEST_CASE("engine: backend cuda fails cleanly where CUDA is not available", "[engine]")
+{
+    std::string why;
+    if (cuda_available(&why)) {
+        WARN("SKIPPED: CUDA is available here; this test covers machines without it");
+        return;
+    }
+    pipeline::engine_config cfg;
+    cfg.backend = pipeline::engine_backend::cuda;
+    try {
+        pipeline::engine eng(cfg);
+        FAIL("an engine with backend cuda was created without CUDA");
+    } catch (const error& e) {
+        CHECK(e.code() == errc::unsupported);
+        CHECK(std::string(e.what()).find(why) != std::string::npos);
+    }
+    CHECK(std::string(pipeline::backend_name(pipeline::engine_backend::cuda)) == "cuda");
+    CHECK(std::string(pipeline::backend_name(pipeline::engine_backend::cpu)) == "cpu");
+    pipeline::engine_config bad;
+    bad.partitions_per_call = 0;
+    CHECK_THROWS_AS(pipeline::engine(bad), error);
+}
+
+TEST_CASE("engine: backend cuda proves every partition form, device spans on the timeline", "[engine][gpu]")
+{
+    std::string why;
+    if (!cuda_available(&why)) {
+        WARN("skipped: " << why);
+        std::printf("SKIPPED: %s\n", why.c_str());
+        return;
+    }
+    const test_key k(test::test_seed() + 50, 2, 300);
+    test_recorder rec;
+    pipeline::engine_config cfg;
+    cfg.backend = pipeline::engine_backend::cuda;
+    cfg.synth_workers = 2;
+    cfg.lookahead = 4;
+    cfg.workers_per_device = 2;
+    cfg.partitions_per_call = 2;
+    cfg.sink = &rec;
+    std::vector<pipeline::job_handle> hs;
+    std::vector<std::vector<uint64_t>> values;
+    {
+        pipeline::engine eng(cfg);
+        const auto key = eng.add_key(k.pk, k.pce, {"gpu", 0});
+        CHECK(eng.device_bytes(key) > 0);
+        CHECK(eng.stats().device_memory_reserved.at(0) > 0);   // the resident key
+        // snarkjs keys stay on the CPU backend.
+        const snarkjs_test_key sk(test::test_seed() + 51, 1, 8);
+        try {
+            eng.add_key(sk.pk, nullptr);
+            FAIL("the cuda backend accepted a snarkjs key");
+        } catch (const error& e) {
+            CHECK(e.code() == errc::unsupported);
+        }
+        const part_kind kinds[] = {part_kind::circuit, part_kind::witness, part_kind::abc, part_kind::witness};
+        for (int j = 0; j < 8; ++j) {
+            std::vector<pipeline::partition> parts;
+            std::vector<uint64_t> v;
+            for (int p = 0; p < 3; ++p) {
+                v.push_back(uint64_t(j * 10 + p));
+                parts.push_back(make_partition(k, kinds[(j + p) % 4], v.back()));
+            }
+            if (j == 5) {   // an unsatisfied witness: the device's check finds it (or self-verify)
+                auto w = groth16::synthesize_witness(k.circuit(99, 7));
+                parts.push_back(pipeline::witness_partition{std::move(w.inputs), std::move(w.aux)});
+            }
+            values.push_back(v);
+            hs.push_back(eng.submit({key, std::move(parts), 0, "g" + std::to_string(j)}));
+        }
+        for (auto& h : hs) REQUIRE(h.wait_for(300s));
+    }
+    for (size_t j = 0; j < hs.size(); ++j) {
+        const auto& r = hs[j].result();
+        INFO("job " << j << ": " << r.message);
+        if (j == 5) {
+            REQUIRE(r.status == job_status::failed);
+            CHECK(r.failed_partition == 3);
+            CHECK((r.code == errc::unsatisfied || r.code == errc::internal));
+            continue;
+        }
+        REQUIRE(r.status == job_status::completed);
+        CHECK(verify_result(k, r, values[j]));
+    }
+    const auto ev = rec.take();
+    check_timeline(ev);
+    size_t ntt = 0, pce_dev = 0;
+    for (const auto& e : ev) {
+        if (e.name == "NTT" && e.ph == timeline::phase::begin && e.device == 0) ++ntt;
+        if (e.name == "PCE_EVAL" && e.ph == timeline::phase::begin && e.device == 0) ++pce_dev;
+    }
+    CHECK(ntt >= 24);
+    CHECK(pce_dev > 0);   // witness partitions were evaluated on the device
+    const auto an = timeline::analyse(ev);
+    CHECK(an.source == timeline::busy_source::device_spans);
 }

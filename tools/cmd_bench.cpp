@@ -1,6 +1,7 @@
 // `cuzk bench`: N proofs × P partitions through the proving engine at job
 // concurrency J, on the built-in SHA-256 preimage circuit (--blocks B sets
-// its size). Prints s/proof, proofs/min, device utilisation (from the
+// its size) or on a snarkjs .zkey with a .wtns (every partition proves that
+// witness). Prints s/proof, proofs/min, device utilisation (from the
 // timeline's device spans), peak RSS, stage medians and the bottleneck
 // verdict; verifies every proof; optionally writes the timeline (CSV, or
 // Chrome trace JSON when the file ends in .json) and prints the waterfall.
@@ -26,10 +27,12 @@
 #include <fmt/format.h>
 
 #include "commands.hpp"
+#include "cuzk/backend/cuda.hpp"
 #include "cuzk/error.hpp"
 #include "cuzk/groth16/circuit.hpp"
 #include "cuzk/groth16/setup.hpp"
 #include "cuzk/groth16/verifier.hpp"
+#include "cuzk/io/snarkjs.hpp"
 #include "cuzk/pipeline/engine.hpp"
 #include "cuzk/r1cs/gadgets/sha256.hpp"
 #include "cuzk/timeline/analysis.hpp"
@@ -44,22 +47,30 @@ using r1cs::gadgets::sha256_preimage_circuit;
 using steady = std::chrono::steady_clock;
 
 const char* const bench_usage =
-    "usage: cuzk bench [--proofs N] [--partitions P] [--jobs J] [--blocks B] [engine flags] [output flags]\n"
+    "usage: cuzk bench [--proofs N] [--partitions P] [--jobs J] [--blocks B | --zkey F --wtns F] [engine flags]\n"
+    "                   [output flags]\n"
     "  workload (built-in SHA-256 preimage circuit, ~26k constraints per block):\n"
-    "    --proofs N          proofs (jobs) to run (default 2)\n"
-    "    --partitions P      partitions per proof (default 4)\n"
-    "    --jobs J            proofs in flight at once (default 2)\n"
+    "    --proofs N, -n N    proofs (jobs) to run (default 2)\n"
+    "    --partitions P, -p P  partitions per proof (default 4)\n"
+    "    --jobs J, -j J      proofs in flight at once (default 2)\n"
     "    --blocks B          SHA-256 blocks per partition (default 1)\n"
     "    --seed S            message seed (default 1)\n"
+    "  or a snarkjs circuit (curve bls12381; every partition proves the same witness):\n"
+    "    --zkey F            the proving key (.zkey)\n"
+    "    --wtns F            the witness (.wtns)\n"
     "  engine:\n"
     "    --synth-workers S   partitions synthesized at once (default 2)\n"
     "    --synth-threads T   threads per synthesis (default 1; 0 = all)\n"
     "    --lookahead L       synthesized partitions that may wait for the device (default 2)\n"
     "    --gpu-workers W     prove workers per device, sharing its lock (default 2)\n"
+    "    --partitions-per-call K  partitions of one key a prove worker runs per device-lock hold (default 1)\n"
+    "    --backend cpu|cuda  where the device part runs (default cpu)\n"
     "    --device-threads D  threads of the CPU backend's device work (default 0 = all)\n"
     "    --tail-threads T    CPU-tail threads (default 1; 0 = tails run on the prove workers)\n"
     "    --verify | --no-verify   engine self-verify of every proof (default on)\n"
     "    --mem-budget SIZE   host memory budget for partitions in flight, e.g. 512MiB, 2G (default unlimited)\n"
+    "    --device-memory-budget SIZE  device memory budget per device: resident keys and device parts\n"
+    "                        (default unlimited; the cpu backend accounts its model estimate)\n"
     "  output:\n"
     "    --timeline FILE     write the timeline: CSV lines, or Chrome trace JSON when FILE ends in .json\n"
     "    --waterfall         print the waterfall and the timeline summary\n"
@@ -70,6 +81,7 @@ const char* const bench_usage =
 struct bench_opts {
     unsigned proofs = 2, partitions = 4, jobs = 2, blocks = 1;
     uint64_t seed = 1;
+    std::string zkey_path, wtns_path;
     pipeline::engine_config ec;
     std::string timeline_path;
     bool waterfall = false;
@@ -138,6 +150,16 @@ bench_opts parse(args a)
         else if (s == "--verify") o.ec.self_verify = true;
         else if (s == "--no-verify") o.ec.self_verify = false;
         else if (s == "--mem-budget") o.ec.host_memory_budget = parse_size(s, next());
+        else if (s == "--device-memory-budget") o.ec.device_memory_budget = parse_size(s, next());
+        else if (s == "--partitions-per-call") o.ec.partitions_per_call = unsigned(parse_uint(s, next(), 1));
+        else if (s == "--backend") {
+            const std::string b = next();
+            if (b == "cpu") o.ec.backend = pipeline::engine_backend::cpu;
+            else if (b == "cuda") o.ec.backend = pipeline::engine_backend::cuda;
+            else throw error(errc::invalid_argument, fmt::format("--backend: '{}' is not cpu or cuda", b));
+        }
+        else if (s == "--zkey") o.zkey_path = next();
+        else if (s == "--wtns") o.wtns_path = next();
         else if (s == "--timeline") o.timeline_path = next();
         else if (s == "--waterfall") o.waterfall = true;
         else if (s == "--width") o.width = unsigned(parse_uint(s, next(), 40));
@@ -145,6 +167,8 @@ bench_opts parse(args a)
         else
             throw error(errc::invalid_argument, fmt::format("unknown argument '{}' (cuzk bench --help)", s));
     }
+    if (o.zkey_path.empty() != o.wtns_path.empty())
+        throw error(errc::invalid_argument, "--zkey and --wtns go together");
     return o;
 }
 
@@ -190,27 +214,50 @@ int cmd_bench(args a)
     bench_opts o = parse(a);
     const bool tty = o.progress && isatty(STDERR_FILENO);
 
-    // ---- the circuit and a development key
+    if (std::string why; o.ec.backend == pipeline::engine_backend::cuda && !cuda_available(&why))   // before the setup
+        throw error(errc::unsupported, fmt::format("--backend cuda: CUDA is not available: {}", why));
+
+    // ---- the workload: a snarkjs key and witness, or the built-in circuit with a development key
+    const bool snark = !o.zkey_path.empty();
     auto t0 = steady::now();
-    auto pce = std::make_shared<r1cs::pce>(r1cs::record(sha256_preimage_circuit::blank(o.blocks)));
-    const double t_pce = secs(steady::now() - t0);
-    std::printf("cuzk bench: SHA-256 preimage circuit, %u block(s): %llu constraints, %u aux, %u public inputs\n",
-                o.blocks, (unsigned long long)pce->num_constraints, pce->num_aux, pce->num_inputs - 1);
-    std::fflush(stdout);
-    t0 = steady::now();
+    std::shared_ptr<const groth16::proving_key> pk;
+    std::shared_ptr<const r1cs::pce> pce;
     groth16::query_density density;
-    auto pk = std::make_shared<groth16::proving_key>(
-        groth16::setup_bellperson(groth16::describe(*pce), &density, {o.ec.device_threads}));
-    const double t_setup = secs(steady::now() - t0);
+    std::shared_ptr<const std::vector<fr>> wtns;   // snark: the witness every partition proves
+    if (snark) {
+        auto z = std::make_shared<io::zkey>(io::read_zkey(o.zkey_path));
+        wtns = std::make_shared<const std::vector<fr>>(io::read_wtns(o.wtns_path));
+        const double t_read = secs(steady::now() - t0);
+        pk = std::shared_ptr<const groth16::proving_key>(z, &z->pk);
+        std::printf("cuzk bench: snarkjs key %s: %u constraints, %u private signals, %u public signals; witness %s\n",
+                    o.zkey_path.c_str(), pk->n_constraints, pk->num_aux, pk->num_inputs - 1, o.wtns_path.c_str());
+        std::printf("  key: domain 2^%d; key and witness read in %.2f s\n", int(__builtin_ctzll(pk->domain_size)),
+                    t_read);
+        if (wtns->size() != size_t(pk->num_inputs) + pk->num_aux)
+            throw error(errc::invalid_argument,
+                        fmt::format("{}: {} values, the key {} expects {}", o.wtns_path, wtns->size(), o.zkey_path,
+                                    size_t(pk->num_inputs) + pk->num_aux));
+    } else {
+        auto p = std::make_shared<r1cs::pce>(r1cs::record(sha256_preimage_circuit::blank(o.blocks)));
+        pce = p;
+        const double t_pce = secs(steady::now() - t0);
+        std::printf("cuzk bench: SHA-256 preimage circuit, %u block(s): %llu constraints, %u aux, %u public inputs\n",
+                    o.blocks, (unsigned long long)pce->num_constraints, pce->num_aux, pce->num_inputs - 1);
+        std::fflush(stdout);
+        t0 = steady::now();
+        pk = std::make_shared<groth16::proving_key>(
+            groth16::setup_bellperson(groth16::describe(*pce), &density, {o.ec.device_threads}));
+        const double t_setup = secs(steady::now() - t0);
+        std::printf("  key: domain 2^%d; recorded in %.2f s, set up in %.2f s (single-party dev key, NOT a trusted "
+                    "ceremony)\n",
+                    int(__builtin_ctzll(pk->domain_size)), t_pce, t_setup);
+    }
     const groth16::prepared_verifying_key pvk = groth16::prepare_verifying_key(pk->vk);
-    std::printf("  key: domain 2^%d; recorded in %.2f s, set up in %.2f s (single-party dev key, NOT a trusted "
-                "ceremony)\n",
-                int(__builtin_ctzll(pk->domain_size)), t_pce, t_setup);
 
     // ---- messages: one per partition, from the seed
     const unsigned n_parts_total = o.proofs * o.partitions;
     std::vector<std::shared_ptr<const sha256_preimage_circuit>> circuits;
-    {
+    if (!snark) {
         std::mt19937_64 rng(o.seed);
         for (unsigned i = 0; i < n_parts_total; ++i) {
             std::vector<uint8_t> m(sha256_preimage_circuit::max_message_bytes(o.blocks));
@@ -243,12 +290,15 @@ int cmd_bench(args a)
     o.ec.sink = fan.get();
 
     const auto& ec = o.ec;
-    std::printf("  engine: %u synthesis worker(s) x %s thread(s), lookahead %u, 1 device x %u prove worker(s) "
-                "(device threads %s), %u tail thread(s), self-verify %s, memory budget %s\n",
-                ec.synth_workers, ec.synth_threads ? std::to_string(ec.synth_threads).c_str() : "all", ec.lookahead,
-                ec.workers_per_device, ec.device_threads ? std::to_string(ec.device_threads).c_str() : "all",
-                ec.tail_threads, ec.self_verify ? "on" : "off",
-                ec.host_memory_budget ? mib(ec.host_memory_budget).c_str() : "unlimited");
+    std::printf("  engine: backend %s; %u synthesis worker(s) x %s thread(s), lookahead %u, 1 device x %u prove "
+                "worker(s) x %u partition(s) per call (device threads %s), %u tail thread(s), self-verify %s, memory "
+                "budget %s host, %s device\n",
+                pipeline::backend_name(ec.backend), ec.synth_workers,
+                ec.synth_threads ? std::to_string(ec.synth_threads).c_str() : "all", ec.lookahead,
+                ec.workers_per_device, ec.partitions_per_call,
+                ec.device_threads ? std::to_string(ec.device_threads).c_str() : "all", ec.tail_threads,
+                ec.self_verify ? "on" : "off", ec.host_memory_budget ? mib(ec.host_memory_budget).c_str() : "unlimited",
+                ec.device_memory_budget ? mib(ec.device_memory_budget).c_str() : "unlimited");
     std::printf("  run: %u proof(s) x %u partition(s), %u in flight\n", o.proofs, o.partitions, o.jobs);
     std::fflush(stdout);
 
@@ -261,16 +311,20 @@ int cmd_bench(args a)
     pipeline::engine_stats st;
     {
         pipeline::engine eng(o.ec);
-        const pipeline::key_id key = eng.add_key(pk, pce, density, {"sha256", 0});
-        std::printf("  memory estimate: %s per partition in flight\n", mib(eng.partition_bytes(key)).c_str());
+        const pipeline::key_id key =
+            snark ? eng.add_key(pk, nullptr, {"zkey", 0}) : eng.add_key(pk, pce, density, {"sha256", 0});
+        std::printf("  memory estimate: %s host per partition in flight, %s device per device part\n",
+                    mib(eng.partition_bytes(key)).c_str(), mib(eng.device_bytes(key)).c_str());
         std::fflush(stdout);
         unsigned submitted = 0;
         auto submit_one = [&] {
             pipeline::proof_request req;
             req.key = key;
             req.id = fmt::format("proof-{}", submitted);
-            for (unsigned p = 0; p < o.partitions; ++p)
-                req.partitions.push_back(pipeline::circuit_partition{circuits[submitted * o.partitions + p]});
+            for (unsigned p = 0; p < o.partitions; ++p) {
+                if (snark) req.partitions.push_back(pipeline::full_witness_partition{*wtns});
+                else req.partitions.push_back(pipeline::circuit_partition{circuits[submitted * o.partitions + p]});
+            }
             req.on_done = [&](const pipeline::job_result&) {
                 std::lock_guard lk(m);
                 ++ended;
@@ -329,8 +383,10 @@ int cmd_bench(args a)
                 100.0 * an.utilisation, timeline::source_name(an.source), 100.0 * lock_util);
     rusage ru{};
     getrusage(RUSAGE_SELF, &ru);
-    std::printf("  peak RSS %s; peak budget reserved %s\n", mib(uint64_t(ru.ru_maxrss) * 1024).c_str(),
-                mib(st.memory_peak).c_str());
+    std::printf("  peak RSS %s; peak budget reserved %s host, %s device; %llu device call(s) for %llu partition(s)\n",
+                mib(uint64_t(ru.ru_maxrss) * 1024).c_str(), mib(st.memory_peak).c_str(),
+                st.device_memory_peak.empty() ? "-" : mib(st.device_memory_peak[0]).c_str(),
+                (unsigned long long)st.device_calls, (unsigned long long)st.partitions_proved);
 
     // Verify every proof (independently of the engine's self-verify).
     t0 = steady::now();
@@ -339,9 +395,15 @@ int cmd_bench(args a)
         const auto& r = handles[i].result();
         if (r.status != pipeline::job_status::completed) continue;
         for (unsigned p = 0; p < o.partitions; ++p) {
-            // The public inputs the circuit commits to (its digest), from a plain witness run.
-            const auto w = groth16::synthesize_witness(*circuits[i * o.partitions + p]);
-            const std::vector<fr> expect(w.inputs.begin() + 1, w.inputs.end());
+            // The public inputs: the witness's public signals, or what the
+            // circuit commits to (its digest) from a plain witness run.
+            std::vector<fr> expect;
+            if (snark) {
+                expect.assign(wtns->begin() + 1, wtns->begin() + pk->num_inputs);
+            } else {
+                const auto w = groth16::synthesize_witness(*circuits[i * o.partitions + p]);
+                expect.assign(w.inputs.begin() + 1, w.inputs.end());
+            }
             ++checked;
             if (r.partitions[p].public_inputs == expect && groth16::verify(pvk, r.partitions[p].proof, expect))
                 ++valid;
@@ -357,7 +419,9 @@ int cmd_bench(args a)
     if (o.waterfall) {
         timeline::render_options ro;
         ro.width = o.width ? o.width : timeline::terminal_width();
-        ro.title = fmt::format("cuzk bench: {} x {} partitions, sha256 {} block(s)", o.proofs, o.partitions, o.blocks);
+        ro.title = snark ? fmt::format("cuzk bench: {} x {} partitions, {}", o.proofs, o.partitions, o.zkey_path)
+                         : fmt::format("cuzk bench: {} x {} partitions, sha256 {} block(s)", o.proofs, o.partitions,
+                                       o.blocks);
         std::printf("\n%s", timeline::render_text(an, ro).c_str());
     }
     std::fflush(stdout);

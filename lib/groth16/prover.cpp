@@ -166,50 +166,11 @@ proof prove_bellperson(const proving_key& pk, const query_density& density, std:
 proof prove_snarkjs(const proving_key& pk, std::span<const fr> w, const fr& r, const fr& s, const prove_options& opt,
                     prove_timings* timings)
 {
+    // The coefficient evaluation, the device part and the CPU tail of the split prover, back to back.
     const auto t_all = clock::now();
-    if (pk.conv != convention::snarkjs)
-        throw error(errc::invalid_argument, "prove_snarkjs: the key follows the bellperson convention");
-    const size_t n_vars = size_t(pk.num_inputs) + pk.num_aux;
-    if (w.size() != n_vars)
-        throw error(errc::invalid_argument,
-                    fmt::format("prove_snarkjs: the witness has {} values, the key expects {}", w.size(), n_vars));
-    if (w.empty() || !w[0].is_one())
-        throw error(errc::invalid_argument, "prove_snarkjs: witness value 0 must be the constant one");
-    if (pk.h.size() != pk.domain_size || pk.a.size() != n_vars || pk.b_g1.size() != n_vars ||
-        pk.b_g2.size() != n_vars || pk.l.size() != pk.num_aux)
-        throw error(errc::bad_format, "prove_snarkjs: the key's point sections do not match its sizes");
-    const unsigned th = opt.threads;
     prove_timings tm;
-
-    auto t = clock::now();
-    std::vector<fr> a(pk.domain_size, fr::zero()), b(pk.domain_size, fr::zero());
-    for (const sparse_coef& e : pk.coefs) {
-        if (e.constraint >= pk.domain_size || e.signal >= n_vars || e.matrix > 1)
-            throw error(errc::bad_format,
-                        fmt::format("prove_snarkjs: coefficient (matrix {}, constraint {}, signal {}) out of range",
-                                    e.matrix, e.constraint, e.signal));
-        (e.matrix == 0 ? a : b)[e.constraint] += e.value * w[e.signal];
-    }
-    const std::vector<fr> h = compute_h_snarkjs(std::move(a), std::move(b), pk.domain_size, th);
-    tm.h_ns = ns_since(t);
-
-    t = clock::now();
-    const g1_jacobian h_acc = msm_witness(pk.h, h, th);
-    tm.msm_h_ns = ns_since(t);
-    t = clock::now();
-    const g1_jacobian l_acc = msm_witness(pk.l, w.subspan(pk.num_inputs), th);
-    tm.msm_l_ns = ns_since(t);
-    t = clock::now();
-    const g1_jacobian a_acc = msm_witness(pk.a, w, th);
-    tm.msm_a_ns = ns_since(t);
-    t = clock::now();
-    const g1_jacobian b1_acc = msm_witness(pk.b_g1, w, th);
-    tm.msm_b1_ns = ns_since(t);
-    t = clock::now();
-    const g2_jacobian b2_acc = msm_witness(pk.b_g2, w, th);
-    tm.msm_b2_ns = ns_since(t);
-
-    const proof pr = assemble_proof(pk.vk, {h_acc, l_acc, a_acc, b1_acc, b2_acc}, r, s);
+    const prove_sums sums = prove_start_snarkjs(pk, w, opt, nullptr, &tm);
+    const proof pr = prove_finish(pk.vk, sums, r, s);
     tm.total_ns = ns_since(t_all);
     if (timings) *timings = tm;
     return pr;

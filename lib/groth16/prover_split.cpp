@@ -169,6 +169,96 @@ prove_sums prove_start(const proving_key& pk, const query_density& density, std:
     return out;
 }
 
+namespace {
+
+void check_snarkjs(const proving_key& pk, std::span<const fr> w, const char* fn)
+{
+    if (pk.conv != convention::snarkjs)
+        throw error(errc::invalid_argument, fmt::format("{}: the key follows the bellperson convention", fn));
+    const size_t n_vars = size_t(pk.num_inputs) + pk.num_aux;
+    if (w.size() != n_vars)
+        throw error(errc::invalid_argument,
+                    fmt::format("{}: the witness has {} values, the key expects {}", fn, w.size(), n_vars));
+    if (w.empty() || !w[0].is_one())
+        throw error(errc::invalid_argument, fmt::format("{}: witness value 0 must be the constant one", fn));
+    if (pk.h.size() != pk.domain_size || pk.a.size() != n_vars || pk.b_g1.size() != n_vars ||
+        pk.b_g2.size() != n_vars || pk.l.size() != pk.num_aux)
+        throw error(errc::bad_format, fmt::format("{}: the key's point sections do not match its sizes", fn));
+}
+
+} // namespace
+
+void snarkjs_evaluate_ab(const proving_key& pk, std::span<const fr> w, std::vector<fr>& a, std::vector<fr>& b)
+{
+    check_snarkjs(pk, w, "snarkjs_evaluate_ab");
+    const size_t n_vars = w.size();
+    a.assign(pk.domain_size, fr::zero());
+    b.assign(pk.domain_size, fr::zero());
+    for (const sparse_coef& e : pk.coefs) {
+        if (e.constraint >= pk.domain_size || e.signal >= n_vars || e.matrix > 1)
+            throw error(errc::bad_format,
+                        fmt::format("snarkjs_evaluate_ab: coefficient (matrix {}, constraint {}, signal {}) out of range",
+                                    e.matrix, e.constraint, e.signal));
+        (e.matrix == 0 ? a : b)[e.constraint] += e.value * w[e.signal];
+    }
+}
+
+prove_sums prove_start_snarkjs(const proving_key& pk, std::vector<fr> a, std::vector<fr> b, std::span<const fr> w,
+                               const prove_options& opt, prove_observer* observer, prove_timings* timings)
+{
+    const auto t_all = clock::now();
+    check_snarkjs(pk, w, "prove_start_snarkjs");
+    if (a.size() != pk.domain_size || b.size() != pk.domain_size)
+        throw error(errc::invalid_argument,
+                    fmt::format("prove_start_snarkjs: a, b have {}, {} values for a domain of {}", a.size(), b.size(),
+                                pk.domain_size));
+    const unsigned th = opt.threads;
+    prove_timings tm;
+    auto t = clock::now();
+    std::vector<fr> h;
+    {
+        step_scope s(observer, "NTT", "");
+        h = compute_h_snarkjs(std::move(a), std::move(b), pk.domain_size, th);
+    }
+    tm.h_ns = ns_since(t);
+
+    prove_sums out;
+    t = clock::now();
+    out.h = msm_split<g1_affine, g1_jacobian>(pk.h, h, th, observer, "MSM_H", "h");
+    tm.msm_h_ns = ns_since(t);
+    h = {};
+    t = clock::now();
+    out.l = msm_split<g1_affine, g1_jacobian>(pk.l, w.subspan(pk.num_inputs), th, observer, "MSM_L", "l");
+    tm.msm_l_ns = ns_since(t);
+    t = clock::now();
+    out.a = msm_split<g1_affine, g1_jacobian>(pk.a, w, th, observer, "MSM_A", "a");
+    tm.msm_a_ns = ns_since(t);
+    t = clock::now();
+    out.b1 = msm_split<g1_affine, g1_jacobian>(pk.b_g1, w, th, observer, "MSM_B1", "b1");
+    tm.msm_b1_ns = ns_since(t);
+    t = clock::now();
+    out.b2 = msm_split<g2_affine, g2_jacobian>(pk.b_g2, w, th, observer, "MSM_B2", "b2");
+    tm.msm_b2_ns = ns_since(t);
+    tm.total_ns = ns_since(t_all);
+    if (timings) *timings = tm;
+    return out;
+}
+
+prove_sums prove_start_snarkjs(const proving_key& pk, std::span<const fr> w, const prove_options& opt,
+                               prove_observer* observer, prove_timings* timings)
+{
+    const auto t_all = clock::now();
+    std::vector<fr> a, b;
+    snarkjs_evaluate_ab(pk, w, a, b);
+    const uint64_t eval_ns = ns_since(t_all);
+    prove_timings tm;
+    prove_sums out = prove_start_snarkjs(pk, std::move(a), std::move(b), w, opt, observer, &tm);
+    tm.h_ns += eval_ns;
+    tm.total_ns = ns_since(t_all);
+    if (timings) *timings = tm;
+    return out;
+}
+
 proof prove_finish(const verifying_key& vk, const prove_sums& sums, const fr& r, const fr& s)
 {
     return assemble_proof(vk, {sums.h, sums.l, sums.a, sums.b1, sums.b2}, r, s);

@@ -13,6 +13,8 @@
 
 #include <fmt/format.h>
 
+#include "cuzk/backend/cuda.hpp"
+#include "cuzk/backend/gpu_prover.hpp"
 #include "cuzk/ec/encoding.hpp"
 #include "cuzk/groth16/circuit.hpp"
 #include "cuzk/groth16/prover_split.hpp"
@@ -33,6 +35,10 @@ struct key_entry {
     groth16::query_density density;
     groth16::prepared_verifying_key pvk;
     uint64_t partition_bytes = 0;
+    uint64_t device_bytes = 0;     // device memory per device part
+    uint64_t resident_bytes = 0;   // device memory the key holds (cuda: its gpu_key), per device
+    bool snarkjs = false;          // pk->conv == snarkjs
+    std::shared_ptr<const gpu_key> gpu;   // the cuda backend's resident key
 };
 
 // Dispatch order of partitions: priority (higher first), submission, partition.
@@ -91,7 +97,9 @@ struct work_item {
     std::shared_ptr<job_state> job;
     uint32_t part = 0;
     uint64_t reserved = 0;   // bytes of the memory budget it holds
+    bool device_eval = false;   // cuda: a, b, c are evaluated on the device from the witness
     std::vector<fr> a, b, c, inputs, aux;
+    std::vector<fr> w;          // snarkjs keys: the full witness (inputs holds its first num_inputs values)
 };
 
 // A partition between the device part and the end of its CPU tail.
@@ -124,6 +132,11 @@ struct engine_core {
     std::unordered_map<std::string, std::shared_ptr<job_state>> live;
     uint64_t next_seq = 0;
     uint64_t reserved = 0, peak = 0;
+    std::condition_variable cv_devmem;   // device budget freed, stop
+    std::vector<uint64_t> dev_reserved, dev_peak;   // per device: device parts in progress plus resident keys
+    uint64_t resident_total = 0;          // resident key bytes (on every device)
+    uint64_t max_device_bytes = 0;        // the largest device estimate of a key whose parts fit the budget
+    uint64_t next_call = 0;
     engine_stats counters;
 
     std::vector<std::unique_ptr<std::mutex>> device_locks;
@@ -142,9 +155,15 @@ struct engine_core {
               int32_t device, detail_list details = {}) noexcept
     {
         if (!cfg.sink) return;
+        emit_at(now_ns(), ph, name, job, part, worker, device, details);
+    }
+    void emit_at(uint64_t t_ns, timeline::phase ph, std::string_view name, const job_state* job, int32_t part,
+                 int32_t worker, int32_t device, detail_list details = {}) noexcept
+    {
+        if (!cfg.sink) return;
         try {
             timeline::event e;
-            e.t_ns = now_ns();
+            e.t_ns = t_ns;
             e.ph = ph;
             e.name.assign(name);
             if (job) e.job = job->id;
@@ -158,24 +177,47 @@ struct engine_core {
         }
     }
 
-    // Spans of the device part, forwarded from prove_start.
+    // The engine clock's reading of a steady_clock time point (0 before the start).
+    uint64_t to_engine_ns(clock::time_point t) const noexcept
+    {
+        return t <= t0 ? 0 : uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(t - t0).count());
+    }
+
+    // Spans of the device part. On the CPU backend they come from the host
+    // brackets (step_begin / step_end). With device_timed (the cuda backend)
+    // the host brackets are ignored and each step is emitted from the
+    // interval the device measured (step_span), converted to the engine
+    // clock; such events reach the sink after the step, out of time order
+    // (the analysis sorts by time).
     struct span_observer final : groth16::prove_observer {
         engine_core* eng;
         const job_state* job;
         int32_t part, worker, device;
-        span_observer(engine_core* e, const job_state* j, int32_t p, int32_t w, int32_t d)
-            : eng(e), job(j), part(p), worker(w), device(d)
+        bool device_timed;
+        span_observer(engine_core* e, const job_state* j, int32_t p, int32_t w, int32_t d, bool dt)
+            : eng(e), job(j), part(p), worker(w), device(d), device_timed(dt)
         {
+        }
+        void at(uint64_t t, timeline::phase ph, std::string_view step, std::string_view query) noexcept
+        {
+            if (query.empty()) eng->emit_at(t, ph, step, job, part, worker, device);
+            else eng->emit_at(t, ph, step, job, part, worker, device, {{"query", std::string(query)}});
         }
         void step_begin(std::string_view step, std::string_view query) noexcept override
         {
-            if (query.empty()) eng->emit(timeline::phase::begin, step, job, part, worker, device);
-            else eng->emit(timeline::phase::begin, step, job, part, worker, device, {{"query", std::string(query)}});
+            if (!device_timed) at(eng->now_ns(), timeline::phase::begin, step, query);
         }
         void step_end(std::string_view step, std::string_view query) noexcept override
         {
-            if (query.empty()) eng->emit(timeline::phase::end, step, job, part, worker, device);
-            else eng->emit(timeline::phase::end, step, job, part, worker, device, {{"query", std::string(query)}});
+            if (!device_timed) at(eng->now_ns(), timeline::phase::end, step, query);
+        }
+        void step_span(std::string_view step, std::string_view query, clock::time_point begin,
+                       clock::time_point end) noexcept override
+        {
+            if (!device_timed) return;
+            const uint64_t b = eng->to_engine_ns(begin);
+            at(b, timeline::phase::begin, step, query);
+            at(std::max(b, eng->to_engine_ns(end)), timeline::phase::end, step, query);
         }
     };
 
@@ -330,7 +372,49 @@ struct engine_core {
                 throw error(errc::unsatisfied, fmt::format("constraint {} of {} is not satisfied by the witness (a·b != c)",
                                                            *bad, p.num_constraints));
         };
-        if (auto* cp = std::get_if<circuit_partition>(&in)) {
+        if (k.snarkjs) {
+            std::vector<fr> w;
+            if (auto* fw = std::get_if<full_witness_partition>(&in)) {
+                w = std::move(fw->w);
+            } else if (auto* wp = std::get_if<witness_partition>(&in)) {
+                w = std::move(wp->inputs);
+                w.insert(w.end(), wp->aux.begin(), wp->aux.end());
+                wp->aux = {};
+            } else {
+                throw error(errc::invalid_argument, fmt::format("key {} is a snarkjs key: partitions must be witnesses",
+                                                                k.name));
+            }
+            const size_t n_vars = size_t(pk.num_inputs) + pk.num_aux;
+            if (w.size() != n_vars)
+                throw error(errc::invalid_argument, fmt::format("the witness has {} values, key {} expects {}",
+                                                                w.size(), k.name, n_vars));
+            if (!w[0].is_one())
+                throw error(errc::invalid_argument, "the witness: value 0 must be the constant one");
+            it.inputs.assign(w.begin(), w.begin() + pk.num_inputs);
+            emit(timeline::phase::begin, "PCE_EVAL", it.job.get(), int32_t(it.part), worker, -1);
+            struct end_span {
+                engine_core* e;
+                work_item& it;
+                int32_t w;
+                ~end_span() { e->emit(timeline::phase::end, "PCE_EVAL", it.job.get(), int32_t(it.part), w, -1); }
+            } closer{this, it, worker};
+            groth16::snarkjs_evaluate_ab(pk, w, it.a, it.b);
+            it.w = std::move(w);
+            return;
+        }
+        // The cuda backend evaluates witnesses of a key with a PCE on the device.
+        const bool on_device = k.gpu && k.gpu->has_pce();
+        if (auto* fw = std::get_if<full_witness_partition>(&in)) {
+            if (fw->w.size() < pk.num_inputs)
+                throw error(errc::invalid_argument, fmt::format("the witness has {} values, key {} has {} inputs",
+                                                                fw->w.size(), k.name, pk.num_inputs));
+            it.inputs.assign(fw->w.begin(), fw->w.begin() + pk.num_inputs);
+            it.aux.assign(fw->w.begin() + pk.num_inputs, fw->w.end());
+            fw->w = {};
+            check_witness(it.inputs, it.aux, "the witness");
+            if (on_device) it.device_eval = true;
+            else evaluate();
+        } else if (auto* cp = std::get_if<circuit_partition>(&in)) {
             r1cs::witness_cs cs;
             cs.reserve(pk.num_inputs, pk.num_aux);
             cp->circuit->synthesize(cs);
@@ -342,7 +426,8 @@ struct engine_core {
             it.inputs = std::move(wp->inputs);
             it.aux = std::move(wp->aux);
             check_witness(it.inputs, it.aux, "the witness");
-            evaluate();
+            if (on_device) it.device_eval = true;
+            else evaluate();
         } else {
             auto& ap = std::get<abc_partition>(in);
             it.inputs = std::move(ap.inputs);
@@ -438,57 +523,139 @@ struct engine_core {
 
     void prove_loop(int32_t worker, int32_t device)
     {
+        const size_t per_call = std::max(1u, cfg.partitions_per_call);
+        std::vector<std::unique_ptr<work_item>> batch;
+        batch.reserve(per_call);
         std::unique_lock lk(mu);
         for (;;) {
             cv_prove.wait(lk, [&] { return stopping || !lookahead.empty(); });
             if (stopping) return;
-            auto node = lookahead.extract(lookahead.begin());
-            std::unique_ptr<work_item> item = std::move(node.mapped());
-            emit(timeline::phase::instant, "GPU_PICKUP", item->job.get(), int32_t(item->part), worker, device);
-            cv_synth.notify_all();   // a lookahead slot is free
+            // The head of the order, then what follows it while it is of the same key.
+            const key_entry* key = lookahead.begin()->second->job->key.get();
+            const uint64_t call_no = next_call++;
+            const std::string call = cfg.sink ? std::to_string(call_no) : std::string();
+            while (batch.size() < per_call && !lookahead.empty() && lookahead.begin()->second->job->key.get() == key) {
+                auto node = lookahead.extract(lookahead.begin());
+                batch.push_back(std::move(node.mapped()));
+                emit(timeline::phase::instant, "GPU_PICKUP", batch.back()->job.get(), int32_t(batch.back()->part),
+                     worker, device, {{"call", call}});
+            }
+            cv_synth.notify_all();   // lookahead slots are free
             lk.unlock();
-            device_part(*item, worker, device);
-            item.reset();
+            device_call(batch, *key, worker, device);
+            batch.clear();
             lk.lock();
         }
     }
 
-    void device_part(work_item& it, int32_t worker, int32_t device)
+    // Reserves `bytes` of the device's budget, waiting while it is short;
+    // false when the engine stops first.
+    bool reserve_device(uint64_t bytes, const job_state* job, int32_t part, int32_t worker, int32_t device)
     {
-        const std::shared_ptr<job_state>& job = it.job;
-        if (job->ending.load()) {
+        std::unique_lock lk(mu);
+        uint64_t& r = dev_reserved[size_t(device)];
+        if (cfg.device_memory_budget != 0 && r + bytes > cfg.device_memory_budget) {
+            emit(timeline::phase::begin, "DEV_MEM_WAIT", job, part, worker, device, {{"bytes", std::to_string(bytes)}});
+            cv_devmem.wait(lk, [&] { return stopping || r + bytes <= cfg.device_memory_budget; });
+            emit(timeline::phase::end, "DEV_MEM_WAIT", job, part, worker, device);
+            if (stopping) return false;
+        }
+        r += bytes;
+        dev_peak[size_t(device)] = std::max(dev_peak[size_t(device)], r);
+        return true;
+    }
+    void release_device(uint64_t bytes, int32_t device)
+    {
+        {
+            std::lock_guard lk(mu);
+            dev_reserved[size_t(device)] -= bytes;
+        }
+        cv_devmem.notify_all();
+    }
+
+    // One prove call: the device parts of `batch` (partitions of key k, in
+    // order) in one hold of the device lock, with one partition's device
+    // bytes reserved around it; each partition's tail is handed on as soon
+    // as its device part ends.
+    void device_call(std::vector<std::unique_ptr<work_item>>& batch, const key_entry& k, int32_t worker,
+                     int32_t device)
+    {
+        // Partitions of jobs that have ended are dropped here, and again
+        // before each device part.
+        auto live = [&](work_item& it) {
+            if (!it.job->ending.load()) return true;
             release(it.reserved);
+            return false;
+        };
+        size_t first = 0;
+        while (first < batch.size() && !live(*batch[first])) ++first;
+        if (first == batch.size()) return;
+
+        work_item& head = *batch[first];
+        uint64_t gpu_start = now_ns();
+        emit(timeline::phase::instant, "GPU_START", head.job.get(), int32_t(head.part), worker, device);
+        const uint64_t dev_bytes = k.device_bytes;
+        if (!reserve_device(dev_bytes, head.job.get(), int32_t(head.part), worker, device)) {
+            for (size_t i = first; i < batch.size(); ++i) release(batch[i]->reserved);
             return;
         }
-        const key_entry& k = *job->key;
-        const int32_t part = int32_t(it.part);
-        const uint64_t gpu_start = now_ns();
-        emit(timeline::phase::instant, "GPU_START", job.get(), part, worker, device);
-        groth16::prove_sums sums;
-        std::optional<failure> err;
+        emit(timeline::phase::begin, "LOCK_WAIT", head.job.get(), int32_t(head.part), worker, device);
+        std::unique_lock dev(*device_locks[size_t(device)]);
+        emit(timeline::phase::end, "LOCK_WAIT", head.job.get(), int32_t(head.part), worker, device);
+        const uint64_t t_busy = now_ns();
+        uint64_t proved = 0;
+        std::vector<tail_item> own_tails;   // tail_threads == 0: run after the lock
+        for (size_t i = first; i < batch.size(); ++i) {
+            work_item& it = *batch[i];
+            if (i != first) {
+                if (!live(it)) continue;
+                gpu_start = now_ns();
+                emit(timeline::phase::instant, "GPU_START", it.job.get(), int32_t(it.part), worker, device);
+            }
+            groth16::prove_sums sums;
+            span_observer obs(this, it.job.get(), int32_t(it.part), worker, device, bool(k.gpu));
+            const auto err = capture([&] { sums = run_device_part(it, k, obs); });
+            ++proved;
+            hand_on(it, sums, err, worker, device, gpu_start, own_tails);
+        }
+        dev.unlock();
+        const uint64_t busy = now_ns() - t_busy;
+        release_device(dev_bytes, device);
         {
-            emit(timeline::phase::begin, "LOCK_WAIT", job.get(), part, worker, device);
-            std::unique_lock dev(*device_locks[size_t(device)]);
-            emit(timeline::phase::end, "LOCK_WAIT", job.get(), part, worker, device);
-            const uint64_t t_busy = now_ns();
-            span_observer obs(this, job.get(), part, worker, device);
-            groth16::prove_options po;
-            po.threads = cfg.device_threads;
-            err = capture([&] {
-                sums = groth16::prove_start(*k.pk, k.density, std::move(it.a), std::move(it.b), std::move(it.c),
-                                            it.inputs, it.aux, po, &obs);
-            });
-            dev.unlock();
-            const uint64_t busy = now_ns() - t_busy;
             std::lock_guard lk(mu);
             counters.device_busy_ns[size_t(device)] += busy;
-            ++counters.partitions_proved;
+            counters.partitions_proved += proved;
+            ++counters.device_calls;
         }
+        for (tail_item& t : own_tails) run_tail(t, worker);
+    }
+
+    // The device part of one partition on the engine's backend.
+    groth16::prove_sums run_device_part(work_item& it, const key_entry& k, span_observer& obs)
+    {
+        if (k.gpu) {
+            if (it.device_eval) return gpu_prove_start_witness(*k.gpu, it.inputs, it.aux, &obs);
+            return gpu_prove_start(*k.gpu, it.a, it.b, it.c, it.inputs, it.aux, &obs);
+        }
+        groth16::prove_options po;
+        po.threads = cfg.device_threads;
+        if (k.snarkjs) return groth16::prove_start_snarkjs(*k.pk, std::move(it.a), std::move(it.b), it.w, po, &obs);
+        return groth16::prove_start(*k.pk, k.density, std::move(it.a), std::move(it.b), std::move(it.c), it.inputs,
+                                    it.aux, po, &obs);
+    }
+
+    // After a partition's device part: free what it no longer needs, report
+    // a failure, or queue (or run) its CPU tail.
+    void hand_on(work_item& it, const groth16::prove_sums& sums, const std::optional<failure>& err, int32_t worker,
+                 int32_t device, uint64_t gpu_start, std::vector<tail_item>& own_tails)
+    {
+        const std::shared_ptr<job_state> job = it.job;
         // What is left of the partition is a few points and the public inputs.
         it.a = {};
         it.b = {};
         it.c = {};
         it.aux = {};
+        it.w = {};
         release(it.reserved);
         if (err) {
             fail(job, it.part, *err);
@@ -498,7 +665,7 @@ struct engine_core {
 
         tail_item t{job, it.part, sums, std::move(it.inputs), worker, device, gpu_start};
         if (cfg.tail_threads == 0) {
-            run_tail(t, worker);
+            own_tails.push_back(std::move(t));
             return;
         }
         {
@@ -573,6 +740,22 @@ uint64_t partition_bytes_estimate(const groth16::proving_key& pk)
     return 32 * v + 4 * 32 * n + 16 * n + v * (32 + 1 + 192) + (uint64_t{1} << 20);
 }
 
+uint64_t device_bytes_estimate(const groth16::proving_key& pk)
+{
+    const uint64_t n = pk.domain_size;
+    const uint64_t v = uint64_t(pk.num_inputs) + pk.num_aux;
+    return 32 * v + 4 * 32 * n + 32 * v + 16 * v + (uint64_t{1} << 20);
+}
+
+const char* backend_name(engine_backend b) noexcept
+{
+    switch (b) {
+    case engine_backend::cpu: return "cpu";
+    case engine_backend::cuda: return "cuda";
+    }
+    return "?";
+}
+
 const char* status_name(job_status s) noexcept
 {
     switch (s) {
@@ -587,14 +770,29 @@ const char* status_name(job_status s) noexcept
 
 engine::engine(const engine_config& cfg) : cfg_(cfg)
 {
-    if (cfg.synth_workers == 0 || cfg.lookahead == 0 || cfg.devices == 0 || cfg.workers_per_device == 0)
+    if (cfg.synth_workers == 0 || cfg.lookahead == 0 || cfg.devices == 0 || cfg.workers_per_device == 0 ||
+        cfg.partitions_per_call == 0)
         throw error(errc::invalid_argument,
-                    fmt::format("engine: synth_workers ({}), lookahead ({}), devices ({}) and workers_per_device ({}) "
-                                "must be at least 1",
-                                cfg.synth_workers, cfg.lookahead, cfg.devices, cfg.workers_per_device));
+                    fmt::format("engine: synth_workers ({}), lookahead ({}), devices ({}), workers_per_device ({}) "
+                                "and partitions_per_call ({}) must be at least 1",
+                                cfg.synth_workers, cfg.lookahead, cfg.devices, cfg.workers_per_device,
+                                cfg.partitions_per_call));
+    if (cfg.backend == engine_backend::cuda) {
+        std::string why;
+        if (!cuda_available(&why))
+            throw error(errc::unsupported, fmt::format("engine: backend cuda is not available: {}", why));
+        if (cfg.devices != 1)
+            throw error(errc::invalid_argument,
+                        fmt::format("engine: backend cuda drives one device (CUDA device 0), devices is {}",
+                                    cfg.devices));
+    } else if (cfg.backend != engine_backend::cpu) {
+        throw error(errc::invalid_argument, "engine: unknown backend");
+    }
     auto p = std::make_shared<detail::engine_core>();
     p->cfg = cfg;
     p->counters.device_busy_ns.assign(cfg.devices, 0);
+    p->dev_reserved.assign(cfg.devices, 0);
+    p->dev_peak.assign(cfg.devices, 0);
     for (unsigned d = 0; d < cfg.devices; ++d) p->device_locks.push_back(std::make_unique<std::mutex>());
     p_ = std::move(p);
     // Worker numbers: synthesis, then prove workers (device-major), then tails.
@@ -613,6 +811,7 @@ engine::engine(const engine_config& cfg) : cfg_(cfg)
         p_->cv_synth.notify_all();
         p_->cv_prove.notify_all();
         p_->cv_tail.notify_all();
+        p_->cv_devmem.notify_all();
         for (auto& t : p_->threads) t.join();
         throw;
     }
@@ -629,6 +828,7 @@ engine::~engine()
     p_->cv_synth.notify_all();
     p_->cv_prove.notify_all();
     p_->cv_tail.notify_all();
+    p_->cv_devmem.notify_all();
     std::sort(pending.begin(), pending.end(), [](const auto& x, const auto& y) { return x->seq < y->seq; });
     for (auto& j : pending) p_->finish(j, job_status::cancelled, fmt::format("job {}: engine shut down", j->id), errc::cancelled, -1);
     for (auto& t : p_->threads) t.join();
@@ -643,9 +843,70 @@ engine::~engine()
 
 uint64_t engine::now_ns() const noexcept { return p_->now_ns(); }
 
+namespace {
+
+// The part of add_key common to both conventions: the estimates, the cuda
+// backend's resident key, the device budget, the key table.
+key_id register_key(detail::engine_core& c, std::shared_ptr<key_entry> e,
+                    std::shared_ptr<const groth16::proving_key> pk, std::shared_ptr<const r1cs::pce> pce,
+                    groth16::query_density density, const key_options& opt)
+{
+    const std::string& nm = e->name;
+    e->pvk = groth16::prepare_verifying_key(pk->vk);
+    e->partition_bytes = opt.partition_bytes ? opt.partition_bytes : partition_bytes_estimate(*pk);
+    const uint64_t budget = c.cfg.device_memory_budget;
+    if (c.cfg.backend == engine_backend::cuda) {
+        gpu_key_options go;
+        if (budget != 0) {
+            std::lock_guard lk(c.mu);
+            const uint64_t used = c.resident_total;
+            go.device_budget = used < budget ? budget - used : 1;
+        }
+        e->gpu = std::make_shared<const gpu_key>(pk, density, pce, go);
+        e->resident_bytes = e->gpu->device_bytes();
+        e->device_bytes = opt.device_bytes ? opt.device_bytes : e->gpu->prove_scratch_bytes();
+    } else {
+        e->device_bytes = opt.device_bytes ? opt.device_bytes : device_bytes_estimate(*pk);
+    }
+    e->pk = std::move(pk);
+    e->pce = std::move(pce);
+    e->density = std::move(density);
+    std::lock_guard lk(c.mu);
+    if (budget != 0) {
+        // The resident keys must fit, and leave room for the device part of
+        // every key whose jobs are admitted (those whose part fitted when
+        // they were added): queued work must never become impossible.
+        // A key whose own part does not fit is registered; submit() refuses
+        // its jobs.
+        const uint64_t resident = c.resident_total + e->resident_bytes;
+        if (resident > budget)
+            throw error(errc::out_of_memory,
+                        fmt::format("add_key {}: the device memory budget of {} bytes ({:.1f} MiB) cannot hold the "
+                                    "resident keys ({} bytes with this one)",
+                                    nm, budget, double(budget) / 1048576.0, resident));
+        if (c.max_device_bytes > budget - resident)
+            throw error(errc::out_of_memory,
+                        fmt::format("add_key {}: with this key resident ({} bytes) the device memory budget of {} "
+                                    "bytes no longer has room for a device part of {} bytes of an earlier key",
+                                    nm, e->resident_bytes, budget, c.max_device_bytes));
+        if (e->device_bytes <= budget - resident) c.max_device_bytes = std::max(c.max_device_bytes, e->device_bytes);
+    }
+    c.resident_total += e->resident_bytes;
+    for (auto& r : c.dev_reserved) r += e->resident_bytes;
+    for (size_t d = 0; d < c.dev_peak.size(); ++d) c.dev_peak[d] = std::max(c.dev_peak[d], c.dev_reserved[d]);
+    e->id = key_id(c.keys.size());
+    if (e->name.empty()) e->name = fmt::format("#{}", e->id);
+    c.keys.push_back(std::move(e));
+    return c.keys.back()->id;
+}
+
+} // namespace
+
 key_id engine::add_key(std::shared_ptr<const groth16::proving_key> pk, std::shared_ptr<const r1cs::pce> pce,
                        const key_options& opt)
 {
+    if (pk && pk->conv == groth16::convention::snarkjs)   // no density: the key's points are per signal
+        return add_key(std::move(pk), std::move(pce), groth16::query_density{}, opt);
     if (!pce) throw error(errc::invalid_argument, "add_key: without a PCE the query density must be given");
     groth16::query_density d = groth16::density_of(*pce);
     return add_key(std::move(pk), std::move(pce), std::move(d), opt);
@@ -658,9 +919,35 @@ key_id engine::add_key(std::shared_ptr<const groth16::proving_key> pk, std::shar
     auto e = std::make_shared<key_entry>();
     e->name = opt.name;
     const std::string& nm = e->name;
-    if (pk->conv != groth16::convention::bellperson)
-        throw error(errc::unsupported, fmt::format("add_key {}: the engine proves bellperson-convention keys only", nm));
     const uint64_t n = pk->domain_size;
+    if (pk->conv == groth16::convention::snarkjs) {
+        e->snarkjs = true;
+        if (p_->cfg.backend != engine_backend::cpu)
+            throw error(errc::unsupported,
+                        fmt::format("add_key {}: snarkjs keys run on the cpu backend only (the GPU prover takes "
+                                    "bellperson-convention keys)", nm));
+        if (pce)
+            throw error(errc::invalid_argument,
+                        fmt::format("add_key {}: a snarkjs key takes no PCE (pass nullptr)", nm));
+        const uint64_t n_vars = uint64_t(pk->num_inputs) + pk->num_aux;
+        if (n == 0 || (n & (n - 1)) != 0 || pk->h.size() != n || pk->l.size() != pk->num_aux ||
+            pk->a.size() != n_vars || pk->b_g1.size() != n_vars || pk->b_g2.size() != n_vars ||
+            pk->vk.ic.size() != pk->num_inputs || pk->num_inputs == 0)
+            throw error(errc::invalid_argument,
+                        fmt::format("add_key {}: inconsistent snarkjs key (domain {}, {} H points, {} L points for {} "
+                                    "private signals, {}/{}/{} A/B1/B2 points for {} signals, {} IC points for {} "
+                                    "inputs)",
+                                    nm, n, pk->h.size(), pk->l.size(), pk->num_aux, pk->a.size(), pk->b_g1.size(),
+                                    pk->b_g2.size(), n_vars, pk->vk.ic.size(), pk->num_inputs));
+        for (const groth16::sparse_coef& c : pk->coefs)
+            if (c.constraint >= n || c.signal >= n_vars || c.matrix > 1)
+                throw error(errc::invalid_argument,
+                            fmt::format("add_key {}: coefficient (matrix {}, constraint {}, signal {}) out of range", nm,
+                                        c.matrix, c.constraint, c.signal));
+        return register_key(*p_, std::move(e), std::move(pk), nullptr, std::move(density), opt);
+    }
+    if (pk->conv != groth16::convention::bellperson)
+        throw error(errc::unsupported, fmt::format("add_key {}: unknown key convention", nm));
     if (n == 0 || (n & (n - 1)) != 0 || pk->h.size() + 1 != n || pk->l.size() != pk->num_aux ||
         pk->vk.ic.size() != pk->num_inputs || pk->num_inputs == 0)
         throw error(errc::invalid_argument,
@@ -688,16 +975,7 @@ key_id engine::add_key(std::shared_ptr<const groth16::proving_key> pk, std::shar
                         fmt::format("add_key {}: {} constraints plus {} input rows do not fit the domain of {}", nm,
                                     pce->num_constraints, pk->num_inputs, n));
     }
-    e->pvk = groth16::prepare_verifying_key(pk->vk);
-    e->partition_bytes = opt.partition_bytes ? opt.partition_bytes : partition_bytes_estimate(*pk);
-    e->pk = std::move(pk);
-    e->pce = std::move(pce);
-    e->density = std::move(density);
-    std::lock_guard lk(p_->mu);
-    e->id = key_id(p_->keys.size());
-    if (e->name.empty()) e->name = fmt::format("#{}", e->id);
-    p_->keys.push_back(std::move(e));
-    return p_->keys.back()->id;
+    return register_key(*p_, std::move(e), std::move(pk), std::move(pce), std::move(density), opt);
 }
 
 uint64_t engine::partition_bytes(key_id k) const
@@ -705,6 +983,13 @@ uint64_t engine::partition_bytes(key_id k) const
     std::lock_guard lk(p_->mu);
     if (k >= p_->keys.size()) throw error(errc::invalid_argument, fmt::format("partition_bytes: no key {}", k));
     return p_->keys[k]->partition_bytes;
+}
+
+uint64_t engine::device_bytes(key_id k) const
+{
+    std::lock_guard lk(p_->mu);
+    if (k >= p_->keys.size()) throw error(errc::invalid_argument, fmt::format("device_bytes: no key {}", k));
+    return p_->keys[k]->device_bytes;
 }
 
 job_handle engine::submit(proof_request req)
@@ -723,9 +1008,15 @@ job_handle engine::submit(proof_request req)
         const partition& pt = req.partitions[i];
         if (auto* c = std::get_if<circuit_partition>(&pt); c && !c->circuit)
             throw error(errc::invalid_argument, fmt::format("submit {}: partition {} has no circuit", req.id, i));
-        if (!std::holds_alternative<abc_partition>(pt) && !key->pce)
+        if (key->snarkjs) {
+            if (!std::holds_alternative<full_witness_partition>(pt) && !std::holds_alternative<witness_partition>(pt))
+                throw error(errc::invalid_argument,
+                            fmt::format("submit {}: partition {}: key {} is a snarkjs key, which takes witness "
+                                        "partitions only", req.id, i, key->name));
+        } else if (!std::holds_alternative<abc_partition>(pt) && !key->pce) {
             throw error(errc::invalid_argument,
                         fmt::format("submit {}: partition {} needs a PCE and key {} has none", req.id, i, key->name));
+        }
     }
     const uint64_t budget = cfg_.host_memory_budget;
     if (budget != 0 && key->partition_bytes > budget)
@@ -734,6 +1025,20 @@ job_handle engine::submit(proof_request req)
                                 "budget of {:.1f} MiB; it could never run (raise the budget)",
                                 req.id, key->name, double(key->partition_bytes) / 1048576.0,
                                 double(budget) / 1048576.0));
+    if (const uint64_t dbudget = cfg_.device_memory_budget; dbudget != 0) {
+        uint64_t resident = 0;
+        {
+            std::lock_guard lk(p_->mu);
+            resident = p_->resident_total;
+        }
+        if (resident > dbudget || key->device_bytes > dbudget - resident)
+            throw error(errc::out_of_memory,
+                        fmt::format("submit {}: one device part of key {} needs {} bytes ({:.1f} MiB) of device "
+                                    "memory; the device memory budget is {} bytes ({:.1f} MiB), {} of them held by "
+                                    "resident keys; it could never run (raise the budget)",
+                                    req.id, key->name, key->device_bytes, double(key->device_bytes) / 1048576.0,
+                                    dbudget, double(dbudget) / 1048576.0, resident));
+    }
 
     auto job = std::make_shared<job_state>();
     job->priority = req.priority;
@@ -774,6 +1079,8 @@ engine_stats engine::stats() const
     s.memory_peak = p_->peak;
     s.jobs_live = p_->live.size();
     s.lookahead_queued = p_->lookahead.size();
+    s.device_memory_reserved = p_->dev_reserved;
+    s.device_memory_peak = p_->dev_peak;
     s.uptime_ns = p_->now_ns();
     return s;
 }

@@ -18,6 +18,13 @@
 //
 // prove_finish(vk, prove_start(pk, …), r, s) equals prove_bellperson(pk, …, r, s)
 // point for point (test_engine checks it).
+//
+// The snarkjs convention splits the same way: snarkjs_evaluate_ab is the
+// host-side evaluation of A·w and B·w from the key's coefficient list (the
+// engine runs it in its synthesis stage), prove_start_snarkjs the device part
+// (the six NTTs giving A·B − C on the odd coset, MSM_H over the Lagrange H
+// points, MSM_L, MSM_A, MSM_B1, MSM_B2 over the full witness), and the same
+// prove_finish the tail; prove_snarkjs is the three back to back.
 #pragma once
 
 #include <chrono>
@@ -69,6 +76,27 @@ prove_sums prove_start(const proving_key& pk, const query_density& density, std:
                        std::vector<fr> b, std::vector<fr> c, std::span<const fr> inputs,
                        std::span<const fr> aux, const prove_options& opt = {}, prove_observer* observer = nullptr,
                        prove_timings* timings = nullptr);
+
+// ---- snarkjs convention ----------------------------------------------------------------
+// a = A·w and b = B·w from pk.coefs (the zkey's section 4, input constraints
+// included), pk.domain_size values each (rows without coefficients are zero).
+// w is the full witness: w[0] = 1, the public signals, then the private ones
+// (the .wtns order). a and b are overwritten. Throws errc::invalid_argument
+// when the key is not snarkjs-convention, w has the wrong size or w[0] != 1,
+// errc::bad_format for an out-of-range coefficient or point section.
+// Cost: one multiply-add per coefficient, single-threaded.
+void snarkjs_evaluate_ab(const proving_key& pk, std::span<const fr> w, std::vector<fr>& a, std::vector<fr>& b);
+
+// The device part for a snarkjs-convention key from a, b as
+// snarkjs_evaluate_ab gives them (pk.domain_size values each, consumed).
+// Observer steps and timings as prove_start (NTT, then MSM_H … MSM_B2 with
+// BATCH_ADD nested). The returned sums go to prove_finish.
+prove_sums prove_start_snarkjs(const proving_key& pk, std::vector<fr> a, std::vector<fr> b,
+                               std::span<const fr> w, const prove_options& opt = {},
+                               prove_observer* observer = nullptr, prove_timings* timings = nullptr);
+// The same, evaluating a, b first (counted in timings->h_ns).
+prove_sums prove_start_snarkjs(const proving_key& pk, std::span<const fr> w, const prove_options& opt = {},
+                               prove_observer* observer = nullptr, prove_timings* timings = nullptr);
 
 // The CPU tail with explicit blinding factors (tests), or with r, s drawn
 // from the OS CSPRNG.

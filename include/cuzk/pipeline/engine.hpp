@@ -10,7 +10,8 @@
 //        (bounded: at most `lookahead` synthesized partitions wait)
 //   [prove workers × workers_per_device, per device, one lock per device]
 //        the device part under the device lock: NTTs for H, MSM_H, MSM_L,
-//        MSM_A, MSM_B1, MSM_B2 (groth16::prove_start)
+//        MSM_A, MSM_B1, MSM_B2 (groth16::prove_start / prove_start_snarkjs on
+//        the CPU backend; cuzk::gpu_prove_start[_witness] on the CUDA one)
 //   [CPU-tail threads × tail_threads]  outside the lock: blinding with r, s
 //        (groth16::prove_finish), the 192-byte encoding, optional self-verify
 //
@@ -20,12 +21,68 @@
 // Order: partitions are dispatched, and picked from the lookahead queue, by
 // priority (higher first), then submission order, then partition number.
 //
-// Memory: every partition reserves its host-memory estimate (see
+// Partitions per prove call (engine_config::partitions_per_call = k): a prove
+// worker takes the head of the lookahead queue and, behind it in the same
+// order, up to k − 1 more partitions *of the same key* that are already
+// waiting (it never waits for more, and stops at the first partition of
+// another key, so nothing overtakes the order), then runs their device parts
+// one after another in one hold of the device lock. Each partition keeps its
+// own GPU_PICKUP, GPU_START … GPU_END bracket (GPU_START of a later partition
+// when its own device part starts; the wait behind the earlier ones is queue
+// wait), and its tail goes to the tail threads as soon as its device part
+// ends. Trade-off: fewer lock hand-overs and, on a GPU, back-to-back kernels
+// of one key (no other worker's uploads in between) against latency (a
+// partition waits behind up to k − 1 others of the same call), less sharing
+// between the workers of a device (one takes k partitions while the other
+// may find the queue empty), and earlier freed lookahead slots (synthesis runs
+// further ahead: more partitions hold host memory at once). With lookahead
+// < k a call never reaches k. k = 1 is the plain pipeline.
+//
+// Host memory: every partition reserves its host-memory estimate (see
 // partition_bytes_estimate) from host_memory_budget before its synthesis
 // starts and returns it when its device part ends (what is left after that is
 // a few points and the public inputs). A partition waits while the budget is
 // short (head of line: later partitions do not overtake it); a job whose
 // partition can never fit is refused by submit() with errc::out_of_memory.
+//
+// Device memory (engine_config::device_memory_budget, per device; 0 = no
+// limit of the engine's own, reservations still counted in engine_stats: the
+// device's allocator is the limit and a failed allocation fails that job with
+// errc::out_of_memory): every key has a
+// per-partition device estimate (key_options::device_bytes, else
+// device_bytes_estimate() on the CPU backend and gpu_key::prove_scratch_bytes()
+// on the CUDA one) and, on the CUDA backend, the bytes its resident gpu_key
+// holds, reserved once by add_key. A prove worker reserves one partition's
+// device bytes (the partitions of one call run one after another and reuse
+// the scratch) before it waits for the device lock (span DEV_MEM_WAIT while
+// short) and returns them when the call's device parts have ended. submit()
+// refuses (errc::out_of_memory) a job whose device part could never fit next
+// to the resident keys, naming both sizes; add_key refuses a key whose
+// resident bytes do not fit, or would leave no room for the device part of an
+// earlier key whose jobs are admitted. The CPU backend holds
+// no device memory: it accounts the same estimate as a model, so the knob
+// behaves (and can be tested and sized) as it will on a GPU.
+//
+// Backends (engine_config::backend): cpu runs the device part with
+// device_threads threads on the host. cuda (one device) builds a shared
+// cuzk::gpu_key per key at add_key (the queries, and the PCE when there is
+// one, resident in device memory) and runs the device part with
+// gpu_prove_start_witness for witness partitions of a key with a PCE (the
+// synthesis stage then skips the host PCE evaluation: PCE_EVAL and the
+// satisfaction check run on the device) and gpu_prove_start for circuit and
+// abc partitions (a, b, c from the host). Device spans (H2D, PCE_EVAL, NTT,
+// MSM_x, BATCH_ADD) then come from the device's own timing
+// (prove_observer::step_span), mapped onto the engine clock. snarkjs keys run
+// on the CPU backend only. Creating a cuda engine where CUDA is not available
+// throws errc::unsupported with cuda_available()'s reason.
+//
+// Keys in the snarkjs convention (from io::read_zkey) take witness partitions
+// only, best as full_witness_partition (the .wtns order). Their synthesis
+// stage evaluates a = A·w and b = B·w from the key's coefficient list (span
+// PCE_EVAL); their device part is groth16::prove_start_snarkjs. Without R1CS
+// C rows there is no satisfaction check before proving: a witness that does
+// not satisfy the circuit fails at self-verify (errc::internal), or yields an
+// invalid proof when self_verify is off.
 //
 // Jobs end exactly once: completed (every partition proved, and verified
 // when self_verify is on), failed (the first failure: its message, error
@@ -38,17 +95,21 @@
 // Timeline: with a sink, the engine emits (t_ns since the engine started)
 //   JOB_SUBMIT, JOB_DONE / JOB_FAILED / JOB_CANCELLED       instants, per job
 //   SYNTH_START, SYNTH_END (synth_ms), CHAN_SEND             synthesis worker, device −1
-//   GPU_PICKUP, GPU_START, GPU_END (gpu_ms)                   prove worker, its device
+//   GPU_PICKUP (call=, an engine-wide number of the prove call, the same
+//   for the partitions taken together), GPU_START, GPU_END (gpu_ms)
+//                                                              prove worker, its device
+//   span DEV_MEM_WAIT (bytes=) while the device budget is short  prove worker, its device
 //   spans MEM_WAIT, PCE_EVAL (device −1); LOCK_WAIT, NTT, MSM_H, MSM_L, MSM_A,
 //   MSM_B1, MSM_B2, BATCH_ADD (nested in each MSM_x, detail query=…) with the
-//   prove worker's device; CPU_TAIL (device −1, the tail thread as worker).
+//   prove worker's device (on the CUDA backend also H2D and PCE_EVAL, at the
+//   device's times); CPU_TAIL (device −1, the tail thread as worker).
 // GPU_END is emitted when the CPU tail has finished (curio's meaning). Worker
 // numbers are unique in the engine: synthesis workers 0 … S−1, then the
 // prove workers (device-major), then the tail threads.
 //
 // Threads: all explicit, started by the constructor and joined by the
-// destructor. The CPU backend is one "device"; device work runs with
-// device_threads threads.
+// destructor. The CPU backend has `devices` "devices" (locks); device work
+// runs with device_threads threads.
 #pragma once
 
 #include <array>
@@ -70,15 +131,21 @@ namespace cuzk::pipeline {
 
 using key_id = uint32_t;
 
+enum class engine_backend : uint8_t { cpu, cuda };
+const char* backend_name(engine_backend b) noexcept;   // "cpu", "cuda"
+
 struct engine_config {
     unsigned synth_workers = 2;        // partitions synthesized at once (>= 1)
     unsigned synth_threads = 1;        // threads inside one synthesis (PCE evaluation, check); 0 = all
     unsigned lookahead = 2;            // synthesized partitions that may wait for a prove worker (>= 1)
-    unsigned devices = 1;              // the CPU backend is one device
+    unsigned devices = 1;              // device locks (the cuda backend: exactly 1, CUDA device 0)
     unsigned workers_per_device = 2;   // prove workers per device, sharing its lock (>= 1)
+    unsigned partitions_per_call = 1;  // partitions of one key a prove worker runs per lock hold (>= 1)
     unsigned device_threads = 0;       // threads of the CPU backend's device work; 0 = all
     unsigned tail_threads = 1;         // CPU-tail threads; 0 = the prove worker runs its tail after the lock
     uint64_t host_memory_budget = 0;   // bytes for partitions in flight; 0 = unlimited
+    uint64_t device_memory_budget = 0; // bytes per device for keys and device parts; 0 = unlimited
+    engine_backend backend = engine_backend::cpu;
     bool self_verify = true;           // verify every proof before reporting it
     timeline::sink* sink = nullptr;    // borrowed, may be null; must outlive the engine
 };
@@ -86,6 +153,7 @@ struct engine_config {
 struct key_options {
     std::string name;               // for messages
     uint64_t partition_bytes = 0;   // host memory per partition in flight; 0 = partition_bytes_estimate
+    uint64_t device_bytes = 0;      // device memory per device part; 0 = the backend's estimate
 };
 
 // The host memory one partition of this key holds at its peak (bytes), for
@@ -97,7 +165,17 @@ struct key_options {
 //                                          worst case a copy of every G2 point for Pippenger)
 // plus 1 MiB of fixed overhead. An upper bound for the CPU backend, not a
 // measurement; override per key with key_options::partition_bytes.
+// The same formula serves snarkjs keys (a, b and the coset values in place of
+// a, b, c).
 uint64_t partition_bytes_estimate(const groth16::proving_key& pk);
+
+// The device memory one device part of this key needs on top of the resident
+// key, as a model of the CUDA prover's scratch (used by the CPU backend, which
+// has no device memory of its own; the CUDA backend asks its gpu_key). With n
+// and v as above:
+//   witness 32·v, a, b, c and the NTT scratch 4·32·n, MSM scalars 32·v,
+//   MSM sort keys and bucket indices 16·v, plus 1 MiB.
+uint64_t device_bytes_estimate(const groth16::proving_key& pk);
 
 // A partition as a C++ circuit (synthesized with witness_cs, evaluated
 // with the key's PCE).
@@ -110,6 +188,12 @@ struct witness_partition {
     std::vector<fr> inputs;
     std::vector<fr> aux;
 };
+// The full witness in one vector: w[0] = 1, the public inputs, then the
+// private values (the .wtns order; for bellperson keys the same as inputs ‖
+// aux). The natural form for snarkjs keys; bellperson keys need a PCE for it.
+struct full_witness_partition {
+    std::vector<fr> w;
+};
 // A partition with its constraint evaluations ready: a, b, c hold one value
 // per constraint of the circuit (without bellperson's input constraints);
 // the engine checks a·b = c row by row, and that the sizes match the key.
@@ -119,7 +203,7 @@ struct abc_partition {
     std::vector<fr> inputs;   // starting with ONE
     std::vector<fr> aux;
 };
-using partition = std::variant<circuit_partition, witness_partition, abc_partition>;
+using partition = std::variant<circuit_partition, witness_partition, abc_partition, full_witness_partition>;
 
 enum class job_status : uint8_t { queued, running, completed, failed, cancelled };
 const char* status_name(job_status s) noexcept;   // "queued", "running", …
@@ -189,18 +273,23 @@ private:
 struct engine_stats {
     uint64_t jobs_submitted = 0, jobs_completed = 0, jobs_failed = 0, jobs_cancelled = 0;
     uint64_t partitions_proved = 0;            // device parts finished (including discarded ones)
+    uint64_t device_calls = 0;                 // device-lock holds (one per prove call of ≤ partitions_per_call)
     uint64_t memory_reserved = 0;              // bytes of the budget reserved now
     uint64_t memory_peak = 0;                  // the most ever reserved at once
     size_t jobs_live = 0;                      // submitted, not yet ended
     size_t lookahead_queued = 0;               // synthesized partitions waiting for a prove worker
     std::vector<uint64_t> device_busy_ns;      // per device: time inside the device part, under the lock
+    std::vector<uint64_t> device_memory_reserved;   // per device: bytes of the device budget reserved now
+    std::vector<uint64_t> device_memory_peak;       // per device: the most ever reserved at once
     uint64_t uptime_ns = 0;
 };
 
 class engine {
 public:
     // Starts the worker threads. Throws errc::invalid_argument for a zero
-    // worker count, lookahead or device count.
+    // worker count, lookahead, device count or partitions_per_call, or a cuda
+    // backend with more than one device; errc::unsupported for the cuda
+    // backend where CUDA is not available (the message has the reason).
     explicit engine(const engine_config& cfg);
     // Cancels every job that has not ended (status cancelled, message "engine
     // shut down"), waits for the work in progress to stop, joins the
@@ -213,19 +302,31 @@ public:
     // only abc partitions are used) must match the key's variable counts and
     // fit its domain; density gives the key's A/B query filters. With the
     // two-argument form the density comes from the PCE. Throws
-    // errc::invalid_argument / errc::unsupported naming the mismatch.
+    // errc::invalid_argument / errc::unsupported naming the mismatch, and
+    // errc::out_of_memory when the device budget cannot hold the key (see
+    // "Device memory"). The cuda backend uploads the key here (errc::device
+    // on a CUDA failure).
+    //
+    // A snarkjs-convention key (pk->conv == snarkjs, e.g. io::read_zkey's) is
+    // registered with the two-argument form and a null pce: add_key(pk,
+    // nullptr, opt). Its jobs take witness_partition / full_witness_partition
+    // only. The cuda backend refuses it (errc::unsupported).
     key_id add_key(std::shared_ptr<const groth16::proving_key> pk, std::shared_ptr<const r1cs::pce> pce,
                    groth16::query_density density, const key_options& opt = {});
     key_id add_key(std::shared_ptr<const groth16::proving_key> pk, std::shared_ptr<const r1cs::pce> pce,
                    const key_options& opt = {});
-    // The memory estimate in use for a key.
+    // The host memory estimate in use for a key.
     uint64_t partition_bytes(key_id k) const;
+    // The device memory per device part in use for a key.
+    uint64_t device_bytes(key_id k) const;
 
     // Queues a job. Throws (and queues nothing) when the key is unknown, there
     // are no partitions, a circuit partition has no circuit or the key no PCE
     // for it, the id is in use by a job that has not ended
-    // (errc::invalid_argument), or one partition can never fit the memory
-    // budget (errc::out_of_memory, with both sizes in the message).
+    // (errc::invalid_argument), a partition's form does not suit the key
+    // (snarkjs keys: witnesses only), or one partition can never fit the host
+    // or device memory budget (errc::out_of_memory, with both sizes in the
+    // message).
     job_handle submit(proof_request req);
 
     engine_stats stats() const;
