@@ -4,17 +4,20 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <string>
 
 #include <fmt/format.h>
 
 #include "commands.hpp"
+#include "cuzk/backend/gpu_prover.hpp"
 #include "cuzk/error.hpp"
 #include "cuzk/groth16/prover.hpp"
 #include "cuzk/groth16/setup.hpp"
 #include "cuzk/groth16/verifier.hpp"
 #include "cuzk/io/json.hpp"
 #include "cuzk/io/snarkjs.hpp"
+#include "cuzk/util/random.hpp"
 #include "sha256_cmds.hpp"
 
 namespace cuzk::cli {
@@ -80,18 +83,22 @@ int cmd_prove(args a)
 {
     if (a.size() >= 1 && !std::strcmp(a[0], "sha256")) return sha256_prove(a.subspan(1));
     unsigned threads = 0;
+    bool gpu = false;
     std::vector<std::string> pos;
     for (size_t i = 0; i < a.size(); ++i) {
         if (!std::strcmp(a[i], "--threads") && i + 1 < a.size()) threads = unsigned(std::stoul(a[++i]));
+        else if (!std::strcmp(a[i], "--gpu")) gpu = true;
         else pos.emplace_back(a[i]);
     }
     if (pos.size() != 4) {
-        std::fprintf(stderr, "usage: cuzk prove <circuit.zkey> <witness.wtns> <proof.json> <public.json> [--threads N]\n"
-                             "       cuzk prove sha256 ...\n");
+        std::fprintf(stderr,
+                     "usage: cuzk prove <circuit.zkey> <witness.wtns> <proof.json> <public.json> [--threads N] [--gpu]\n"
+                     "       cuzk prove sha256 ...\n");
         return 2;
     }
     const auto t0 = std::chrono::steady_clock::now();
-    const io::zkey zk = io::read_zkey(pos[0]);
+    const auto zkp = std::make_shared<io::zkey>(io::read_zkey(pos[0]));
+    const io::zkey& zk = *zkp;
     const double t_load = secs_since(t0);
     const std::vector<fr> w = io::read_wtns(pos[1]);
     if (w.size() != zk.n_vars)
@@ -100,8 +107,18 @@ int cmd_prove(args a)
     groth16::prove_options opt;
     opt.threads = threads;
     groth16::prove_timings tm;
-    const auto t1 = std::chrono::steady_clock::now();
-    const groth16::proof pr = groth16::prove_snarkjs(zk.pk, w, opt, &tm);
+    auto t1 = std::chrono::steady_clock::now();
+    groth16::proof pr;
+    if (gpu) {
+        // The key on the device (uploaded once), then the device prover.
+        const gpu_key key(std::shared_ptr<const groth16::proving_key>(zkp, &zkp->pk), {}, nullptr);
+        std::fprintf(stderr, "cuzk prove: key on the GPU in %.3f s (%s)\n", secs_since(t1),
+                     key.resident() ? "resident" : "streamed from host memory");
+        t1 = std::chrono::steady_clock::now();
+        pr = gpu_prove_snarkjs(key, w, os_random_fr(), os_random_fr(), nullptr, &tm);
+    } else {
+        pr = groth16::prove_snarkjs(zk.pk, w, opt, &tm);
+    }
     const double t_prove = secs_since(t1);
     io::write_proof_json(pos[2], pr);
     io::write_public_json(pos[3], std::span<const fr>(w).subspan(1, zk.n_public));

@@ -22,7 +22,7 @@ const command commands[] = {
      "setup <circuit.r1cs> <circuit.zkey> single-party dev key (NOT a trusted ceremony)\n"
      "       setup sha256 <blocks> <out.params> [--vk out.vk]   built-in SHA-256 circuit, bellperson format"},
     {"prove", cuzk::cli::cmd_prove,
-     "prove <circuit.zkey> <witness.wtns> <proof.json> <public.json>\n"
+     "prove <circuit.zkey> <witness.wtns> <proof.json> <public.json> [--threads N] [--gpu]\n"
      "       prove sha256 <params> <proof.bin> [--threads N]"},
     {"verify", cuzk::cli::cmd_verify,
      "verify <verification_key.json> <public.json> <proof.json>\n"

@@ -1,23 +1,867 @@
-// cuzk — the GPU prover (include/cuzk/backend/gpu_prover.hpp).
-// Placeholder until the device implementation lands: every entry point
-// throws errc::unsupported, so callers can be written and built against the
-// contract.
+// cuzk — the GPU prover (include/cuzk/backend/gpu_prover.hpp): the proving
+// key resident on the device (or streamed from page-locked host memory), and
+// groth16::prove_start's device part without host round trips.
+//
+// One prove (bellperson), all on the backend stream:
+//   H2D       inputs ‖ aux → w (and a, b, c when the host gives them), staged
+//             through pinned buffers
+//   PCE_EVAL  a, b, c = A·w, B·w, C·w; the first row with a·b != c
+//   NTT       rows m … m+ni−1 of a = the inputs (bellperson's input
+//             constraints input_i·0 = 0), zeros up to n; then exactly
+//             compute_h_bellperson: iNTT, coset NTT (shift 7) of a, b, c;
+//             a ← (a·b − c)·(7^n − 1)⁻¹; coset iNTT of a (7 NTTs of size n)
+//   MSM_H     h_0 … h_{n−2} to canonical integers in place; Pippenger with H
+//   MSM_L     Σ aux·L (witness MSM: zeros skipped, ones batch-added)
+//   MSM_A     gather w by the A index list, witness MSM with A
+//   MSM_B1/2  gather w by the B index list, witness MSMs with B_G1 and B_G2
+// The NTT and every field operation give canonical Montgomery values, so the
+// h coefficients are the CPU's bit for bit; the MSMs return the same group
+// elements as the CPU's (different Jacobian representatives: compare with ==).
+//
+// Timing: an anchor event is recorded right after a synchronize and paired
+// with steady_clock::now(); each step's begin/end events are converted as
+// anchor time + elapsed milliseconds.
 #include "cuzk/backend/gpu_prover.hpp"
 
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+#include <mutex>
+#include <optional>
+#include <tuple>
+
+#include "cuzk/backend/cuda.hpp"
 #include "cuzk/error.hpp"
+#include "cuzk/ntt/ntt.hpp"
+
+#if CUZK_WITH_CUDA
+#include "cuzk/backend/cuda_bridge.hpp"
+#include "cuzk/backend/detail/prove_bridge.hpp"
+#endif
 
 namespace cuzk {
 
-struct gpu_key::impl {};
+#if CUZK_WITH_CUDA
+
+namespace pb = prove_bridge;
+
+namespace {
+
+using clock = std::chrono::steady_clock;
+
+unsigned log2_exact(uint64_t n)
+{
+    unsigned l = 0;
+    while ((uint64_t{1} << l) < n) ++l;
+    return l;
+}
+
+// Page-locked view of a host array: the array itself registered with CUDA,
+// or, when registration fails (overlapping registrations, odd mappings), a
+// pinned copy.
+class host_pin {
+public:
+    host_pin() = default;
+    host_pin(const void* src, size_t bytes) : bytes_(bytes)
+    {
+        if (bytes == 0) return;
+        if (pb::host_register(src, bytes)) {
+            ptr_ = src;
+            registered_ = true;
+        } else {
+            owned_ = pb::host_alloc_pinned(bytes);
+            std::memcpy(owned_, src, bytes);
+            ptr_ = owned_;
+        }
+    }
+    ~host_pin()
+    {
+        if (registered_) pb::host_unregister(ptr_);
+        pb::host_free_pinned(owned_);
+    }
+    host_pin(const host_pin&) = delete;
+    host_pin& operator=(const host_pin&) = delete;
+    const void* data() const { return ptr_; }
+    size_t bytes() const { return bytes_; }
+    bool copied() const { return owned_ != nullptr; }
+
+private:
+    const void* ptr_ = nullptr;
+    void* owned_ = nullptr;
+    bool registered_ = false;
+    size_t bytes_ = 0;
+};
+
+// One point query: device copy (resident keys) or page-locked host view.
+template <class Aff>
+struct query {
+    std::span<const Aff> host;
+    gpu_buffer dev;
+    std::unique_ptr<host_pin> pin;
+    size_t size() const { return host.size(); }
+};
+
+template <class T>
+uint64_t bytes_of(size_t n)
+{
+    return uint64_t(n) * sizeof(T);
+}
+
+} // namespace
+
+struct gpu_key::impl {
+    std::shared_ptr<const groth16::proving_key> pk;
+    groth16::query_density density;
+    std::shared_ptr<const r1cs::pce> pce;   // the given PCE, or the one built from snarkjs coefficients
+    std::optional<gpu_pce> dpce;
+    bool has_user_pce = false;
+    gpu_key_options opt;
+    bool snarkjs = false;
+    bool resident = false;
+
+    size_t n = 0, ni = 0, na = 0, na_pts = 0, nb_pts = 0;   // domain, inputs, aux, |A|, |B|
+    unsigned log_n = 0;
+    uint64_t pce_rows = 0;
+
+    query<g1_affine> h, l, a, b1;
+    query<g2_affine> b2;
+    gpu_buffer idx_a, idx_b;   // unified variable index of each A / B point (bellperson)
+    size_t chunk_points = 0;   // streamed keys
+
+    // Per-prove scratch, grown on demand and kept (bounded by the key's sizes).
+    std::mutex mu;
+    gpu_buffer w, abc, gath, chunk[2];
+    void* copy_stream = nullptr;
+    void* chunk_ev[2] = {nullptr, nullptr};
+    std::vector<void*> events;   // timing events, reused
+
+    ~impl()
+    {
+        pb::drain(copy_stream);
+        for (void* e : events) pb::event_destroy(e);
+        for (void* e : chunk_ev) pb::event_destroy(e);
+        pb::stream_destroy(copy_stream);
+    }
+
+    uint64_t query_bytes() const
+    {
+        return bytes_of<g1_affine>(h.size() + l.size() + a.size() + b1.size()) + bytes_of<g2_affine>(b2.size());
+    }
+    uint64_t index_bytes() const { return snarkjs ? 0 : bytes_of<uint32_t>(na_pts + nb_pts); }
+    uint64_t gath_elems() const
+    {
+        const size_t m = std::max(na_pts, nb_pts);
+        return snarkjs || m <= n ? 0 : m;
+    }
+    size_t largest_query() const
+    {
+        return std::max({h.size(), l.size(), a.size(), b1.size(), b2.size()});
+    }
+};
+
+struct gpu_prover_access {
+    static gpu_key::impl& get(const gpu_key& k) { return *k.p_; }
+};
+
+namespace {
+
+// ---- scratch estimate --------------------------------------------------------------------
+// An estimate from the sizes, meant as an upper bound of what one prove
+// allocates on the device beside the key:
+//   w (ni + na), a, b, c (3n), the gather buffer when |A| or |B| exceeds n;
+//   NTT: scratch n, twiddles n/2, small tables;
+//   MSM (the backend's cached slots) for the largest query q at its window c:
+//     sort entries E = q·W (W = ceil(256/c)), capped at 2^30: keys and values
+//     double-buffered (16 B/entry) + the sort's temporary (~8 B/entry) +
+//     buckets W·2^(c−1) XYZZ points (G1 192 B, G2 384 B);
+//   the witness MSM's compaction of the non-0/1 scalars and points (q·(32 +
+//     point size + 8));
+//   streaming: two chunk buffers.
+uint64_t estimate_scratch(const gpu_key::impl& k)
+{
+    const uint64_t fr_b = sizeof(fr);
+    uint64_t s = (uint64_t(k.ni) + k.na) * fr_b + 3 * uint64_t(k.n) * fr_b + k.gath_elems() * fr_b;
+    s += uint64_t(k.n) * fr_b + uint64_t(k.n / 2) * fr_b + (uint64_t{4} << ((k.log_n + 1) / 2)) * fr_b;
+    auto msm_bytes = [](size_t q, bool g2) -> uint64_t {
+        if (q == 0) return 0;
+        const unsigned c = gpu_msm_window_bits(q, g2, 255);
+        const uint64_t W = (256 + c - 1) / c;
+        const uint64_t entries = std::min<uint64_t>(uint64_t(q) * W, uint64_t{1} << 30);
+        const uint64_t xyzz = g2 ? 384 : 192;
+        const uint64_t pt = g2 ? sizeof(g2_affine) : sizeof(g1_affine);
+        return entries * 24 + W * (uint64_t{1} << (c - 1)) * xyzz + uint64_t(q) * (32 + pt + 8);
+    };
+    const size_t q1 = std::max({k.h.size(), k.l.size(), k.a.size(), k.b1.size()});
+    s += std::max(msm_bytes(q1, false), msm_bytes(k.b2.size(), true));
+    if (!k.resident) s += 2 * uint64_t(k.chunk_points) * sizeof(g2_affine);
+    return s;
+}
+
+template <class Aff>
+void upload_query(query<Aff>& q)
+{
+    q.dev = gpu_buffer(std::max<size_t>(q.host.size_bytes(), 1));
+    pb::upload_pageable(q.dev.data(), q.host.data(), q.host.size_bytes());
+}
+
+template <class Aff>
+void pin_query(query<Aff>& q)
+{
+    q.pin = std::make_unique<host_pin>(q.host.data(), q.host.size_bytes());
+}
+
+// ---- device step timing ------------------------------------------------------------------
+struct step_rec {
+    std::string_view step, query;
+    void* begin;
+    void* end;
+};
+struct host_span {
+    size_t after;   // index into recs: reported after that step
+    std::string_view step, query;
+    clock::time_point begin, end;
+};
+
+class device_steps {
+public:
+    device_steps(gpu_key::impl& k, groth16::prove_observer* obs) : k_(k), obs_(obs)
+    {
+        cuda_bridge::synchronize();
+        anchor_ = event();
+        pb::event_record(anchor_, nullptr);
+        t0_ = clock::now();
+    }
+
+    // Brackets one kernel group: step_begin and a begin event now, the end
+    // event and step_end at end() (or only step_end when unwinding).
+    class scope {
+    public:
+        scope(device_steps& d, std::string_view step, std::string_view query) : d_(d), step_(step), query_(query)
+        {
+            if (d_.obs_) d_.obs_->step_begin(step_, query_);
+            begin_ = d_.event();
+            pb::event_record(begin_, nullptr);
+        }
+        void end()
+        {
+            if (done_) return;
+            void* e = d_.event();
+            pb::event_record(e, nullptr);
+            d_.recs_.push_back({step_, query_, begin_, e});
+            done_ = true;
+            if (d_.obs_) d_.obs_->step_end(step_, query_);
+        }
+        ~scope()
+        {
+            if (!done_ && d_.obs_) d_.obs_->step_end(step_, query_);
+        }
+        scope(const scope&) = delete;
+        scope& operator=(const scope&) = delete;
+
+    private:
+        device_steps& d_;
+        std::string_view step_, query_;
+        void* begin_ = nullptr;
+        bool done_ = false;
+    };
+
+    void add_span(std::string_view step, std::string_view query, clock::time_point b, clock::time_point e)
+    {
+        spans_.push_back({recs_.size(), step, query, b, e});
+    }
+
+    // After the last step: waits for the device, reports the spans in step
+    // order and fills the timings.
+    void finish(groth16::prove_timings* tm, clock::time_point t_all)
+    {
+        cuda_bridge::synchronize();
+        groth16::prove_timings t;
+        size_t si = 0;
+        auto flush_spans = [&](size_t upto) {
+            for (; si < spans_.size() && spans_[si].after <= upto; ++si)
+                if (obs_ && spans_[si].end >= spans_[si].begin && spans_[si].end != clock::time_point{})
+                    obs_->step_span(spans_[si].step, spans_[si].query, spans_[si].begin, spans_[si].end);
+        };
+        for (size_t i = 0; i < recs_.size(); ++i) {
+            const double b = pb::event_elapsed_ms(anchor_, recs_[i].begin);
+            const double e = pb::event_elapsed_ms(anchor_, recs_[i].end);
+            const auto to_tp = [&](double ms) {
+                return t0_ + std::chrono::duration_cast<clock::duration>(std::chrono::duration<double, std::milli>(ms));
+            };
+            if (obs_) obs_->step_span(recs_[i].step, recs_[i].query, to_tp(b), to_tp(e));
+            const uint64_t ns = uint64_t(std::max(0.0, e - b) * 1e6);
+            const std::string_view s = recs_[i].step;
+            if (s == "NTT") t.h_ns += ns;
+            else if (s == "MSM_H") t.msm_h_ns += ns;
+            else if (s == "MSM_L") t.msm_l_ns += ns;
+            else if (s == "MSM_A") t.msm_a_ns += ns;
+            else if (s == "MSM_B1") t.msm_b1_ns += ns;
+            else if (s == "MSM_B2") t.msm_b2_ns += ns;
+            flush_spans(i);   // the BATCH_ADD spans inside step i
+        }
+        flush_spans(recs_.size());
+        t.total_ns = uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(clock::now() - t_all).count());
+        if (tm) *tm = t;
+    }
+
+private:
+    void* event()
+    {
+        if (next_ == k_.events.size()) k_.events.push_back(pb::event_create());
+        return k_.events[next_++];
+    }
+
+    gpu_key::impl& k_;
+    groth16::prove_observer* obs_;
+    void* anchor_ = nullptr;
+    clock::time_point t0_;
+    size_t next_ = 0;
+    std::vector<step_rec> recs_;
+    std::vector<host_span> spans_;
+};
+
+// ---- scratch ---------------------------------------------------------------------------------
+void grow(gpu_buffer& b, size_t bytes)
+{
+    bytes = std::max<size_t>(bytes, 1);
+    if (b.size() < bytes) {
+        b = gpu_buffer();   // free first
+        b = gpu_buffer(bytes);
+    }
+}
+
+void ensure_scratch(gpu_key::impl& k)
+{
+    auto alloc_all = [&] {
+        grow(k.w, (k.ni + k.na) * sizeof(fr));
+        grow(k.abc, 3 * k.n * sizeof(fr));
+        if (k.gath_elems()) grow(k.gath, k.gath_elems() * sizeof(fr));
+        if (!k.resident) {
+            grow(k.chunk[0], k.chunk_points * sizeof(g2_affine));
+            grow(k.chunk[1], k.chunk_points * sizeof(g2_affine));
+            if (!k.copy_stream) k.copy_stream = pb::stream_create();
+            for (void*& e : k.chunk_ev)
+                if (!e) e = pb::event_create();
+        }
+    };
+    try {
+        alloc_all();
+    } catch (const error& e) {
+        if (e.code() != errc::out_of_memory) throw;
+        // Free the backend's cached MSM/NTT scratch and try once more.
+        gpu_release_cache();
+        alloc_all();
+    }
+}
+
+// ---- one query's MSM, resident or streamed ------------------------------------------------
+// Streamed: chunk i+1 is copied (copy stream) while chunk i's MSM runs; the
+// buffer chunk i+1 goes to was read by chunk i−1's MSM, which has returned
+// (the MSM entry points return their result to the host, so the backend
+// stream has finished with it). Before chunk i's MSM the host waits for its
+// copy event.
+template <class Aff, class Jac, class Msm>
+Jac query_msm(gpu_key::impl& k, const query<Aff>& q, Msm&& msm)
+{
+    const size_t total = q.size();
+    if (total == 0) return Jac::identity();
+    if (k.resident) return msm(q.dev.template as<Aff>(), size_t{0}, total);
+    const size_t cp = k.chunk_points;
+    const size_t chunks = (total + cp - 1) / cp;
+    const auto* src = static_cast<const Aff*>(q.pin->data());
+    auto issue = [&](size_t i) {
+        const size_t off = i * cp, len = std::min(cp, total - off);
+        pb::copy_h2d_on(k.copy_stream, k.chunk[i % 2].data(), src + off, len * sizeof(Aff));
+        pb::event_record(k.chunk_ev[i % 2], k.copy_stream);
+    };
+    Jac acc = Jac::identity();
+    issue(0);
+    for (size_t i = 0; i < chunks; ++i) {
+        if (i + 1 < chunks) issue(i + 1);
+        pb::event_synchronize(k.chunk_ev[i % 2]);
+        const size_t off = i * cp, len = std::min(cp, total - off);
+        acc = acc.add(msm(k.chunk[i % 2].template as<Aff>(), off, len));
+    }
+    return acc;
+}
+
+// Witness MSM of one query with Montgomery scalars sc (device), reporting
+// the 0/1 batch addition as a BATCH_ADD span (first begin to last end over
+// the chunks).
+template <class Aff, class Jac>
+Jac witness_query(gpu_key::impl& k, device_steps& ds, const query<Aff>& q, const fr* sc, std::string_view name)
+{
+    clock::time_point ba_b{}, ba_e{};
+    const Jac r = query_msm<Aff, Jac>(k, q, [&](const Aff* pts, size_t off, size_t len) {
+        gpu_msm_witness_stats st;
+        const Jac part = gpu_msm_witness_device(pts, sc + off, len, &st);
+        if (st.batch_add_end != clock::time_point{}) {
+            if (ba_b == clock::time_point{} || st.batch_add_begin < ba_b) ba_b = st.batch_add_begin;
+            if (st.batch_add_end > ba_e) ba_e = st.batch_add_end;
+        }
+        return part;
+    });
+    if (ba_e != clock::time_point{}) ds.add_span("BATCH_ADD", name, ba_b, ba_e);
+    return r;
+}
+
+// ---- the prove ---------------------------------------------------------------------------------
+struct abc_host {
+    std::span<const fr> a, b, c;
+};
+
+void check_assignment(const gpu_key::impl& k, std::span<const fr> inputs, std::span<const fr> aux, const char* fn)
+{
+    if (inputs.size() != k.ni || aux.size() != k.na)
+        throw error(errc::invalid_argument,
+                    fmt::format("{}: assignment has {} inputs and {} aux, the key expects {} and {}", fn,
+                                inputs.size(), aux.size(), k.ni, k.na));
+    if (inputs.empty() || !inputs[0].is_one())
+        throw error(errc::invalid_argument, fmt::format("{}: input 0 must be the constant one", fn));
+}
+
+// Runs `body` with the key locked and the scratch ready; on any failure the
+// queued device work is drained (so the next prove starts clean) before the
+// error propagates.
+template <class Body>
+auto guarded(gpu_key::impl& k, Body&& body)
+{
+    std::lock_guard<std::mutex> lk(k.mu);
+    try {
+        ensure_scratch(k);
+        return body();
+    } catch (...) {
+        pb::drain(k.copy_stream);
+        throw;
+    }
+}
+
+groth16::prove_sums prove_bellperson_device(gpu_key::impl& k, std::span<const fr> inputs, std::span<const fr> aux,
+                                            const abc_host* host_abc, groth16::prove_observer* obs,
+                                            groth16::prove_timings* timings)
+{
+    const auto t_all = clock::now();
+    return guarded(k, [&] {
+        const size_t n = k.n, ni = k.ni;
+        const size_t m = host_abc ? host_abc->a.size() : size_t(k.pce_rows);
+        fr* w = k.w.as<fr>();
+        fr* a = k.abc.as<fr>();
+        fr* b = a + n;
+        fr* c = b + n;
+        device_steps ds(k, obs);
+        {
+            device_steps::scope s(ds, "H2D", "");
+            pb::upload_pageable(w, inputs.data(), inputs.size_bytes());
+            pb::upload_pageable(w + ni, aux.data(), aux.size_bytes());
+            if (host_abc) {
+                pb::upload_pageable(a, host_abc->a.data(), m * sizeof(fr));
+                pb::upload_pageable(b, host_abc->b.data(), m * sizeof(fr));
+                pb::upload_pageable(c, host_abc->c.data(), m * sizeof(fr));
+            }
+            s.end();
+        }
+        if (!host_abc) {
+            device_steps::scope s(ds, "PCE_EVAL", "");
+            int64_t bad = -1;
+            if (m) {
+                gpu_pce_eval_device(*k.dpce, w, a, b, c);
+                bad = gpu_first_unsatisfied_device(a, b, c, m);
+            }
+            s.end();
+            if (bad >= 0)
+                throw error(errc::unsatisfied,
+                            fmt::format("gpu_prove_start_witness: constraint {} of {} is not satisfied by the "
+                                        "witness (a·b != c)",
+                                        bad, m));
+        }
+        {
+            device_steps::scope s(ds, "NTT", "");
+            // The input constraints input_i · 0 = 0, then zeros up to n.
+            pb::copy_d2d(a + m, w, ni * sizeof(fr));
+            pb::fill_zero(a + m + ni, (n - m - ni) * sizeof(fr));
+            pb::fill_zero(b + m, (n - m) * sizeof(fr));
+            pb::fill_zero(c + m, (n - m) * sizeof(fr));
+            const fr g = fr::from_u64(7);   // bellperson's coset shift
+            for (fr* v : {a, b, c}) {
+                gpu_ntt_device(v, k.log_n, root_convention::bellperson, gpu_ntt_kind::inverse);
+                gpu_ntt_device(v, k.log_n, root_convention::bellperson, gpu_ntt_kind::coset_forward, g);
+            }
+            // On the coset g·⟨ω⟩, Z(x) = x^n − 1 is the constant g^n − 1.
+            const fr z_inv = (g.pow(bigint<1>{{uint64_t(n)}}) - fr::one()).inverse();
+            pb::h_combine(a, b, c, n, z_inv);
+            gpu_ntt_device(a, k.log_n, root_convention::bellperson, gpu_ntt_kind::coset_inverse, g);
+            s.end();
+        }
+        groth16::prove_sums out;
+        {
+            device_steps::scope s(ds, "MSM_H", "h");
+            auto* hr = reinterpret_cast<fr::repr*>(a);
+            pb::to_canonical(a, hr, n - 1);
+            out.h = query_msm<g1_affine, g1_jacobian>(k, k.h, [&](const g1_affine* p, size_t off, size_t len) {
+                return gpu_msm_device(p, hr + off, len);
+            });
+            s.end();
+        }
+        {
+            device_steps::scope s(ds, "MSM_L", "l");
+            out.l = witness_query<g1_affine, g1_jacobian>(k, ds, k.l, w + ni, "l");
+            s.end();
+        }
+        // b and c are free after the H step: the gathered scalars go there
+        // unless |A| or |B| exceeds n.
+        fr* g = k.gath_elems() ? k.gath.as<fr>() : b;
+        {
+            device_steps::scope s(ds, "MSM_A", "a");
+            pb::gather(w, k.idx_a.as<uint32_t>(), k.na_pts, g);
+            out.a = witness_query<g1_affine, g1_jacobian>(k, ds, k.a, g, "a");
+            s.end();
+        }
+        {
+            device_steps::scope s(ds, "MSM_B1", "b1");
+            pb::gather(w, k.idx_b.as<uint32_t>(), k.nb_pts, g);
+            out.b1 = witness_query<g1_affine, g1_jacobian>(k, ds, k.b1, g, "b1");
+            s.end();
+        }
+        {
+            device_steps::scope s(ds, "MSM_B2", "b2");
+            out.b2 = witness_query<g2_affine, g2_jacobian>(k, ds, k.b2, g, "b2");
+            s.end();
+        }
+        ds.finish(timings, t_all);
+        return out;
+    });
+}
+
+groth16::prove_sums prove_snarkjs_device(gpu_key::impl& k, std::span<const fr> wit, groth16::prove_observer* obs,
+                                         groth16::prove_timings* timings)
+{
+    const auto t_all = clock::now();
+    return guarded(k, [&] {
+        const size_t n = k.n, ni = k.ni;
+        const size_t m = size_t(k.pce_rows);
+        fr* w = k.w.as<fr>();
+        fr* a = k.abc.as<fr>();
+        fr* b = a + n;
+        fr* c = b + n;
+        device_steps ds(k, obs);
+        {
+            device_steps::scope s(ds, "H2D", "");
+            pb::upload_pageable(w, wit.data(), wit.size_bytes());
+            s.end();
+        }
+        {
+            device_steps::scope s(ds, "PCE_EVAL", "");
+            if (m) gpu_pce_eval_device(*k.dpce, w, a, b, c);
+            s.end();
+        }
+        {
+            device_steps::scope s(ds, "NTT", "");
+            pb::fill_zero(a + m, (n - m) * sizeof(fr));
+            pb::fill_zero(b + m, (n - m) * sizeof(fr));
+            pb::mul_into(a, b, c, n);   // c = a∘b row by row (zero rows give zero)
+            const fr w2n = root_of_unity(k.log_n + 1, root_convention::snarkjs);
+            for (fr* v : {a, b, c}) {
+                gpu_ntt_device(v, k.log_n, root_convention::snarkjs, gpu_ntt_kind::inverse);
+                pb::scale_by_powers(v, n, w2n);
+                gpu_ntt_device(v, k.log_n, root_convention::snarkjs, gpu_ntt_kind::forward);
+            }
+            pb::mul_sub(a, b, c, n);
+            s.end();
+        }
+        groth16::prove_sums out;
+        {
+            device_steps::scope s(ds, "MSM_H", "h");
+            out.h = witness_query<g1_affine, g1_jacobian>(k, ds, k.h, a, "h");
+            s.end();
+        }
+        {
+            device_steps::scope s(ds, "MSM_L", "l");
+            out.l = witness_query<g1_affine, g1_jacobian>(k, ds, k.l, w + ni, "l");
+            s.end();
+        }
+        {
+            device_steps::scope s(ds, "MSM_A", "a");
+            out.a = witness_query<g1_affine, g1_jacobian>(k, ds, k.a, w, "a");
+            s.end();
+        }
+        {
+            device_steps::scope s(ds, "MSM_B1", "b1");
+            out.b1 = witness_query<g1_affine, g1_jacobian>(k, ds, k.b1, w, "b1");
+            s.end();
+        }
+        {
+            device_steps::scope s(ds, "MSM_B2", "b2");
+            out.b2 = witness_query<g2_affine, g2_jacobian>(k, ds, k.b2, w, "b2");
+            s.end();
+        }
+        ds.finish(timings, t_all);
+        return out;
+    });
+}
+
+// The snarkjs coefficient list as a PCE with A and B rows (C empty): rows =
+// the highest constraint + 1. Repeated (row, signal) entries are summed, as
+// prove_snarkjs's accumulation does.
+std::shared_ptr<const r1cs::pce> pce_from_snarkjs(const groth16::proving_key& pk)
+{
+    const size_t n_vars = size_t(pk.num_inputs) + pk.num_aux;
+    uint64_t rows = 0;
+    for (const auto& e : pk.coefs) {
+        if (e.constraint >= pk.domain_size || e.signal >= n_vars || e.matrix > 1)
+            throw error(errc::bad_format,
+                        fmt::format("gpu_key: coefficient (matrix {}, constraint {}, signal {}) out of range",
+                                    e.matrix, e.constraint, e.signal));
+        rows = std::max<uint64_t>(rows, uint64_t(e.constraint) + 1);
+    }
+    std::vector<std::array<r1cs::pce_row, 3>> cons(rows);
+    for (const auto& e : pk.coefs) cons[e.constraint][e.matrix].push_back({e.signal, e.value});
+    return std::make_shared<r1cs::pce>(r1cs::pce_from_constraints(pk.num_inputs, pk.num_aux, cons));
+}
+
+} // namespace
+
+// ---- the key ---------------------------------------------------------------------------------------
+gpu_key::gpu_key(std::shared_ptr<const groth16::proving_key> pkp, groth16::query_density density,
+                 std::shared_ptr<const r1cs::pce> pce, const gpu_key_options& opt)
+    : p_(std::make_unique<impl>())
+{
+    if (!pkp) throw error(errc::invalid_argument, "gpu_key: no proving key");
+    impl& k = *p_;
+    const groth16::proving_key& pk = *pkp;
+    k.pk = pkp;
+    k.opt = opt;
+    k.snarkjs = pk.conv == groth16::convention::snarkjs;
+    k.n = size_t(pk.domain_size);
+    k.ni = pk.num_inputs;
+    k.na = pk.num_aux;
+    if (k.n == 0 || (k.n & (k.n - 1)) != 0 || k.n > (size_t{1} << 30))
+        throw error(errc::bad_format,
+                    fmt::format("gpu_key: domain size {} is not a power of two in 1 … 2^30", pk.domain_size));
+    k.log_n = log2_exact(k.n);
+    if (k.ni == 0) throw error(errc::bad_format, "gpu_key: the key has no inputs (input 0 is the constant one)");
+    if (uint64_t(k.ni) + k.na >= (uint64_t{1} << 32))
+        throw error(errc::invalid_argument, "gpu_key: more than 2^32 variables");
+    if (pk.l.size() != k.na)
+        throw error(errc::bad_format, fmt::format("gpu_key: L query has {} points for {} aux", pk.l.size(), k.na));
+
+    if (!k.snarkjs) {
+        if (pk.h.size() + 1 != k.n)
+            throw error(errc::bad_format, fmt::format("gpu_key: H query has {} points for a domain of {}",
+                                                      pk.h.size(), k.n));
+        if (density.a_aux.size() != k.na || density.b_aux.size() != k.na || density.b_input.size() != k.ni)
+            throw error(errc::invalid_argument,
+                        fmt::format("gpu_key: density bitmaps have {}/{}/{} bits for {} inputs and {} aux",
+                                    density.a_aux.size(), density.b_input.size(), density.b_aux.size(), k.ni,
+                                    k.na));
+        // Index lists: A = every input, then aux j where a_aux[j]; B = input i
+        // where b_input[i], then aux j where b_aux[j] (prove_start's gather).
+        std::vector<uint32_t> ia, ib;
+        ia.reserve(k.ni + k.na);
+        ib.reserve(k.ni + k.na);
+        for (size_t i = 0; i < k.ni; ++i) {
+            ia.push_back(uint32_t(i));
+            if (density.b_input[i]) ib.push_back(uint32_t(i));
+        }
+        for (size_t j = 0; j < k.na; ++j) {
+            if (density.a_aux[j]) ia.push_back(uint32_t(k.ni + j));
+            if (density.b_aux[j]) ib.push_back(uint32_t(k.ni + j));
+        }
+        if (ia.size() != pk.a.size())
+            throw error(errc::invalid_argument,
+                        fmt::format("gpu_key: A query has {} points, the density selects {}", pk.a.size(), ia.size()));
+        if (ib.size() != pk.b_g1.size() || ib.size() != pk.b_g2.size())
+            throw error(errc::invalid_argument,
+                        fmt::format("gpu_key: B queries have {}/{} points, the density selects {}", pk.b_g1.size(),
+                                    pk.b_g2.size(), ib.size()));
+        k.na_pts = ia.size();
+        k.nb_pts = ib.size();
+        if (pce) {
+            if (pce->num_inputs != k.ni || pce->num_aux != k.na)
+                throw error(errc::invalid_argument,
+                            fmt::format("gpu_key: the PCE has {} inputs and {} aux, the key {} and {}",
+                                        pce->num_inputs, pce->num_aux, k.ni, k.na));
+            if (pce->num_constraints + k.ni > k.n)
+                throw error(errc::invalid_argument,
+                            fmt::format("gpu_key: {} constraints + {} input constraints do not fit the domain of {}",
+                                        pce->num_constraints, k.ni, k.n));
+            auto same = [](const r1cs::density_bitmap& bm, const std::vector<bool>& v) {
+                if (bm.bit_len != v.size()) return false;
+                for (size_t i = 0; i < v.size(); ++i)
+                    if (bm.test(i) != bool(v[i])) return false;
+                return true;
+            };
+            if (!same(pce->a_aux_density, density.a_aux) || !same(pce->b_input_density, density.b_input) ||
+                !same(pce->b_aux_density, density.b_aux))
+                throw error(errc::invalid_argument, "gpu_key: the PCE's densities differ from the given density");
+            k.pce = pce;
+            k.pce_rows = pce->num_constraints;
+            k.has_user_pce = true;
+        }
+        k.density = std::move(density);
+        k.h.host = pk.h;
+        k.l.host = pk.l;
+        k.a.host = pk.a;
+        k.b1.host = pk.b_g1;
+        k.b2.host = pk.b_g2;
+
+        // Index lists are resident whatever the budget (4 bytes per point).
+        k.idx_a = gpu_buffer(std::max<size_t>(ia.size() * 4, 1));
+        k.idx_b = gpu_buffer(std::max<size_t>(ib.size() * 4, 1));
+        k.idx_a.upload(ia.data(), ia.size() * 4);
+        k.idx_b.upload(ib.data(), ib.size() * 4);
+    } else {
+        if (pce) throw error(errc::invalid_argument, "gpu_key: a snarkjs key takes no PCE (it has its coefficients)");
+        if (!density.a_aux.empty() || !density.b_aux.empty() || !density.b_input.empty())
+            throw error(errc::invalid_argument, "gpu_key: a snarkjs key takes no density");
+        const size_t n_vars = k.ni + k.na;
+        if (pk.h.size() != k.n || pk.a.size() != n_vars || pk.b_g1.size() != n_vars || pk.b_g2.size() != n_vars)
+            throw error(errc::bad_format, "gpu_key: the snarkjs key's point sections do not match its sizes");
+        k.pce = pce_from_snarkjs(pk);
+        k.pce_rows = k.pce->num_constraints;
+        k.na_pts = k.nb_pts = n_vars;
+        k.h.host = pk.h;
+        k.l.host = pk.l;
+        k.a.host = pk.a;
+        k.b1.host = pk.b_g1;
+        k.b2.host = pk.b_g2;
+    }
+
+    // Streaming chunk size: 128 MiB of G2 points per buffer, at most the
+    // largest query, or the option.
+    const size_t largest = std::max<size_t>(k.largest_query(), 1);
+    k.chunk_points = opt.stream_chunk_points ? opt.stream_chunk_points
+                                             : std::min(largest, (size_t{128} << 20) / sizeof(g2_affine));
+
+    // The PCE is always resident.
+    if (k.pce && k.pce_rows) k.dpce.emplace(*k.pce);
+    const uint64_t pce_bytes = k.dpce ? k.dpce->device_bytes() : 0;
+
+    // Residency.
+    uint64_t budget = opt.device_budget;
+    if (budget == 0) {
+        size_t free_b = 0, total_b = 0;
+        pb::mem_info(&free_b, &total_b);
+        k.resident = true;   // the scratch estimate of a resident key
+        const uint64_t reserve = estimate_scratch(k) + (uint64_t{512} << 20);
+        budget = free_b > reserve ? free_b - reserve : 0;
+        budget += pce_bytes + k.index_bytes();   // already allocated: they count against the budget below
+    }
+    k.resident = !opt.force_streaming && pce_bytes + k.index_bytes() + k.query_bytes() <= budget;
+    if (k.resident) {
+        try {
+            upload_query(k.h);
+            upload_query(k.l);
+            upload_query(k.a);
+            upload_query(k.b1);
+            upload_query(k.b2);
+            cuda_bridge::synchronize();
+        } catch (const error& e) {
+            // The estimate said it fits but the allocation failed (other
+            // users, fragmentation): stream instead.
+            if (e.code() != errc::out_of_memory) throw;
+            k.h.dev = gpu_buffer();
+            k.l.dev = gpu_buffer();
+            k.a.dev = gpu_buffer();
+            k.b1.dev = gpu_buffer();
+            k.b2.dev = gpu_buffer();
+            k.resident = false;
+        }
+    }
+    if (!k.resident) {
+        pin_query(k.h);
+        pin_query(k.l);
+        pin_query(k.a);
+        pin_query(k.b1);
+        pin_query(k.b2);
+    }
+}
+
+gpu_key::~gpu_key() = default;
+const groth16::proving_key& gpu_key::pk() const noexcept { return *p_->pk; }
+const groth16::query_density& gpu_key::density() const noexcept { return p_->density; }
+bool gpu_key::has_pce() const noexcept { return p_->has_user_pce; }
+bool gpu_key::resident() const noexcept { return p_->resident; }
+uint64_t gpu_key::device_bytes() const noexcept
+{
+    const impl& k = *p_;
+    uint64_t s = k.idx_a.size() + k.idx_b.size() + (k.dpce ? k.dpce->device_bytes() : 0);
+    s += k.h.dev.size() + k.l.dev.size() + k.a.dev.size() + k.b1.dev.size() + k.b2.dev.size();
+    return s;
+}
+uint64_t gpu_key::prove_scratch_bytes() const noexcept { return estimate_scratch(*p_); }
+
+groth16::prove_sums gpu_prove_start(const gpu_key& key, std::span<const fr> a, std::span<const fr> b,
+                                    std::span<const fr> c, std::span<const fr> inputs, std::span<const fr> aux,
+                                    groth16::prove_observer* observer, groth16::prove_timings* timings)
+{
+    gpu_key::impl& k = gpu_prover_access::get(key);
+    if (k.snarkjs) throw error(errc::invalid_argument, "gpu_prove_start: the key follows the snarkjs convention");
+    check_assignment(k, inputs, aux, "gpu_prove_start");
+    if (b.size() != a.size() || c.size() != a.size())
+        throw error(errc::invalid_argument,
+                    fmt::format("gpu_prove_start: a, b, c have {}, {}, {} rows", a.size(), b.size(), c.size()));
+    if (a.size() + k.ni > k.n)
+        throw error(errc::invalid_argument, fmt::format("gpu_prove_start: {} rows do not fit the key's domain of {}",
+                                                        a.size() + k.ni, k.n));
+    const abc_host h{a, b, c};
+    return prove_bellperson_device(k, inputs, aux, &h, observer, timings);
+}
+
+groth16::prove_sums gpu_prove_start_witness(const gpu_key& key, std::span<const fr> inputs, std::span<const fr> aux,
+                                            groth16::prove_observer* observer, groth16::prove_timings* timings)
+{
+    gpu_key::impl& k = gpu_prover_access::get(key);
+    if (k.snarkjs)
+        throw error(errc::invalid_argument, "gpu_prove_start_witness: the key follows the snarkjs convention");
+    if (!k.has_user_pce) throw error(errc::invalid_argument, "gpu_prove_start_witness: the key has no PCE");
+    check_assignment(k, inputs, aux, "gpu_prove_start_witness");
+    return prove_bellperson_device(k, inputs, aux, nullptr, observer, timings);
+}
+
+groth16::prove_sums gpu_prove_start_snarkjs(const gpu_key& key, std::span<const fr> witness,
+                                            groth16::prove_observer* observer, groth16::prove_timings* timings)
+{
+    gpu_key::impl& k = gpu_prover_access::get(key);
+    if (!k.snarkjs)
+        throw error(errc::invalid_argument, "gpu_prove_snarkjs: the key follows the bellperson convention");
+    if (witness.size() != k.ni + k.na)
+        throw error(errc::invalid_argument, fmt::format("gpu_prove_snarkjs: the witness has {} values, the key expects {}",
+                                                        witness.size(), k.ni + k.na));
+    if (!witness[0].is_one())
+        throw error(errc::invalid_argument, "gpu_prove_snarkjs: witness value 0 must be the constant one");
+    return prove_snarkjs_device(k, witness, observer, timings);
+}
+
+groth16::proof gpu_prove_snarkjs(const gpu_key& key, std::span<const fr> witness, const fr& r, const fr& s,
+                                 groth16::prove_observer* observer, groth16::prove_timings* timings)
+{
+    const groth16::prove_sums sums = gpu_prove_start_snarkjs(key, witness, observer, timings);
+    return groth16::prove_finish(key.pk().vk, sums, r, s);
+}
+
+#else // !CUZK_WITH_CUDA
+
+namespace {
+[[noreturn]] void no_cuda(const char* fn)
+{
+    throw error(errc::unsupported, fmt::format("{}: cuzk was built without CUDA (CUZK_CUDA=OFF or no nvcc)", fn));
+}
+} // namespace
+
+struct gpu_key::impl {
+    std::shared_ptr<const groth16::proving_key> pk;
+    groth16::query_density density;
+};
 
 gpu_key::gpu_key(std::shared_ptr<const groth16::proving_key>, groth16::query_density,
                  std::shared_ptr<const r1cs::pce>, const gpu_key_options&)
 {
-    throw error(errc::unsupported, "gpu_key: the GPU prover is not implemented yet");
+    no_cuda("gpu_key");
 }
 gpu_key::~gpu_key() = default;
-const groth16::proving_key& gpu_key::pk() const noexcept { std::terminate(); }
-const groth16::query_density& gpu_key::density() const noexcept { std::terminate(); }
+const groth16::proving_key& gpu_key::pk() const noexcept { return *p_->pk; }
+const groth16::query_density& gpu_key::density() const noexcept { return p_->density; }
 bool gpu_key::has_pce() const noexcept { return false; }
 bool gpu_key::resident() const noexcept { return false; }
 uint64_t gpu_key::device_bytes() const noexcept { return 0; }
@@ -27,12 +871,24 @@ groth16::prove_sums gpu_prove_start(const gpu_key&, std::span<const fr>, std::sp
                                     std::span<const fr>, std::span<const fr>, groth16::prove_observer*,
                                     groth16::prove_timings*)
 {
-    throw error(errc::unsupported, "gpu_prove_start: the GPU prover is not implemented yet");
+    no_cuda("gpu_prove_start");
 }
 groth16::prove_sums gpu_prove_start_witness(const gpu_key&, std::span<const fr>, std::span<const fr>,
                                             groth16::prove_observer*, groth16::prove_timings*)
 {
-    throw error(errc::unsupported, "gpu_prove_start_witness: the GPU prover is not implemented yet");
+    no_cuda("gpu_prove_start_witness");
 }
+groth16::proof gpu_prove_snarkjs(const gpu_key&, std::span<const fr>, const fr&, const fr&, groth16::prove_observer*,
+                                 groth16::prove_timings*)
+{
+    no_cuda("gpu_prove_snarkjs");
+}
+groth16::prove_sums gpu_prove_start_snarkjs(const gpu_key&, std::span<const fr>, groth16::prove_observer*,
+                                            groth16::prove_timings*)
+{
+    no_cuda("gpu_prove_start_snarkjs");
+}
+
+#endif
 
 } // namespace cuzk

@@ -34,12 +34,32 @@ struct gpu_key_options {
     // points are streamed through pinned host buffers in chunks at every prove.
     uint64_t device_budget = 0;
     bool force_streaming = false;   // tests: stream even when the key would fit
+    // Streamed keys: points per chunk (each of the two device chunk buffers
+    // holds this many G2 points). 0 = automatic: 128 MiB per buffer, less
+    // when the largest query is smaller. Tests set a small odd value to
+    // exercise many chunk boundaries.
+    size_t stream_chunk_points = 0;
 };
 
 // A proving key (bellperson convention) prepared for the GPU: the H, L, A,
 // B_G1 and B_G2 queries (A and B filtered by the density, as prove_start
 // uses them) and, when a PCE is given, its three CSR matrices, uploaded once
-// and kept in device memory for the life of the object.
+// and kept in device memory for the life of the object. The index lists that
+// gather the A and B scalars from inputs ‖ aux (by the density) are resident
+// too. Residency: the PCE is always uploaded; the queries are resident when
+// PCE + queries + index lists fit device_budget, otherwise they stay in
+// page-locked host memory (the key's own vectors registered with CUDA, or a
+// pinned copy when registration fails) and every prove streams them through
+// two device chunk buffers (copy of chunk i+1 overlapping the MSM of chunk
+// i; the chunk sums are added, so the result is the same group element).
+// A resident upload that fails for lack of device memory falls back to
+// streaming. Scratch (w, a, b, c, gathered scalars, chunk buffers, events) is
+// allocated at the first prove and kept by the key; its size is fixed by the
+// key's sizes.
+//
+// A key with conv == snarkjs is accepted too (density must then be empty and
+// pce null: the key's coefficient list is turned into a PCE with A and B
+// rows); it serves gpu_prove_start_snarkjs and gpu_prove_snarkjs only.
 class gpu_key {
 public:
     // pk and pce are shared (kept alive); pce may be null (then only
@@ -73,6 +93,15 @@ private:
 // measured by CUDA events, mapped to std::chrono::steady_clock. Steps: H2D
 // (uploads), PCE_EVAL, NTT, MSM_H, MSM_L, MSM_A, MSM_B1, MSM_B2, BATCH_ADD
 // (query = "h", "l", "a", "b1", "b2" inside the MSMs).
+//   step_begin/step_end bracket H2D, PCE_EVAL, NTT and the MSM_x on the host
+// (H2D and PCE_EVAL have an empty query; MSM_H's h canonical conversion is
+// inside MSM_H). BATCH_ADD is reported only through step_span (the device
+// interval of the witness MSM's 0/1 batch addition; the host cannot bracket
+// it); a bellperson MSM_H has none (h goes through the plain Pippenger; a
+// snarkjs key's H values go through the witness MSM, as on the CPU). Spans are
+// delivered after the last step, in step order. prove_timings: h_ns = NTT,
+// msm_*_ns = the MSM_x device times, total_ns = the host wall time of the
+// call (H2D and PCE_EVAL are in total_ns only).
 
 // The device part from a, b, c given by the host (one value per constraint,
 // as groth16::prove_start). Equal to groth16::prove_start(k.pk(), k.density(),
@@ -89,5 +118,22 @@ groth16::prove_sums gpu_prove_start(const gpu_key& k, std::span<const fr> a, std
 groth16::prove_sums gpu_prove_start_witness(const gpu_key& k, std::span<const fr> inputs, std::span<const fr> aux,
                                             groth16::prove_observer* observer = nullptr,
                                             groth16::prove_timings* timings = nullptr);
+
+// The snarkjs convention (a key built from a snarkjs proving key): a, b from
+// the key's coefficient list on the device, the H step of
+// groth16::compute_h_snarkjs (odd coset, roots 5^t), the H MSM over the
+// Lagrange points, A/B1/B2 from the witness directly (one point per signal),
+// then the proof assembled on the host with r and s. Equal to
+// groth16::prove_snarkjs(k.pk(), witness, r, s). witness: w[0] = 1, public
+// signals, private ones. Throws errc::invalid_argument for a bellperson key
+// or a witness of the wrong size. gpu_prove_start_snarkjs is the device part
+// alone (the sums, for prove_finish): equal to
+// groth16::prove_start_snarkjs(k.pk(), witness) sum by sum.
+groth16::prove_sums gpu_prove_start_snarkjs(const gpu_key& k, std::span<const fr> witness,
+                                            groth16::prove_observer* observer = nullptr,
+                                            groth16::prove_timings* timings = nullptr);
+groth16::proof gpu_prove_snarkjs(const gpu_key& k, std::span<const fr> witness, const fr& r, const fr& s,
+                                 groth16::prove_observer* observer = nullptr,
+                                 groth16::prove_timings* timings = nullptr);
 
 } // namespace cuzk

@@ -1,0 +1,80 @@
+// cuzk — internal: the device entry points of the GPU prover
+// (lib/backend/gpu_prover.cpp) that kernels/prove.cu implements. Not part of
+// the public API; include cuzk/backend/gpu_prover.hpp instead. Plain C++, no
+// CUDA type: streams and events travel as opaque pointers, device memory as
+// pointers to the host types (bitwise identical to the device types).
+//
+// "The backend stream" is the one stream of cuda_bridge (kernels/
+// cuda_backend.cuh): the NTT, the MSMs and the PCE evaluation run on it, so
+// work queued here on it is ordered with theirs. Unless a function says it
+// synchronises, it only queues work and returns.
+//
+// Every function throws cuzk::error(errc::device, …) with CUDA's message when
+// a CUDA call fails, errc::out_of_memory when an allocation fails.
+//
+// Only declared when the library is built with CUDA (CUZK_WITH_CUDA).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "cuzk/ec/bls12_381.hpp"
+
+namespace cuzk::prove_bridge {
+
+// ---- memory ----------------------------------------------------------------------------
+// Free and total device memory (cudaMemGetInfo).
+void mem_info(size_t* free_bytes, size_t* total_bytes);
+// Page-locked host memory (cudaHostAlloc); throws errc::out_of_memory.
+void* host_alloc_pinned(size_t bytes);
+void host_free_pinned(void* p) noexcept;
+// Page-locks existing host memory (cudaHostRegister). Returns false (and
+// clears CUDA's error state) when the range cannot be registered, e.g. when
+// it overlaps a registered range; the caller then copies into pinned memory.
+bool host_register(const void* p, size_t bytes) noexcept;
+void host_unregister(const void* p) noexcept;
+
+// ---- copies and fills on the backend stream -------------------------------------------------
+// Host → device from pageable memory: staged through two cached pinned
+// buffers, so the host memcpy of one piece overlaps the DMA of the previous
+// one. Returns when the last piece is queued (the source may then be reused).
+void upload_pageable(void* dst, const void* src, size_t bytes);
+// Device → device, and memset; queued on the backend stream.
+void copy_d2d(void* dst, const void* src, size_t bytes);
+void fill_zero(void* dst, size_t bytes);
+
+// ---- streams and events ----------------------------------------------------------------
+// A second stream for the chunk copies of streamed keys (non-blocking).
+void* stream_create();
+void stream_destroy(void* s) noexcept;
+// Host → device on stream s (nullptr = the backend stream); src should be
+// page-locked for the copy to be asynchronous.
+void copy_h2d_on(void* s, void* dst, const void* src, size_t bytes);
+
+void* event_create();
+void event_destroy(void* e) noexcept;
+// Records e on stream s (nullptr = the backend stream).
+void event_record(void* e, void* s);
+void event_synchronize(void* e);
+// Milliseconds from a to b (both recorded and completed).
+double event_elapsed_ms(void* a, void* b);
+// Waits on the host for all work queued on the backend stream and on s
+// (if not null). Used after errors too: it does not throw.
+void drain(void* s) noexcept;
+
+// ---- kernels (backend stream) ---------------------------------------------------------------
+// dst[k] = src[idx[k]], k < n.
+void gather(const fr* src, const uint32_t* idx, size_t n, fr* dst);
+// a[i] = (a[i]·b[i] − c[i])·z_inv, i < n (Montgomery form throughout).
+void h_combine(fr* a, const fr* b, const fr* c, size_t n, const fr& z_inv);
+// out[i] = the canonical integer of in[i] (Montgomery reduction by 1);
+// in == out is allowed (the element sizes are equal).
+void to_canonical(const fr* in, fr::repr* out, size_t n);
+// snarkjs: x[i] ← x[i]·g^i, i < n (the odd-coset scaling of compute_h_snarkjs).
+void scale_by_powers(fr* x, size_t n, const fr& g);
+// a[i] = a[i]·b[i] − c[i].
+void mul_sub(fr* a, const fr* b, const fr* c, size_t n);
+// c[i] = a[i]·b[i].
+void mul_into(const fr* a, const fr* b, fr* c, size_t n);
+
+} // namespace cuzk::prove_bridge

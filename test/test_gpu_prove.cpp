@@ -1,0 +1,561 @@
+// The GPU prover (backend/gpu_prover.hpp) against the CPU's split prover,
+// sum by sum (== on the group elements): random circuits with domains 2^3 …
+// 2^14 (odd constraint counts, rows filling the domain exactly, witnesses
+// with many 0s and 1s, a zero witness, rows that do not satisfy the
+// constraints), the PCE path, streamed keys (forced, tiny device budget,
+// chunks of 7 points, one chunk), the unsatisfied witness, invalid sizes
+// followed by a working prove, proofs of the GPU sums that verify, the
+// observer's steps and spans, and the snarkjs convention.
+//
+// Every case is tagged [gpu] and starts with GPU_OR_SKIP: without a usable
+// device (or in a build without CUDA) it prints "SKIPPED: <reason>".
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <functional>
+#include <memory>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "cuzk/backend/cuda.hpp"
+#include "cuzk/backend/gpu_prover.hpp"
+#include "cuzk/error.hpp"
+#include "cuzk/groth16/circuit.hpp"
+#include "cuzk/groth16/prover_split.hpp"
+#include "cuzk/groth16/setup.hpp"
+#include "cuzk/groth16/verifier.hpp"
+#include "gmp_util.hpp"
+
+using namespace cuzk;
+
+#define GPU_OR_SKIP()                                           \
+    do {                                                        \
+        std::string why_;                                       \
+        if (!cuzk::cuda_available(&why_)) {                     \
+            WARN("skipped: " << why_);                          \
+            std::printf("SKIPPED: %s\n", why_.c_str());         \
+            return;                                             \
+        }                                                       \
+    } while (0)
+
+namespace {
+
+// A satisfiable circuit whose shape comes from `shape` and whose values come
+// from `values` (same R1CS for every value seed): n_inputs public inputs,
+// n_free free aux variables, then n_constraints constraints a·b = c with a, b
+// random combinations (1–3 terms, coefficients ±1 or random) of earlier
+// variables and c a fresh aux variable. Free values are 0 or 1 with
+// probability `bits` (half each), random otherwise; `zero` makes every free
+// value and input 0 (a "zero witness": only ONE is non-zero). `break_at`
+// makes that constraint's c wrong. Some variables never occur in A or B, so
+// the density filters something.
+struct gen_circuit final : r1cs::circuit {
+    uint64_t shape = 0, values = 0;
+    size_t n_inputs = 2, n_free = 3, n_constraints = 1;
+    double bits = 0.8;
+    bool zero = false;
+    long break_at = -1;
+
+    void synthesize(r1cs::constraint_system& cs) const override
+    {
+        std::mt19937_64 srng(shape), vrng(values);
+        std::uniform_real_distribution<double> u(0, 1);
+        std::vector<r1cs::variable> vars{r1cs::variable::one()};
+        std::vector<fr> vals{fr::one()};
+        auto value = [&] {
+            if (zero) return fr::zero();
+            if (u(vrng) < bits) return (vrng() & 1) ? fr::one() : fr::zero();
+            return fr::random(vrng);
+        };
+        for (size_t i = 0; i < n_inputs; ++i) {
+            const fr v = value();
+            vars.push_back(cs.alloc_input(v));
+            vals.push_back(v);
+        }
+        for (size_t i = 0; i < n_free; ++i) {
+            const fr v = value();
+            vars.push_back(cs.alloc(v));
+            vals.push_back(v);
+        }
+        // Only the first 3/4 of the variables feed the combinations, so the
+        // last free variables (and late products) are not dense in A or B.
+        auto random_lc = [&](fr& val, size_t limit) {
+            r1cs::linear_combination lc;
+            val = fr::zero();
+            const size_t terms = 1 + srng() % 3;
+            for (size_t t = 0; t < terms; ++t) {
+                const size_t k = srng() % limit;
+                const uint64_t kind = srng() % 3;
+                const fr c = kind == 0 ? fr::one() : kind == 1 ? -fr::one() : fr::random(srng);
+                lc.add(vars[k], c);
+                val += c * vals[k];
+            }
+            return lc;
+        };
+        for (size_t k = 0; k < n_constraints; ++k) {
+            const size_t limit = std::max<size_t>(1, vars.size() * 3 / 4);
+            fr va, vb;
+            const auto a = random_lc(va, limit);
+            const auto b = random_lc(vb, std::max<size_t>(1, limit - limit / 3));
+            fr vc = va * vb;
+            if (long(k) == break_at) vc += fr::one();
+            const auto c = cs.alloc(vc);
+            cs.enforce(a, b, c);
+            vars.push_back(c);
+            vals.push_back(vc);
+        }
+    }
+};
+
+r1cs::pce record_pce(const r1cs::circuit& c)
+{
+    r1cs::recording_cs rec;
+    c.synthesize(rec);
+    return rec.finish();
+}
+
+// A key for one circuit shape: PCE, bellperson key, density, prepared vk.
+struct fixture {
+    gen_circuit shape;
+    std::shared_ptr<const r1cs::pce> pce;
+    std::shared_ptr<const groth16::proving_key> pk;
+    groth16::query_density density;
+    groth16::prepared_verifying_key pvk;
+
+    fixture(uint64_t seed, size_t ni, size_t nc, size_t nfree = 0)
+    {
+        shape.shape = seed;
+        shape.n_inputs = ni;
+        shape.n_constraints = nc;
+        shape.n_free = nfree ? nfree : 3 + nc / 4;
+        auto p = std::make_shared<r1cs::pce>(record_pce(shape));
+        pk = std::make_shared<groth16::proving_key>(groth16::setup_bellperson(groth16::describe(*p), &density, {}));
+        pce = p;
+        pvk = groth16::prepare_verifying_key(pk->vk);
+    }
+    gen_circuit circuit(uint64_t values, double bits = 0.8, bool zero = false, long brk = -1) const
+    {
+        gen_circuit c = shape;
+        c.values = values;
+        c.bits = bits;
+        c.zero = zero;
+        c.break_at = brk;
+        return c;
+    }
+    struct abc {
+        std::vector<fr> a, b, c;
+    };
+    abc evaluate(const groth16::assignment& w) const
+    {
+        const size_t m = pce->num_constraints;
+        abc r{std::vector<fr>(m), std::vector<fr>(m), std::vector<fr>(m)};
+        r1cs::evaluate(*pce, w.inputs, w.aux, r.a, r.b, r.c, 0);
+        return r;
+    }
+    std::vector<fr> public_inputs(const groth16::assignment& w) const
+    {
+        return {w.inputs.begin() + 1, w.inputs.end()};
+    }
+};
+
+unsigned log2u(uint64_t n)
+{
+    unsigned l = 0;
+    while ((uint64_t{1} << l) < n) ++l;
+    return l;
+}
+
+// The five sums, each checked with its name.
+void check_sums(const groth16::prove_sums& gpu, const groth16::prove_sums& cpu)
+{
+    CHECK(gpu.h == cpu.h);
+    CHECK(gpu.l == cpu.l);
+    CHECK(gpu.a == cpu.a);
+    CHECK(gpu.b1 == cpu.b1);
+    CHECK(gpu.b2 == cpu.b2);
+}
+
+groth16::prove_sums cpu_sums(const fixture& f, const fixture::abc& x, const groth16::assignment& w)
+{
+    return groth16::prove_start(*f.pk, f.density, x.a, x.b, x.c, w.inputs, w.aux, {});
+}
+
+// Records the observer's calls for the order checks.
+struct recording_observer final : groth16::prove_observer {
+    std::vector<std::string> log;
+    struct span {
+        std::string step, query;
+        std::chrono::steady_clock::time_point b, e;
+    };
+    std::vector<span> spans;
+    void step_begin(std::string_view s, std::string_view q) noexcept override
+    {
+        log.push_back("+" + std::string(s) + ":" + std::string(q));
+    }
+    void step_end(std::string_view s, std::string_view q) noexcept override
+    {
+        log.push_back("-" + std::string(s) + ":" + std::string(q));
+    }
+    void step_span(std::string_view s, std::string_view q, std::chrono::steady_clock::time_point b,
+                   std::chrono::steady_clock::time_point e) noexcept override
+    {
+        spans.push_back({std::string(s), std::string(q), b, e});
+    }
+};
+
+errc code_of(const std::function<void()>& f, std::string* what = nullptr)
+{
+    try {
+        f();
+    } catch (const error& e) {
+        if (what) *what = e.what();
+        return e.code();
+    }
+    return errc::ok;
+}
+
+} // namespace
+
+TEST_CASE("gpu_prove_start equals prove_start on random circuits, domains 2^3 … 2^14", "[gpu]")
+{
+    GPU_OR_SKIP();
+    std::mt19937_64 rng(test::test_seed());
+    // (inputs, constraints): odd counts; some fill the domain exactly.
+    const std::vector<std::pair<size_t, size_t>> shapes = {
+        {1, 3},    {2, 5},     {2, 13},    {3, 29},    {1, 61},     {2, 125},     {4, 251},
+        {2, 509},  {3, 1021},  {2, 2045},  {1, 4093},  {5, 8187},   {2, 16379},   {3, 16381}};
+    for (const auto& [ni, nc] : shapes) {
+        const fixture f(rng(), ni, nc);
+        INFO("inputs " << ni << " (+ONE), constraints " << nc << ", aux " << f.pk->num_aux << ", domain 2^"
+                       << log2u(f.pk->domain_size) << ", |A| " << f.pk->a.size() << ", |B| " << f.pk->b_g1.size());
+        const gpu_key key(f.pk, f.density, f.pce);
+        CHECK(key.resident());
+        CHECK(key.has_pce());
+        CHECK(key.device_bytes() > 0);
+        CHECK(key.prove_scratch_bytes() >= 3 * f.pk->domain_size * sizeof(fr));
+
+        struct variant {
+            const char* name;
+            double bits;
+            bool zero;
+        };
+        for (const variant v : {variant{"mostly 0/1", 0.9, false}, variant{"random values", 0.1, false},
+                                variant{"zero witness", 0, true}}) {
+            INFO("witness: " << v.name);
+            const auto w = groth16::synthesize_witness(f.circuit(rng(), v.bits, v.zero));
+            const auto x = f.evaluate(w);
+            const groth16::prove_sums cpu = cpu_sums(f, x, w);
+            const groth16::prove_sums gpu = gpu_prove_start(key, x.a, x.b, x.c, w.inputs, w.aux);
+            check_sums(gpu, cpu);
+            // A proof from the GPU sums verifies and equals the CPU's for the same r, s.
+            const fr r = fr::random(rng), s = fr::random(rng);
+            const groth16::proof pg = groth16::prove_finish(f.pk->vk, gpu, r, s);
+            const groth16::proof pc = groth16::prove_finish(f.pk->vk, cpu, r, s);
+            CHECK(pg.a == pc.a);
+            CHECK(pg.b == pc.b);
+            CHECK(pg.c == pc.c);
+            CHECK(groth16::verify(f.pvk, pg, f.public_inputs(w)));
+        }
+        // Rows that are not a witness's (random a, b, c; a·b != c): the H step
+        // still has to agree coefficient for coefficient.
+        {
+            INFO("random rows (not satisfying)");
+            const auto w = groth16::synthesize_witness(f.circuit(rng()));
+            fixture::abc x{std::vector<fr>(nc), std::vector<fr>(nc), std::vector<fr>(nc)};
+            for (size_t i = 0; i < nc; ++i) {
+                x.a[i] = fr::random(rng);
+                x.b[i] = (i % 3 == 0) ? fr::one() : fr::random(rng);
+                x.c[i] = (i % 5 == 0) ? fr::zero() : fr::random(rng);
+            }
+            check_sums(gpu_prove_start(key, x.a, x.b, x.c, w.inputs, w.aux), cpu_sums(f, x, w));
+            // Fewer rows than the circuit has constraints is legal for prove_start too.
+            const size_t half = nc / 2;
+            fixture::abc y{std::vector<fr>(x.a.begin(), x.a.begin() + half), std::vector<fr>(x.b.begin(), x.b.begin() + half),
+                           std::vector<fr>(x.c.begin(), x.c.begin() + half)};
+            check_sums(gpu_prove_start(key, y.a, y.b, y.c, w.inputs, w.aux), cpu_sums(f, y, w));
+        }
+    }
+}
+
+TEST_CASE("gpu_prove_start_witness (PCE on the device) equals prove_start", "[gpu]")
+{
+    GPU_OR_SKIP();
+    std::mt19937_64 rng(test::test_seed() + 1);
+    for (const auto& [ni, nc] : std::vector<std::pair<size_t, size_t>>{{1, 3}, {2, 29}, {3, 253}, {2, 4093}, {2, 16381}}) {
+        const fixture f(rng(), ni, nc);
+        INFO("inputs " << ni << ", constraints " << nc << ", domain 2^" << log2u(f.pk->domain_size));
+        const gpu_key key(f.pk, f.density, f.pce);
+        for (int rep = 0; rep < 3; ++rep) {
+            INFO("witness " << rep << (rep == 2 ? " (zero)" : ""));
+            const auto w = groth16::synthesize_witness(f.circuit(rng(), rep == 1 ? 0.2 : 0.9, rep == 2));
+            const auto x = f.evaluate(w);
+            groth16::prove_timings tm;
+            const groth16::prove_sums gpu = gpu_prove_start_witness(key, w.inputs, w.aux, nullptr, &tm);
+            check_sums(gpu, cpu_sums(f, x, w));
+            CHECK(tm.total_ns > 0);
+            CHECK(groth16::verify(f.pvk, groth16::prove_finish(f.pk->vk, gpu), f.public_inputs(w)));
+        }
+    }
+}
+
+TEST_CASE("gpu prover: more A/B points than the domain (separate gather buffer)", "[gpu]")
+{
+    GPU_OR_SKIP();
+    std::mt19937_64 rng(test::test_seed() + 8);
+    // 13 constraints (domain 16) over 200 free variables: |A| and |B| exceed n.
+    const fixture f(rng(), 2, 13, 200);
+    INFO("domain " << f.pk->domain_size << ", |A| " << f.pk->a.size() << ", |B| " << f.pk->b_g1.size());
+    CHECK(std::max(f.pk->a.size(), f.pk->b_g1.size()) > f.pk->domain_size);
+    for (bool stream : {false, true}) {
+        INFO((stream ? "streamed" : "resident"));
+        gpu_key_options opt;
+        opt.force_streaming = stream;
+        opt.stream_chunk_points = stream ? 9 : 0;
+        const gpu_key key(f.pk, f.density, f.pce, opt);
+        const auto w = groth16::synthesize_witness(f.circuit(rng(), 0.7));
+        const auto x = f.evaluate(w);
+        const auto cpu = cpu_sums(f, x, w);
+        check_sums(gpu_prove_start_witness(key, w.inputs, w.aux), cpu);
+        check_sums(gpu_prove_start(key, x.a, x.b, x.c, w.inputs, w.aux), cpu);
+    }
+}
+
+TEST_CASE("gpu prover: one key from several threads", "[gpu]")
+{
+    GPU_OR_SKIP();
+    std::mt19937_64 rng(test::test_seed() + 9);
+    const fixture f(rng(), 2, 500);
+    const gpu_key key(f.pk, f.density, f.pce);
+    std::vector<groth16::assignment> ws;
+    std::vector<groth16::prove_sums> expect;
+    for (int i = 0; i < 4; ++i) {
+        ws.push_back(groth16::synthesize_witness(f.circuit(rng(), 0.8)));
+        expect.push_back(cpu_sums(f, f.evaluate(ws.back()), ws.back()));
+    }
+    std::vector<groth16::prove_sums> got(ws.size());
+    std::vector<std::string> errors(ws.size());
+    std::vector<std::thread> th;
+    for (size_t i = 0; i < ws.size(); ++i)
+        th.emplace_back([&, i] {
+            try {
+                got[i] = gpu_prove_start_witness(key, ws[i].inputs, ws[i].aux);
+            } catch (const std::exception& e) {
+                errors[i] = e.what();
+            }
+        });
+    for (auto& t : th) t.join();
+    for (size_t i = 0; i < ws.size(); ++i) {
+        INFO("thread " << i << ": " << errors[i]);
+        CHECK(errors[i].empty());
+        check_sums(got[i], expect[i]);
+    }
+}
+
+TEST_CASE("gpu prover: observer steps, device spans and timings", "[gpu]")
+{
+    GPU_OR_SKIP();
+    std::mt19937_64 rng(test::test_seed() + 2);
+    const fixture f(rng(), 2, 1000);
+    const gpu_key key(f.pk, f.density, f.pce);
+    const auto w = groth16::synthesize_witness(f.circuit(rng(), 0.9));
+    recording_observer obs;
+    groth16::prove_timings tm;
+    const auto t_before = std::chrono::steady_clock::now();
+    const auto sums = gpu_prove_start_witness(key, w.inputs, w.aux, &obs, &tm);
+    const auto t_after = std::chrono::steady_clock::now();
+    check_sums(sums, cpu_sums(f, f.evaluate(w), w));
+    const std::vector<std::string> expect = {"+H2D:",      "-H2D:",      "+PCE_EVAL:", "-PCE_EVAL:", "+NTT:",
+                                             "-NTT:",      "+MSM_H:h",   "-MSM_H:h",   "+MSM_L:l",   "-MSM_L:l",
+                                             "+MSM_A:a",   "-MSM_A:a",   "+MSM_B1:b1", "-MSM_B1:b1", "+MSM_B2:b2",
+                                             "-MSM_B2:b2"};
+    CHECK(obs.log == expect);
+    // One device span per step, in order, within the call (a little slack for
+    // the event/host clock mapping), not overlapping; BATCH_ADD spans follow
+    // their MSM and lie inside it.
+    std::vector<std::string> steps;
+    const auto slack = std::chrono::milliseconds(2);
+    std::chrono::steady_clock::time_point prev_end = t_before - slack;
+    const recording_observer::span* last_msm = nullptr;
+    for (const auto& s : obs.spans) {
+        INFO("span " << s.step << ":" << s.query);
+        CHECK(s.e >= s.b);
+        CHECK(s.b >= t_before - slack);
+        CHECK(s.e <= t_after + slack);
+        if (s.step == "BATCH_ADD") {
+            REQUIRE(last_msm != nullptr);
+            CHECK(s.query == last_msm->query);
+            CHECK(s.b >= last_msm->b - slack);
+            CHECK(s.e <= last_msm->e + slack);
+            continue;
+        }
+        steps.push_back(s.step + ":" + s.query);
+        CHECK(s.b >= prev_end - slack);
+        prev_end = s.e;
+        if (s.step.rfind("MSM_", 0) == 0) last_msm = &s;
+    }
+    const std::vector<std::string> expect_steps = {"H2D:",     "PCE_EVAL:", "NTT:",     "MSM_H:h",
+                                                   "MSM_L:l",  "MSM_A:a",   "MSM_B1:b1", "MSM_B2:b2"};
+    CHECK(steps == expect_steps);
+    CHECK(tm.h_ns > 0);
+    CHECK(tm.msm_h_ns > 0);
+    CHECK(tm.msm_b2_ns > 0);
+    CHECK(tm.total_ns >= tm.h_ns + tm.msm_h_ns + tm.msm_l_ns + tm.msm_a_ns + tm.msm_b1_ns + tm.msm_b2_ns);
+}
+
+TEST_CASE("gpu prover: streamed keys give the same sums", "[gpu]")
+{
+    GPU_OR_SKIP();
+    std::mt19937_64 rng(test::test_seed() + 3);
+    for (const auto& [ni, nc] : std::vector<std::pair<size_t, size_t>>{{2, 13}, {3, 1021}, {2, 4093}}) {
+        const fixture f(rng(), ni, nc);
+        INFO("inputs " << ni << ", constraints " << nc << ", domain 2^" << log2u(f.pk->domain_size));
+        const gpu_key resident(f.pk, f.density, f.pce);
+        REQUIRE(resident.resident());
+        struct variant {
+            const char* name;
+            gpu_key_options opt;
+        };
+        std::vector<variant> vs;
+        vs.push_back({"force_streaming, automatic chunks", {0, true, 0}});
+        // Many chunk boundaries, but not thousands of MSM calls on the larger keys.
+        vs.push_back({"force_streaming, chunks of 7 (or 331) points", {0, true, nc < 2000 ? size_t(7) : size_t(331)}});
+        vs.push_back({"force_streaming, chunks of 1 point", {0, true, nc < 100 ? size_t(1) : size_t(97)}});
+        vs.push_back({"device_budget 1 byte", {1, false, 0}});
+        vs.push_back({"device_budget 1 byte, chunks of 64", {1, false, 64}});
+        for (const variant& v : vs) {
+            INFO(v.name);
+            const gpu_key key(f.pk, f.density, f.pce, v.opt);
+            CHECK_FALSE(key.resident());
+            CHECK(key.device_bytes() < resident.device_bytes());
+            CHECK(key.prove_scratch_bytes() > 0);
+            for (int rep = 0; rep < 2; ++rep) {
+                const auto w = groth16::synthesize_witness(f.circuit(rng(), rep ? 0.3 : 0.9));
+                const auto x = f.evaluate(w);
+                const auto cpu = cpu_sums(f, x, w);
+                check_sums(gpu_prove_start_witness(key, w.inputs, w.aux), cpu);
+                check_sums(gpu_prove_start(key, x.a, x.b, x.c, w.inputs, w.aux), cpu);
+            }
+        }
+    }
+}
+
+TEST_CASE("gpu prover: an unsatisfied witness is errc::unsatisfied naming the constraint", "[gpu]")
+{
+    GPU_OR_SKIP();
+    std::mt19937_64 rng(test::test_seed() + 4);
+    const fixture f(rng(), 2, 301);
+    const gpu_key key(f.pk, f.density, f.pce);
+    for (long brk : {0L, 17L, 300L}) {
+        INFO("broken constraint " << brk);
+        const auto bad = groth16::synthesize_witness(f.circuit(rng(), 0.5, false, brk));
+        std::string what;
+        CHECK(code_of([&] { gpu_prove_start_witness(key, bad.inputs, bad.aux); }, &what) == errc::unsatisfied);
+        INFO("message: " << what);
+        CHECK(what.find("constraint " + std::to_string(brk) + " ") != std::string::npos);
+        // The device stays usable.
+        const auto good = groth16::synthesize_witness(f.circuit(rng()));
+        check_sums(gpu_prove_start_witness(key, good.inputs, good.aux), cpu_sums(f, f.evaluate(good), good));
+    }
+}
+
+TEST_CASE("gpu prover: invalid sizes and keys are refused, the next prove works", "[gpu]")
+{
+    GPU_OR_SKIP();
+    std::mt19937_64 rng(test::test_seed() + 5);
+    const fixture f(rng(), 2, 50);
+    const gpu_key key(f.pk, f.density, f.pce);
+    const auto w = groth16::synthesize_witness(f.circuit(rng()));
+    const auto x = f.evaluate(w);
+    const auto cpu = cpu_sums(f, x, w);
+    auto short_aux = w.aux;
+    short_aux.pop_back();
+    auto bad_one = w.inputs;
+    bad_one[0] = fr::from_u64(2);
+    auto short_c = x.c;
+    short_c.pop_back();
+    std::vector<fr> too_many(f.pk->domain_size, fr::one());   // + inputs > domain
+    std::string what;
+    CHECK(code_of([&] { gpu_prove_start(key, x.a, x.b, x.c, w.inputs, short_aux); }, &what) == errc::invalid_argument);
+    CHECK(code_of([&] { gpu_prove_start(key, x.a, x.b, short_c, w.inputs, w.aux); }) == errc::invalid_argument);
+    CHECK(code_of([&] { gpu_prove_start(key, x.a, x.b, x.c, bad_one, w.aux); }) == errc::invalid_argument);
+    CHECK(code_of([&] { gpu_prove_start(key, too_many, too_many, too_many, w.inputs, w.aux); }) ==
+          errc::invalid_argument);
+    CHECK(code_of([&] { gpu_prove_start_witness(key, w.inputs, short_aux); }) == errc::invalid_argument);
+    check_sums(gpu_prove_start(key, x.a, x.b, x.c, w.inputs, w.aux), cpu);
+
+    // A key without PCE: only the a, b, c entry point works.
+    const gpu_key nopce(f.pk, f.density, nullptr);
+    CHECK_FALSE(nopce.has_pce());
+    CHECK(code_of([&] { gpu_prove_start_witness(nopce, w.inputs, w.aux); }) == errc::invalid_argument);
+    check_sums(gpu_prove_start(nopce, x.a, x.b, x.c, w.inputs, w.aux), cpu);
+
+    // Keys that do not match their density or PCE.
+    auto d2 = f.density;
+    d2.b_aux.push_back(true);
+    CHECK(code_of([&] { gpu_key k2(f.pk, d2, f.pce); }) == errc::invalid_argument);
+    const fixture other(rng(), 3, 50);
+    CHECK(code_of([&] { gpu_key k3(f.pk, f.density, other.pce); }) == errc::invalid_argument);
+    CHECK(code_of([&] { gpu_key k4(nullptr, f.density, f.pce); }) == errc::invalid_argument);
+    // The original key still proves.
+    check_sums(gpu_prove_start_witness(key, w.inputs, w.aux), cpu);
+}
+
+TEST_CASE("gpu prover: snarkjs convention equals prove_snarkjs", "[gpu]")
+{
+    GPU_OR_SKIP();
+    std::mt19937_64 rng(test::test_seed() + 6);
+    for (const auto& [ni, nc] : std::vector<std::pair<size_t, size_t>>{{1, 1}, {2, 13}, {2, 61}, {3, 1021}}) {
+        fixture f(rng(), ni, nc);   // for the circuit and PCE; the key is snarkjs's
+        const auto pk = std::make_shared<groth16::proving_key>(groth16::setup_snarkjs(groth16::describe(*f.pce), {}));
+        const auto pvk = groth16::prepare_verifying_key(pk->vk);
+        INFO("inputs " << ni << ", constraints " << nc << ", domain 2^" << log2u(pk->domain_size));
+        for (bool stream : {false, true}) {
+            INFO((stream ? "streamed (chunks of 5)" : "resident"));
+            gpu_key_options opt;
+            opt.force_streaming = stream;
+            opt.stream_chunk_points = stream ? 5 : 0;
+            const gpu_key key(pk, {}, nullptr, opt);
+            CHECK(key.resident() == !stream);
+            for (int rep = 0; rep < 2; ++rep) {
+                const auto a = groth16::synthesize_witness(f.circuit(rng(), rep ? 0.2 : 0.9));
+                std::vector<fr> wit = a.inputs;
+                wit.insert(wit.end(), a.aux.begin(), a.aux.end());
+                const fr r = fr::random(rng), s = fr::random(rng);
+                const groth16::proof cpu = groth16::prove_snarkjs(*pk, wit, r, s, {});
+                const groth16::proof gpu = gpu_prove_snarkjs(key, wit, r, s);
+                check_sums(gpu_prove_start_snarkjs(key, wit), groth16::prove_start_snarkjs(*pk, wit, {}));
+                CHECK(gpu.a == cpu.a);
+                CHECK(gpu.b == cpu.b);
+                CHECK(gpu.c == cpu.c);
+                CHECK(groth16::verify(pvk, gpu, f.public_inputs(a)));
+            }
+            // Wrong sizes and conventions.
+            const auto a = groth16::synthesize_witness(f.circuit(rng()));
+            std::vector<fr> wit = a.inputs;
+            wit.insert(wit.end(), a.aux.begin(), a.aux.end());
+            wit.pop_back();
+            const fr r = fr::one();
+            CHECK(code_of([&] { gpu_prove_snarkjs(key, wit, r, r); }) == errc::invalid_argument);
+            CHECK(code_of([&] { gpu_prove_start_witness(key, a.inputs, a.aux); }) == errc::invalid_argument);
+        }
+    }
+}
+
+TEST_CASE("gpu prover: without a device every entry point refuses", "[gpu]")
+{
+    std::string why;
+    if (cuda_available(&why)) {
+        std::printf("SKIPPED: a device is present (this case checks the refusal without one)\n");
+        return;
+    }
+    std::mt19937_64 rng(test::test_seed() + 7);
+    const fixture f(rng(), 1, 3);
+    const errc c = code_of([&] { gpu_key k(f.pk, f.density, f.pce); });
+    // Built without CUDA: unsupported; with CUDA but no device: device.
+    INFO("no device: " << why);
+    CHECK((c == errc::unsupported || c == errc::device));
+}
