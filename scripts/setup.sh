@@ -6,6 +6,12 @@ set -euo pipefail
 
 pkgs=(build-essential cmake ninja-build pkg-config libfmt-dev libmsgsl-dev catch2
       libbenchmark-dev libgmp-dev)
+# Go and Rust hosts of the C ABI (tests host:go, host:rust): Go 1.19, the
+# bindgen program (it loads libclang at run time and needs clang's own headers),
+# and Debian's cargo and rustc only when no Rust toolchain is on PATH already.
+pkgs+=(golang-go bindgen libclang1-14 libclang-common-14-dev)
+command -v cargo >/dev/null 2>&1 || pkgs+=(cargo)
+command -v rustc >/dev/null 2>&1 || pkgs+=(rustc)
 
 missing=()
 for p in "${pkgs[@]}"; do

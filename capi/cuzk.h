@@ -1,0 +1,664 @@
+/*
+ * cuzk.h — the C ABI of cuzk: Groth16 over BLS12-381 with a persistent
+ * proving engine.
+ *
+ * One header, pure C99, for every host: C and C++ directly, Go through cgo,
+ * Rust through bindgen. The library behind it is libcuzk.so (SONAME
+ * libcuzk.so.<CUZK_ABI_VERSION>); its exported symbols are exactly the
+ * functions declared here.
+ *
+ * ---- Conventions (apply to every function unless its comment says otherwise) ----
+ *
+ * Status codes. Functions return cuzk_status: CUZK_OK (0) on success, a
+ * negative code on failure. Codes are pinned and never reused; the values
+ * -1 … -99 mirror the C++ library's cuzk::errc one to one, -100 … are
+ * specific to this ABI. cuzk_status_name() gives a stable short name. A
+ * function that fails leaves its out-parameters untouched unless it says
+ * otherwise (size queries always report the size needed).
+ *
+ * Error text. Each handle keeps the message of the last call on it that
+ * failed; cuzk_<object>_last_error(out, out_len, handle) copies it out.
+ * Functions that create a handle from nothing take an optional caller buffer
+ * (char* err, size_t err_len): on failure a NUL-terminated message is
+ * written there, truncated to err_len − 1 bytes (err may be NULL). There is
+ * no thread-local error state (goroutines migrate between OS threads). When
+ * several threads fail on the same handle at once, last_error holds one of
+ * their messages; rely on the returned status for control flow.
+ *
+ * Handles. Each object is an opaque typed handle (cuzk_engine*, cuzk_key*,
+ * …) created by one function and released by its cuzk_<object>_destroy(),
+ * which accepts NULL and ignores a handle that is not live. A handle is a
+ * token, not an address: the library never dereferences a handle it is
+ * given but looks it up among the live handles, and tokens are never reused
+ * within a process. A NULL handle gives CUZK_ERR_NULL; a destroyed, foreign
+ * or garbage handle, or a handle of another type, gives
+ * CUZK_ERR_INVALID_HANDLE. Objects that need another object hold their own
+ * reference to it (an engine holds its keys, PCEs and timeline buffer), so
+ * handles may be destroyed in any order: Go finalizers and Rust Drop may run
+ * in any order. A job does not keep its engine running: destroying the
+ * engine cancels its unfinished jobs, and their handles stay valid (status
+ * CUZK_JOB_CANCELLED).
+ *
+ * Threading. Every function may be called from any thread, and handles may
+ * be shared between threads, except where a comment says otherwise (the
+ * recorder serialises its calls internally; timeline strings, see
+ * cuzk_timeline_buffer_drain). Blocking functions: cuzk_job_wait,
+ * cuzk_engine_destroy (joins the engine's threads), and the loaders and
+ * setup (they run long computations on the calling thread and on internal
+ * threads).
+ *
+ * Pointers. Every pointer argument is one of
+ *   copied     read during the call and copied; may be freed on return,
+ *   borrowed   (for the call) read or written only during the call,
+ *   retained   borrowed for the life of a handle (said explicitly).
+ * Unless a comment says "may be NULL", a NULL pointer gives CUZK_ERR_NULL.
+ * Out-parameters come first and are named out…; a string or byte output
+ * goes into a caller buffer with its length, never into memory the host must
+ * free.
+ *
+ * Size queries. Functions that write a variable amount of bytes take
+ * (uint8_t* out, size_t out_len, size_t* out_size). With out == NULL and
+ * out_len == 0 they only set *out_size to the bytes needed and return
+ * CUZK_OK. With a buffer shorter than needed they set *out_size and return
+ * CUZK_ERR_BUFFER_TOO_SMALL without writing. On success *out_size is the
+ * number of bytes written.
+ *
+ * Option structs begin with uint32_t struct_size. Fill them with their
+ * _init function (which sets struct_size and the defaults, writing the
+ * struct as this library defines it), then change fields. A struct_size
+ * smaller than the struct's first version, or larger than this library
+ * knows with a non-zero byte in the unknown tail, gives
+ * CUZK_ERR_STRUCT_SIZE; so a host built against a newer header may run on
+ * an older library as long as it leaves the newer fields zero. Because
+ * _init writes the library's whole struct, growing a struct that has an
+ * _init is an incompatible change (CUZK_ABI_VERSION, hence the SONAME, is
+ * bumped): a host never meets a library whose structs are larger than its
+ * own. The first version of every struct is the one in this header at
+ * CUZK_ABI_VERSION 1. Output
+ * structs (cuzk_*_info, cuzk_engine_stats) work the same way: the caller
+ * sets struct_size (at least the first version's size, else
+ * CUZK_ERR_STRUCT_SIZE); the library fills that many bytes, zeroing any
+ * tail it does not know.
+ *
+ * Scalars. Field elements of Fr (the BLS12-381 scalar field, r =
+ * 0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001) travel
+ * as 32 bytes, little-endian, canonical (the integer must be < r; otherwise
+ * CUZK_ERR_NON_CANONICAL naming the value). Arrays of scalars are packed:
+ * scalar i occupies bytes [32·i, 32·i + 32).
+ *
+ * Proofs are 192 bytes: A (G1 compressed, 48) ‖ B (G2 compressed, 96) ‖
+ * C (G1 compressed, 48) in the zcash/bellperson encoding. A multi-partition
+ * proof is the concatenation of its partitions' proofs in partition order.
+ *
+ * Variables. As in bellperson: input 0 is the constant ONE, then the public
+ * inputs, then the private (aux) variables. A witness is given as two
+ * arrays: inputs (starting with ONE, i.e. the first scalar is 1) and aux.
+ * Public inputs given to a verifier exclude ONE.
+ *
+ * Every entry point catches every C++ exception: a failure inside the
+ * library is always a status code, never an abort or an unwinding into the
+ * host.
+ */
+#ifndef CUZK_H
+#define CUZK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(_WIN32)
+#define CUZK_API
+#elif defined(__GNUC__) || defined(__clang__)
+#define CUZK_API __attribute__((visibility("default")))
+#else
+#define CUZK_API
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ==== Versions and build ========================================================== */
+
+#define CUZK_VERSION_MAJOR 0
+#define CUZK_VERSION_MINOR 1
+#define CUZK_VERSION_PATCH 0
+/* MAJOR·10000 + MINOR·100 + PATCH */
+#define CUZK_VERSION_NUMBER (CUZK_VERSION_MAJOR * 10000 + CUZK_VERSION_MINOR * 100 + CUZK_VERSION_PATCH)
+/* Incremented on every incompatible change of this header (a changed
+ * signature, struct layout or meaning); the shared library's SONAME carries
+ * it. New functions keep it; a struct that grows bumps it (see the
+ * conventions on struct_size). */
+#define CUZK_ABI_VERSION 1
+
+#define CUZK_SCALAR_SIZE 32 /* bytes per Fr scalar */
+#define CUZK_PROOF_SIZE 192 /* bytes per Groth16 proof */
+
+/* The library's version, "MAJOR.MINOR.PATCH". Static string. */
+CUZK_API const char* cuzk_version(void);
+/* The library's CUZK_ABI_VERSION. A host should check that it equals the
+ * CUZK_ABI_VERSION it was compiled with. */
+CUZK_API uint32_t cuzk_abi_version(void);
+/* One line describing the build: version, ABI, CUDA on/off with the CUDA
+ * architectures, build type and options, e.g.
+ * "cuzk 0.1.0 abi 1; cuda off; build Release; sanitize none". Static string. */
+CUZK_API const char* cuzk_build_info(void);
+/* Number of usable CUDA devices: 0 in a build without CUDA or without a
+ * driver or device. Never fails. */
+CUZK_API int32_t cuzk_device_count(void);
+
+/* ==== Status codes ================================================================ */
+
+typedef int32_t cuzk_status;
+
+enum cuzk_status_code {
+    CUZK_OK = 0,
+    /* -1 … -99: the C++ library's cuzk::errc, same values. */
+    CUZK_ERR_INVALID_ARGUMENT = -1,    /* an argument outside the contract (the message names it) */
+    CUZK_ERR_BAD_LENGTH = -2,          /* a buffer or file has the wrong size */
+    CUZK_ERR_NON_CANONICAL = -3,       /* a field element encoding is >= the modulus */
+    CUZK_ERR_BAD_FLAGS = -4,           /* point-encoding flag bits are inconsistent */
+    CUZK_ERR_NOT_ON_CURVE = -5,        /* decoded coordinates are not on the curve */
+    CUZK_ERR_NOT_IN_SUBGROUP = -6,     /* on the curve but not in the prime-order subgroup */
+    CUZK_ERR_UNEXPECTED_IDENTITY = -7, /* the point at infinity where it is not allowed */
+    CUZK_ERR_NO_SQUARE_ROOT = -8,      /* a compressed x has no matching y */
+    CUZK_ERR_IO = -9,                  /* reading or writing a file failed */
+    CUZK_ERR_BAD_FORMAT = -10,         /* a file's structure is wrong (magic, version, section) */
+    CUZK_ERR_UNSATISFIED = -11,        /* a witness does not satisfy a constraint */
+    CUZK_ERR_UNSUPPORTED = -12,        /* valid input this build cannot handle */
+    CUZK_ERR_CANCELLED = -13,          /* the job was cancelled */
+    CUZK_ERR_OUT_OF_MEMORY = -14,
+    CUZK_ERR_DEVICE = -15,             /* a CUDA call failed */
+    CUZK_ERR_INTERNAL = -16,           /* a bug in cuzk; please report it with the message */
+    /* -100 …: specific to the C ABI. */
+    CUZK_ERR_NULL = -100,              /* a required pointer or handle is NULL */
+    CUZK_ERR_INVALID_HANDLE = -101,    /* not a live handle of the expected type (destroyed, garbage) */
+    CUZK_ERR_BUFFER_TOO_SMALL = -102,  /* *out_size says how many bytes are needed */
+    CUZK_ERR_NOT_FINISHED = -103,      /* the job has not ended yet */
+    CUZK_ERR_TIMEOUT = -104,           /* cuzk_job_wait: the timeout passed before the job ended */
+    CUZK_ERR_STRUCT_SIZE = -105        /* an option struct's struct_size is not acceptable */
+};
+
+/* A short stable name of a code: "ok", "invalid_argument", …, "null",
+ * "invalid_handle", "buffer_too_small", "not_finished", "timeout",
+ * "struct_size"; "unknown" for any other value. Static string; never NULL. */
+CUZK_API const char* cuzk_status_name(cuzk_status code);
+
+/* ==== Handles ===================================================================== */
+
+typedef struct cuzk_key cuzk_key;                       /* a Groth16 key (proving + verifying, or verifying only) */
+typedef struct cuzk_pce cuzk_pce;                       /* a recorded circuit: the matrices A, B, C (immutable) */
+typedef struct cuzk_recorder cuzk_recorder;             /* records a circuit through calls, gives a cuzk_pce */
+typedef struct cuzk_engine cuzk_engine;                 /* the proving engine with its threads */
+typedef struct cuzk_job cuzk_job;                       /* one submitted proof request (N partitions) */
+typedef struct cuzk_timeline_buffer cuzk_timeline_buffer; /* a buffered timeline sink the host drains */
+
+/* ==== Scalars ===================================================================== */
+
+/* out (32 bytes, borrowed) = v mod r as a canonical little-endian scalar;
+ * negative v gives r − |v| (e.g. the coefficient −1).
+ * Errors: CUZK_ERR_NULL. */
+CUZK_API cuzk_status cuzk_scalar_from_i64(uint8_t out[32], int64_t v);
+
+/* ==== Recording a circuit (PCE) =================================================== */
+
+/* Variable references used in cuzk_term.var:
+ *   CUZK_VAR_ONE (0)          the constant ONE (input 0)
+ *   i, 1 <= i < 2^31          public input i, as returned by cuzk_recorder_alloc_inputs
+ *   CUZK_VAR_AUX | j          aux (private) variable j, as returned by cuzk_recorder_alloc_aux
+ * i.e. bit 31 tells aux from input; the index spaces are separate, as in
+ * bellperson. Inputs may be allocated after aux variables. In the finished
+ * PCE (and in witnesses), input i is inputs[i] and aux j is aux[j]. */
+#define CUZK_VAR_ONE 0u
+#define CUZK_VAR_AUX 0x80000000u
+
+/* One term coeff·var of a linear combination: 36 bytes, no padding. */
+typedef struct cuzk_term {
+    uint32_t var;       /* a variable reference, see above */
+    uint8_t coeff[32];  /* canonical little-endian scalar; zero terms are dropped */
+} cuzk_term;
+
+/* A new, empty recorder (ONE is allocated; no other variable).
+ * Errors: CUZK_ERR_NULL (out), CUZK_ERR_OUT_OF_MEMORY. */
+CUZK_API cuzk_status cuzk_recorder_create(cuzk_recorder** out, char* err, size_t err_len);
+CUZK_API void cuzk_recorder_destroy(cuzk_recorder* rec);
+/* Copies the recorder's last error message (see the conventions) into out
+ * (NUL-terminated, truncated to out_len − 1; out may be NULL when out_len is
+ * 0) and returns its full length without the NUL. For a NULL or invalid
+ * handle the message says so. The same contract holds for every
+ * cuzk_<object>_last_error below. */
+CUZK_API size_t cuzk_recorder_last_error(char* out, size_t out_len, const cuzk_recorder* rec);
+
+/* Allocates `count` (>= 1) new public inputs; *out = the reference of the
+ * first, the others follow consecutively (first + 1, …).
+ * Errors: CUZK_ERR_NULL, CUZK_ERR_INVALID_HANDLE, CUZK_ERR_INVALID_ARGUMENT
+ * (count 0, or more than 2^31 − 1 inputs in all). */
+CUZK_API cuzk_status cuzk_recorder_alloc_inputs(uint32_t* out, cuzk_recorder* rec, uint32_t count);
+/* Allocates `count` (>= 1) new aux variables; *out = CUZK_VAR_AUX | j of the
+ * first, the others follow consecutively.
+ * Errors: as cuzk_recorder_alloc_inputs (at most 2^31 − 1 aux in all). */
+CUZK_API cuzk_status cuzk_recorder_alloc_aux(uint32_t* out, cuzk_recorder* rec, uint32_t count);
+/* Records the constraint (Σ a)·(Σ b) = (Σ c). The term arrays are copied;
+ * each may be NULL when its count is 0. Repeated variables in one
+ * combination are summed, zero coefficients dropped.
+ * Errors: CUZK_ERR_NULL (a NULL array with a non-zero count),
+ * CUZK_ERR_INVALID_HANDLE, CUZK_ERR_INVALID_ARGUMENT (a variable that was not
+ * allocated: the message names the constraint, the matrix and the term),
+ * CUZK_ERR_NON_CANONICAL (a coefficient >= r, named the same way). On error
+ * nothing is recorded. */
+CUZK_API cuzk_status cuzk_recorder_enforce(cuzk_recorder* rec, const cuzk_term* a, size_t num_a, const cuzk_term* b,
+                                           size_t num_b, const cuzk_term* c, size_t num_c);
+/* Counts so far: inputs including ONE, aux variables, constraints. Each out
+ * may be NULL. Errors: CUZK_ERR_NULL (rec), CUZK_ERR_INVALID_HANDLE. */
+CUZK_API cuzk_status cuzk_recorder_counts(uint32_t* out_num_inputs, uint32_t* out_num_aux,
+                                          uint64_t* out_num_constraints, const cuzk_recorder* rec);
+/* The recorded circuit as a new PCE handle; the recorder is then as new
+ * (only ONE allocated) and may record another circuit.
+ * Errors: CUZK_ERR_NULL, CUZK_ERR_INVALID_HANDLE, CUZK_ERR_OUT_OF_MEMORY. */
+CUZK_API cuzk_status cuzk_recorder_finish(cuzk_pce** out, cuzk_recorder* rec);
+
+/* ==== PCE ========================================================================= */
+
+typedef struct cuzk_pce_info {
+    uint32_t struct_size;      /* set by the caller: sizeof(cuzk_pce_info) */
+    uint32_t num_inputs;       /* including ONE */
+    uint32_t num_aux;
+    uint64_t num_constraints;  /* the circuit's own (without Groth16's input constraints) */
+    uint64_t nnz_a, nnz_b, nnz_c;
+    uint64_t memory_bytes;     /* bytes held by the matrices */
+} cuzk_pce_info;
+
+CUZK_API void cuzk_pce_destroy(cuzk_pce* pce);
+CUZK_API size_t cuzk_pce_last_error(char* out, size_t out_len, const cuzk_pce* pce);
+/* Fills *out up to out->struct_size bytes (set it first; the conventions'
+ * struct_size rule applies). Errors: CUZK_ERR_NULL, CUZK_ERR_INVALID_HANDLE,
+ * CUZK_ERR_STRUCT_SIZE. */
+CUZK_API cuzk_status cuzk_pce_info_get(cuzk_pce_info* out, const cuzk_pce* pce);
+/* Writes the PCE file format (docs: include/cuzk/r1cs/pce.hpp; path + ".tmp"
+ * is written and renamed over path). path copied.
+ * Errors: CUZK_ERR_NULL, CUZK_ERR_INVALID_HANDLE, CUZK_ERR_IO. */
+CUZK_API cuzk_status cuzk_pce_save(const cuzk_pce* pce, const char* path);
+#define CUZK_PCE_LOAD_SKIP_CHECKSUM 1u /* skip the payload checksum (structure is still checked) */
+/* Maps and validates a PCE file (read-only mapping held by the handle).
+ * flags: 0 or CUZK_PCE_LOAD_SKIP_CHECKSUM. path copied.
+ * Errors: CUZK_ERR_NULL, CUZK_ERR_IO, CUZK_ERR_BAD_LENGTH, CUZK_ERR_BAD_FORMAT
+ * (the message names the file and the failed check). */
+CUZK_API cuzk_status cuzk_pce_load(cuzk_pce** out, const char* path, uint32_t flags, char* err, size_t err_len);
+/* Checks a witness against the circuit: inputs (num_inputs scalars, starting
+ * with ONE) and aux (num_aux scalars), both borrowed for the call.
+ * CUZK_OK when every constraint holds; CUZK_ERR_UNSATISFIED naming the first
+ * failing constraint; CUZK_ERR_BAD_LENGTH for wrong counts;
+ * CUZK_ERR_NON_CANONICAL; CUZK_ERR_NULL; CUZK_ERR_INVALID_HANDLE. */
+CUZK_API cuzk_status cuzk_pce_check_witness(const cuzk_pce* pce, const uint8_t* inputs, size_t num_inputs,
+                                            const uint8_t* aux, size_t num_aux);
+
+/* ==== The built-in SHA-256 preimage circuit ======================================= */
+/* "I know a message of preimage_len bytes whose SHA-256 is the public digest."
+ * Inputs: ONE, then the digest as two 128-bit halves (input 1 = big-endian
+ * integer of digest bytes 0..15, input 2 = bytes 16..31). Aux: the message
+ * bits first, then the compression's internal bits. The circuit depends on
+ * preimage_len only, so one PCE (and key) serves every message of that
+ * length. */
+
+/* The circuit for messages of preimage_len bytes (any length, including 0),
+ * recorded into a new PCE.
+ * Errors: CUZK_ERR_NULL (out), CUZK_ERR_OUT_OF_MEMORY. */
+CUZK_API cuzk_status cuzk_sha256_pce(cuzk_pce** out, size_t preimage_len, char* err, size_t err_len);
+/* The witness for `preimage` (preimage_len bytes, borrowed; may be NULL when
+ * preimage_len is 0): inputs (including ONE) into out_inputs and aux into
+ * out_aux, as packed scalars. *out_num_inputs and *out_num_aux receive the
+ * counts (scalars). Size query: with both buffers NULL and lengths 0, only
+ * the counts are set (CUZK_OK). A buffer shorter than 32·count bytes gives
+ * CUZK_ERR_BUFFER_TOO_SMALL (counts set, nothing written).
+ * Errors: CUZK_ERR_NULL, CUZK_ERR_BUFFER_TOO_SMALL, CUZK_ERR_OUT_OF_MEMORY. */
+CUZK_API cuzk_status cuzk_sha256_witness(uint8_t* out_inputs, size_t out_inputs_len, size_t* out_num_inputs,
+                                         uint8_t* out_aux, size_t out_aux_len, size_t* out_num_aux,
+                                         const uint8_t* preimage, size_t preimage_len, char* err, size_t err_len);
+
+/* ==== Keys ======================================================================== */
+
+/* Conventions of a key (see include/cuzk/groth16/types.hpp). The engine
+ * proves both (snarkjs keys on the CPU backend only); both verify. */
+#define CUZK_CONVENTION_BELLPERSON 0u
+#define CUZK_CONVENTION_SNARKJS 1u
+
+#define CUZK_LOAD_CHECK_SUBGROUP 1u /* also check every point for subgroup membership (slow) */
+
+typedef struct cuzk_key_info {
+    uint32_t struct_size;      /* set by the caller: sizeof(cuzk_key_info) */
+    uint32_t convention;       /* CUZK_CONVENTION_* */
+    uint32_t has_proving_key;  /* 0: verifying key only */
+    uint32_t num_inputs;       /* including ONE */
+    uint32_t num_aux;          /* 0 for a verifying key only */
+    uint32_t reserved;         /* 0 */
+    uint64_t domain_size;      /* 0 for a verifying key only */
+} cuzk_key_info;
+
+CUZK_API void cuzk_key_destroy(cuzk_key* key);
+CUZK_API size_t cuzk_key_last_error(char* out, size_t out_len, const cuzk_key* key);
+
+/* A bellperson/Filecoin .params file (verifying key plus the five point
+ * vectors), decoded into memory with `threads` threads (0 = all cores).
+ * flags: 0 or CUZK_LOAD_CHECK_SUBGROUP (the verifying key is always fully
+ * checked). path copied.
+ * Errors: CUZK_ERR_NULL, CUZK_ERR_IO, CUZK_ERR_BAD_LENGTH, CUZK_ERR_BAD_FORMAT,
+ * point decoding codes (CUZK_ERR_NOT_ON_CURVE, …; the message names the
+ * vector and index), CUZK_ERR_OUT_OF_MEMORY. */
+CUZK_API cuzk_status cuzk_key_load_params(cuzk_key** out, const char* path, uint32_t flags, uint32_t threads,
+                                          char* err, size_t err_len);
+/* A snarkjs .zkey file (curve bls12381). Errors as cuzk_key_load_params, plus
+ * CUZK_ERR_UNSUPPORTED for another curve. */
+CUZK_API cuzk_status cuzk_key_load_zkey(cuzk_key** out, const char* path, uint32_t flags, uint32_t threads,
+                                        char* err, size_t err_len);
+/* The same from memory: data (len bytes) is borrowed for the call (the key
+ * is decoded into the handle). */
+CUZK_API cuzk_status cuzk_key_load_zkey_mem(cuzk_key** out, const void* data, size_t len, uint32_t flags,
+                                            uint32_t threads, char* err, size_t err_len);
+/* A verifying key only (bellperson .vk encoding: 868 + 96·n_ic bytes), from
+ * a file or from memory (borrowed for the call). Such a key verifies but
+ * cannot prove. Errors: as above. */
+CUZK_API cuzk_status cuzk_key_load_vk(cuzk_key** out, const char* path, char* err, size_t err_len);
+CUZK_API cuzk_status cuzk_key_load_vk_mem(cuzk_key** out, const void* data, size_t len, char* err, size_t err_len);
+
+/* A development key for the circuit in `pce` (borrowed for the call), in
+ * convention CUZK_CONVENTION_BELLPERSON or CUZK_CONVENTION_SNARKJS, computed
+ * with `threads` threads (0 = all cores).
+ * NOT FOR PRODUCTION: a single process draws the toxic waste (τ, α, β, γ, δ)
+ * from the OS CSPRNG, uses it and forgets it; anyone able to read this
+ * process's memory during the call could forge proofs. Production keys come
+ * from multi-party ceremonies.
+ * Errors: CUZK_ERR_NULL, CUZK_ERR_INVALID_HANDLE (pce),
+ * CUZK_ERR_INVALID_ARGUMENT (convention), CUZK_ERR_OUT_OF_MEMORY. */
+CUZK_API cuzk_status cuzk_key_setup_dev(cuzk_key** out, const cuzk_pce* pce, uint32_t convention, uint32_t threads,
+                                        char* err, size_t err_len);
+
+/* Fills *out up to out->struct_size bytes. Errors: CUZK_ERR_NULL,
+ * CUZK_ERR_INVALID_HANDLE, CUZK_ERR_STRUCT_SIZE. */
+CUZK_API cuzk_status cuzk_key_info_get(cuzk_key_info* out, const cuzk_key* key);
+/* The verifying key in the bellperson .vk encoding (868 + 96·num_inputs
+ * bytes), with a size query (see the conventions). */
+CUZK_API cuzk_status cuzk_key_export_vk(uint8_t* out, size_t out_len, size_t* out_size, const cuzk_key* key);
+/* Writes the key: .params needs a bellperson-convention proving key, .zkey a
+ * snarkjs-convention one (CUZK_ERR_UNSUPPORTED otherwise). path copied.
+ * Errors: CUZK_ERR_NULL, CUZK_ERR_INVALID_HANDLE, CUZK_ERR_UNSUPPORTED,
+ * CUZK_ERR_IO. */
+CUZK_API cuzk_status cuzk_key_save_params(const cuzk_key* key, const char* path);
+CUZK_API cuzk_status cuzk_key_save_zkey(const cuzk_key* key, const char* path);
+
+/* Verifies one proof (192 bytes, borrowed) for public_inputs
+ * (num_public_inputs packed scalars without ONE, borrowed; may be NULL when
+ * 0). *out = 1 when the proof is valid, 0 when it is not; the status is then
+ * CUZK_OK. A proof whose bytes do not decode (flags, not on the curve, not in
+ * the subgroup, identity) sets *out = 0 and returns the decoding code.
+ * Errors: CUZK_ERR_NULL, CUZK_ERR_INVALID_HANDLE, CUZK_ERR_BAD_LENGTH
+ * (proof_len != 192), CUZK_ERR_INVALID_ARGUMENT (the count does not match the
+ * key: the message gives both), CUZK_ERR_NON_CANONICAL, decoding codes. */
+CUZK_API cuzk_status cuzk_key_verify(int32_t* out, const cuzk_key* key, const uint8_t* proof, size_t proof_len,
+                                     const uint8_t* public_inputs, size_t num_public_inputs);
+
+/* ==== Timeline ==================================================================== */
+
+#define CUZK_EVENT_INSTANT 0 /* a stage event: SYNTH_START, GPU_END, JOB_DONE, … */
+#define CUZK_EVENT_BEGIN 1   /* a span of work starts: NTT, MSM_H, CPU_TAIL, … */
+#define CUZK_EVENT_END 2     /* the span with the same name/job/partition/worker ends */
+
+/* One timeline event (the engine's list of events: include/cuzk/pipeline/engine.hpp).
+ * Filled by the library. Strings are NUL-terminated and borrowed: in a
+ * callback for the duration of the call; from cuzk_timeline_buffer_drain
+ * until the next drain of that buffer or its destruction. */
+typedef struct cuzk_event {
+    uint32_t struct_size;              /* sizeof(cuzk_event) of the library */
+    int32_t phase;                     /* CUZK_EVENT_* */
+    uint64_t t_ns;                     /* nanoseconds since the engine started (monotonic) */
+    int32_t partition;                 /* −1: not tied to a partition */
+    int32_t worker;                    /* −1: none */
+    int32_t device;                    /* −1: host / CPU work; >= 0 a device index */
+    uint32_t num_details;
+    const char* name;                  /* "SYNTH_START", "MSM_H", … */
+    const char* job;                   /* the job id; "" when not tied to a job */
+    const char* const* detail_keys;    /* num_details key strings ("synth_ms", "query", …) */
+    const char* const* detail_values;  /* num_details value strings */
+} cuzk_event;
+
+/* Callbacks for timeline events. Threading: on_event is called on the
+ * engine's threads, concurrently from several of them, and also on the
+ * host's own thread inside cuzk_engine_submit, cuzk_job_cancel and
+ * cuzk_engine_destroy; sometimes with engine locks held. It must therefore
+ * return quickly, must not block on the engine, and must not call any
+ * function of this library that takes an engine or job handle (it may call
+ * cuzk_timeline_buffer_* and the version and status functions). It cannot
+ * report errors. The table is copied by cuzk_engine_create; user_data is
+ * retained: it must stay valid until cuzk_engine_destroy returns (no call
+ * comes after that). */
+typedef struct cuzk_timeline_callbacks {
+    uint32_t struct_size;  /* sizeof(cuzk_timeline_callbacks) */
+    void* user_data;       /* passed back as the first argument; may be NULL */
+    void (*on_event)(void* user_data, const cuzk_event* ev);  /* may be NULL: events are dropped */
+} cuzk_timeline_callbacks;
+
+/* Sets struct_size and clears the rest. Errors: CUZK_ERR_NULL. */
+CUZK_API cuzk_status cuzk_timeline_callbacks_init(cuzk_timeline_callbacks* out);
+
+/* A buffered sink: events are copied into the buffer (up to `capacity`
+ * events; later ones are dropped and counted) until the host drains them.
+ * An engine holds a reference to the buffer it was given, so the buffer may
+ * be destroyed before the engine.
+ * Errors: CUZK_ERR_NULL, CUZK_ERR_INVALID_ARGUMENT (capacity 0). */
+CUZK_API cuzk_status cuzk_timeline_buffer_create(cuzk_timeline_buffer** out, size_t capacity, char* err,
+                                                 size_t err_len);
+CUZK_API void cuzk_timeline_buffer_destroy(cuzk_timeline_buffer* buf);
+CUZK_API size_t cuzk_timeline_buffer_last_error(char* out, size_t out_len, const cuzk_timeline_buffer* buf);
+/* Moves up to `capacity` of the oldest buffered events into out (an array
+ * with stride event_size; pass sizeof(cuzk_event)), in the order they were
+ * recorded; *out_count = how many. The events' strings stay valid until the
+ * next drain of this buffer or its destruction, so drain from one thread at a
+ * time. out may be NULL when capacity is 0 (then *out_count = the number of
+ * events waiting, nothing moved).
+ * Errors: CUZK_ERR_NULL, CUZK_ERR_INVALID_HANDLE, CUZK_ERR_STRUCT_SIZE
+ * (event_size smaller than the first version of cuzk_event). */
+CUZK_API cuzk_status cuzk_timeline_buffer_drain(size_t* out_count, cuzk_event* out, size_t capacity,
+                                                size_t event_size, cuzk_timeline_buffer* buf);
+/* Events dropped because the buffer was full. */
+CUZK_API cuzk_status cuzk_timeline_buffer_dropped(uint64_t* out, const cuzk_timeline_buffer* buf);
+
+/* ==== Engine ====================================================================== */
+
+#define CUZK_BACKEND_CPU 0u  /* device work on host threads (every build) */
+#define CUZK_BACKEND_CUDA 1u /* CUDA device 0; CUZK_ERR_UNSUPPORTED where CUDA is not available */
+
+/* Maps pipeline::engine_config (see include/cuzk/pipeline/engine.hpp for the
+ * stages these sizes belong to). */
+typedef struct cuzk_engine_options {
+    uint32_t struct_size;          /* sizeof(cuzk_engine_options) */
+    uint32_t synth_workers;        /* partitions synthesized at once (>= 1); default 2 */
+    uint32_t synth_threads;        /* threads inside one synthesis; 0 = all; default 1 */
+    uint32_t lookahead;            /* synthesized partitions waiting for a prove worker (>= 1); default 2 */
+    uint32_t devices;              /* devices (the CPU backend is one); default 1 */
+    uint32_t workers_per_device;   /* prove workers per device (>= 1); default 2 */
+    uint32_t device_threads;       /* threads of the CPU backend's device work; 0 = all; default 0 */
+    uint32_t tail_threads;         /* CPU-tail threads; 0 = the prove worker runs its tail; default 1 */
+    uint64_t host_memory_budget;   /* bytes for partitions in flight; 0 = unlimited; default 0 */
+    uint32_t self_verify;          /* non-zero: verify every proof before reporting it; default 1 */
+    uint32_t reserved0;            /* 0 */
+    /* Timeline: either, both or neither (NULL). The callback table is copied
+     * (see cuzk_timeline_callbacks for its threading); the engine takes its
+     * own reference to the buffer. */
+    const cuzk_timeline_callbacks* timeline_callbacks;
+    cuzk_timeline_buffer* timeline_buffer;
+    /* (Appended to the first draft of this header; part of ABI 1.) */
+    uint32_t partitions_per_call;  /* partitions of one key a prove worker runs per device-lock hold (>= 1); default 1 */
+    uint32_t backend;              /* CUZK_BACKEND_CPU (default) or CUZK_BACKEND_CUDA (one device) */
+    uint64_t device_memory_budget; /* bytes per device for resident keys and device parts; 0 = unlimited; default 0 */
+} cuzk_engine_options;
+
+/* Sets struct_size and the defaults above. Errors: CUZK_ERR_NULL. */
+CUZK_API cuzk_status cuzk_engine_options_init(cuzk_engine_options* out);
+
+/* Starts an engine (its threads run until cuzk_engine_destroy). opt is
+ * copied; NULL means the defaults.
+ * Errors: CUZK_ERR_NULL (out), CUZK_ERR_STRUCT_SIZE,
+ * CUZK_ERR_INVALID_ARGUMENT (a zero worker count, lookahead, device count or
+ * partitions_per_call; an unknown backend; more than one device with the
+ * cuda backend; a non-zero reserved field), CUZK_ERR_UNSUPPORTED (the cuda
+ * backend where CUDA is not available: the message says why),
+ * CUZK_ERR_INVALID_HANDLE (timeline_buffer). */
+CUZK_API cuzk_status cuzk_engine_create(cuzk_engine** out, const cuzk_engine_options* opt, char* err,
+                                        size_t err_len);
+/* Cancels every job of the engine that has not ended (their status becomes
+ * CUZK_JOB_CANCELLED, message "engine shut down"), waits for the work in
+ * progress to stop and joins the threads; the handle is invalid afterwards.
+ * Must not be called from a timeline callback. If another thread is inside
+ * a call on this engine at that moment, the engine stops when that call
+ * returns. */
+CUZK_API void cuzk_engine_destroy(cuzk_engine* engine);
+CUZK_API size_t cuzk_engine_last_error(char* out, size_t out_len, const cuzk_engine* engine);
+
+/* Registers a key with the engine; *out = its id for cuzk_engine_submit.
+ * The engine takes its own references to key and pce (either handle may be
+ * destroyed afterwards). pce is the key's circuit. For a bellperson key it
+ * may be NULL when only CUZK_PARTITION_ABC partitions will be submitted and
+ * the key came from cuzk_key_setup_dev (which knows the query densities).
+ * A snarkjs key (from a .zkey) takes no PCE (pass NULL): its A and B travel
+ * with the key, and its jobs take CUZK_PARTITION_WITNESS partitions only.
+ * name is copied (for messages; may be NULL). partition_bytes: host memory
+ * per partition in flight for the memory budget; 0 = the engine's estimate.
+ * Errors: CUZK_ERR_NULL, CUZK_ERR_INVALID_HANDLE, CUZK_ERR_INVALID_ARGUMENT
+ * (a verifying key only; the PCE's counts do not match the key; a PCE with a
+ * snarkjs key; a bellperson key without PCE and without densities),
+ * CUZK_ERR_UNSUPPORTED (a snarkjs key on the cuda backend),
+ * CUZK_ERR_OUT_OF_MEMORY (the device memory budget cannot hold the key),
+ * CUZK_ERR_DEVICE (uploading the key to the device failed). */
+CUZK_API cuzk_status cuzk_engine_add_key(uint32_t* out, cuzk_engine* engine, const cuzk_key* key,
+                                         const cuzk_pce* pce, const char* name, uint64_t partition_bytes);
+
+#define CUZK_PARTITION_WITNESS 0u /* inputs + aux; the engine evaluates the key's PCE */
+#define CUZK_PARTITION_ABC 1u     /* a, b, c ready (one value per constraint) plus inputs + aux */
+
+/* One partition of a job. All arrays are packed scalars, copied by
+ * cuzk_engine_submit. num_inputs / num_aux must equal the key's counts;
+ * inputs[0] must be ONE. For CUZK_PARTITION_ABC, a, b and c hold
+ * num_constraints scalars each: the circuit's own constraints, without
+ * Groth16's per-input constraints. */
+typedef struct cuzk_partition {
+    uint32_t struct_size;          /* sizeof(cuzk_partition) */
+    uint32_t kind;                 /* CUZK_PARTITION_* */
+    const uint8_t* inputs;         /* num_inputs scalars, starting with ONE */
+    size_t num_inputs;
+    const uint8_t* aux;            /* num_aux scalars (may be NULL when 0) */
+    size_t num_aux;
+    const uint8_t* a;              /* CUZK_PARTITION_ABC only, else NULL */
+    const uint8_t* b;
+    const uint8_t* c;
+    size_t num_constraints;        /* CUZK_PARTITION_ABC only, else 0 */
+} cuzk_partition;
+
+/* Sets struct_size and clears the rest (kind = CUZK_PARTITION_WITNESS).
+ * Errors: CUZK_ERR_NULL. */
+CUZK_API cuzk_status cuzk_partition_init(cuzk_partition* out);
+
+typedef struct cuzk_job_options {
+    uint32_t struct_size;  /* sizeof(cuzk_job_options) */
+    int32_t priority;      /* higher runs first; default 0 */
+    const char* id;        /* copied; unique among the engine's jobs not yet ended; NULL or "" = "job-<n>" */
+} cuzk_job_options;
+
+/* Sets struct_size and the defaults. Errors: CUZK_ERR_NULL. */
+CUZK_API cuzk_status cuzk_job_options_init(cuzk_job_options* out);
+
+/* Queues a job of num_parts (>= 1) partitions under key_id; *out = the job.
+ * parts is an array with stride parts[0].struct_size (every element must
+ * have the same struct_size); everything it points to is copied before the
+ * call returns. opt may be NULL (defaults). Every partition is checked before
+ * anything is queued; on error no job exists.
+ * Errors: CUZK_ERR_NULL, CUZK_ERR_INVALID_HANDLE, CUZK_ERR_STRUCT_SIZE,
+ * CUZK_ERR_BAD_LENGTH (a wrong number of inputs, aux or constraint values:
+ * the message names the partition, the array, the length given and the
+ * length expected), CUZK_ERR_NON_CANONICAL (names the partition, array and
+ * index), CUZK_ERR_INVALID_ARGUMENT (unknown key id, kind, inputs[0] != 1, a
+ * witness partition for a key added without PCE, an id in use),
+ * CUZK_ERR_OUT_OF_MEMORY (a partition can never fit the memory budget). An
+ * unsatisfied witness is not detected here: the job fails with
+ * CUZK_ERR_UNSATISFIED. */
+CUZK_API cuzk_status cuzk_engine_submit(cuzk_job** out, cuzk_engine* engine, uint32_t key_id,
+                                        const cuzk_partition* parts, size_t num_parts, const cuzk_job_options* opt);
+
+typedef struct cuzk_engine_stats {
+    uint32_t struct_size;          /* set by the caller: sizeof(cuzk_engine_stats) */
+    uint32_t reserved;
+    uint64_t jobs_submitted, jobs_completed, jobs_failed, jobs_cancelled;
+    uint64_t jobs_live;            /* submitted, not yet ended */
+    uint64_t partitions_proved;    /* device parts finished (including discarded ones) */
+    uint64_t memory_reserved;      /* bytes of the budget reserved now */
+    uint64_t memory_peak;
+    uint64_t uptime_ns;
+    uint64_t device_calls;         /* device-lock holds (one per prove call of <= partitions_per_call) */
+} cuzk_engine_stats;
+
+/* Fills *out up to out->struct_size bytes. Errors: CUZK_ERR_NULL,
+ * CUZK_ERR_INVALID_HANDLE, CUZK_ERR_STRUCT_SIZE. */
+CUZK_API cuzk_status cuzk_engine_stats_get(cuzk_engine_stats* out, const cuzk_engine* engine);
+
+/* ==== Jobs ======================================================================== */
+
+#define CUZK_JOB_QUEUED 0
+#define CUZK_JOB_RUNNING 1
+#define CUZK_JOB_COMPLETED 2 /* every partition proved (and verified with self_verify) */
+#define CUZK_JOB_FAILED 3    /* the first failure ended it (code, message, partition) */
+#define CUZK_JOB_CANCELLED 4 /* cuzk_job_cancel or the engine's destruction */
+
+/* Releases the handle. Does NOT cancel the job (call cuzk_job_cancel first
+ * for that); a running job finishes and its result is dropped. */
+CUZK_API void cuzk_job_destroy(cuzk_job* job);
+CUZK_API size_t cuzk_job_last_error(char* out, size_t out_len, const cuzk_job* job);
+
+/* The job's id (as given, or "job-<n>"). The string belongs to the handle
+ * and stays valid until cuzk_job_destroy; NULL for a NULL or invalid handle. */
+CUZK_API const char* cuzk_job_id(const cuzk_job* job);
+/* Number of partitions. Errors: CUZK_ERR_NULL, CUZK_ERR_INVALID_HANDLE. */
+CUZK_API cuzk_status cuzk_job_num_partitions(size_t* out, const cuzk_job* job);
+
+/* Blocks until the job has ended or timeout_ms milliseconds have passed
+ * (timeout_ms < 0: no limit; 0: just look). CUZK_OK when the job has ended
+ * (whatever its outcome: see cuzk_job_status), CUZK_ERR_TIMEOUT otherwise.
+ * Safe to call from several threads at once.
+ * Errors: CUZK_ERR_NULL, CUZK_ERR_INVALID_HANDLE, CUZK_ERR_TIMEOUT. */
+CUZK_API cuzk_status cuzk_job_wait(cuzk_job* job, int64_t timeout_ms);
+/* *out = the current CUZK_JOB_* state, without waiting. */
+CUZK_API cuzk_status cuzk_job_poll(int32_t* out, const cuzk_job* job);
+/* Cancels the job unless it has already ended. *out (may be NULL) = 1 when
+ * this call ended it, 0 when it had already ended. Work already running for
+ * it finishes and is discarded. */
+CUZK_API cuzk_status cuzk_job_cancel(int32_t* out, cuzk_job* job);
+/* The outcome of an ended job: *out = CUZK_OK (completed), the failure's
+ * code (failed; e.g. CUZK_ERR_UNSATISFIED) or CUZK_ERR_CANCELLED; the call
+ * itself returns CUZK_OK. out_failed_partition (may be NULL) receives the
+ * failed partition, −1 when none.
+ * Errors: CUZK_ERR_NULL, CUZK_ERR_INVALID_HANDLE, CUZK_ERR_NOT_FINISHED. */
+CUZK_API cuzk_status cuzk_job_status(cuzk_status* out, int32_t* out_failed_partition, const cuzk_job* job);
+/* Why a failed or cancelled job ended (names the partition): a string owned
+ * by the handle, valid until cuzk_job_destroy; "" while the job runs or when
+ * it completed; NULL for a NULL or invalid handle. */
+CUZK_API const char* cuzk_job_message(const cuzk_job* job);
+
+/* Reading results. These succeed only for a completed job; otherwise they
+ * return CUZK_ERR_NOT_FINISHED (still queued or running), CUZK_ERR_CANCELLED
+ * (cancelled) or the job's failure code (failed), write nothing, and put the
+ * reason into the job's last_error. Each has a size query (conventions). */
+
+/* Partition `partition`'s 192-byte proof.
+ * Errors: as above, CUZK_ERR_INVALID_ARGUMENT (partition out of range),
+ * CUZK_ERR_BUFFER_TOO_SMALL. */
+CUZK_API cuzk_status cuzk_job_proof(uint8_t* out, size_t out_len, size_t* out_size, const cuzk_job* job,
+                                    size_t partition);
+/* Every partition's proof concatenated in partition order (192·N bytes):
+ * the assembled multi-partition proof. */
+CUZK_API cuzk_status cuzk_job_proofs(uint8_t* out, size_t out_len, size_t* out_size, const cuzk_job* job);
+/* Partition `partition`'s public inputs (packed scalars, without ONE): what
+ * a verifier needs with the proof. */
+CUZK_API cuzk_status cuzk_job_public_inputs(uint8_t* out, size_t out_len, size_t* out_size, const cuzk_job* job,
+                                            size_t partition);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* CUZK_H */

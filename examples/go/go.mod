@@ -1,0 +1,3 @@
+module cuzk.example/gohost
+
+go 1.19

@@ -1,0 +1,490 @@
+//! A small safe wrapper over the cuzk C ABI (capi/cuzk.h, bindings made by
+//! the bindgen program in build.rs): one type per handle, released by Drop;
+//! statuses become `Result<_, Error>` carrying the handle's error text.
+
+use std::ffi::{CStr, CString};
+use std::fmt;
+use std::os::raw::{c_char, c_void};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::ptr;
+
+#[allow(non_upper_case_globals, non_camel_case_types, non_snake_case, dead_code)]
+pub mod ffi {
+    include!(concat!(env!("OUT_DIR"), "/bindings.rs"));
+}
+
+pub const SCALAR_SIZE: usize = ffi::CUZK_SCALAR_SIZE as usize;
+pub const PROOF_SIZE: usize = ffi::CUZK_PROOF_SIZE as usize;
+
+/// A failed C ABI call: the function, the status code and the library's message.
+#[derive(Debug)]
+pub struct Error {
+    pub op: String,
+    pub code: i32,
+    pub msg: String,
+}
+
+pub fn status_name(code: i32) -> String {
+    unsafe { CStr::from_ptr(ffi::cuzk_status_name(code)) }.to_string_lossy().into_owned()
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {} ({}): {}", self.op, status_name(self.code), self.code, self.msg)
+    }
+}
+
+impl std::error::Error for Error {}
+
+pub type Result<T> = std::result::Result<T, Error>;
+
+fn check(op: &str, st: ffi::cuzk_status, msg: impl FnOnce() -> String) -> Result<()> {
+    if st == ffi::CUZK_OK as ffi::cuzk_status {
+        Ok(())
+    } else {
+        Err(Error { op: op.to_string(), code: st, msg: msg() })
+    }
+}
+
+/// Reads a handle's last error through its cuzk_<object>_last_error (size query, then copy).
+fn err_text(get: impl Fn(*mut c_char, usize) -> usize) -> String {
+    let n = get(ptr::null_mut(), 0);
+    let mut buf = vec![0u8; n + 1];
+    get(buf.as_mut_ptr() as *mut c_char, buf.len());
+    buf.truncate(n);
+    String::from_utf8_lossy(&buf).into_owned()
+}
+
+/// The caller buffer of the functions that create a handle.
+struct ErrBuf([u8; 1024]);
+
+impl ErrBuf {
+    fn new() -> Self {
+        ErrBuf([0; 1024])
+    }
+    fn ptr(&mut self) -> *mut c_char {
+        self.0.as_mut_ptr() as *mut c_char
+    }
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+    fn text(&self) -> String {
+        let end = self.0.iter().position(|&b| b == 0).unwrap_or(self.0.len());
+        String::from_utf8_lossy(&self.0[..end]).into_owned()
+    }
+}
+
+/// Fails when the loaded library's ABI differs from the header's.
+pub fn check_abi() -> std::result::Result<(), String> {
+    let got = unsafe { ffi::cuzk_abi_version() };
+    if got != ffi::CUZK_ABI_VERSION as u32 {
+        return Err(format!(
+            "libcuzk ABI {}, but this program was built against cuzk.h ABI {}",
+            got,
+            ffi::CUZK_ABI_VERSION
+        ));
+    }
+    Ok(())
+}
+
+pub fn build_info() -> String {
+    unsafe { CStr::from_ptr(ffi::cuzk_build_info()) }.to_string_lossy().into_owned()
+}
+
+// ---- PCE -------------------------------------------------------------------------
+
+pub struct Pce(*mut ffi::cuzk_pce);
+
+impl Drop for Pce {
+    fn drop(&mut self) {
+        unsafe { ffi::cuzk_pce_destroy(self.0) }
+    }
+}
+
+pub struct PceCounts {
+    pub inputs: u32,
+    pub aux: u32,
+    pub constraints: u64,
+}
+
+impl Pce {
+    /// The built-in SHA-256 preimage circuit for messages of `len` bytes.
+    pub fn sha256(len: usize) -> Result<Pce> {
+        let mut eb = ErrBuf::new();
+        let mut h = ptr::null_mut();
+        let st = unsafe { ffi::cuzk_sha256_pce(&mut h, len as _, eb.ptr(), eb.len() as _) };
+        check("cuzk_sha256_pce", st, || eb.text())?;
+        Ok(Pce(h))
+    }
+
+    fn last_error(&self) -> String {
+        err_text(|o, n| unsafe { ffi::cuzk_pce_last_error(o, n as _, self.0) as usize })
+    }
+
+    pub fn counts(&self) -> Result<PceCounts> {
+        let mut info: ffi::cuzk_pce_info = unsafe { std::mem::zeroed() };
+        info.struct_size = std::mem::size_of::<ffi::cuzk_pce_info>() as u32;
+        check("cuzk_pce_info_get", unsafe { ffi::cuzk_pce_info_get(&mut info, self.0) }, || self.last_error())?;
+        Ok(PceCounts { inputs: info.num_inputs, aux: info.num_aux, constraints: info.num_constraints })
+    }
+}
+
+/// One partition's witness: packed inputs (starting with ONE) and aux scalars.
+pub struct Witness {
+    pub inputs: Vec<u8>,
+    pub aux: Vec<u8>,
+}
+
+/// The built-in SHA-256 circuit's witness for one message.
+pub fn sha256_witness(msg: &[u8]) -> Result<Witness> {
+    let mut eb = ErrBuf::new();
+    let (mut ni, mut na) = (0 as _, 0 as _);
+    let st = unsafe {
+        ffi::cuzk_sha256_witness(
+            ptr::null_mut(),
+            0,
+            &mut ni,
+            ptr::null_mut(),
+            0,
+            &mut na,
+            msg.as_ptr(),
+            msg.len() as _,
+            eb.ptr(),
+            eb.len() as _,
+        )
+    };
+    check("cuzk_sha256_witness (size query)", st, || eb.text())?;
+    let mut w = Witness { inputs: vec![0; ni as usize * SCALAR_SIZE], aux: vec![0; na as usize * SCALAR_SIZE] };
+    let st = unsafe {
+        ffi::cuzk_sha256_witness(
+            w.inputs.as_mut_ptr(),
+            w.inputs.len() as _,
+            &mut ni,
+            w.aux.as_mut_ptr(),
+            w.aux.len() as _,
+            &mut na,
+            msg.as_ptr(),
+            msg.len() as _,
+            eb.ptr(),
+            eb.len() as _,
+        )
+    };
+    check("cuzk_sha256_witness", st, || eb.text())?;
+    Ok(w)
+}
+
+// ---- keys ------------------------------------------------------------------------
+
+pub struct Key(*mut ffi::cuzk_key);
+
+impl Drop for Key {
+    fn drop(&mut self) {
+        unsafe { ffi::cuzk_key_destroy(self.0) }
+    }
+}
+
+impl Key {
+    /// A development key (NOT a ceremony) for `pce`, bellperson convention.
+    pub fn setup_dev(pce: &Pce) -> Result<Key> {
+        let mut eb = ErrBuf::new();
+        let mut h = ptr::null_mut();
+        let st = unsafe {
+            ffi::cuzk_key_setup_dev(&mut h, pce.0, ffi::CUZK_CONVENTION_BELLPERSON as _, 0, eb.ptr(), eb.len() as _)
+        };
+        check("cuzk_key_setup_dev", st, || eb.text())?;
+        Ok(Key(h))
+    }
+
+    fn last_error(&self) -> String {
+        err_text(|o, n| unsafe { ffi::cuzk_key_last_error(o, n as _, self.0) as usize })
+    }
+
+    /// Verifies one 192-byte proof for packed public inputs (without ONE).
+    pub fn verify(&self, proof: &[u8], public: &[u8]) -> Result<bool> {
+        let mut ok = 0i32;
+        let st = unsafe {
+            ffi::cuzk_key_verify(
+                &mut ok,
+                self.0,
+                proof.as_ptr(),
+                proof.len() as _,
+                if public.is_empty() { ptr::null() } else { public.as_ptr() },
+                (public.len() / SCALAR_SIZE) as _,
+            )
+        };
+        check("cuzk_key_verify", st, || self.last_error())?;
+        Ok(ok == 1)
+    }
+}
+
+// ---- timeline --------------------------------------------------------------------
+
+/// A timeline event copied out of the C struct.
+#[derive(Clone, Debug)]
+pub struct Event {
+    pub name: String,
+    pub job: String,
+    pub phase: i32,
+    pub t_ns: u64,
+    pub partition: i32,
+    pub worker: i32,
+    pub device: i32,
+}
+
+fn c_str(p: *const c_char) -> String {
+    if p.is_null() {
+        String::new()
+    } else {
+        unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned()
+    }
+}
+
+impl Event {
+    fn from_c(ev: &ffi::cuzk_event) -> Event {
+        Event {
+            name: c_str(ev.name),
+            job: c_str(ev.job),
+            phase: ev.phase,
+            t_ns: ev.t_ns,
+            partition: ev.partition,
+            worker: ev.worker,
+            device: ev.device,
+        }
+    }
+}
+
+pub struct TimelineBuffer(*mut ffi::cuzk_timeline_buffer);
+
+impl Drop for TimelineBuffer {
+    fn drop(&mut self) {
+        unsafe { ffi::cuzk_timeline_buffer_destroy(self.0) }
+    }
+}
+
+impl TimelineBuffer {
+    pub fn new(capacity: usize) -> Result<TimelineBuffer> {
+        let mut eb = ErrBuf::new();
+        let mut h = ptr::null_mut();
+        let st = unsafe { ffi::cuzk_timeline_buffer_create(&mut h, capacity as _, eb.ptr(), eb.len() as _) };
+        check("cuzk_timeline_buffer_create", st, || eb.text())?;
+        Ok(TimelineBuffer(h))
+    }
+
+    fn last_error(&self) -> String {
+        err_text(|o, n| unsafe { ffi::cuzk_timeline_buffer_last_error(o, n as _, self.0) as usize })
+    }
+
+    /// Moves every waiting event out of the buffer, oldest first. (&mut self:
+    /// the strings of one drain stay valid only until the next.)
+    pub fn drain(&mut self) -> Result<Vec<Event>> {
+        const CHUNK: usize = 256;
+        let mut evs: Vec<ffi::cuzk_event> = vec![unsafe { std::mem::zeroed() }; CHUNK];
+        let mut out = Vec::new();
+        loop {
+            let mut n = 0 as _;
+            let st = unsafe {
+                ffi::cuzk_timeline_buffer_drain(
+                    &mut n,
+                    evs.as_mut_ptr(),
+                    CHUNK as _,
+                    std::mem::size_of::<ffi::cuzk_event>() as _,
+                    self.0,
+                )
+            };
+            check("cuzk_timeline_buffer_drain", st, || self.last_error())?;
+            out.extend(evs[..n as usize].iter().map(Event::from_c));
+            if (n as usize) < CHUNK {
+                return Ok(out);
+            }
+        }
+    }
+
+    pub fn dropped(&self) -> Result<u64> {
+        let mut n = 0u64;
+        check("cuzk_timeline_buffer_dropped", unsafe { ffi::cuzk_timeline_buffer_dropped(&mut n, self.0) }, || {
+            self.last_error()
+        })?;
+        Ok(n)
+    }
+}
+
+/// What user_data points to: the host's closure.
+struct Callback {
+    f: Box<dyn Fn(Event) + Send + Sync>,
+}
+
+// Runs on the engine's threads (and inside submit/destroy on ours): quick,
+// and never calls engine or job functions. A panic must not unwind into C.
+unsafe extern "C" fn on_event(user_data: *mut c_void, ev: *const ffi::cuzk_event) {
+    if user_data.is_null() || ev.is_null() {
+        return;
+    }
+    let cb = &*(user_data as *const Callback);
+    let ev = &*ev;
+    if catch_unwind(AssertUnwindSafe(|| (cb.f)(Event::from_c(ev)))).is_err() {
+        std::process::abort();
+    }
+}
+
+// ---- engine ----------------------------------------------------------------------
+
+pub struct Engine {
+    h: *mut ffi::cuzk_engine,
+    // Retained by the engine as user_data; dropped after cuzk_engine_destroy
+    // (fields drop after Drop::drop), when no callback can come any more.
+    _callback: Option<Box<Callback>>,
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        unsafe { ffi::cuzk_engine_destroy(self.h) }
+    }
+}
+
+impl Engine {
+    /// Starts an engine with default sizes; `on_event` gets every timeline
+    /// event on the engine's threads, `buffer` (may be None) the same events.
+    pub fn new(
+        on_event_fn: Option<Box<dyn Fn(Event) + Send + Sync>>,
+        buffer: Option<&TimelineBuffer>,
+    ) -> Result<Engine> {
+        let mut opt: ffi::cuzk_engine_options = unsafe { std::mem::zeroed() };
+        unsafe { ffi::cuzk_engine_options_init(&mut opt) };
+        let callback = on_event_fn.map(|f| Box::new(Callback { f }));
+        let mut table: ffi::cuzk_timeline_callbacks = unsafe { std::mem::zeroed() };
+        if let Some(cb) = &callback {
+            unsafe { ffi::cuzk_timeline_callbacks_init(&mut table) };
+            table.user_data = &**cb as *const Callback as *mut c_void;
+            table.on_event = Some(on_event);
+            opt.timeline_callbacks = &table; // copied by cuzk_engine_create
+        }
+        if let Some(b) = buffer {
+            opt.timeline_buffer = b.0;
+        }
+        let mut eb = ErrBuf::new();
+        let mut h = ptr::null_mut();
+        let st = unsafe { ffi::cuzk_engine_create(&mut h, &opt, eb.ptr(), eb.len() as _) };
+        check("cuzk_engine_create", st, || eb.text())?;
+        Ok(Engine { h, _callback: callback })
+    }
+
+    fn last_error(&self) -> String {
+        err_text(|o, n| unsafe { ffi::cuzk_engine_last_error(o, n as _, self.h) as usize })
+    }
+
+    pub fn add_key(&self, key: &Key, pce: &Pce, name: &str) -> Result<u32> {
+        let name = CString::new(name).expect("key name without NUL");
+        let mut id = 0u32;
+        let st = unsafe { ffi::cuzk_engine_add_key(&mut id, self.h, key.0, pce.0, name.as_ptr(), 0) };
+        check("cuzk_engine_add_key", st, || self.last_error())?;
+        Ok(id)
+    }
+
+    /// Queues a job of witness partitions under `key`.
+    pub fn submit(&self, key: u32, id: &str, parts: &[Witness]) -> Result<Job> {
+        let table: Vec<ffi::cuzk_partition> = parts
+            .iter()
+            .map(|w| {
+                let mut p: ffi::cuzk_partition = unsafe { std::mem::zeroed() };
+                unsafe { ffi::cuzk_partition_init(&mut p) };
+                p.kind = ffi::CUZK_PARTITION_WITNESS as _;
+                p.inputs = w.inputs.as_ptr();
+                p.num_inputs = (w.inputs.len() / SCALAR_SIZE) as _;
+                p.aux = w.aux.as_ptr();
+                p.num_aux = (w.aux.len() / SCALAR_SIZE) as _;
+                p
+            })
+            .collect();
+        let cid = CString::new(id).expect("job id without NUL");
+        let mut opt: ffi::cuzk_job_options = unsafe { std::mem::zeroed() };
+        unsafe { ffi::cuzk_job_options_init(&mut opt) };
+        opt.id = cid.as_ptr();
+        let mut h = ptr::null_mut();
+        let st = unsafe { ffi::cuzk_engine_submit(&mut h, self.h, key, table.as_ptr(), table.len() as _, &opt) };
+        check("cuzk_engine_submit", st, || self.last_error())?;
+        Ok(Job(h))
+    }
+}
+
+// ---- jobs ------------------------------------------------------------------------
+
+pub struct Job(*mut ffi::cuzk_job);
+
+impl Drop for Job {
+    fn drop(&mut self) {
+        unsafe { ffi::cuzk_job_destroy(self.0) }
+    }
+}
+
+impl Job {
+    fn last_error(&self) -> String {
+        err_text(|o, n| unsafe { ffi::cuzk_job_last_error(o, n as _, self.0) as usize })
+    }
+
+    pub fn id(&self) -> String {
+        c_str(unsafe { ffi::cuzk_job_id(self.0) })
+    }
+
+    /// Blocks until the job has ended; Ok when it completed, otherwise its
+    /// code, failed partition and message.
+    pub fn wait(&self) -> Result<()> {
+        check("cuzk_job_wait", unsafe { ffi::cuzk_job_wait(self.0, -1) }, || self.last_error())?;
+        let (mut code, mut part) = (0i32, -1i32);
+        check("cuzk_job_status", unsafe { ffi::cuzk_job_status(&mut code, &mut part, self.0) }, || {
+            self.last_error()
+        })?;
+        check(&format!("job {} (partition {})", self.id(), part), code, || c_str(unsafe { ffi::cuzk_job_message(self.0) }))
+    }
+
+    /// A size query, then the read into a buffer of that size.
+    fn read(&self, op: &str, f: impl Fn(*mut u8, usize, &mut usize) -> ffi::cuzk_status) -> Result<Vec<u8>> {
+        let mut size = 0usize;
+        check(&format!("{} (size query)", op), f(ptr::null_mut(), 0, &mut size), || self.last_error())?;
+        let mut buf = vec![0u8; size];
+        let len = buf.len();
+        check(op, f(buf.as_mut_ptr(), len, &mut size), || self.last_error())?;
+        buf.truncate(size);
+        Ok(buf)
+    }
+
+    /// Partition `p`'s 192-byte proof.
+    pub fn proof(&self, p: usize) -> Result<Vec<u8>> {
+        self.read("cuzk_job_proof", |o, n, s| {
+            let mut sz = 0 as _;
+            let st = unsafe { ffi::cuzk_job_proof(o, n as _, &mut sz, self.0, p as _) };
+            *s = sz as usize;
+            st
+        })
+    }
+
+    /// The assembled proof: every partition's proof in partition order.
+    pub fn proofs(&self) -> Result<Vec<u8>> {
+        self.read("cuzk_job_proofs", |o, n, s| {
+            let mut sz = 0 as _;
+            let st = unsafe { ffi::cuzk_job_proofs(o, n as _, &mut sz, self.0) };
+            *s = sz as usize;
+            st
+        })
+    }
+
+    /// Partition `p`'s packed public inputs (without ONE).
+    pub fn public_inputs(&self, p: usize) -> Result<Vec<u8>> {
+        self.read("cuzk_job_public_inputs", |o, n, s| {
+            let mut sz = 0 as _;
+            let st = unsafe { ffi::cuzk_job_public_inputs(o, n as _, &mut sz, self.0, p as _) };
+            *s = sz as usize;
+            st
+        })
+    }
+}
+
+// Handles are thread-safe tokens (see the header's threading rules).
+unsafe impl Send for Pce {}
+unsafe impl Sync for Pce {}
+unsafe impl Send for Key {}
+unsafe impl Sync for Key {}
+unsafe impl Send for Engine {}
+unsafe impl Sync for Engine {}
+unsafe impl Send for Job {}
+unsafe impl Sync for Job {}
+unsafe impl Send for TimelineBuffer {}

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# ctest host:go — builds examples/go (cgo) against the just-built libcuzk.so
+# and runs it. Usage: run_go.sh <repo root> <work dir> <folder of libcuzk.so>
+# Needs the `go` program (Debian package golang-go; scripts/setup.sh installs
+# it); without it the test fails and says so.
+set -euo pipefail
+root=$1 work=$2 libdir=$3
+
+if ! command -v go >/dev/null 2>&1; then
+  echo "FAIL: the go program is missing: install the Debian package golang-go (scripts/setup.sh installs it)"
+  exit 1
+fi
+[[ -f $libdir/libcuzk.so ]] || { echo "FAIL: $libdir/libcuzk.so is missing (build the target cuzk_capi)"; exit 1; }
+
+# A libcuzk.so built with CUZK_SANITIZE=address needs the ASan runtime loaded
+# first in a host that is not instrumented itself: preload it for the run
+# (not for the build).
+run_env=()
+if readelf -d "$libdir/libcuzk.so" 2>/dev/null | grep -q 'NEEDED.*libasan'; then
+  asan=$(readlink -f "$(${CC:-cc} -print-file-name=libasan.so)")
+  run_env=(LD_PRELOAD="$asan" ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0")
+  echo "sanitized libcuzk.so: running with LD_PRELOAD=$asan"
+fi
+
+mkdir -p "$work/go"
+export GOFLAGS=-mod=mod GOCACHE="$work/go/cache" GOPATH="$work/go/path" GOPROXY=off GOTOOLCHAIN=local
+export CGO_ENABLED=1 CGO_CFLAGS="-I$root/capi" CGO_LDFLAGS="-L$libdir -lcuzk -Wl,-rpath,$libdir"
+go version
+(cd "$root/examples/go" && go build -o "$work/go/cuzk-go-host" .)
+status=0
+# cgocheck=2: also check every store of a pointer into C memory (cgo pointer rules).
+env "${run_env[@]}" GODEBUG=cgocheck=2 "$work/go/cuzk-go-host" || status=$?
+if ((status != 0)); then
+  echo "FAIL: cuzk-go-host exited with status $status"
+  exit 1
+fi
