@@ -276,6 +276,8 @@ BENCHMARK_TEMPLATE(bm_msm, g2_affine)
     ->Args({16, 0})
     ->Args({18, 0})
     ->Args({20, 0})
+    ->Args({22, 0})
+    ->Args({24, 0})
     ->UseManualTime()
     ->Iterations(3)
     ->Unit(benchmark::kMillisecond);
