@@ -2,8 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <memory>
 #include <mutex>
+#include <span>
 
 #include "cuzk/error.hpp"
 #include "cuzk/ntt/ntt.hpp"
@@ -53,16 +55,22 @@ public:
     }
 
     // out[i] = k[i]·G in affine form, multi-threaded.
+    void mul_many(std::span<const fr> ks, std::span<Aff> out, unsigned threads) const
+    {
+        parallel_for(threads, ks.size(), [&](size_t lo, size_t hi, unsigned) {
+            constexpr size_t block = 1024;
+            std::vector<Jac> j(std::min(block, hi - lo));
+            for (size_t b = lo; b < hi; b += block) {
+                const size_t e = std::min(hi, b + block);
+                for (size_t i = b; i < e; ++i) j[i - b] = mul(ks[i].to_repr());
+                batch_to_affine(j.data(), out.data() + b, e - b);
+            }
+        });
+    }
     std::vector<Aff> mul_many(const std::vector<fr>& ks, unsigned threads) const
     {
-        std::vector<Jac> j(ks.size());
-        parallel_for(threads, ks.size(), [&](size_t lo, size_t hi, unsigned) {
-            for (size_t i = lo; i < hi; ++i) j[i] = mul(ks[i].to_repr());
-        });
         std::vector<Aff> out(ks.size());
-        parallel_for(threads, ks.size(), [&](size_t lo, size_t hi, unsigned) {
-            batch_to_affine(j.data() + lo, out.data() + lo, hi - lo);
-        });
+        mul_many(std::span<const fr>(ks), std::span<Aff>(out), threads);
         return out;
     }
 
@@ -80,31 +88,37 @@ fr nonzero_random()
 }
 
 // c·x_i/(τ − x_i) for the n points x_i = x0·step^i, with one batch inversion
-// (3(n−1) multiplications and one inversion). Lagrange bases are of this
-// form: over ⟨ω⟩ of size n, L_j(τ) = (τ^n − 1)/n · ω^j/(τ − ω^j).
+// per worker (3 multiplications per point for the inversion trick, 2 for x_i
+// and the scaling, one inversion and one power per worker). Lagrange bases
+// are of this form: over ⟨ω⟩ of size n, L_j(τ) = (τ^n − 1)/n · ω^j/(τ − ω^j).
 std::vector<fr> lagrange_like(const fr& tau, uint64_t n, const fr& x0, const fr& step, const fr& c, unsigned threads)
 {
-    std::vector<fr> x(n), den(n), pre(n);
-    fr xi = x0;
-    for (uint64_t i = 0; i < n; ++i) {
-        x[i] = xi;
-        den[i] = tau - xi;
-        xi *= step;
-    }
-    fr acc = fr::one();
-    for (uint64_t i = 0; i < n; ++i) {
-        pre[i] = acc;
-        acc *= den[i];
-    }
-    if (acc.is_zero()) throw error(errc::internal, "setup: tau fell on an evaluation point");
-    fr inv = acc.inverse();
-    for (uint64_t i = n; i-- > 0;) {
-        const fr d = den[i];
-        den[i] = inv * pre[i];
-        inv *= d;
-    }
+    std::vector<fr> den(n);
     parallel_for(threads, n, [&](size_t lo, size_t hi, unsigned) {
-        for (size_t i = lo; i < hi; ++i) den[i] = c * x[i] * den[i];
+        const size_t len = hi - lo;
+        std::vector<fr> pre(len);
+        fr xi = x0 * step.pow(bigint<1>{{uint64_t(lo)}});
+        const fr x_lo = xi;
+        fr acc = fr::one();
+        for (size_t i = 0; i < len; ++i) {
+            const fr d = tau - xi;
+            den[lo + i] = d;
+            pre[i] = acc;
+            acc *= d;
+            xi *= step;
+        }
+        if (acc.is_zero()) throw error(errc::internal, "setup: tau fell on an evaluation point");
+        fr inv = acc.inverse();
+        for (size_t i = len; i-- > 0;) {
+            const fr d = den[lo + i];
+            den[lo + i] = inv * pre[i];
+            inv *= d;
+        }
+        xi = x_lo;
+        for (size_t i = 0; i < len; ++i) {
+            den[lo + i] = c * xi * den[lo + i];
+            xi *= step;
+        }
     });
     return den;
 }
@@ -136,13 +150,162 @@ qap_at_tau evaluate_qap(const r1cs_description& r, const std::vector<fr>& lag)
     return q;
 }
 
+// The same from a PCE, multi-threaded: the transposed product
+// u_col = Σ_row A[row][col]·L_row(τ) (and v, w from B, C). Worker t owns the
+// columns [t·nv/T, (t+1)·nv/T) and scans every entry, keeping those of its
+// columns, so no two workers write the same element and no transpose is
+// stored. Cost: T scans of the column arrays (4 bytes per entry, streamed)
+// plus one accumulation per entry (a multiplication unless ±1).
+qap_at_tau evaluate_qap(const r1cs::pce& p, const std::vector<fr>& lag, unsigned threads)
+{
+    const size_t nv = p.num_variables();
+    qap_at_tau q{std::vector<fr>(nv), std::vector<fr>(nv), std::vector<fr>(nv)};
+    const unsigned T = unsigned(std::min<size_t>(resolve_threads(threads), std::max<size_t>(nv, 1)));
+    const r1cs::csr_matrix* ms[3] = {&p.a, &p.b, &p.c};
+    std::vector<fr>* dst[3] = {&q.u, &q.v, &q.w};
+    const fr* table = p.coeffs.data();
+    parallel_for(T, T, [&](size_t t, size_t, unsigned) {
+        const uint32_t lo = uint32_t(nv * t / T), hi = uint32_t(nv * (t + 1) / T);
+        for (int mi = 0; mi < 3; ++mi) {
+            fr* d = dst[mi]->data();
+            for (uint32_t c = lo; c < hi; ++c) d[c] = fr::zero();
+            const r1cs::csr_matrix& m = *ms[mi];
+            const size_t rows = m.rows();
+            for (size_t row = 0; row < rows; ++row) {
+                const uint64_t e = m.row_ptr[row + 1];
+                for (uint64_t k = m.row_ptr[row]; k < e; ++k) {
+                    const uint32_t c = m.col[k];
+                    if (c < lo || c >= hi) continue;
+                    const uint32_t code = m.coef[k];
+                    if (code == r1cs::coef_plus_one) d[c] += lag[row];
+                    else if (code == r1cs::coef_minus_one) d[c] -= lag[row];
+                    else d[c] += table[code - r1cs::coef_table_base] * lag[row];
+                }
+            }
+        }
+        for (uint32_t i = lo; i < hi && i < p.num_inputs; ++i) q.u[i] += lag[p.num_constraints + i];
+    });
+    return q;
+}
+
 void check_description(const r1cs_description& r)
 {
     if (r.num_inputs == 0) throw error(errc::invalid_argument, "setup: a circuit has at least the input ONE");
     if (!r.for_each_entry) throw error(errc::invalid_argument, "setup: no matrix entries callback");
 }
 
+void check_waste(const toxic_waste& w)
+{
+    const std::pair<const fr*, const char*> all[] = {
+        {&w.tau, "tau"}, {&w.alpha, "alpha"}, {&w.beta, "beta"}, {&w.gamma, "gamma"}, {&w.delta, "delta"}};
+    for (const auto& [x, name] : all)
+        if (x->is_zero()) throw error(errc::invalid_argument, fmt::format("setup: toxic waste {} is zero", name));
+}
+
+// splitmix64 as a URBG, for toxic_waste::from_seed.
+struct seeded_rng {
+    using result_type = uint64_t;
+    uint64_t s;
+    static constexpr uint64_t min() { return 0; }
+    static constexpr uint64_t max() { return ~uint64_t{0}; }
+    uint64_t operator()()
+    {
+        uint64_t z = (s += 0x9e3779b97f4a7c15ull);
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+        return z ^ (z >> 31);
+    }
+};
+
+class cpu_backend final : public fixed_base_backend {
+public:
+    explicit cpu_backend(unsigned threads) : th_(threads) {}
+    void g1(std::span<const fr> k, std::span<g1_affine> out) override
+    {
+        std::call_once(once1_, [&] { t1_ = std::make_unique<fixed_base<g1_affine, g1_jacobian, g1_xyzz>>(g1_affine::generator(), th_); });
+        t1_->mul_many(k, out, th_);
+    }
+    void g2(std::span<const fr> k, std::span<g2_affine> out) override
+    {
+        std::call_once(once2_, [&] { t2_ = std::make_unique<fixed_base<g2_affine, g2_jacobian, g2_xyzz>>(g2_affine::generator(), th_); });
+        t2_->mul_many(k, out, th_);
+    }
+
+private:
+    unsigned th_;
+    std::once_flag once1_, once2_;
+    std::unique_ptr<fixed_base<g1_affine, g1_jacobian, g1_xyzz>> t1_;
+    std::unique_ptr<fixed_base<g2_affine, g2_jacobian, g2_xyzz>> t2_;
+};
+
+// The scalar half after u, v, w (both overloads).
+bellperson_scalars scalars_from_qap(qap_at_tau&& q, uint64_t n, uint32_t ni, uint32_t na, uint32_t m,
+                                    const toxic_waste& tw, query_density&& dens, unsigned th)
+{
+    bellperson_scalars s;
+    s.domain_size = n;
+    s.num_inputs = ni;
+    s.num_aux = na;
+    s.num_constraints = m;
+    s.waste = tw;
+    s.density = std::move(dens);
+    const fr gi = tw.gamma.inverse(), di = tw.delta.inverse();
+    s.h_first = (tw.tau.pow(bigint<1>{{n}}) - fr::one()) * di;
+    const auto lin = [&](size_t i) { return tw.beta * q.u[i] + tw.alpha * q.v[i] + q.w[i]; };
+    s.ic.resize(ni);
+    for (uint32_t i = 0; i < ni; ++i) s.ic[i] = lin(i) * gi;
+    // l in place of w (aux part), then a and b by compaction in place of u, v.
+    parallel_for(th, na, [&](size_t lo, size_t hi, unsigned) {
+        for (size_t j = lo; j < hi; ++j) q.w[ni + j] = lin(ni + j) * di;
+    });
+    q.w.erase(q.w.begin(), q.w.begin() + ni);
+    s.l = std::move(q.w);
+    size_t ka = ni;   // inputs are always in A
+    for (uint32_t j = 0; j < na; ++j)
+        if (s.density.a_aux[j]) q.u[ka++] = q.u[size_t(ni) + j];
+    q.u.resize(ka);
+    size_t kb = 0;
+    for (uint32_t i = 0; i < ni; ++i)
+        if (s.density.b_input[i]) q.v[kb++] = q.v[i];
+    for (uint32_t j = 0; j < na; ++j)
+        if (s.density.b_aux[j]) q.v[kb++] = q.v[size_t(ni) + j];
+    q.v.resize(kb);
+    s.a = std::move(q.u);
+    s.b = std::move(q.v);
+    return s;
+}
+
+std::vector<bool> bits_of(const r1cs::density_bitmap& d)
+{
+    std::vector<bool> v(d.bit_len);
+    for (size_t i = 0; i < d.bit_len; ++i) v[i] = d.test(i);
+    return v;
+}
+
 } // namespace
+
+toxic_waste toxic_waste::random()
+{
+    return {nonzero_random(), nonzero_random(), nonzero_random(), nonzero_random(), nonzero_random()};
+}
+
+toxic_waste toxic_waste::from_seed(uint64_t seed)
+{
+    seeded_rng g{seed ^ 0x7465737420776173ull};
+    const auto nz = [&] {
+        for (;;) {
+            const fr x = fr::random(g);
+            if (!x.is_zero()) return x;
+        }
+    };
+    toxic_waste w;
+    w.tau = nz();
+    w.alpha = nz();
+    w.beta = nz();
+    w.gamma = nz();
+    w.delta = nz();
+    return w;
+}
 
 uint64_t groth16_domain_size(const r1cs_description& r)
 {
@@ -169,10 +332,118 @@ query_density compute_density(const r1cs_description& r)
     return d;
 }
 
+void bellperson_scalars::h_scalars(uint64_t begin, std::span<fr> out, unsigned threads) const
+{
+    if (begin + out.size() + 1 > domain_size)
+        throw error(errc::invalid_argument, fmt::format("h_scalars: range [{}, {}) exceeds the {} H scalars", begin,
+                                                        begin + out.size(), domain_size - 1));
+    const fr& tau = waste.tau;
+    parallel_for(threads, out.size(), [&](size_t lo, size_t hi, unsigned) {
+        fr t = h_first * tau.pow(bigint<1>{{uint64_t(begin + lo)}});
+        for (size_t i = lo; i < hi; ++i) {
+            out[i] = t;
+            t *= tau;
+        }
+    });
+}
+
+bellperson_scalars bellperson_setup_scalars(const r1cs_description& r, const toxic_waste& w, unsigned threads)
+{
+    check_description(r);
+    check_waste(w);
+    const uint64_t n = groth16_domain_size(r);
+    const unsigned log_n = unsigned(__builtin_ctzll(n));
+    qap_at_tau q;
+    {
+        const std::vector<fr> lag = lagrange_at(w.tau, n, root_of_unity(log_n, root_convention::bellperson), threads);
+        q = evaluate_qap(r, lag);
+    }
+    return scalars_from_qap(std::move(q), n, r.num_inputs, r.num_aux, r.num_constraints, w, compute_density(r),
+                            threads);
+}
+
+bellperson_scalars bellperson_setup_scalars(const r1cs::pce& p, const toxic_waste& w, unsigned threads)
+{
+    check_waste(w);
+    if (p.num_inputs == 0) throw error(errc::invalid_argument, "setup: a circuit has at least the input ONE");
+    if (p.num_constraints > UINT32_MAX) throw error(errc::unsupported, "setup: more than 2^32 constraints");
+    r1cs_description shape;
+    shape.num_inputs = p.num_inputs;
+    shape.num_aux = p.num_aux;
+    shape.num_constraints = uint32_t(p.num_constraints);
+    const uint64_t n = groth16_domain_size(shape);
+    const unsigned log_n = unsigned(__builtin_ctzll(n));
+    qap_at_tau q;
+    {
+        const std::vector<fr> lag = lagrange_at(w.tau, n, root_of_unity(log_n, root_convention::bellperson), threads);
+        q = evaluate_qap(p, lag, threads);
+    }
+    query_density d{bits_of(p.a_aux_density), bits_of(p.b_input_density), bits_of(p.b_aux_density)};
+    return scalars_from_qap(std::move(q), n, p.num_inputs, p.num_aux, uint32_t(p.num_constraints), w, std::move(d),
+                            threads);
+}
+
+std::unique_ptr<fixed_base_backend> cpu_fixed_base(unsigned threads)
+{
+    return std::make_unique<cpu_backend>(threads);
+}
+
+proving_key bellperson_key_from_scalars(bellperson_scalars&& s, fixed_base_backend& be, unsigned threads,
+                                        uint64_t h_chunk)
+{
+    proving_key pk;
+    pk.conv = convention::bellperson;
+    pk.num_inputs = s.num_inputs;
+    pk.num_aux = s.num_aux;
+    pk.domain_size = s.domain_size;
+    pk.n_constraints = s.num_constraints;
+    auto& vk = pk.vk;
+    {
+        const fr k1[4] = {s.waste.alpha, s.waste.beta, s.waste.delta, fr::zero()};
+        g1_affine p1[4];
+        be.g1(std::span<const fr>(k1, 3), std::span<g1_affine>(p1, 3));
+        vk.alpha_g1 = p1[0];
+        vk.beta_g1 = p1[1];
+        vk.delta_g1 = p1[2];
+        const fr k2[3] = {s.waste.beta, s.waste.gamma, s.waste.delta};
+        g2_affine p2[3];
+        be.g2(k2, p2);
+        vk.beta_g2 = p2[0];
+        vk.gamma_g2 = p2[1];
+        vk.delta_g2 = p2[2];
+    }
+    const auto g1_of = [&](std::vector<fr>& k, std::vector<g1_affine>& out) {
+        out.resize(k.size());
+        be.g1(k, out);
+    };
+    g1_of(s.ic, vk.ic);
+    std::vector<fr>().swap(s.ic);
+    g1_of(s.l, pk.l);
+    std::vector<fr>().swap(s.l);
+    g1_of(s.a, pk.a);
+    std::vector<fr>().swap(s.a);
+    g1_of(s.b, pk.b_g1);
+    pk.b_g2.resize(s.b.size());
+    be.g2(s.b, pk.b_g2);
+    std::vector<fr>().swap(s.b);
+
+    // H in ranges of h_chunk scalars.
+    const uint64_t nh = s.domain_size - 1;
+    pk.h.resize(nh);
+    h_chunk = std::max<uint64_t>(1, std::min(h_chunk, nh));
+    std::vector<fr> hs(h_chunk);
+    for (uint64_t lo = 0; lo < nh; lo += h_chunk) {
+        const uint64_t len = std::min(h_chunk, nh - lo);
+        s.h_scalars(lo, std::span<fr>(hs.data(), len), threads);
+        be.g1(std::span<const fr>(hs.data(), len), std::span<g1_affine>(pk.h.data() + lo, len));
+    }
+    return pk;
+}
+
 namespace {
 
-// What both conventions share: the toxic waste, the QAP evaluated at τ on the
-// convention's domain, the fixed-base tables, the verifying key, IC and L.
+// What the snarkjs convention needs: the toxic waste, the QAP evaluated at τ
+// on its domain, the fixed-base tables, the verifying key, IC and L.
 struct common_setup {
     fr tau, alpha, beta, delta_inv;
     uint64_t n = 0;
@@ -181,19 +452,20 @@ struct common_setup {
     fixed_base<g1_affine, g1_jacobian, g1_xyzz> g1;
     fixed_base<g2_affine, g2_jacobian, g2_xyzz> g2;
 
-    common_setup(const r1cs_description& r, root_convention rc, convention conv, proving_key& pk, unsigned th)
+    common_setup(const r1cs_description& r, const toxic_waste& tw, root_convention rc, convention conv,
+                 proving_key& pk, unsigned th)
         : g1(g1_affine::generator(), th), g2(g2_affine::generator(), th)
     {
         check_description(r);
+        check_waste(tw);
         n = groth16_domain_size(r);
         log_n = unsigned(__builtin_ctzll(n));
-        tau = nonzero_random();
-        alpha = nonzero_random();
-        beta = nonzero_random();
-        const fr gamma = nonzero_random(), delta = nonzero_random();
+        tau = tw.tau;
+        alpha = tw.alpha;
+        beta = tw.beta;
         q = evaluate_qap(r, lagrange_at(tau, n, root_of_unity(log_n, rc), th));
-        const fr gi = gamma.inverse();
-        delta_inv = delta.inverse();
+        const fr gi = tw.gamma.inverse();
+        delta_inv = tw.delta.inverse();
 
         pk.conv = conv;
         pk.num_inputs = r.num_inputs;
@@ -204,9 +476,9 @@ struct common_setup {
         vk.alpha_g1 = g1.mul(alpha.to_repr()).to_affine();
         vk.beta_g1 = g1.mul(beta.to_repr()).to_affine();
         vk.beta_g2 = g2.mul(beta.to_repr()).to_affine();
-        vk.gamma_g2 = g2.mul(gamma.to_repr()).to_affine();
-        vk.delta_g1 = g1.mul(delta.to_repr()).to_affine();
-        vk.delta_g2 = g2.mul(delta.to_repr()).to_affine();
+        vk.gamma_g2 = g2.mul(tw.gamma.to_repr()).to_affine();
+        vk.delta_g1 = g1.mul(tw.delta.to_repr()).to_affine();
+        vk.delta_g2 = g2.mul(tw.delta.to_repr()).to_affine();
 
         // IC_i = (β·u_i + α·v_i + w_i)(τ)/γ for inputs, L_j = (…)(τ)/δ for aux.
         const auto lin = [&](size_t i) { return beta * q.u[i] + alpha * q.v[i] + q.w[i]; };
@@ -223,42 +495,19 @@ struct common_setup {
 proving_key setup_bellperson(const r1cs_description& r, query_density* density_out, const setup_options& opt)
 {
     const unsigned th = opt.threads;
-    proving_key pk;
-    const common_setup cs(r, root_convention::bellperson, convention::bellperson, pk, th);
-    const uint64_t n = cs.n;
-    const query_density dens = compute_density(r);
-
-    // H: τ^i·Z(τ)/δ for i < n − 1.
-    std::vector<fr> h(n - 1);
-    fr t = (cs.tau.pow(bigint<1>{{n}}) - fr::one()) * cs.delta_inv;
-    for (uint64_t i = 0; i + 1 < n; ++i) {
-        h[i] = t;
-        t *= cs.tau;
-    }
-    pk.h = cs.g1.mul_many(h, th);
-
-    // A and B queries filtered by density (inputs always present in A).
-    const auto& q = cs.q;
-    std::vector<fr> a, b;
-    for (uint32_t i = 0; i < r.num_inputs; ++i) a.push_back(q.u[i]);
-    for (uint32_t j = 0; j < r.num_aux; ++j)
-        if (dens.a_aux[j]) a.push_back(q.u[size_t(r.num_inputs) + j]);
-    for (uint32_t i = 0; i < r.num_inputs; ++i)
-        if (dens.b_input[i]) b.push_back(q.v[i]);
-    for (uint32_t j = 0; j < r.num_aux; ++j)
-        if (dens.b_aux[j]) b.push_back(q.v[size_t(r.num_inputs) + j]);
-    pk.a = cs.g1.mul_many(a, th);
-    pk.b_g1 = cs.g1.mul_many(b, th);
-    pk.b_g2 = cs.g2.mul_many(b, th);
-    if (density_out) *density_out = dens;
-    return pk;
+    const toxic_waste tw = opt.waste ? *opt.waste : toxic_waste::random();
+    bellperson_scalars s = bellperson_setup_scalars(r, tw, th);
+    if (density_out) *density_out = s.density;
+    cpu_backend be(th);
+    return bellperson_key_from_scalars(std::move(s), be, th);
 }
 
 proving_key setup_snarkjs(const r1cs_description& r, const setup_options& opt)
 {
     const unsigned th = opt.threads;
+    const toxic_waste tw = opt.waste ? *opt.waste : toxic_waste::random();
     proving_key pk;
-    const common_setup cs(r, root_convention::snarkjs, convention::snarkjs, pk, th);
+    const common_setup cs(r, tw, root_convention::snarkjs, convention::snarkjs, pk, th);
     const uint64_t n = cs.n;
     pk.a = cs.g1.mul_many(cs.q.u, th);
     pk.b_g1 = cs.g1.mul_many(cs.q.v, th);
