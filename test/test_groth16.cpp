@@ -149,7 +149,7 @@ TEST_CASE("snarkjs H: the odd-coset values of A·B − C", "[groth16]")
     }
 }
 
-TEST_CASE("bellperson-convention proofs of random circuits verify; tampering does not", "[groth16]")
+TEST_CASE("bellperson-convention proofs of random circuits verify and tampered ones do not", "[groth16]")
 {
     const uint64_t seed = test::test_seed();
     for (size_t nc : {1u, 5u, 40u}) {
