@@ -29,18 +29,9 @@
 #include "cuzk/groth16/setup.hpp"
 #include "cuzk/groth16/verifier.hpp"
 #include "gmp_util.hpp"
+#include "test_support.hpp"
 
 using namespace cuzk;
-
-#define GPU_OR_SKIP()                                           \
-    do {                                                        \
-        std::string why_;                                       \
-        if (!cuzk::cuda_available(&why_)) {                     \
-            WARN("skipped: " << why_);                          \
-            std::printf("SKIPPED: %s\n", why_.c_str());         \
-            return;                                             \
-        }                                                       \
-    } while (0)
 
 namespace {
 

@@ -25,23 +25,13 @@
 #include "cuzk/groth16/prover.hpp"
 #include "cuzk/r1cs/pce.hpp"
 #include "gmp_util.hpp"
+#include "test_support.hpp"
 
 using namespace cuzk;
-
-#define GPU_OR_SKIP()                                           \
-    do {                                                        \
-        std::string why_;                                       \
-        if (!cuzk::cuda_available(&why_)) {                     \
-            WARN("skipped: " << why_);                          \
-            std::printf("SKIPPED: %s\n", why_.c_str());         \
-            return;                                             \
-        }                                                       \
-    } while (0)
+using cuzk::test::jac_of;
+using cuzk::test::random_points;
 
 namespace {
-
-template <class Aff>
-using jac_of = decltype(Aff{}.to_jacobian());
 
 std::string hex(const fr& x)
 {
@@ -188,29 +178,6 @@ void check_eval(const r1cs::pce& p, std::mt19937_64& rng, const char* what, bool
                             << hex((*got[k])[first_bad]) << ", cpu " << hex((*want[k])[first_bad]));
         }
     }
-}
-
-// ---- MSM helpers ---------------------------------------------------------------------------------
-// n distinct random points: `base` random multiples of the generator, then
-// P_i = P_{i−base} + P_{i−base+1}, converted to affine block by block.
-template <class Aff>
-std::vector<Aff> random_points(size_t n, std::mt19937_64& rng, size_t base = 64)
-{
-    using Jac = jac_of<Aff>;
-    std::vector<Aff> out(n);
-    std::vector<Jac> tmp;
-    const size_t first = std::min(n, base);
-    tmp.resize(first);
-    for (size_t i = 0; i < first; ++i) tmp[i] = scalar_mul(Aff::generator(), fr::random(rng).to_repr());
-    batch_to_affine(tmp.data(), out.data(), first);
-    for (size_t start = base; start < n; start += base) {
-        const size_t len = std::min(base, n - start);
-        tmp.resize(len);
-        for (size_t j = 0; j < len; ++j)
-            tmp[j] = out[start - base + j].to_jacobian().add(out[start - base + (j + 1) % base]);
-        batch_to_affine(tmp.data(), out.data() + start, len);
-    }
-    return out;
 }
 
 enum class scalar_mix { all_zero, all_one, bits90, random, edge };

@@ -13,39 +13,15 @@
 #include "cuzk/msm/msm.hpp"
 #include "cuzk/util/parallel.hpp"
 #include "gmp_util.hpp"
+#include "test_support.hpp"
 
 using namespace cuzk;
+using cuzk::test::jac_of;
+using cuzk::test::random_points;
 
 namespace {
 
 using repr = fr::repr;
-
-template <class Aff>
-using jac_of = decltype(Aff{}.to_jacobian());
-
-// n distinct random points of the prime-order subgroup. The first `base` are
-// [k]G for random k; after that block by block P_i = P_{i−base} + P_{i−base+1}
-// (indices wrapping inside the previous block), converted to affine in one
-// batch per block. Cheap, and distinct with overwhelming probability.
-template <class Aff>
-std::vector<Aff> random_points(size_t n, std::mt19937_64& rng, size_t base = 64)
-{
-    using Jac = jac_of<Aff>;
-    std::vector<Aff> out(n);
-    std::vector<Jac> tmp;
-    const size_t first = std::min(n, base);
-    tmp.resize(first);
-    for (size_t i = 0; i < first; ++i) tmp[i] = scalar_mul(Aff::generator(), fr::random(rng).to_repr());
-    batch_to_affine(tmp.data(), out.data(), first);
-    for (size_t start = base; start < n; start += base) {
-        const size_t len = std::min(base, n - start);
-        tmp.resize(len);
-        for (size_t j = 0; j < len; ++j)
-            tmp[j] = out[start - base + j].to_jacobian().add(out[start - base + (j + 1) % base]);
-        batch_to_affine(tmp.data(), out.data() + start, len);
-    }
-    return out;
-}
 
 repr r_minus(uint64_t v)
 {
