@@ -29,7 +29,10 @@
 #include "cuzk/backend/cuda.hpp"
 #include "cuzk/util/parallel.hpp"
 
+#include "bench_support.hpp"
+
 using namespace cuzk;
+using cuzk::bench::bench_points;
 
 namespace {
 
@@ -129,39 +132,6 @@ void bm_ntt(benchmark::State& st)
     gpu_release_cache();
 }
 
-// ---- MSM ------------------------------------------------------------------------------------------
-template <class Aff>
-std::vector<Aff> bench_points(size_t n)
-{
-    using Jac = decltype(Aff{}.to_jacobian());
-    constexpr size_t base = 1024;
-    const size_t nb = (n + base - 1) / base;
-    std::vector<Aff> a(base), b(nb), out(n);
-    {
-        std::vector<Jac> ja(base), jb(nb);
-        std::vector<fr::repr> ka(base), kb(nb);
-        std::mt19937_64 rng(0x62656e6368ull);
-        for (auto& k : ka) k = fr::random(rng).to_repr();
-        for (auto& k : kb) k = fr::random(rng).to_repr();
-        parallel_for(0, base, [&](size_t s, size_t e, unsigned) {
-            for (size_t i = s; i < e; ++i) ja[i] = scalar_mul(Aff::generator(), ka[i]);
-        });
-        parallel_for(0, nb, [&](size_t s, size_t e, unsigned) {
-            for (size_t i = s; i < e; ++i) jb[i] = scalar_mul(Aff::generator(), kb[i]);
-        });
-        batch_to_affine(ja.data(), a.data(), base);
-        batch_to_affine(jb.data(), b.data(), nb);
-    }
-    parallel_for(0, nb, [&](size_t s, size_t e, unsigned) {
-        std::vector<Jac> tmp(base);
-        for (size_t blk = s; blk < e; ++blk) {
-            const size_t len = std::min(base, n - blk * base);
-            for (size_t j = 0; j < len; ++j) tmp[j] = a[j].to_jacobian().add(b[blk]);
-            batch_to_affine(tmp.data(), out.data() + blk * base, len);
-        }
-    });
-    return out;
-}
 
 // The device copies are kept between benchmarks of growing size (the largest
 // host array is regenerated only when a larger size comes).

@@ -31,7 +31,10 @@
 #include "cuzk/r1cs/gadgets/sha256.hpp"
 #include "cuzk/util/parallel.hpp"
 
+#include "bench_support.hpp"
+
 using namespace cuzk;
+using cuzk::bench::bench_points;
 
 namespace {
 
@@ -88,39 +91,6 @@ struct bench_circuit final : r1cs::circuit {
     }
 };
 
-template <class Aff>
-std::vector<Aff> bench_points(size_t n, uint64_t seed)
-{
-    using Jac = decltype(Aff{}.to_jacobian());
-    constexpr size_t base = 1024;
-    const size_t nb = std::max<size_t>((n + base - 1) / base, 1);
-    std::vector<Aff> a(base), b(nb), out(n);
-    {
-        std::vector<Jac> ja(base), jb(nb);
-        std::mt19937_64 rng(seed);
-        std::vector<fr::repr> ka(base), kb(nb);
-        for (auto& k : ka) k = fr::random(rng).to_repr();
-        for (auto& k : kb) k = fr::random(rng).to_repr();
-        parallel_for(0, base, [&](size_t s, size_t e, unsigned) {
-            for (size_t i = s; i < e; ++i) ja[i] = scalar_mul(Aff::generator(), ka[i]);
-        });
-        parallel_for(0, nb, [&](size_t s, size_t e, unsigned) {
-            for (size_t i = s; i < e; ++i) jb[i] = scalar_mul(Aff::generator(), kb[i]);
-        });
-        batch_to_affine(ja.data(), a.data(), base);
-        batch_to_affine(jb.data(), b.data(), nb);
-    }
-    parallel_for(0, nb, [&](size_t s, size_t e, unsigned) {
-        std::vector<Jac> tmp(base);
-        for (size_t blk = s; blk < e; ++blk) {
-            if (blk * base >= n) break;
-            const size_t len = std::min(base, n - blk * base);
-            for (size_t j = 0; j < len; ++j) tmp[j] = a[j].to_jacobian().add(b[blk]);
-            batch_to_affine(tmp.data(), out.data() + blk * base, len);
-        }
-    });
-    return out;
-}
 
 struct prepared {
     std::shared_ptr<const r1cs::pce> pce;

@@ -23,7 +23,10 @@
 #include "cuzk/backend/cuda.hpp"
 #include "cuzk/util/parallel.hpp"
 
+#include "bench_support.hpp"
+
 using namespace cuzk;
+using cuzk::bench::bench_points;
 
 namespace {
 
@@ -160,38 +163,6 @@ void bm_pce_eval(benchmark::State& st)
     st.SetItemsProcessed(int64_t(st.iterations()) * int64_t(rows));
 }
 
-// ---- points ------------------------------------------------------------------------------------------
-// P_i = A_{i mod 1024} + B_{i / 1024}, A and B random multiples of G (all distinct).
-std::vector<g1_affine> bench_points(size_t n)
-{
-    constexpr size_t base = 1024;
-    const size_t nb = (n + base - 1) / base;
-    std::vector<g1_affine> a(base), b(nb), out(n);
-    {
-        std::vector<g1_jacobian> ja(base), jb(nb);
-        std::vector<fr::repr> ka(base), kb(nb);
-        std::mt19937_64 rng(0x62656e6368ull);
-        for (auto& k : ka) k = fr::random(rng).to_repr();
-        for (auto& k : kb) k = fr::random(rng).to_repr();
-        parallel_for(0, base, [&](size_t s, size_t e, unsigned) {
-            for (size_t i = s; i < e; ++i) ja[i] = scalar_mul(g1_affine::generator(), ka[i]);
-        });
-        parallel_for(0, nb, [&](size_t s, size_t e, unsigned) {
-            for (size_t i = s; i < e; ++i) jb[i] = scalar_mul(g1_affine::generator(), kb[i]);
-        });
-        batch_to_affine(ja.data(), a.data(), base);
-        batch_to_affine(jb.data(), b.data(), nb);
-    }
-    parallel_for(0, nb, [&](size_t s, size_t e, unsigned) {
-        std::vector<g1_jacobian> tmp(base);
-        for (size_t blk = s; blk < e; ++blk) {
-            const size_t len = std::min(base, n - blk * base);
-            for (size_t j = 0; j < len; ++j) tmp[j] = a[j].to_jacobian().add(b[blk]);
-            batch_to_affine(tmp.data(), out.data() + blk * base, len);
-        }
-    });
-    return out;
-}
 
 // Device points kept between benchmarks (regenerated only for a larger n).
 gpu_buffer& points_for(size_t n)
@@ -200,7 +171,7 @@ gpu_buffer& points_for(size_t n)
     static size_t have = 0;
     if (have < n) {
         buf = gpu_buffer();
-        const auto p = bench_points(n);
+        const auto p = bench_points<g1_affine>(n);
         buf = gpu_buffer(n * sizeof(g1_affine));
         buf.upload(std::span<const g1_affine>(p));
         have = n;
