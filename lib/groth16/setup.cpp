@@ -202,20 +202,6 @@ void check_waste(const toxic_waste& w)
         if (x->is_zero()) throw error(errc::invalid_argument, fmt::format("setup: toxic waste {} is zero", name));
 }
 
-// splitmix64 as a URBG, for toxic_waste::from_seed.
-struct seeded_rng {
-    using result_type = uint64_t;
-    uint64_t s;
-    static constexpr uint64_t min() { return 0; }
-    static constexpr uint64_t max() { return ~uint64_t{0}; }
-    uint64_t operator()()
-    {
-        uint64_t z = (s += 0x9e3779b97f4a7c15ull);
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-        return z ^ (z >> 31);
-    }
-};
 
 class cpu_backend final : public fixed_base_backend {
 public:
@@ -291,7 +277,7 @@ toxic_waste toxic_waste::random()
 
 toxic_waste toxic_waste::from_seed(uint64_t seed)
 {
-    seeded_rng g{seed ^ 0x7465737420776173ull};
+    splitmix64 g{seed ^ 0x7465737420776173ull};
     const auto nz = [&] {
         for (;;) {
             const fr x = fr::random(g);

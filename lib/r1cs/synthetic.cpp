@@ -10,27 +10,13 @@
 
 #include "cuzk/error.hpp"
 #include "cuzk/util/parallel.hpp"
+#include "cuzk/util/random.hpp"
 
 namespace cuzk::r1cs {
 
 namespace {
 
-// splitmix64: a small, fast, seedable 64-bit generator (a URBG for fr::random).
-struct splitmix {
-    using result_type = uint64_t;
-    uint64_t s;
-    static constexpr uint64_t min() { return 0; }
-    static constexpr uint64_t max() { return ~uint64_t{0}; }
-    uint64_t operator()()
-    {
-        uint64_t z = (s += 0x9e3779b97f4a7c15ull);
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-        return z ^ (z >> 31);
-    }
-    uint32_t below(uint32_t n) { return uint32_t((uint64_t(uint32_t((*this)())) * n) >> 32); }
-    double unit() { return double((*this)() >> 11) * 0x1.0p-53; }
-};
+using splitmix = splitmix64;   // util/random.hpp
 
 uint64_t mix_seed(uint64_t seed, uint64_t stream)
 {
