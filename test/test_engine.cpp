@@ -1272,13 +1272,17 @@ TEST_CASE("engine: backend cuda proves every partition form, device spans on the
         const auto key = eng.add_key(k.pk, k.pce, {"gpu", 0});
         CHECK(eng.device_bytes(key) > 0);
         CHECK(eng.stats().device_memory_reserved.at(0) > 0);   // the resident key
-        // snarkjs keys stay on the CPU backend.
-        const snarkjs_test_key sk(test::test_seed() + 51, 1, 8);
-        try {
-            eng.add_key(sk.pk, nullptr);
-            FAIL("the cuda backend accepted a snarkjs key");
-        } catch (const error& e) {
-            CHECK(e.code() == errc::unsupported);
+        // A snarkjs key on the same engine: A·w and B·w on the device too.
+        const snarkjs_test_key sk(test::test_seed() + 51, 2, 40);
+        const auto skey = eng.add_key(sk.pk, nullptr, {"gpu-snarkjs", 0});
+        std::vector<pipeline::job_handle> shs;
+        std::vector<std::vector<fr>> swit;
+        for (int j = 0; j < 3; ++j) {
+            swit.push_back(sk.witness(300 + uint64_t(j)));
+            std::vector<pipeline::partition> parts;
+            parts.push_back(pipeline::full_witness_partition{swit.back()});
+            parts.push_back(pipeline::full_witness_partition{swit.back()});
+            shs.push_back(eng.submit({skey, std::move(parts), 0, "gs" + std::to_string(j)}));
         }
         const part_kind kinds[] = {part_kind::circuit, part_kind::witness, part_kind::abc, part_kind::witness};
         for (int j = 0; j < 8; ++j) {
@@ -1296,6 +1300,16 @@ TEST_CASE("engine: backend cuda proves every partition form, device spans on the
             hs.push_back(eng.submit({key, std::move(parts), 0, "g" + std::to_string(j)}));
         }
         for (auto& h : hs) REQUIRE(h.wait_for(300s));
+        for (size_t j = 0; j < shs.size(); ++j) {
+            const auto& r = shs[j].wait();
+            INFO("snarkjs job " << j << ": " << r.message);
+            REQUIRE(r.status == job_status::completed);
+            const std::vector<fr> pub(swit[j].begin() + 1, swit[j].begin() + sk.pk->num_inputs);
+            for (const auto& pr : r.partitions) {
+                CHECK(pr.public_inputs == pub);
+                CHECK(groth16::verify(sk.pvk, pr.proof, pub));
+            }
+        }
     }
     for (size_t j = 0; j < hs.size(); ++j) {
         const auto& r = hs[j].result();

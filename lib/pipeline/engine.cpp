@@ -391,6 +391,10 @@ struct engine_core {
             if (!w[0].is_one())
                 throw error(errc::invalid_argument, "the witness: value 0 must be the constant one");
             it.inputs.assign(w.begin(), w.begin() + pk.num_inputs);
+            if (k.gpu) {   // the cuda backend evaluates A·w and B·w on the device (gpu_prove_start_snarkjs)
+                it.w = std::move(w);
+                return;
+            }
             emit(timeline::phase::begin, "PCE_EVAL", it.job.get(), int32_t(it.part), worker, -1);
             struct end_span {
                 engine_core* e;
@@ -634,6 +638,7 @@ struct engine_core {
     groth16::prove_sums run_device_part(work_item& it, const key_entry& k, span_observer& obs)
     {
         if (k.gpu) {
+            if (k.snarkjs) return gpu_prove_start_snarkjs(*k.gpu, it.w, &obs);
             if (it.device_eval) return gpu_prove_start_witness(*k.gpu, it.inputs, it.aux, &obs);
             return gpu_prove_start(*k.gpu, it.a, it.b, it.c, it.inputs, it.aux, &obs);
         }
@@ -922,10 +927,6 @@ key_id engine::add_key(std::shared_ptr<const groth16::proving_key> pk, std::shar
     const uint64_t n = pk->domain_size;
     if (pk->conv == groth16::convention::snarkjs) {
         e->snarkjs = true;
-        if (p_->cfg.backend != engine_backend::cpu)
-            throw error(errc::unsupported,
-                        fmt::format("add_key {}: snarkjs keys run on the cpu backend only (the GPU prover takes "
-                                    "bellperson-convention keys)", nm));
         if (pce)
             throw error(errc::invalid_argument,
                         fmt::format("add_key {}: a snarkjs key takes no PCE (pass nullptr)", nm));

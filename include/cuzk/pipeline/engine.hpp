@@ -72,8 +72,9 @@
 // satisfaction check run on the device) and gpu_prove_start for circuit and
 // abc partitions (a, b, c from the host). Device spans (H2D, PCE_EVAL, NTT,
 // MSM_x, BATCH_ADD) then come from the device's own timing
-// (prove_observer::step_span), mapped onto the engine clock. snarkjs keys run
-// on the CPU backend only. Creating a cuda engine where CUDA is not available
+// (prove_observer::step_span), mapped onto the engine clock. snarkjs keys go
+// to gpu_prove_start_snarkjs (a·w and b·w on the device; the synthesis stage
+// only checks the witness). Creating a cuda engine where CUDA is not available
 // throws errc::unsupported with cuda_available()'s reason.
 //
 // Keys in the snarkjs convention (from io::read_zkey) take witness partitions
@@ -310,7 +311,7 @@ public:
     // A snarkjs-convention key (pk->conv == snarkjs, e.g. io::read_zkey's) is
     // registered with the two-argument form and a null pce: add_key(pk,
     // nullptr, opt). Its jobs take witness_partition / full_witness_partition
-    // only. The cuda backend refuses it (errc::unsupported).
+    // only. On the cuda backend its device part is gpu_prove_start_snarkjs.
     key_id add_key(std::shared_ptr<const groth16::proving_key> pk, std::shared_ptr<const r1cs::pce> pce,
                    groth16::query_density density, const key_options& opt = {});
     key_id add_key(std::shared_ptr<const groth16::proving_key> pk, std::shared_ptr<const r1cs::pce> pce,
