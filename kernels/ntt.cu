@@ -10,12 +10,27 @@ namespace cuzk::cuda_bridge {
 
 using namespace cuzk::dev;
 
-void ntt(fr* data, unsigned log_n, unsigned conv_id, const fr& omega, bool inverse, bool coset, const fr& shift)
+namespace {
+struct scale_elements {
+    dfr* d;
+    dfr f;
+    CUZK_HD void operator()(size_t i) const { d[i] = d[i] * f; }
+};
+} // namespace
+
+void ntt(fr* data, unsigned log_n, unsigned conv_id, const fr& omega, bool inverse, bool coset, const fr& shift,
+         const fr& scale)
 {
-    if (log_n == 0) return;   // a transform of one element is the identity (shift^0 = 1, 1/n = 1)
     context& c = ctx();
     std::lock_guard<std::recursive_mutex> lk(c.mu);
     cuda_be be{c};
+    if (log_n == 0) {   // one element: shift^0 = 1 and 1/n = 1, so only the scale is left
+        if (!scale.is_one()) {
+            be.each(1, scale_elements{reinterpret_cast<dfr*>(data), dfr::from_host(scale)});
+            CUZK_CUDA_CHECK(cudaStreamSynchronize(c.stream));
+        }
+        return;
+    }
     const size_t n = size_t{1} << log_n;
     // Small tables: 2^ceil(L/2) + 2^floor(L/2) elements at most, for twiddle
     // construction and for the coset powers.
@@ -24,21 +39,27 @@ void ntt(fr* data, unsigned log_n, unsigned conv_id, const fr& omega, bool inver
 
     auto& tw = c.twiddles[{log_n, conv_id}];
     if (!tw.p) {
-        CUZK_CUDA_CHECK(cudaMalloc(&tw.p, (n / 2) * sizeof(dfr)));
-        tw.bytes = (n / 2) * sizeof(dfr);
+        tw.bytes = ntt_twiddle_count(log_n) * sizeof(dfr);
+        CUZK_CUDA_CHECK(cudaMalloc(&tw.p, tw.bytes));
         ntt_build_twiddles(be, static_cast<dfr*>(tw.p), log_n, dfr::from_host(omega), tables);
     }
     ntt_scaling sc;
-    const fr n_inv = fr::from_u64(n).inverse();
+    const fr n_inv = fr::from_u64(n).inverse() * scale;   // the inverse's factor, with the caller's
     if (!inverse) {
         if (coset) {
-            sc.in_shift = ntt_build_powers(be, tables, tables + small, log_n, dfr::from_host(shift), dfr::one());
+            sc.in_shift = ntt_build_powers(be, tables, tables + small, log_n, dfr::from_host(shift),
+                                           dfr::from_host(scale));
             sc.in_lo = tables;
             sc.in_hi = tables + small;
+        } else if (!scale.is_one()) {
+            sc.out_mode = 1;
+            sc.out_c = dfr::from_host(scale);
         }
     } else if (!coset) {
-        sc.out_mode = 1;
-        sc.out_c = dfr::from_host(n_inv);
+        if (!n_inv.is_one()) {   // scale = n: no multiplication at all
+            sc.out_mode = 1;
+            sc.out_c = dfr::from_host(n_inv);
+        }
     } else {
         sc.out_mode = 2;
         sc.out_shift = ntt_build_powers(be, tables, tables + small, log_n, dfr::from_host(shift.inverse()),

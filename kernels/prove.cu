@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "cuda_backend.cuh"
 #include "cuzk/backend/detail/prove_bridge.hpp"
@@ -28,14 +29,6 @@ struct gather_body {
         dst[2 * k] = src[2 * j];
         dst[2 * k + 1] = src[2 * j + 1];
     }
-};
-
-struct h_combine_body {
-    dfr* a;
-    const dfr* b;
-    const dfr* c;
-    dfr z;
-    CUZK_HD void operator()(size_t i) const { a[i] = (a[i] * b[i] - c[i]) * z; }
 };
 
 struct mul_sub_body {
@@ -66,12 +59,6 @@ struct canonical_body {
     }
 };
 
-struct scale_powers_body {
-    dfr* x;
-    dfr g;
-    CUZK_HD void operator()(size_t i) const { x[i] = x[i] * g.pow_u64(uint64_t(i)); }
-};
-
 // ---- staged uploads ------------------------------------------------------------------------
 // Two pinned pieces of 8 MiB; piece k is reused once the DMA that read it
 // (event done[k]) has completed.
@@ -85,12 +72,90 @@ struct stage_state {
     void* buf[2] = {nullptr, nullptr};
     cudaEvent_t done[2] = {nullptr, nullptr};
     bool used[2] = {false, false};
+    // The packed witness upload's tags and tile offsets (pinned, grown on demand).
+    void* tags = nullptr;
+    size_t tags_bytes = 0;
+    cudaEvent_t tags_done = nullptr;
+    bool tags_used = false;
 };
 stage_state& stage()
 {
     static stage_state s;
     return s;
 }
+
+// Allocates the two staging pieces and their events; false when no pinned
+// memory can be had (the caller then copies without staging).
+bool ensure_stage(stage_state& st)
+{
+    for (int k = 0; k < 2; ++k) {
+        if (!st.buf[k]) {
+            const cudaError_t e = cudaHostAlloc(&st.buf[k], stage_bytes, cudaHostAllocDefault);
+            if (e != cudaSuccess) {
+                st.buf[k] = nullptr;
+                cudaGetLastError();
+                return false;
+            }
+        }
+        if (!st.done[k]) CUZK_CUDA_CHECK(cudaEventCreateWithFlags(&st.done[k], cudaEventDisableTiming));
+    }
+    return true;
+}
+
+// ---- packed witness upload (prove_bridge::upload_witness_packed) ---------------------------
+constexpr unsigned unpack_threads = 256;
+constexpr unsigned unpack_steps = unsigned(prove_bridge::packed_tile / unpack_threads);   // 16
+constexpr size_t tile_words = prove_bridge::packed_tile / 16;                              // 256
+static_assert(prove_bridge::packed_tile % (16 * unpack_threads) == 0);
+
+// One block per tile: step s handles values s·256 + threadIdx.x of the tile;
+// a ballot over the warp and the 8 warp counts (shared, double-buffered: one
+// barrier per step) give an "other" value its rank in the tile.
+__global__ void __launch_bounds__(unpack_threads)
+    unpack_kernel(const uint32_t* __restrict__ tags, const uint32_t* __restrict__ tile_off,
+                  const uint4* __restrict__ others, uint4* __restrict__ dst, size_t n)
+{
+    __shared__ uint32_t cnt[2][unpack_threads / 32];
+    const size_t tile = blockIdx.x;
+    const size_t base = tile * prove_bridge::packed_tile;
+    const unsigned warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+    uint32_t off = tile_off[tile];
+    const dfr one = dfr::one();
+    for (unsigned s = 0; s < unpack_steps; ++s) {
+        const unsigned j = s * unpack_threads + threadIdx.x;
+        const size_t i = base + j;
+        const unsigned tag = i < n ? (tags[tile * tile_words + (j >> 4)] >> (2 * (j & 15))) & 3u : 0u;
+        const uint32_t m = __ballot_sync(0xffffffffu, tag == 2);
+        const unsigned buf = s & 1;
+        if (lane == 0) cnt[buf][warp] = __popc(m);
+        __syncthreads();
+        uint32_t before = 0, total = 0;
+#pragma unroll
+        for (unsigned w = 0; w < unpack_threads / 32; ++w) {
+            const uint32_t x = cnt[buf][w];
+            before += w < warp ? x : 0u;
+            total += x;
+        }
+        if (i < n) {
+            uint4 lo, hi;
+            if (tag == 2) {
+                const size_t src = size_t(off) + before + __popc(m & ((1u << lane) - 1));
+                lo = others[2 * src];
+                hi = others[2 * src + 1];
+            } else {
+                const uint32_t z = tag == 1 ? 0xffffffffu : 0u;   // the one, or zero
+                lo = make_uint4(one.w[0] & z, one.w[1] & z, one.w[2] & z, one.w[3] & z);
+                hi = make_uint4(one.w[4] & z, one.w[5] & z, one.w[6] & z, one.w[7] & z);
+            }
+            dst[2 * i] = lo;
+            dst[2 * i + 1] = hi;
+        }
+        off += total;
+    }
+}
+
+// 0 zero, 1 the Montgomery one, 2 other.
+inline unsigned host_tag(const fr& v) { return v.is_zero() ? 0u : v.is_one() ? 1u : 2u; }
 
 } // namespace
 } // namespace cuzk::dev
@@ -161,19 +226,11 @@ void upload_pageable(void* dst, const void* src, size_t bytes)
     context& c = ctx();
     std::lock_guard<std::recursive_mutex> lk(c.mu);
     stage_state& st = stage();
-    for (int k = 0; k < 2; ++k) {
-        if (!st.buf[k]) {
-            const cudaError_t e = cudaHostAlloc(&st.buf[k], stage_bytes, cudaHostAllocDefault);
-            if (e != cudaSuccess) {
-                st.buf[k] = nullptr;
-                cudaGetLastError();
-                // No pinned memory: a plain (synchronous, slower) copy still works.
-                CUZK_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, c.stream));
-                CUZK_CUDA_CHECK(cudaStreamSynchronize(c.stream));
-                return;
-            }
-        }
-        if (!st.done[k]) CUZK_CUDA_CHECK(cudaEventCreateWithFlags(&st.done[k], cudaEventDisableTiming));
+    if (!ensure_stage(st)) {
+        // No pinned memory: a plain (synchronous, slower) copy still works.
+        CUZK_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, c.stream));
+        CUZK_CUDA_CHECK(cudaStreamSynchronize(c.stream));
+        return;
     }
     const char* s = static_cast<const char*>(src);
     char* d = static_cast<char*>(dst);
@@ -196,6 +253,112 @@ void upload_pageable(void* dst, const void* src, size_t bytes)
         CUZK_CUDA_CHECK(cudaEventRecord(st.done[k], c.stream));
         st.used[k] = true;
     }
+}
+
+size_t packed_scratch_words(size_t n)
+{
+    const size_t tiles = (n + packed_tile - 1) / packed_tile;
+    return tiles * tile_words + tiles;
+}
+
+size_t upload_witness_packed(fr* dst, const fr* src, size_t n, fr* others_tmp, uint32_t* tag_tmp)
+{
+    if (n == 0) return 0;
+    context& c = ctx();
+    std::lock_guard<std::recursive_mutex> lk(c.mu);
+    stage_state& st = stage();
+    const size_t tiles = (n + packed_tile - 1) / packed_tile;
+    const size_t words = tiles * tile_words + tiles;   // tags, then the tile offsets
+    if (!ensure_stage(st)) {
+        upload_pageable(dst, src, n * sizeof(fr));
+        size_t others = 0;
+        for (size_t i = 0; i < n; ++i) others += host_tag(src[i]) == 2;
+        return others;
+    }
+    if (st.tags_used) CUZK_CUDA_CHECK(cudaEventSynchronize(st.tags_done));   // its last DMA is over
+    if (st.tags_bytes < words * sizeof(uint32_t)) {
+        if (st.tags) CUZK_CUDA_CHECK(cudaFreeHost(st.tags));
+        st.tags = nullptr;
+        st.tags_bytes = 0;
+        const size_t bytes = words * sizeof(uint32_t);
+        const cudaError_t e = cudaHostAlloc(&st.tags, bytes, cudaHostAllocDefault);
+        if (e == cudaErrorMemoryAllocation) {
+            cudaGetLastError();
+            throw error(errc::out_of_memory,
+                        "cudaHostAlloc of " + std::to_string(bytes) + " bytes: out of page-locked host memory");
+        }
+        CUZK_CUDA_CHECK(e);
+        st.tags_bytes = bytes;
+    }
+    if (!st.tags_done) CUZK_CUDA_CHECK(cudaEventCreateWithFlags(&st.tags_done, cudaEventDisableTiming));
+    uint32_t* tags = static_cast<uint32_t*>(st.tags);
+    uint32_t* off = tags + tiles * tile_words;
+    // Threads: all of them for large vectors, one per 2^16 values below that.
+    const unsigned th = unsigned(std::min<size_t>(resolve_threads(0), (n + 65535) / 65536));
+
+    // Pass 1: tags and the count of others per tile (counts in off[] for now).
+    parallel_for(th, tiles, [&](size_t b, size_t e, unsigned) {
+        for (size_t t = b; t < e; ++t) {
+            const size_t i0 = t * packed_tile, i1 = std::min(n, i0 + packed_tile);
+            uint32_t cnt = 0;
+            for (size_t w = 0; w < tile_words; ++w) {
+                uint32_t word = 0;
+                const size_t j0 = i0 + 16 * w;
+                for (size_t q = 0; q < 16 && j0 + q < i1; ++q) {
+                    const unsigned tg = host_tag(src[j0 + q]);
+                    word |= tg << (2 * q);
+                    cnt += tg == 2;
+                }
+                tags[t * tile_words + w] = word;
+            }
+            off[t] = cnt;
+        }
+    });
+    // Exclusive prefix sum; `total` others in all (< n <= 2^32 elements per call).
+    std::vector<uint32_t> cnt(off, off + tiles);
+    uint64_t total = 0;
+    for (size_t t = 0; t < tiles; ++t) {
+        off[t] = uint32_t(total);
+        total += cnt[t];
+    }
+    CUZK_CUDA_CHECK(cudaMemcpyAsync(tag_tmp, tags, words * sizeof(uint32_t), cudaMemcpyHostToDevice, c.stream));
+    CUZK_CUDA_CHECK(cudaEventRecord(st.tags_done, c.stream));
+    st.tags_used = true;
+
+    // Pass 2: the others, in pieces of whole tiles that fit one staging buffer.
+    const size_t piece_vals = stage_bytes / sizeof(fr);
+    int k = 0;
+    for (size_t t0 = 0; t0 < tiles; k ^= 1) {
+        size_t t1 = t0;
+        while (t1 < tiles && uint64_t(off[t1]) + cnt[t1] - off[t0] <= piece_vals) ++t1;
+        const uint64_t base = off[t0], len = (t1 < tiles ? uint64_t(off[t1]) : total) - base;
+        if (len > 0) {
+            if (st.used[k]) CUZK_CUDA_CHECK(cudaEventSynchronize(st.done[k]));
+            fr* piece = static_cast<fr*>(st.buf[k]);
+            parallel_for(th, t1 - t0, [&](size_t b, size_t e, unsigned) {
+                for (size_t t = t0 + b; t < t0 + e; ++t) {
+                    if (cnt[t] == 0) continue;
+                    fr* out = piece + (off[t] - base);
+                    const size_t i0 = t * packed_tile;
+                    for (size_t w = 0; w < tile_words; ++w) {
+                        uint32_t word = tags[t * tile_words + w];
+                        for (size_t q = 0; word; ++q, word >>= 2)
+                            if ((word & 3u) == 2u) *out++ = src[i0 + 16 * w + q];
+                    }
+                }
+            });
+            CUZK_CUDA_CHECK(cudaMemcpyAsync(others_tmp + base, piece, len * sizeof(fr), cudaMemcpyHostToDevice,
+                                            c.stream));
+            CUZK_CUDA_CHECK(cudaEventRecord(st.done[k], c.stream));
+            st.used[k] = true;
+        }
+        t0 = t1;
+    }
+    unpack_kernel<<<unsigned(tiles), unpack_threads, 0, c.stream>>>(
+        tag_tmp, tag_tmp + tiles * tile_words, reinterpret_cast<const uint4*>(others_tmp),
+        reinterpret_cast<uint4*>(dst), n);
+    CUZK_CUDA_CHECK(cudaGetLastError());
+    return size_t(total);
 }
 
 void copy_d2d(void* dst, const void* src, size_t bytes)
@@ -287,16 +450,6 @@ void gather(const fr* src, const uint32_t* idx, size_t n, fr* dst)
     be.each(n, gather_body{reinterpret_cast<const uint4*>(src), idx, reinterpret_cast<uint4*>(dst)});
 }
 
-void h_combine(fr* a, const fr* b, const fr* c_, size_t n, const fr& z_inv)
-{
-    if (n == 0) return;
-    context& c = ctx();
-    std::lock_guard<std::recursive_mutex> lk(c.mu);
-    cuda_be be{c};
-    be.each(n, h_combine_body{reinterpret_cast<dfr*>(a), reinterpret_cast<const dfr*>(b),
-                              reinterpret_cast<const dfr*>(c_), dfr::from_host(z_inv)});
-}
-
 void to_canonical(const fr* in, fr::repr* out, size_t n)
 {
     static_assert(sizeof(fr) == sizeof(fr::repr) && sizeof(dfr) == sizeof(fr));
@@ -305,15 +458,6 @@ void to_canonical(const fr* in, fr::repr* out, size_t n)
     std::lock_guard<std::recursive_mutex> lk(c.mu);
     cuda_be be{c};
     be.each(n, canonical_body{reinterpret_cast<const dfr*>(in), reinterpret_cast<dfr*>(out)});
-}
-
-void scale_by_powers(fr* x, size_t n, const fr& g)
-{
-    if (n == 0) return;
-    context& c = ctx();
-    std::lock_guard<std::recursive_mutex> lk(c.mu);
-    cuda_be be{c};
-    be.each(n, scale_powers_body{reinterpret_cast<dfr*>(x), dfr::from_host(g)});
 }
 
 void mul_sub(fr* a, const fr* b, const fr* c_, size_t n)

@@ -228,6 +228,36 @@ TEST_CASE("gpu: NTT on device memory", "[gpu]")
     CHECK(got == a);
 }
 
+TEST_CASE("gpu: NTT with a scale equals scale times the CPU NTT, every kind", "[gpu]")
+{
+    GPU_OR_SKIP();
+    std::mt19937_64 rng(test::test_seed() + 14);
+    for (unsigned log_n : {0u, 1u, 5u, 11u, 12u, 17u}) {
+        const size_t n = size_t{1} << log_n;
+        const ntt_domain d(log_n, root_convention::bellperson);
+        const fr shift = fr::from_u64(7);
+        // The scales the GPU prover uses (n, 1/n), a random one, and one.
+        const fr nn = fr::from_u64(n);
+        for (const fr& scale : {nn, nn.inverse(), fr::random(rng), fr::one()}) {
+            for (auto kind : {gpu_ntt_kind::forward, gpu_ntt_kind::inverse, gpu_ntt_kind::coset_forward,
+                              gpu_ntt_kind::coset_inverse}) {
+                std::vector<fr> a(n);
+                for (auto& x : a) x = fr::random(rng);
+                std::vector<fr> want = a;
+                cpu_ntt(want, d, kind, shift);
+                for (auto& x : want) x = x * scale;
+                gpu_buffer buf(n * sizeof(fr));
+                buf.upload(std::span<const fr>(a));
+                gpu_ntt_device(buf.as<fr>(), log_n, root_convention::bellperson, kind, shift, scale);
+                std::vector<fr> got(n);
+                buf.download(std::span<fr>(got));
+                INFO("2^" << log_n << " " << kind_name(kind));
+                CHECK(got == want);
+            }
+        }
+    }
+}
+
 TEST_CASE("gpu: G1 MSM equals the CPU MSM", "[gpu]")
 {
     GPU_OR_SKIP();

@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <functional>
 #include <memory>
 #include <random>
@@ -536,6 +537,53 @@ TEST_CASE("gpu prover: snarkjs convention equals prove_snarkjs", "[gpu]")
     }
 }
 
+TEST_CASE("gpu_upload_witness (packed 0/1 upload) gives the host values bit for bit", "[gpu]")
+{
+    GPU_OR_SKIP();
+    std::mt19937_64 rng(test::test_seed() + 11);
+    // Sizes around the 4096-value tiles and the 16-value tag words; the last
+    // has more others (all of them) than one 64 MiB staging piece holds.
+    const size_t sizes[] = {1, 2, 15, 16, 17, 4095, 4096, 4097, 3 * 4096 + 5, (size_t{1} << 20) + 3,
+                            (size_t{1} << 21) + 4099};
+    // Patterns: all zero, all one, all other, 90 % bits, runs of each kind.
+    for (size_t n : sizes) {
+        for (int pattern = 0; pattern < 5; ++pattern) {
+            if (n > (size_t{1} << 20) && pattern != 2 && pattern != 3) continue;
+            std::vector<fr> v(n);
+            std::uniform_int_distribution<int> pct(0, 99);
+            size_t expect_others = 0, run = 0;
+            int run_kind = 0;
+            for (size_t i = 0; i < n; ++i) {
+                int kind = pattern == 0 ? 0 : pattern == 1 ? 1 : pattern == 2 ? 2 : 0;
+                if (pattern == 3) {
+                    const int r = pct(rng);
+                    kind = r < 45 ? 0 : r < 90 ? 1 : 2;
+                } else if (pattern == 4) {
+                    if (run == 0) {
+                        run = 1 + rng() % 300;
+                        run_kind = int(rng() % 3);
+                    }
+                    --run;
+                    kind = run_kind;
+                }
+                v[i] = kind == 0 ? fr::zero() : kind == 1 ? fr::one() : fr::random(rng);
+                expect_others += !v[i].is_zero() && !v[i].is_one();
+            }
+            gpu_buffer dst(n * sizeof(fr)), scratch(n * sizeof(fr));
+            // Poison the destination first.
+            std::vector<fr> poison(n, fr::from_u64(12345));
+            dst.upload(std::span<const fr>(poison));
+            const size_t others = gpu_upload_witness(dst.as<fr>(), v, scratch.as<fr>());
+            std::vector<fr> got(n);
+            dst.download(std::span<fr>(got));
+            INFO("n " << n << " pattern " << pattern);
+            CHECK(others == expect_others);
+            CHECK(std::memcmp(got.data(), v.data(), n * sizeof(fr)) == 0);
+        }
+    }
+    CHECK(gpu_upload_witness(nullptr, {}, nullptr) == 0);
+}
+
 TEST_CASE("gpu prover: without a device every entry point refuses", "[gpu]")
 {
     std::string why;
@@ -546,6 +594,9 @@ TEST_CASE("gpu prover: without a device every entry point refuses", "[gpu]")
     std::mt19937_64 rng(test::test_seed() + 7);
     const fixture f(rng(), 1, 3);
     const errc c = code_of([&] { gpu_key k(f.pk, f.density, f.pce); });
+    const fr one = fr::one();
+    const errc u = code_of([&] { gpu_upload_witness(nullptr, std::span<const fr>(&one, 1), nullptr); });
+    CHECK((u == errc::unsupported || u == errc::device || u == errc::invalid_argument));
     // Built without CUDA: unsupported; with CUDA but no device: device.
     INFO("no device: " << why);
     CHECK((c == errc::unsupported || c == errc::device));

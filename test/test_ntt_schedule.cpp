@@ -46,7 +46,7 @@ void host_device_ntt(std::vector<fr>& a, unsigned L, root_convention conv, bool 
     host_be be;
     const size_t n = size_t{1} << L;
     const size_t small = (size_t{2} << ((L + 1) / 2)) + 16;
-    std::vector<dfr> tables(2 * small), tw(n / 2 + 1), scratch(n);
+    std::vector<dfr> tables(2 * small), tw(ntt_twiddle_count(L)), scratch(n);
     ntt_build_twiddles(be, tw.data(), L, dfr::from_host(root_of_unity(L, conv)), tables.data());
     ntt_scaling sc;
     const fr n_inv = fr::from_u64(n).inverse();

@@ -167,7 +167,8 @@ gpu_mul_rate gpu_bench_field_mul(gpu_field f, unsigned blocks, unsigned iters)
 }
 
 // ---- NTT ---------------------------------------------------------------------------------------
-void gpu_ntt_device(fr* data, unsigned log_n, root_convention conv, gpu_ntt_kind kind, const fr& shift)
+void gpu_ntt_device(fr* data, unsigned log_n, root_convention conv, gpu_ntt_kind kind, const fr& shift,
+                    const fr& scale)
 {
     if (log_n > 30)
         throw error(errc::invalid_argument, fmt::format("gpu_ntt: size 2^{} is above the supported 2^30", log_n));
@@ -176,7 +177,7 @@ void gpu_ntt_device(fr* data, unsigned log_n, root_convention conv, gpu_ntt_kind
     if (kind == gpu_ntt_kind::coset_inverse && shift.is_zero())
         throw error(errc::invalid_argument, "gpu_ntt: the coset shift of coset_inverse is zero");
     const fr omega = root_of_unity(log_n, conv);
-    cuda_bridge::ntt(data, log_n, conv == root_convention::snarkjs ? 1u : 0u, omega, inverse, coset, shift);
+    cuda_bridge::ntt(data, log_n, conv == root_convention::snarkjs ? 1u : 0u, omega, inverse, coset, shift, scale);
 }
 
 void gpu_ntt(std::span<fr> a, root_convention conv, gpu_ntt_kind kind, const fr& shift)

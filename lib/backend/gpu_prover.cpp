@@ -132,6 +132,7 @@ struct gpu_key::impl {
     // Per-prove scratch, grown on demand and kept (bounded by the key's sizes).
     std::mutex mu;
     gpu_buffer w, abc, gath, chunk[2];
+    gpu_buffer wtag;   // tags and tile offsets of the packed witness upload
     void* copy_stream = nullptr;
     void* chunk_ev[2] = {nullptr, nullptr};
     std::vector<void*> events;   // timing events, reused
@@ -149,6 +150,11 @@ struct gpu_key::impl {
         return bytes_of<g1_affine>(h.size() + l.size() + a.size() + b1.size()) + bytes_of<g2_affine>(b2.size());
     }
     uint64_t index_bytes() const { return snarkjs ? 0 : bytes_of<uint32_t>(na_pts + nb_pts); }
+    // Values of the largest witness vector sent packed: aux (bellperson) or
+    // the whole witness (snarkjs); their compact form lands in abc.
+    size_t packed_elems() const { return snarkjs ? ni + na : na; }
+    bool packs() const { return packed_elems() >= packed_min && packed_elems() <= 3 * n; }
+    static constexpr size_t packed_min = 1;
     uint64_t gath_elems() const
     {
         const size_t m = std::max(na_pts, nb_pts);
@@ -170,7 +176,7 @@ namespace {
 // An estimate from the sizes, meant as an upper bound of what one prove
 // allocates on the device beside the key:
 //   w (ni + na), a, b, c (3n), the gather buffer when |A| or |B| exceeds n;
-//   NTT: scratch n, twiddles n/2, small tables;
+//   NTT: scratch n, twiddles n (one table per stage), small tables;
 //   MSM (the backend's cached slots) for the largest query q at its window c:
 //     sort entries E = q·W (W = ceil(256/c)), capped at 2^30: keys and values
 //     double-buffered (16 B/entry) + the sort's temporary (~8 B/entry) +
@@ -182,7 +188,8 @@ uint64_t estimate_scratch(const gpu_key::impl& k)
 {
     const uint64_t fr_b = sizeof(fr);
     uint64_t s = (uint64_t(k.ni) + k.na) * fr_b + 3 * uint64_t(k.n) * fr_b + k.gath_elems() * fr_b;
-    s += uint64_t(k.n) * fr_b + uint64_t(k.n / 2) * fr_b + (uint64_t{4} << ((k.log_n + 1) / 2)) * fr_b;
+    if (k.packs()) s += pb::packed_scratch_words(k.packed_elems()) * sizeof(uint32_t);
+    s += uint64_t(k.n) * fr_b + uint64_t(k.n) * fr_b + (uint64_t{4} << ((k.log_n + 1) / 2)) * fr_b;
     auto msm_bytes = [](size_t q, bool g2) -> uint64_t {
         if (q == 0) return 0;
         const unsigned c = gpu_msm_window_bits(q, g2, 255);
@@ -337,6 +344,7 @@ void ensure_scratch(gpu_key::impl& k)
         grow(k.w, (k.ni + k.na) * sizeof(fr));
         grow(k.abc, 3 * k.n * sizeof(fr));
         if (k.gath_elems()) grow(k.gath, k.gath_elems() * sizeof(fr));
+        if (k.packs()) grow(k.wtag, pb::packed_scratch_words(k.packed_elems()) * sizeof(uint32_t));
         if (!k.resident) {
             grow(k.chunk[0], k.chunk_points * sizeof(g2_affine));
             grow(k.chunk[1], k.chunk_points * sizeof(g2_affine));
@@ -406,6 +414,17 @@ Jac witness_query(gpu_key::impl& k, device_steps& ds, const query<Aff>& q, const
     return r;
 }
 
+// A witness vector into w: packed (2 bits per 0/1 value, the others sent
+// alone; prove_bridge::upload_witness_packed) when the key's scratch allows,
+// through the compact array in abc, which the prove overwrites afterwards.
+void upload_witness(gpu_key::impl& k, fr* dst, std::span<const fr> v)
+{
+    if (k.packs() && v.size() == k.packed_elems())
+        pb::upload_witness_packed(dst, v.data(), v.size(), k.abc.as<fr>(), k.wtag.as<uint32_t>());
+    else
+        pb::upload_pageable(dst, v.data(), v.size_bytes());
+}
+
 // ---- the prove ---------------------------------------------------------------------------------
 struct abc_host {
     std::span<const fr> a, b, c;
@@ -453,7 +472,7 @@ groth16::prove_sums prove_bellperson_device(gpu_key::impl& k, std::span<const fr
         {
             device_steps::scope s(ds, "H2D", "");
             pb::upload_pageable(w, inputs.data(), inputs.size_bytes());
-            pb::upload_pageable(w + ni, aux.data(), aux.size_bytes());
+            upload_witness(k, w + ni, aux);   // before a, b, c: its compact form passes through abc
             if (host_abc) {
                 pb::upload_pageable(a, host_abc->a.data(), m * sizeof(fr));
                 pb::upload_pageable(b, host_abc->b.data(), m * sizeof(fr));
@@ -483,14 +502,18 @@ groth16::prove_sums prove_bellperson_device(gpu_key::impl& k, std::span<const fr
             pb::fill_zero(b + m, (n - m) * sizeof(fr));
             pb::fill_zero(c + m, (n - m) * sizeof(fr));
             const fr g = fr::from_u64(7);   // bellperson's coset shift
+            // The constant factors ride on the transforms' own scalings: the
+            // iNTT leaves out its 1/n (scale n), which joins the coset NTT's
+            // powers g^i; 1/Z joins the coset iNTT's (1/n)·g^−i.
+            const fr n_fr = fr::from_u64(n), n_inv = n_fr.inverse();
             for (fr* v : {a, b, c}) {
-                gpu_ntt_device(v, k.log_n, root_convention::bellperson, gpu_ntt_kind::inverse);
-                gpu_ntt_device(v, k.log_n, root_convention::bellperson, gpu_ntt_kind::coset_forward, g);
+                gpu_ntt_device(v, k.log_n, root_convention::bellperson, gpu_ntt_kind::inverse, fr::one(), n_fr);
+                gpu_ntt_device(v, k.log_n, root_convention::bellperson, gpu_ntt_kind::coset_forward, g, n_inv);
             }
             // On the coset g·⟨ω⟩, Z(x) = x^n − 1 is the constant g^n − 1.
             const fr z_inv = (g.pow(bigint<1>{{uint64_t(n)}}) - fr::one()).inverse();
-            pb::h_combine(a, b, c, n, z_inv);
-            gpu_ntt_device(a, k.log_n, root_convention::bellperson, gpu_ntt_kind::coset_inverse, g);
+            pb::mul_sub(a, b, c, n);   // a·b − c
+            gpu_ntt_device(a, k.log_n, root_convention::bellperson, gpu_ntt_kind::coset_inverse, g, z_inv);
             s.end();
         }
         groth16::prove_sums out;
@@ -547,7 +570,7 @@ groth16::prove_sums prove_snarkjs_device(gpu_key::impl& k, std::span<const fr> w
         device_steps ds(k, obs);
         {
             device_steps::scope s(ds, "H2D", "");
-            pb::upload_pageable(w, wit.data(), wit.size_bytes());
+            upload_witness(k, w, wit);
             s.end();
         }
         {
@@ -560,11 +583,13 @@ groth16::prove_sums prove_snarkjs_device(gpu_key::impl& k, std::span<const fr> w
             pb::fill_zero(a + m, (n - m) * sizeof(fr));
             pb::fill_zero(b + m, (n - m) * sizeof(fr));
             pb::mul_into(a, b, c, n);   // c = a∘b row by row (zero rows give zero)
+            // iNTT, ×ω_2n^i, NTT: the scaling by powers is the coset NTT of
+            // shift ω_2n, and the iNTT's 1/n joins its power table.
             const fr w2n = root_of_unity(k.log_n + 1, root_convention::snarkjs);
+            const fr n_fr = fr::from_u64(n), n_inv = n_fr.inverse();
             for (fr* v : {a, b, c}) {
-                gpu_ntt_device(v, k.log_n, root_convention::snarkjs, gpu_ntt_kind::inverse);
-                pb::scale_by_powers(v, n, w2n);
-                gpu_ntt_device(v, k.log_n, root_convention::snarkjs, gpu_ntt_kind::forward);
+                gpu_ntt_device(v, k.log_n, root_convention::snarkjs, gpu_ntt_kind::inverse, fr::one(), n_fr);
+                gpu_ntt_device(v, k.log_n, root_convention::snarkjs, gpu_ntt_kind::coset_forward, w2n, n_inv);
             }
             pb::mul_sub(a, b, c, n);
             s.end();
@@ -840,6 +865,16 @@ groth16::proof gpu_prove_snarkjs(const gpu_key& key, std::span<const fr> witness
     return groth16::prove_finish(key.pk().vk, sums, r, s);
 }
 
+size_t gpu_upload_witness(fr* dst, std::span<const fr> src, fr* scratch)
+{
+    if (src.empty()) return 0;
+    if (!dst || !scratch) throw error(errc::invalid_argument, "gpu_upload_witness: null device pointer");
+    gpu_buffer tags(pb::packed_scratch_words(src.size()) * sizeof(uint32_t));
+    const size_t others = pb::upload_witness_packed(dst, src.data(), src.size(), scratch, tags.as<uint32_t>());
+    cuda_bridge::synchronize();   // tags is freed on return
+    return others;
+}
+
 #else // !CUZK_WITH_CUDA
 
 namespace {
@@ -888,6 +923,7 @@ groth16::prove_sums gpu_prove_start_snarkjs(const gpu_key&, std::span<const fr>,
 {
     no_cuda("gpu_prove_start_snarkjs");
 }
+size_t gpu_upload_witness(fr*, std::span<const fr>, fr*) { no_cuda("gpu_upload_witness"); }
 
 #endif
 

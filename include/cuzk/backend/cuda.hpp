@@ -121,8 +121,8 @@ gpu_mul_rate gpu_bench_field_mul(gpu_field f, unsigned blocks, unsigned iters);
 //   coset_forward  a_i <- Σ_j a_j (shift·ω^i)^j                (coset_ntt)
 //   coset_inverse  the inverse of coset_forward                (coset_intt)
 // with ω = root_of_unity(log2 n, conv). Sizes 2^0 … 2^30 (device memory
-// permitting; the twiddle table holds n/2 elements and is cached per size and
-// convention, and sizes above 2^11 use a scratch array of n elements).
+// permitting; the twiddle tables hold n − 1 elements and are cached per size
+// and convention, and sizes above 2^11 use a scratch array of n elements).
 enum class gpu_ntt_kind : uint8_t { forward, inverse, coset_forward, coset_inverse };
 // In place on a host array: copies it to the device and back. Throws
 // errc::invalid_argument when a.size() is not a power of two, or for a zero
@@ -130,8 +130,12 @@ enum class gpu_ntt_kind : uint8_t { forward, inverse, coset_forward, coset_inver
 void gpu_ntt(std::span<fr> a, root_convention conv, gpu_ntt_kind kind = gpu_ntt_kind::forward,
              const fr& shift = fr::one());
 // In place on 2^log_n elements already in device memory (e.g. a gpu_buffer).
+// The result is multiplied by `scale`; for the coset kinds and the inverses
+// that costs nothing (it joins the power table or the 1/n), so a caller can
+// fold a constant factor of its own into the transform (the GPU prover's H
+// step: iNTT with scale n, i.e. without 1/n, then coset NTT with scale 1/n).
 void gpu_ntt_device(fr* data, unsigned log_n, root_convention conv, gpu_ntt_kind kind = gpu_ntt_kind::forward,
-                    const fr& shift = fr::one());
+                    const fr& shift = fr::one(), const fr& scale = fr::one());
 
 // ---- MSM on G1 and G2 ------------------------------------------------------------------------
 // Σ scalars[i]·points[i], with the contract of msm/msm.hpp: scalars are

@@ -42,8 +42,11 @@ double field_mul_bench(unsigned field, unsigned blocks, unsigned iters, double* 
 // NTT of data[0 … 2^log_n) in device memory. omega: the primitive 2^log_n-th
 // root of the convention conv_id (its twiddle table is cached under
 // (log_n, conv_id)). coset: scale by shift^i before (forward) or by
-// shift^−i after (inverse). The inverse includes the factor 1/n.
-void ntt(fr* data, unsigned log_n, unsigned conv_id, const fr& omega, bool inverse, bool coset, const fr& shift);
+// shift^−i after (inverse). The inverse includes the factor 1/n. The result
+// is multiplied by scale (joined to the power table or the 1/n; a plain
+// forward transform with scale != 1 multiplies on its last store).
+void ntt(fr* data, unsigned log_n, unsigned conv_id, const fr& omega, bool inverse, bool coset, const fr& shift,
+         const fr& scale);
 
 // Largest bit length of the n scalars in device memory (0 when all are zero).
 unsigned scalar_bits(const fr::repr* scalars, size_t n);

@@ -136,4 +136,12 @@ groth16::proof gpu_prove_snarkjs(const gpu_key& k, std::span<const fr> witness, 
                                  groth16::prove_observer* observer = nullptr,
                                  groth16::prove_timings* timings = nullptr);
 
+// A witness vector (Montgomery values) into device memory dst as the prover
+// sends it: 2-bit tags for the values 0 and 1, the other values alone, and a
+// kernel that expands them, so a witness of bits crosses the bus at a
+// fraction of its size. dst[i] == src[i] afterwards. scratch: device memory
+// for src.size() values (overwritten). Synchronises before returning; returns
+// how many values were neither 0 nor 1.
+size_t gpu_upload_witness(fr* dst, std::span<const fr> src, fr* scratch);
+
 } // namespace cuzk
