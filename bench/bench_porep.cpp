@@ -11,9 +11,6 @@
 //                           (e.g. --benchmark_filter=bm_porep_gpu/27): it
 //                           needs ~75 GB of host memory (the key is ~45 GB)
 //                           and minutes of setup
-//   bm_porep_gpu_bounded/…  the same with CUZK_MSM_RUNS_BOUNDED=1 and
-//                           CUZK_MSM_REDUCE_BOUNDED=1 (register-capped MSM
-//                           launches) for its iterations; its result verifies too
 //   bm_porep_cpu/16         groth16::prove_start on the CPU at 2^16 of the
 //                           same generator shape (a, b, c by r1cs::evaluate,
 //                           included in the time), for comparison
@@ -36,7 +33,6 @@
 
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -180,29 +176,7 @@ gpu_fixture& gpu_get(unsigned L)
     return *f;
 }
 
-// The register-capped MSM launches (CUZK_MSM_RUNS_BOUNDED, CUZK_MSM_REDUCE_BOUNDED;
-// kernels/cuda_backend.cuh) set for the iterations of bm_porep_gpu_bounded.
-struct bounded_knobs {
-    explicit bounded_knobs(bool on) : on_(on)
-    {
-        if (!on_) return;
-        setenv("CUZK_MSM_RUNS_BOUNDED", "1", 1);
-        setenv("CUZK_MSM_REDUCE_BOUNDED", "1", 1);
-    }
-    ~bounded_knobs()
-    {
-        if (!on_) return;
-        unsetenv("CUZK_MSM_RUNS_BOUNDED");
-        unsetenv("CUZK_MSM_REDUCE_BOUNDED");
-    }
-    bounded_knobs(const bounded_knobs&) = delete;
-    bounded_knobs& operator=(const bounded_knobs&) = delete;
-
-private:
-    bool on_;
-};
-
-void bm_porep_gpu_run(benchmark::State& st, bool bounded)
+void bm_porep_gpu(benchmark::State& st)
 {
     std::string why;
     if (!cuda_available(&why)) {
@@ -218,34 +192,22 @@ void bm_porep_gpu_run(benchmark::State& st, bool bounded)
     span_sums spans;
     groth16::prove_timings sum{};
     double iters = 0;
-    bool verified = f.verified;
-    {
-        const bounded_knobs knobs(bounded);
-        if (bounded) {   // the variant's own result must verify too (the fixture checked the default's)
-            const groth16::prove_sums s = gpu_prove_start_witness(*f.key, f.circ.inputs, f.circ.aux);
-            verified = check_proof(f.key->pk().vk, s, f.circ.inputs,
-                                   ("porep bounded 2^" + std::to_string(L)).c_str());
-        }
-        for (auto _ : st) {
-            groth16::prove_timings t{};
-            const auto t0 = clock_type::now();
-            const groth16::prove_sums s = gpu_prove_start_witness(*f.key, f.circ.inputs, f.circ.aux, &spans, &t);
-            gpu_synchronize();
-            st.SetIterationTime(ms_since(t0) / 1e3);
-            benchmark::DoNotOptimize(s);
-            accumulate(sum, t);
-            ++iters;
-        }
+    for (auto _ : st) {
+        groth16::prove_timings t{};
+        const auto t0 = clock_type::now();
+        const groth16::prove_sums s = gpu_prove_start_witness(*f.key, f.circ.inputs, f.circ.aux, &spans, &t);
+        gpu_synchronize();
+        st.SetIterationTime(ms_since(t0) / 1e3);
+        benchmark::DoNotOptimize(s);
+        accumulate(sum, t);
+        ++iters;
     }
     if (iters == 0) return;
     add_timing_counters(st, sum, iters);
     for (const auto& [step, ms] : spans.ms) st.counters["dev_" + step + "_ms"] = ms / iters;
     st.counters["constraints"] = double(f.circ.p.num_constraints);
-    st.counters["verified"] = verified ? 1 : 0;
-    if (!verified) st.SkipWithError("the proof of the device result does not verify");
+    st.counters["verified"] = f.verified ? 1 : 0;
 }
-void bm_porep_gpu(benchmark::State& st) { bm_porep_gpu_run(st, false); }
-void bm_porep_gpu_bounded(benchmark::State& st) { bm_porep_gpu_run(st, true); }
 
 // ---- CPU comparison -----------------------------------------------------------------------
 struct cpu_fixture {
@@ -314,12 +276,10 @@ int main(int argc, char** argv)
     bool want27 = false;
     for (int i = 1; i < argc; ++i)
         if (std::strncmp(argv[i], "--benchmark_filter=", 19) == 0 && std::strstr(argv[i] + 19, "27")) want27 = true;
-    for (auto* g : {benchmark::RegisterBenchmark("bm_porep_gpu", bm_porep_gpu),
-                    benchmark::RegisterBenchmark("bm_porep_gpu_bounded", bm_porep_gpu_bounded)}) {
-        g->Arg(22)->Arg(24);
-        if (want27) g->Arg(27);
-        g->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(5);
-    }
+    auto* g = benchmark::RegisterBenchmark("bm_porep_gpu", bm_porep_gpu);
+    g->Arg(22)->Arg(24);
+    if (want27) g->Arg(27);
+    g->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(5);
     benchmark::RegisterBenchmark("bm_porep_cpu", bm_porep_cpu)
         ->Arg(16)
         ->UseManualTime()

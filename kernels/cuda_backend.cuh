@@ -8,7 +8,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <cstdlib>
 #include <map>
 #include <mutex>
 #include <string>
@@ -68,15 +67,6 @@ __global__ void each_kernel(B body, size_t n)
     if (i < n) body(i);
 }
 
-// each_kernel with 128 threads and at least MinBlocks blocks resident per SM:
-// ptxas caps the registers to fit (65536 / (128·MinBlocks)), spilling if it must.
-template <class B, int MinBlocks>
-__global__ void __launch_bounds__(128, MinBlocks) each_kernel_lb(B body, size_t n)
-{
-    const size_t i = blockIdx.x * size_t(128) + threadIdx.x;
-    if (i < n) body(i);
-}
-
 template <class B>
 __global__ void __launch_bounds__(ntt_threads, B::min_blocks_per_sm) block_kernel(B body)
 {
@@ -113,15 +103,6 @@ struct cuda_be {
         each_kernel<B><<<unsigned(grid), block, 0, c.stream>>>(body, n);
         CUZK_CUDA_CHECK(cudaGetLastError());
     }
-    // each(n, body, 128) with the register cap of each_kernel_lb<B, MinBlocks>.
-    template <int MinBlocks, class B>
-    void each_lb(size_t n, const B& body)
-    {
-        if (n == 0) return;
-        const size_t grid = (n + 127) / 128;
-        each_kernel_lb<B, MinBlocks><<<unsigned(grid), 128, 0, c.stream>>>(body, n);
-        CUZK_CUDA_CHECK(cudaGetLastError());
-    }
     template <class B>
     void blocks(size_t nblocks, unsigned threads, size_t smem, const B& body)
     {
@@ -139,17 +120,6 @@ struct cuda_be {
         cuda_sort_pairs(kin, kout, vin, vout, n, end_bit);
     }
     void exclusive_sum(const uint32_t* in, uint32_t* out, size_t n) { cuda_exclusive_sum(in, out, n); }
-    // Tuning knobs for benchmarks (the sums are the same either way):
-    // CUZK_MSM_RUNS_BOUNDED=1 runs the G1 accumulation with its registers
-    // capped (each_lb<4>), CUZK_MSM_REDUCE_BOUNDED=1 the bucket reduction
-    // (each_lb<3>).
-    static bool knob(const char* name)
-    {
-        const char* e = std::getenv(name);
-        return e && *e == '1';
-    }
-    bool runs_bounded() const { return knob("CUZK_MSM_RUNS_BOUNDED"); }
-    bool reduce_bounded() const { return knob("CUZK_MSM_REDUCE_BOUNDED"); }
     // Entries (n·windows) sorted at once: a quarter of the free memory / 16 bytes
     // per entry (keys and values, double-buffered), at most 2^30.
     size_t max_entries() const

@@ -37,9 +37,6 @@
 //   sort_pairs(kin, kout, vin, vout, n, end_bit)   stable, by key
 //   exclusive_sum(in, out, n)
 //   size_t max_entries()
-//   bool runs_bounded(), reduce_bounded(), each_lb<MinBlocks>(n, body)
-//                                    (register-capped launches of the G1 accumulation and
-//                                    of the bucket reduction; tuning knobs, same sums)
 #pragma once
 
 #include <algorithm>
@@ -340,17 +337,9 @@ void msm_windows(Be& be, const Aff* points, const uint64_t* scalars, size_t n, u
 
         const size_t ch1 = msm_first_chunk(m);
         size_t threads = (m + ch1 - 1) / ch1;
-        const msm_runs<msm_src_points<Aff, Xz>, Xz> first{
-            {keys_b, vals_b, points}, m, ch1, null_key, gb, part_pts, part_keys, part_flags};
-        // The accumulation (G1: 168 registers, 3 warps per scheduler, "fixed
-        // latency" the top stall) with be.runs_bounded(): registers capped
-        // for 4 blocks of 128 per SM (128 registers, ~0.1 KB spilled).
-        if constexpr (sizeof(Aff) <= 96) {
-            if (be.runs_bounded()) be.template each_lb<4>(threads, first);
-            else be.each(threads, first, 128);
-        } else {
-            be.each(threads, first, 128);
-        }
+        be.each(threads, msm_runs<msm_src_points<Aff, Xz>, Xz>{{keys_b, vals_b, points}, m, ch1, null_key, gb,
+                                                                 part_pts, part_keys, part_flags},
+                128);
         size_t count = compact(threads);
         while (count > 0) {
             threads = (count + msm_later_chunk - 1) / msm_later_chunk;
@@ -371,13 +360,7 @@ void msm_windows(Be& be, const Aff* points, const uint64_t* scalars, size_t n, u
     size_t per_w = size_t{1} << (log_h - log_seg);
     Xz* seg_a = be.template buffer<Xz>(slot_seg_a, W * per_w);
     Xz* seg_b = be.template buffer<Xz>(slot_seg_b, W * ((per_w + 7) / 8));
-    // The reduction is latency-bound (Nsight Compute, H200, G1 2^24: 218
-    // registers, 2 warps per scheduler, 19 ms of 129); be.reduce_bounded()
-    // runs it with the registers capped for 3 blocks of 128 per SM instead.
-    if (be.reduce_bounded())
-        be.template each_lb<3>(W * per_w, msm_bucket_reduce<Xz>{buckets, seg_a, log_h, log_seg});
-    else
-        be.each(W * per_w, msm_bucket_reduce<Xz>{buckets, seg_a, log_h, log_seg}, 128);
+    be.each(W * per_w, msm_bucket_reduce<Xz>{buckets, seg_a, log_h, log_seg}, 128);
     while (per_w > 1) {
         const size_t m2 = (per_w + 7) / 8;
         be.each(W * m2, msm_sum_groups<Xz>{seg_a, seg_b, per_w, m2, 8}, 128);

@@ -6,15 +6,15 @@
 # libraries (CUDA's runtime is linked statically): those come from .deps
 # (scripts/gpu-run.sh --fetch-deps). Carry .deps and the binaries named below.
 #
-#   scripts/gpu-prebuilt.sh [BUILD]        BUILD defaults to build
+#   CUZK_COMMIT=<hash> scripts/gpu-prebuilt.sh [BUILD]     BUILD defaults to build
 #
 # Steps, each with its own time limit, most important first; every step's
 # output goes to $OUT as it runs, so a run cut short still returns what it did:
 #   ntt.txt      bench_gpu: NTT 2^24 and 2^27 (forward, coset inverse)
-#   porep.txt    bench_porep: the 2^27 PoRep-shaped partition, default and
-#                register-capped MSM launches (bm_porep_gpu_bounded)
+#   porep.txt    bench_porep: the 2^27 PoRep-shaped partition
 #   test_gpu.txt, test_gpu_prove.txt   the [gpu] tests of the changed kernels
-#   msm_*.txt    bench_gpu: G1 MSM 2^24 with each MSM launch knob
+#   msm.txt      bench_gpu: G1 MSM 2^24
+# At most 8 files come back from a device call: keep $OUT to these.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 b=${1:-build}
@@ -29,7 +29,8 @@ if [[ -d $root/.deps ]]; then
 fi
 {
   echo "== date: $(date -u +%FT%TZ)"
-  echo "== commit: $(git -C "$root" rev-parse HEAD 2>/dev/null || echo unknown)"
+  # The device copy's .git need not be the working tree's: pass CUZK_COMMIT from here.
+  echo "== commit: ${CUZK_COMMIT:-unknown (set CUZK_COMMIT)}"
   nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv 2>&1
   nproc
 } >"$out/env.txt" 2>&1
@@ -42,15 +43,8 @@ step() {   # step NAME LIMIT_S command...
   echo "gpu-prebuilt: $name rc=$? in $(( $(date +%s) - t0 )) s"
 }
 step ntt 30 "$b/bench/bench_gpu" --benchmark_filter='bm_ntt/log_n:(24|27)/kind:(0|3)' --benchmark_counters_tabular=true
-step porep 125 "$b/bench/bench_porep" --benchmark_filter='bm_porep_gpu.*/27' --benchmark_counters_tabular=true
+step porep 125 "$b/bench/bench_porep" --benchmark_filter='bm_porep_gpu/27' --benchmark_counters_tabular=true
 step test_gpu 30 "$b/test/test_gpu" '[gpu]' --durations yes
 step test_gpu_prove 45 "$b/test/test_gpu_prove" '[gpu]' --durations yes
-for v in default runs reduce; do
-  case $v in
-    runs) export CUZK_MSM_RUNS_BOUNDED=1 ;;
-    reduce) unset CUZK_MSM_RUNS_BOUNDED; export CUZK_MSM_REDUCE_BOUNDED=1 ;;
-  esac
-  step "msm_$v" 15 "$b/bench/bench_gpu" --benchmark_filter='bm_msm<g1_affine>/log_n:24/' --benchmark_counters_tabular=true
-done
-unset CUZK_MSM_RUNS_BOUNDED CUZK_MSM_REDUCE_BOUNDED
+step msm 15 "$b/bench/bench_gpu" --benchmark_filter='bm_msm<g1_affine>/log_n:24/' --benchmark_counters_tabular=true
 grep -hE "^bm_|passed|failed|FAILED|verifies|error" "$out"/*.txt | cut -c1-220
