@@ -13,6 +13,7 @@
 
 #include "cuda_backend.cuh"
 #include "cuzk/backend/detail/prove_bridge.hpp"
+#include "cuzk/backend/detail/witness_pack.hpp"
 #include "cuzk/util/parallel.hpp"
 
 namespace cuzk::dev {
@@ -103,10 +104,12 @@ bool ensure_stage(stage_state& st)
 }
 
 // ---- packed witness upload (prove_bridge::upload_witness_packed) ---------------------------
+// The format: include/cuzk/backend/detail/witness_pack.hpp (whose host code
+// does both host passes; witness_pack::unpack is this kernel on the host).
 constexpr unsigned unpack_threads = 256;
-constexpr unsigned unpack_steps = unsigned(prove_bridge::packed_tile / unpack_threads);   // 16
-constexpr size_t tile_words = prove_bridge::packed_tile / 16;                              // 256
-static_assert(prove_bridge::packed_tile % (16 * unpack_threads) == 0);
+constexpr unsigned unpack_steps = unsigned(witness_pack::tile / unpack_threads);   // 16
+constexpr size_t tile_words = witness_pack::tile_words;                           // 256
+static_assert(witness_pack::tile % (16 * unpack_threads) == 0);
 
 // One block per tile: step s handles values s·256 + threadIdx.x of the tile;
 // a ballot over the warp and the 8 warp counts (shared, double-buffered: one
@@ -117,7 +120,7 @@ __global__ void __launch_bounds__(unpack_threads)
 {
     __shared__ uint32_t cnt[2][unpack_threads / 32];
     const size_t tile = blockIdx.x;
-    const size_t base = tile * prove_bridge::packed_tile;
+    const size_t base = tile * witness_pack::tile;
     const unsigned warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
     uint32_t off = tile_off[tile];
     const dfr one = dfr::one();
@@ -154,8 +157,6 @@ __global__ void __launch_bounds__(unpack_threads)
     }
 }
 
-// 0 zero, 1 the Montgomery one, 2 other.
-inline unsigned host_tag(const fr& v) { return v.is_zero() ? 0u : v.is_one() ? 1u : 2u; }
 
 } // namespace
 } // namespace cuzk::dev
@@ -255,25 +256,23 @@ void upload_pageable(void* dst, const void* src, size_t bytes)
     }
 }
 
-size_t packed_scratch_words(size_t n)
-{
-    const size_t tiles = (n + packed_tile - 1) / packed_tile;
-    return tiles * tile_words + tiles;
-}
+size_t packed_scratch_words(size_t n) { return witness_pack::scratch_words(n); }
 
 size_t upload_witness_packed(fr* dst, const fr* src, size_t n, fr* others_tmp, uint32_t* tag_tmp)
 {
+    namespace wp = witness_pack;
     if (n == 0) return 0;
     context& c = ctx();
     std::lock_guard<std::recursive_mutex> lk(c.mu);
     stage_state& st = stage();
-    const size_t tiles = (n + packed_tile - 1) / packed_tile;
-    const size_t words = tiles * tile_words + tiles;   // tags, then the tile offsets
+    const size_t tiles = wp::tiles_of(n);
+    const size_t words = wp::scratch_words(n);   // tags, then the tile offsets
+    // Threads: all of them for large vectors, one per 2^16 values below that.
+    const unsigned th = unsigned(std::min<size_t>(resolve_threads(0), (n + 65535) / 65536));
     if (!ensure_stage(st)) {
         upload_pageable(dst, src, n * sizeof(fr));
-        size_t others = 0;
-        for (size_t i = 0; i < n; ++i) others += host_tag(src[i]) == 2;
-        return others;
+        std::vector<uint32_t> tags(words), cnt;
+        return size_t(wp::tag(src, n, tags.data(), tags.data() + tiles * tile_words, cnt, th));
     }
     if (st.tags_used) CUZK_CUDA_CHECK(cudaEventSynchronize(st.tags_done));   // its last DMA is over
     if (st.tags_bytes < words * sizeof(uint32_t)) {
@@ -293,34 +292,10 @@ size_t upload_witness_packed(fr* dst, const fr* src, size_t n, fr* others_tmp, u
     if (!st.tags_done) CUZK_CUDA_CHECK(cudaEventCreateWithFlags(&st.tags_done, cudaEventDisableTiming));
     uint32_t* tags = static_cast<uint32_t*>(st.tags);
     uint32_t* off = tags + tiles * tile_words;
-    // Threads: all of them for large vectors, one per 2^16 values below that.
-    const unsigned th = unsigned(std::min<size_t>(resolve_threads(0), (n + 65535) / 65536));
 
-    // Pass 1: tags and the count of others per tile (counts in off[] for now).
-    parallel_for(th, tiles, [&](size_t b, size_t e, unsigned) {
-        for (size_t t = b; t < e; ++t) {
-            const size_t i0 = t * packed_tile, i1 = std::min(n, i0 + packed_tile);
-            uint32_t cnt = 0;
-            for (size_t w = 0; w < tile_words; ++w) {
-                uint32_t word = 0;
-                const size_t j0 = i0 + 16 * w;
-                for (size_t q = 0; q < 16 && j0 + q < i1; ++q) {
-                    const unsigned tg = host_tag(src[j0 + q]);
-                    word |= tg << (2 * q);
-                    cnt += tg == 2;
-                }
-                tags[t * tile_words + w] = word;
-            }
-            off[t] = cnt;
-        }
-    });
-    // Exclusive prefix sum; `total` others in all (< n <= 2^32 elements per call).
-    std::vector<uint32_t> cnt(off, off + tiles);
-    uint64_t total = 0;
-    for (size_t t = 0; t < tiles; ++t) {
-        off[t] = uint32_t(total);
-        total += cnt[t];
-    }
+    // Pass 1: tags, counts and offsets; one DMA for tags and offsets.
+    std::vector<uint32_t> cnt;
+    const uint64_t total = wp::tag(src, n, tags, off, cnt, th);
     CUZK_CUDA_CHECK(cudaMemcpyAsync(tag_tmp, tags, words * sizeof(uint32_t), cudaMemcpyHostToDevice, c.stream));
     CUZK_CUDA_CHECK(cudaEventRecord(st.tags_done, c.stream));
     st.tags_used = true;
@@ -335,18 +310,7 @@ size_t upload_witness_packed(fr* dst, const fr* src, size_t n, fr* others_tmp, u
         if (len > 0) {
             if (st.used[k]) CUZK_CUDA_CHECK(cudaEventSynchronize(st.done[k]));
             fr* piece = static_cast<fr*>(st.buf[k]);
-            parallel_for(th, t1 - t0, [&](size_t b, size_t e, unsigned) {
-                for (size_t t = t0 + b; t < t0 + e; ++t) {
-                    if (cnt[t] == 0) continue;
-                    fr* out = piece + (off[t] - base);
-                    const size_t i0 = t * packed_tile;
-                    for (size_t w = 0; w < tile_words; ++w) {
-                        uint32_t word = tags[t * tile_words + w];
-                        for (size_t q = 0; word; ++q, word >>= 2)
-                            if ((word & 3u) == 2u) *out++ = src[i0 + 16 * w + q];
-                    }
-                }
-            });
+            wp::gather_others(src, n, tags, off, t0, t1, piece, th);
             CUZK_CUDA_CHECK(cudaMemcpyAsync(others_tmp + base, piece, len * sizeof(fr), cudaMemcpyHostToDevice,
                                             c.stream));
             CUZK_CUDA_CHECK(cudaEventRecord(st.done[k], c.stream));

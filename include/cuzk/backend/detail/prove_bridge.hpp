@@ -42,20 +42,17 @@ void upload_pageable(void* dst, const void* src, size_t bytes);
 // Host → device of a witness vector (Montgomery values, mostly 0 and 1): the
 // host sends 2 bits per value (0, 1, other) and the other values only, and a
 // kernel expands them into dst[0 … n). Same contents as upload_pageable.
-//   layout   tiles of packed_tile values; tile t's tags are words
-//            t·(packed_tile/16) …, value j of the tile in bits 2(j mod 16) of
-//            word j/16; its other values, in index order, start at
-//            tile_off[t] of the compact array
-//   host     pass 1 (all threads): tags into a pinned buffer, others per
-//            tile; prefix sum; tags and offsets go in one DMA. Pass 2: the
-//            other values, tile by tile, into the pinned staging pieces of
-//            upload_pageable and on to others_tmp
+//   format   detail/witness_pack.hpp (tiles of 4096 values: tags, offsets,
+//            the other values in index order)
+//   host     pass 1 (witness_pack::tag, all threads): tags and offsets into
+//            a pinned buffer, one DMA. Pass 2 (witness_pack::gather_others):
+//            the other values, tile by tile, into the pinned staging pieces
+//            of upload_pageable and on to others_tmp
 //   device   one block per tile: warp ballots rank the others (as the split
 //            of the witness MSM does), each value is written once
 // others_tmp: device scratch of at least n fr; tag_tmp: packed_scratch_words(n)
 // words. Returns the number of other values. Returns when the last copy and
 // the expansion are queued (src may then be reused).
-constexpr size_t packed_tile = 4096;
 size_t packed_scratch_words(size_t n);
 size_t upload_witness_packed(fr* dst, const fr* src, size_t n, fr* others_tmp, uint32_t* tag_tmp);
 // Device → device, and memset; queued on the backend stream.
