@@ -59,7 +59,7 @@ void bm_pack_gather(benchmark::State& st)
     const uint64_t total = wp::tag(v.data(), v.size(), tags.data(), off, cnt, 0);
     std::vector<fr> others(total);
     for (auto _ : st) {
-        wp::gather_others(v.data(), v.size(), tags.data(), off, 0, tiles, others.data(), th);
+        wp::gather_others(v.data(), tags.data(), off, 0, tiles, others.data(), th);
         benchmark::ClobberMemory();
     }
     st.SetBytesProcessed(int64_t(st.iterations()) * int64_t(v.size() * sizeof(fr)));

@@ -258,6 +258,18 @@ void upload_pageable(void* dst, const void* src, size_t bytes)
 
 size_t packed_scratch_words(size_t n) { return witness_pack::scratch_words(n); }
 
+namespace {
+// The expansion of n packed values (tags and offsets in tag_tmp, others in others_tmp) into dst.
+void launch_unpack(context& c, fr* dst, size_t n, const fr* others_tmp, const uint32_t* tag_tmp)
+{
+    const size_t tiles = witness_pack::tiles_of(n);
+    unpack_kernel<<<unsigned(tiles), unpack_threads, 0, c.stream>>>(
+        tag_tmp, tag_tmp + tiles * tile_words, reinterpret_cast<const uint4*>(others_tmp),
+        reinterpret_cast<uint4*>(dst), n);
+    CUZK_CUDA_CHECK(cudaGetLastError());
+}
+} // namespace
+
 size_t upload_witness_packed(fr* dst, const fr* src, size_t n, fr* others_tmp, uint32_t* tag_tmp)
 {
     namespace wp = witness_pack;
@@ -310,7 +322,7 @@ size_t upload_witness_packed(fr* dst, const fr* src, size_t n, fr* others_tmp, u
         if (len > 0) {
             if (st.used[k]) CUZK_CUDA_CHECK(cudaEventSynchronize(st.done[k]));
             fr* piece = static_cast<fr*>(st.buf[k]);
-            wp::gather_others(src, n, tags, off, t0, t1, piece, th);
+            wp::gather_others(src, tags, off, t0, t1, piece, th);
             CUZK_CUDA_CHECK(cudaMemcpyAsync(others_tmp + base, piece, len * sizeof(fr), cudaMemcpyHostToDevice,
                                             c.stream));
             CUZK_CUDA_CHECK(cudaEventRecord(st.done[k], c.stream));
@@ -318,11 +330,22 @@ size_t upload_witness_packed(fr* dst, const fr* src, size_t n, fr* others_tmp, u
         }
         t0 = t1;
     }
-    unpack_kernel<<<unsigned(tiles), unpack_threads, 0, c.stream>>>(
-        tag_tmp, tag_tmp + tiles * tile_words, reinterpret_cast<const uint4*>(others_tmp),
-        reinterpret_cast<uint4*>(dst), n);
-    CUZK_CUDA_CHECK(cudaGetLastError());
+    launch_unpack(c, dst, n, others_tmp, tag_tmp);
     return size_t(total);
+}
+
+void upload_packed(fr* dst, size_t n, const uint32_t* tags, const fr* others_host, uint64_t others, fr* others_tmp,
+                   uint32_t* tag_tmp)
+{
+    if (n == 0) return;
+    context& c = ctx();
+    std::lock_guard<std::recursive_mutex> lk(c.mu);
+    const size_t words = witness_pack::scratch_words(n);
+    CUZK_CUDA_CHECK(cudaMemcpyAsync(tag_tmp, tags, words * sizeof(uint32_t), cudaMemcpyHostToDevice, c.stream));
+    if (others)
+        CUZK_CUDA_CHECK(
+            cudaMemcpyAsync(others_tmp, others_host, others * sizeof(fr), cudaMemcpyHostToDevice, c.stream));
+    launch_unpack(c, dst, n, others_tmp, tag_tmp);
 }
 
 void copy_d2d(void* dst, const void* src, size_t bytes)

@@ -277,6 +277,7 @@ TEST_CASE("gpu_prove_start_witness (PCE on the device) equals prove_start", "[gp
 {
     GPU_OR_SKIP();
     std::mt19937_64 rng(test::test_seed() + 1);
+    gpu_packed_witness packed;
     for (const auto& [ni, nc] : std::vector<std::pair<size_t, size_t>>{{1, 3}, {2, 29}, {3, 253}, {2, 4093}, {2, 16381}}) {
         const fixture f(rng(), ni, nc);
         INFO("inputs " << ni << ", constraints " << nc << ", domain 2^" << log2u(f.pk->domain_size));
@@ -287,11 +288,34 @@ TEST_CASE("gpu_prove_start_witness (PCE on the device) equals prove_start", "[gp
             const auto x = f.evaluate(w);
             groth16::prove_timings tm;
             const groth16::prove_sums gpu = gpu_prove_start_witness(key, w.inputs, w.aux, nullptr, &tm);
-            check_sums(gpu, cpu_sums(f, x, w));
+            const groth16::prove_sums want = cpu_sums(f, x, w);
+            check_sums(gpu, want);
             CHECK(tm.total_ns > 0);
             CHECK(groth16::verify(f.pvk, groth16::prove_finish(f.pk->vk, gpu), f.public_inputs(w)));
+            // The same aux packed beforehand (one object refilled across circuits and witnesses).
+            packed.pack(w.aux, 2);
+            CHECK(packed.size() == w.aux.size());
+            check_sums(gpu_prove_start_witness(key, w.inputs, packed), want);
         }
     }
+}
+
+TEST_CASE("gpu prover: a packed aux of the wrong size is refused, the next prove works", "[gpu]")
+{
+    GPU_OR_SKIP();
+    std::mt19937_64 rng(test::test_seed() + 21);
+    const fixture f(rng(), 2, 29);
+    const gpu_key key(f.pk, f.density, f.pce);
+    const auto w = groth16::synthesize_witness(f.circuit(rng(), 0.9, false));
+    gpu_packed_witness packed;
+    std::vector<fr> short_aux(w.aux.begin(), w.aux.end() - 1);
+    packed.pack(short_aux);
+    std::string what;
+    CHECK(code_of([&] { gpu_prove_start_witness(key, w.inputs, packed); }, &what) == errc::invalid_argument);
+    CHECK(what.find("packed aux") != std::string::npos);
+    packed.pack(w.aux);
+    check_sums(gpu_prove_start_witness(key, w.inputs, packed), cpu_sums(f, f.evaluate(w), w));
+    CHECK(packed.host_bytes() > 0);
 }
 
 TEST_CASE("gpu prover: more A/B points than the domain (separate gather buffer)", "[gpu]")

@@ -35,7 +35,7 @@ TEST_CASE("witness pack: the layout of tags, offsets and others")
     CHECK(off[1] == 2);
     CHECK(cnt == std::vector<uint32_t>{2, 1});
     std::vector<fr> others(3);
-    wp::gather_others(v.data(), v.size(), tags.data(), off, 0, 2, others.data(), 1);
+    wp::gather_others(v.data(), tags.data(), off, 0, 2, others.data(), 1);
     CHECK(others[0] == x);
     CHECK(others[1] == y);
     CHECK(others[2] == z);
@@ -76,7 +76,7 @@ TEST_CASE("witness pack: pack then unpack gives every value back")
             std::vector<fr> others(total + 1);
             for (size_t t0 = 0; t0 < tiles;) {
                 const size_t t1 = std::min(tiles, t0 + 1 + rng() % 3);
-                wp::gather_others(v.data(), n, tags.data(), off, t0, t1, others.data() + off[t0], 2);
+                wp::gather_others(v.data(), tags.data(), off, t0, t1, others.data() + off[t0], 2);
                 t0 = t1;
             }
             std::vector<fr> back(n, fr::from_u64(777));

@@ -38,6 +38,7 @@
 #if CUZK_WITH_CUDA
 #include "cuzk/backend/cuda_bridge.hpp"
 #include "cuzk/backend/detail/prove_bridge.hpp"
+#include "cuzk/backend/detail/witness_pack.hpp"
 #endif
 
 namespace cuzk {
@@ -166,8 +167,24 @@ struct gpu_key::impl {
     }
 };
 
+struct gpu_packed_witness::impl {
+    size_t n = 0;
+    uint64_t others = 0;
+    uint32_t* tags = nullptr;   // page-locked: scratch_words(n) words, tags then offsets
+    size_t tags_cap = 0;        // words
+    fr* vals = nullptr;         // page-locked: the other values
+    size_t vals_cap = 0;        // values
+    std::vector<uint32_t> cnt;
+    ~impl()
+    {
+        pb::host_free_pinned(tags);
+        pb::host_free_pinned(vals);
+    }
+};
+
 struct gpu_prover_access {
     static gpu_key::impl& get(const gpu_key& k) { return *k.p_; }
+    static const gpu_packed_witness::impl& get(const gpu_packed_witness& w) { return *w.p_; }
 };
 
 namespace {
@@ -430,12 +447,15 @@ struct abc_host {
     std::span<const fr> a, b, c;
 };
 
-void check_assignment(const gpu_key::impl& k, std::span<const fr> inputs, std::span<const fr> aux, const char* fn)
+// aux_size: the number of aux values (aux.size() unless they come packed).
+void check_assignment(const gpu_key::impl& k, std::span<const fr> inputs, std::span<const fr> aux, const char* fn,
+                      size_t aux_size = size_t(-1))
 {
-    if (inputs.size() != k.ni || aux.size() != k.na)
+    if (aux_size == size_t(-1)) aux_size = aux.size();
+    if (inputs.size() != k.ni || aux_size != k.na)
         throw error(errc::invalid_argument,
                     fmt::format("{}: assignment has {} inputs and {} aux, the key expects {} and {}", fn,
-                                inputs.size(), aux.size(), k.ni, k.na));
+                                inputs.size(), aux_size, k.ni, k.na));
     if (inputs.empty() || !inputs[0].is_one())
         throw error(errc::invalid_argument, fmt::format("{}: input 0 must be the constant one", fn));
 }
@@ -456,9 +476,11 @@ auto guarded(gpu_key::impl& k, Body&& body)
     }
 }
 
+// aux comes as host values, or (packed != nullptr; aux is then empty) packed beforehand.
 groth16::prove_sums prove_bellperson_device(gpu_key::impl& k, std::span<const fr> inputs, std::span<const fr> aux,
                                             const abc_host* host_abc, groth16::prove_observer* obs,
-                                            groth16::prove_timings* timings)
+                                            groth16::prove_timings* timings,
+                                            const gpu_packed_witness::impl* packed = nullptr)
 {
     const auto t_all = clock::now();
     return guarded(k, [&] {
@@ -472,7 +494,14 @@ groth16::prove_sums prove_bellperson_device(gpu_key::impl& k, std::span<const fr
         {
             device_steps::scope s(ds, "H2D", "");
             pb::upload_pageable(w, inputs.data(), inputs.size_bytes());
-            upload_witness(k, w + ni, aux);   // before a, b, c: its compact form passes through abc
+            // Before a, b, c: the compact form of aux passes through abc.
+            if (packed) {
+                grow(k.wtag, pb::packed_scratch_words(packed->n) * sizeof(uint32_t));
+                pb::upload_packed(w + ni, packed->n, packed->tags, packed->vals, packed->others, k.abc.as<fr>(),
+                                  k.wtag.as<uint32_t>());
+            } else {
+                upload_witness(k, w + ni, aux);
+            }
             if (host_abc) {
                 pb::upload_pageable(a, host_abc->a.data(), m * sizeof(fr));
                 pb::upload_pageable(b, host_abc->b.data(), m * sizeof(fr));
@@ -844,6 +873,71 @@ groth16::prove_sums gpu_prove_start_witness(const gpu_key& key, std::span<const 
     return prove_bellperson_device(k, inputs, aux, nullptr, observer, timings);
 }
 
+groth16::prove_sums gpu_prove_start_witness(const gpu_key& key, std::span<const fr> inputs,
+                                            const gpu_packed_witness& aux, groth16::prove_observer* observer,
+                                            groth16::prove_timings* timings)
+{
+    gpu_key::impl& k = gpu_prover_access::get(key);
+    const gpu_packed_witness::impl& pw = gpu_prover_access::get(aux);
+    if (k.snarkjs)
+        throw error(errc::invalid_argument, "gpu_prove_start_witness: the key follows the snarkjs convention");
+    if (!k.has_user_pce) throw error(errc::invalid_argument, "gpu_prove_start_witness: the key has no PCE");
+    if (pw.n != k.na)
+        throw error(errc::invalid_argument,
+                    fmt::format("gpu_prove_start_witness: the packed aux has {} values, the key expects {}", pw.n,
+                                k.na));
+    // The compact others pass through abc (3n values).
+    if (pw.others > 3 * uint64_t(k.n))
+        throw error(errc::invalid_argument,
+                    fmt::format("gpu_prove_start_witness: {} aux values other than 0 and 1 exceed the scratch of {}; "
+                                "pass aux unpacked",
+                                pw.others, 3 * uint64_t(k.n)));
+    check_assignment(k, inputs, std::span<const fr>(), "gpu_prove_start_witness", pw.n);
+    return prove_bellperson_device(k, inputs, {}, nullptr, observer, timings, &pw);
+}
+
+gpu_packed_witness::gpu_packed_witness() : p_(std::make_unique<impl>()) {}
+gpu_packed_witness::~gpu_packed_witness() = default;
+size_t gpu_packed_witness::size() const noexcept { return p_->n; }
+size_t gpu_packed_witness::others() const noexcept { return size_t(p_->others); }
+uint64_t gpu_packed_witness::host_bytes() const noexcept
+{
+    return uint64_t(p_->tags_cap) * sizeof(uint32_t) + uint64_t(p_->vals_cap) * sizeof(fr);
+}
+
+void gpu_packed_witness::pack(std::span<const fr> values, unsigned threads)
+{
+    namespace wp = witness_pack;
+    impl& p = *p_;
+    const size_t n = values.size();
+    const size_t words = wp::scratch_words(n);
+    // Buffers grow with a quarter of headroom, so that partitions of one
+    // circuit (their counts of other values differ a little) reuse them.
+    if (p.tags_cap < words) {
+        pb::host_free_pinned(p.tags);
+        p.tags = nullptr;
+        p.tags_cap = 0;
+        p.tags = static_cast<uint32_t*>(pb::host_alloc_pinned(words * sizeof(uint32_t)));
+        p.tags_cap = words;
+    }
+    const unsigned th = threads ? threads : resolve_threads(0);
+    p.n = 0;
+    p.others = 0;
+    const uint64_t total = wp::tag(values.data(), n, p.tags, p.tags + wp::tiles_of(n) * wp::tile_words, p.cnt, th);
+    if (p.vals_cap < total) {
+        pb::host_free_pinned(p.vals);
+        p.vals = nullptr;
+        p.vals_cap = 0;
+        const size_t cap = size_t(total + total / 4);
+        p.vals = static_cast<fr*>(pb::host_alloc_pinned(cap * sizeof(fr)));
+        p.vals_cap = cap;
+    }
+    wp::gather_others(values.data(), p.tags, p.tags + wp::tiles_of(n) * wp::tile_words, 0, wp::tiles_of(n),
+                      p.vals, th);
+    p.n = n;
+    p.others = total;
+}
+
 groth16::prove_sums gpu_prove_start_snarkjs(const gpu_key& key, std::span<const fr> witness,
                                             groth16::prove_observer* observer, groth16::prove_timings* timings)
 {
@@ -924,6 +1018,19 @@ groth16::prove_sums gpu_prove_start_snarkjs(const gpu_key&, std::span<const fr>,
     no_cuda("gpu_prove_start_snarkjs");
 }
 size_t gpu_upload_witness(fr*, std::span<const fr>, fr*) { no_cuda("gpu_upload_witness"); }
+
+struct gpu_packed_witness::impl {};
+gpu_packed_witness::gpu_packed_witness() : p_(std::make_unique<impl>()) {}
+gpu_packed_witness::~gpu_packed_witness() = default;
+size_t gpu_packed_witness::size() const noexcept { return 0; }
+size_t gpu_packed_witness::others() const noexcept { return 0; }
+uint64_t gpu_packed_witness::host_bytes() const noexcept { return 0; }
+void gpu_packed_witness::pack(std::span<const fr>, unsigned) { no_cuda("gpu_packed_witness::pack"); }
+groth16::prove_sums gpu_prove_start_witness(const gpu_key&, std::span<const fr>, const gpu_packed_witness&,
+                                            groth16::prove_observer*, groth16::prove_timings*)
+{
+    no_cuda("gpu_prove_start_witness");
+}
 
 #endif
 

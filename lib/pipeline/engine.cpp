@@ -99,6 +99,9 @@ struct work_item {
     uint64_t reserved = 0;   // bytes of the memory budget it holds
     bool device_eval = false;   // cuda: a, b, c are evaluated on the device from the witness
     std::vector<fr> a, b, c, inputs, aux;
+    // cuda, device_eval: aux packed during synthesis (aux is then empty), so
+    // that the device part under the lock only copies it (gpu_packed_witness).
+    std::unique_ptr<gpu_packed_witness> packed;
     std::vector<fr> w;          // snarkjs keys: the full witness (inputs holds its first num_inputs values)
 };
 
@@ -338,6 +341,29 @@ struct engine_core {
         return fail(job, part, f.code, f.what);
     }
 
+    // ---- packed witnesses ------------------------------------------------------------
+    // gpu_packed_witness objects are reused: their page-locked buffers are
+    // slow to allocate. At most one per partition in flight exists.
+    std::vector<std::unique_ptr<gpu_packed_witness>> packed_pool;   // under mu
+    std::unique_ptr<gpu_packed_witness> take_packed()
+    {
+        {
+            std::lock_guard lk(mu);
+            if (!packed_pool.empty()) {
+                auto p = std::move(packed_pool.back());
+                packed_pool.pop_back();
+                return p;
+            }
+        }
+        return std::make_unique<gpu_packed_witness>();
+    }
+    void give_packed(std::unique_ptr<gpu_packed_witness> p)
+    {
+        if (!p) return;
+        std::lock_guard lk(mu);
+        packed_pool.push_back(std::move(p));
+    }
+
     // ---- synthesis ---------------------------------------------------------------------
 
     // The witness and a, b, c of one partition; throws on any problem.
@@ -353,6 +379,20 @@ struct engine_core {
                                         aux.size(), k.name, pk.num_inputs, pk.num_aux));
             if (!inputs[0].is_one())
                 throw error(errc::invalid_argument, fmt::format("{}: input 0 must be the constant one", what));
+        };
+        // The device evaluates a, b, c; the aux assignment is packed here, in
+        // the synthesis stage (a PACK span), and its vector freed. Without
+        // page-locked memory for it, aux goes to the device as it is.
+        auto pack_aux = [&]() {
+            it.device_eval = true;
+            std::unique_ptr<gpu_packed_witness> pw = take_packed();
+            emit(timeline::phase::begin, "PACK", it.job.get(), int32_t(it.part), worker, -1);
+            const auto err = capture([&] { pw->pack(it.aux, th); });
+            emit(timeline::phase::end, "PACK", it.job.get(), int32_t(it.part), worker, -1,
+                 {{"others", std::to_string(err ? 0 : pw->others())}});
+            if (err) return;
+            it.packed = std::move(pw);
+            it.aux = {};
         };
         auto evaluate = [&]() {
             const r1cs::pce& p = *k.pce;
@@ -416,7 +456,7 @@ struct engine_core {
             it.aux.assign(fw->w.begin() + pk.num_inputs, fw->w.end());
             fw->w = {};
             check_witness(it.inputs, it.aux, "the witness");
-            if (on_device) it.device_eval = true;
+            if (on_device) pack_aux();
             else evaluate();
         } else if (auto* cp = std::get_if<circuit_partition>(&in)) {
             r1cs::witness_cs cs;
@@ -430,7 +470,7 @@ struct engine_core {
             it.inputs = std::move(wp->inputs);
             it.aux = std::move(wp->aux);
             check_witness(it.inputs, it.aux, "the witness");
-            if (on_device) it.device_eval = true;
+            if (on_device) pack_aux();
             else evaluate();
         } else {
             auto& ap = std::get<abc_partition>(in);
@@ -639,6 +679,7 @@ struct engine_core {
     {
         if (k.gpu) {
             if (k.snarkjs) return gpu_prove_start_snarkjs(*k.gpu, it.w, &obs);
+            if (it.device_eval && it.packed) return gpu_prove_start_witness(*k.gpu, it.inputs, *it.packed, &obs);
             if (it.device_eval) return gpu_prove_start_witness(*k.gpu, it.inputs, it.aux, &obs);
             return gpu_prove_start(*k.gpu, it.a, it.b, it.c, it.inputs, it.aux, &obs);
         }
@@ -661,6 +702,7 @@ struct engine_core {
         it.c = {};
         it.aux = {};
         it.w = {};
+        give_packed(std::move(it.packed));
         release(it.reserved);
         if (err) {
             fail(job, it.part, *err);

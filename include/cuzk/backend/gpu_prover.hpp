@@ -119,6 +119,40 @@ groth16::prove_sums gpu_prove_start_witness(const gpu_key& k, std::span<const fr
                                             groth16::prove_observer* observer = nullptr,
                                             groth16::prove_timings* timings = nullptr);
 
+// A witness vector packed on the host for the upload (2-bit tags for the
+// values 0 and 1, the other values alone, in page-locked memory; the format
+// of backend/detail/witness_pack.hpp), so that a caller can do this host
+// work before it takes its device lock: the prove then only copies it (a
+// tenth of the bytes for a witness of bits) and expands it on the device.
+// pack() refills the object, growing its buffers only when they are too
+// small, so one object serves many partitions. Not thread-safe: one pack()
+// or prove at a time. Built without CUDA, pack() throws errc::unsupported.
+class gpu_packed_witness {
+public:
+    gpu_packed_witness();
+    ~gpu_packed_witness();
+    gpu_packed_witness(const gpu_packed_witness&) = delete;
+    gpu_packed_witness& operator=(const gpu_packed_witness&) = delete;
+
+    // Packs `values` (Montgomery form) on `threads` threads (0 = all).
+    void pack(std::span<const fr> values, unsigned threads = 0);
+    size_t size() const noexcept;     // values packed
+    size_t others() const noexcept;   // of them neither 0 nor 1
+    uint64_t host_bytes() const noexcept;   // page-locked memory held
+
+    struct impl;
+
+private:
+    std::unique_ptr<impl> p_;
+    friend struct gpu_prover_access;
+};
+
+// gpu_prove_start_witness with the aux assignment packed beforehand; equal
+// results. Throws errc::invalid_argument when aux.size() differs from the key's.
+groth16::prove_sums gpu_prove_start_witness(const gpu_key& k, std::span<const fr> inputs,
+                                            const gpu_packed_witness& aux, groth16::prove_observer* observer = nullptr,
+                                            groth16::prove_timings* timings = nullptr);
+
 // The snarkjs convention (a key built from a snarkjs proving key): a, b from
 // the key's coefficient list on the device, the H step of
 // groth16::compute_h_snarkjs (odd coset, roots 5^t), the H MSM over the

@@ -69,7 +69,11 @@
 // one, resident in device memory) and runs the device part with
 // gpu_prove_start_witness for witness partitions of a key with a PCE (the
 // synthesis stage then skips the host PCE evaluation: PCE_EVAL and the
-// satisfaction check run on the device) and gpu_prove_start for circuit and
+// satisfaction check run on the device, and packs the aux assignment instead
+// (a PACK span, device −1: gpu_packed_witness, 2-bit tags for the 0/1 values
+// and the others alone, in page-locked memory reused between partitions;
+// the aux vector is freed), so that under the device lock only that packed
+// form is copied) and gpu_prove_start for circuit and
 // abc partitions (a, b, c from the host). Device spans (H2D, PCE_EVAL, NTT,
 // MSM_x, BATCH_ADD) then come from the device's own timing
 // (prove_observer::step_span), mapped onto the engine clock. snarkjs keys go

@@ -55,6 +55,13 @@ void upload_pageable(void* dst, const void* src, size_t bytes);
 // the expansion are queued (src may then be reused).
 size_t packed_scratch_words(size_t n);
 size_t upload_witness_packed(fr* dst, const fr* src, size_t n, fr* others_tmp, uint32_t* tag_tmp);
+// The device half alone, for a witness packed beforehand in page-locked
+// memory (tags: packed_scratch_words(n) words, tags then offsets; others:
+// `others` values): two DMAs and the expansion into dst[0 … n), queued on the
+// backend stream. The host buffers must stay untouched until the stream has
+// finished with them.
+void upload_packed(fr* dst, size_t n, const uint32_t* tags, const fr* others_host, uint64_t others, fr* others_tmp,
+                   uint32_t* tag_tmp);
 // Device → device, and memset; queued on the backend stream.
 void copy_d2d(void* dst, const void* src, size_t bytes);
 void fill_zero(void* dst, size_t bytes);

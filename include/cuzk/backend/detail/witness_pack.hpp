@@ -34,7 +34,7 @@ inline size_t scratch_words(size_t n) { return tiles_of(n) * (tile_words + 1); }
 //   uint64_t tag(src, n, tags, off, cnt, threads)
 // Pass 2 for tiles t0 … t1−1: their other values, in index order, into
 // out[0 …) (out[0] is the first other value of tile t0, i.e. index off[t0]).
-//   void gather_others(src, n, tags, off, t0, t1, out, threads)
+//   void gather_others(src, tags, off, t0, t1, out, threads)
 // The device expansion on the host (tests): dst[i], i < n, from the format.
 //   void unpack(tags, off, others, n, dst)
 // (Header-only: the CUDA translation unit that uploads calls them, and the
@@ -88,8 +88,8 @@ inline uint64_t tag(const fr* src, size_t n, uint32_t* tags, uint32_t* off, std:
     return total;
 }
 
-inline void gather_others(const fr* src, size_t n, const uint32_t* tags, const uint32_t* off, size_t t0, size_t t1, fr* out,
-                   unsigned threads)
+inline void gather_others(const fr* src, const uint32_t* tags, const uint32_t* off, size_t t0, size_t t1, fr* out,
+                          unsigned threads)
 {
     if (t1 <= t0) return;
     const uint32_t base = off[t0];
