@@ -11,7 +11,8 @@
 # Steps, each with its own time limit, most important first; every step's
 # output goes to $OUT as it runs, so a run cut short still returns what it did:
 #   ntt.txt      bench_gpu: NTT 2^24 and 2^27 (forward, coset inverse)
-#   porep.txt    bench_porep: the 2^27 PoRep-shaped partition
+#   porep.txt    bench_porep: the 2^27 PoRep-shaped partition, aux as host values
+#                and packed beforehand (bm_porep_gpu_packed)
 #   test_gpu.txt, test_gpu_prove.txt   the [gpu] tests of the changed kernels
 #   msm.txt      bench_gpu: G1 MSM 2^24
 # At most 8 files come back from a device call: keep $OUT to these.
@@ -43,7 +44,7 @@ step() {   # step NAME LIMIT_S command...
   echo "gpu-prebuilt: $name rc=$? in $(( $(date +%s) - t0 )) s"
 }
 step ntt 30 "$b/bench/bench_gpu" --benchmark_filter='bm_ntt/log_n:(24|27)/kind:(0|3)' --benchmark_counters_tabular=true
-step porep 125 "$b/bench/bench_porep" --benchmark_filter='bm_porep_gpu/27' --benchmark_counters_tabular=true
+step porep 125 "$b/bench/bench_porep" --benchmark_filter='bm_porep_gpu.*/27' --benchmark_counters_tabular=true
 step test_gpu 30 "$b/test/test_gpu" '[gpu]' --durations yes
 step test_gpu_prove 45 "$b/test/test_gpu_prove" '[gpu]' --durations yes
 step msm 15 "$b/bench/bench_gpu" --benchmark_filter='bm_msm<g1_affine>/log_n:24/' --benchmark_counters_tabular=true
