@@ -573,26 +573,8 @@ TEST_CASE("gpu_upload_witness (packed 0/1 upload) gives the host values bit for 
     for (size_t n : sizes) {
         for (int pattern = 0; pattern < 5; ++pattern) {
             if (n > (size_t{1} << 20) && pattern != 2 && pattern != 3) continue;
-            std::vector<fr> v(n);
-            std::uniform_int_distribution<int> pct(0, 99);
-            size_t expect_others = 0, run = 0;
-            int run_kind = 0;
-            for (size_t i = 0; i < n; ++i) {
-                int kind = pattern == 0 ? 0 : pattern == 1 ? 1 : pattern == 2 ? 2 : 0;
-                if (pattern == 3) {
-                    const int r = pct(rng);
-                    kind = r < 45 ? 0 : r < 90 ? 1 : 2;
-                } else if (pattern == 4) {
-                    if (run == 0) {
-                        run = 1 + rng() % 300;
-                        run_kind = int(rng() % 3);
-                    }
-                    --run;
-                    kind = run_kind;
-                }
-                v[i] = kind == 0 ? fr::zero() : kind == 1 ? fr::one() : fr::random(rng);
-                expect_others += !v[i].is_zero() && !v[i].is_one();
-            }
+            size_t expect_others = 0;
+            const std::vector<fr> v = test::witness_pattern(n, pattern, rng, &expect_others);
             gpu_buffer dst(n * sizeof(fr)), scratch(n * sizeof(fr));
             // Poison the destination first.
             std::vector<fr> poison(n, fr::from_u64(12345));

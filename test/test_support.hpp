@@ -39,6 +39,35 @@ std::vector<Aff> random_points(size_t n, std::mt19937_64& rng, size_t base = 64)
     return out;
 }
 
+// A witness-like vector of n values for the packed upload's tests, by
+// pattern: 0 all zero, 1 all one (Montgomery), 2 all random, 3 90 % bits
+// (45 % zeros, 45 % ones), 4 runs of 1 … 300 values of one kind. *others
+// counts the values that are neither 0 nor 1.
+inline std::vector<fr> witness_pattern(size_t n, int pattern, std::mt19937_64& rng, size_t* others)
+{
+    std::vector<fr> v(n);
+    size_t run = 0, cnt = 0;
+    int run_kind = 0;
+    for (size_t i = 0; i < n; ++i) {
+        int kind = pattern < 3 ? pattern : 0;
+        if (pattern == 3) {
+            const auto r = rng() % 100;
+            kind = r < 45 ? 0 : r < 90 ? 1 : 2;
+        } else if (pattern == 4) {
+            if (run == 0) {
+                run = 1 + rng() % 300;
+                run_kind = int(rng() % 3);
+            }
+            --run;
+            kind = run_kind;
+        }
+        v[i] = kind == 0 ? fr::zero() : kind == 1 ? fr::one() : fr::random(rng);
+        cnt += !v[i].is_zero() && !v[i].is_one();
+    }
+    if (others) *others = cnt;
+    return v;
+}
+
 } // namespace cuzk::test
 
 // In a [gpu] test case: without a usable device, print "SKIPPED: <reason>"

@@ -10,6 +10,7 @@
 
 #include "cuzk/backend/detail/witness_pack.hpp"
 #include "gmp_util.hpp"
+#include "test_support.hpp"
 
 using namespace cuzk;
 namespace wp = cuzk::witness_pack;
@@ -47,25 +48,8 @@ TEST_CASE("witness pack: pack then unpack gives every value back")
     const size_t sizes[] = {1, 2, 15, 16, 17, 4095, 4096, 4097, 3 * 4096 + 5, 40000};
     for (size_t n : sizes) {
         for (int pattern = 0; pattern < 5; ++pattern) {
-            std::vector<fr> v(n);
-            size_t run = 0, expect = 0;
-            int run_kind = 0;
-            for (size_t i = 0; i < n; ++i) {
-                int kind = pattern < 3 ? pattern : 0;
-                if (pattern == 3) {
-                    const auto r = rng() % 100;
-                    kind = r < 45 ? 0 : r < 90 ? 1 : 2;
-                } else if (pattern == 4) {
-                    if (run == 0) {
-                        run = 1 + rng() % 300;
-                        run_kind = int(rng() % 3);
-                    }
-                    --run;
-                    kind = run_kind;
-                }
-                v[i] = kind == 0 ? fr::zero() : kind == 1 ? fr::one() : fr::random(rng);
-                expect += !v[i].is_zero() && !v[i].is_one();
-            }
+            size_t expect = 0;
+            const std::vector<fr> v = test::witness_pattern(n, pattern, rng, &expect);
             std::vector<uint32_t> tags(wp::scratch_words(n)), cnt;
             const size_t tiles = wp::tiles_of(n);
             uint32_t* off = tags.data() + tiles * wp::tile_words;
