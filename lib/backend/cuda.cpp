@@ -311,7 +311,7 @@ void gpu_field_apply(gpu_field_op, std::span<const fp2>, std::span<const fp2>, s
 gpu_mul_rate gpu_bench_field_mul(gpu_field, unsigned, unsigned) { no_cuda("gpu_bench_field_mul"); }
 
 void gpu_ntt(std::span<fr>, root_convention, gpu_ntt_kind, const fr&) { no_cuda("gpu_ntt"); }
-void gpu_ntt_device(fr*, unsigned, root_convention, gpu_ntt_kind, const fr&) { no_cuda("gpu_ntt_device"); }
+void gpu_ntt_device(fr*, unsigned, root_convention, gpu_ntt_kind, const fr&, const fr&) { no_cuda("gpu_ntt_device"); }
 
 g1_jacobian gpu_msm(std::span<const g1_affine>, std::span<const fr::repr>, const gpu_msm_options&)
 {
