@@ -649,6 +649,16 @@ struct engine_core {
         const uint64_t t_busy = now_ns();
         uint64_t proved = 0;
         std::vector<tail_item> own_tails;   // tail_threads == 0: run after the lock
+        // The call's last partition is handed on only after the lock, the
+        // device bytes and the counters are released: once every job has
+        // ended, no call still holds any of them (stats() reads 0 reserved).
+        struct last_part {
+            work_item* it;
+            groth16::prove_sums sums;
+            std::optional<failure> err;
+            uint64_t gpu_start;
+        };
+        std::optional<last_part> last;
         for (size_t i = first; i < batch.size(); ++i) {
             work_item& it = *batch[i];
             if (i != first) {
@@ -656,11 +666,13 @@ struct engine_core {
                 gpu_start = now_ns();
                 emit(timeline::phase::instant, "GPU_START", it.job.get(), int32_t(it.part), worker, device);
             }
+            if (last) hand_on(*last->it, last->sums, last->err, worker, device, last->gpu_start, own_tails);
+            last.reset();
             groth16::prove_sums sums;
             span_observer obs(this, it.job.get(), int32_t(it.part), worker, device, bool(k.gpu));
             const auto err = capture([&] { sums = run_device_part(it, k, obs); });
             ++proved;
-            hand_on(it, sums, err, worker, device, gpu_start, own_tails);
+            last = last_part{&it, sums, err, gpu_start};
         }
         dev.unlock();
         const uint64_t busy = now_ns() - t_busy;
@@ -671,6 +683,7 @@ struct engine_core {
             counters.partitions_proved += proved;
             ++counters.device_calls;
         }
+        if (last) hand_on(*last->it, last->sums, last->err, worker, device, last->gpu_start, own_tails);
         for (tail_item& t : own_tails) run_tail(t, worker);
     }
 
