@@ -288,18 +288,11 @@ size_t upload_witness_packed(fr* dst, const fr* src, size_t n, fr* others_tmp, u
     }
     if (st.tags_used) CUZK_CUDA_CHECK(cudaEventSynchronize(st.tags_done));   // its last DMA is over
     if (st.tags_bytes < words * sizeof(uint32_t)) {
-        if (st.tags) CUZK_CUDA_CHECK(cudaFreeHost(st.tags));
+        host_free_pinned(st.tags);
         st.tags = nullptr;
         st.tags_bytes = 0;
-        const size_t bytes = words * sizeof(uint32_t);
-        const cudaError_t e = cudaHostAlloc(&st.tags, bytes, cudaHostAllocDefault);
-        if (e == cudaErrorMemoryAllocation) {
-            cudaGetLastError();
-            throw error(errc::out_of_memory,
-                        "cudaHostAlloc of " + std::to_string(bytes) + " bytes: out of page-locked host memory");
-        }
-        CUZK_CUDA_CHECK(e);
-        st.tags_bytes = bytes;
+        st.tags = host_alloc_pinned(words * sizeof(uint32_t));
+        st.tags_bytes = words * sizeof(uint32_t);
     }
     if (!st.tags_done) CUZK_CUDA_CHECK(cudaEventCreateWithFlags(&st.tags_done, cudaEventDisableTiming));
     uint32_t* tags = static_cast<uint32_t*>(st.tags);
