@@ -154,8 +154,7 @@ struct gpu_key::impl {
     // Values of the largest witness vector sent packed: aux (bellperson) or
     // the whole witness (snarkjs); their compact form lands in abc.
     size_t packed_elems() const { return snarkjs ? ni + na : na; }
-    bool packs() const { return packed_elems() >= packed_min && packed_elems() <= 3 * n; }
-    static constexpr size_t packed_min = 1;
+    bool packs() const { return packed_elems() > 0 && packed_elems() <= 3 * n; }
     uint64_t gath_elems() const
     {
         const size_t m = std::max(na_pts, nb_pts);
