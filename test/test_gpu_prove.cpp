@@ -603,6 +603,10 @@ TEST_CASE("gpu prover: without a device every entry point refuses", "[gpu]")
     const fr one = fr::one();
     const errc u = code_of([&] { gpu_upload_witness(nullptr, std::span<const fr>(&one, 1), nullptr); });
     CHECK((u == errc::unsupported || u == errc::device || u == errc::invalid_argument));
+    gpu_packed_witness pw;   // page-locked memory needs the CUDA runtime and a device
+    const errc p = code_of([&] { pw.pack(std::span<const fr>(&one, 1)); });
+    CHECK((p == errc::unsupported || p == errc::device));
+    CHECK(pw.size() == 0);
     // Built without CUDA: unsupported; with CUDA but no device: device.
     INFO("no device: " << why);
     CHECK((c == errc::unsupported || c == errc::device));
