@@ -41,8 +41,8 @@
 // block, in place.
 // Work: n/2·(L − 1) multiplications (stage 0's twiddle is 1; later stages
 // multiply by ω^0 too, as a warp's butterflies mostly need other powers), plus n
-// for any scaling; twiddles are read from the table (L2-resident for the
-// early stages).
+// for any scaling; twiddles are read from the stage tables, consecutive
+// entries for a warp (the early stages' small tables stay in L1/L2).
 // Powers g^i for scaling come from two small tables: g^i = lo[i mod 2^h]·hi[i >> h].
 #pragma once
 

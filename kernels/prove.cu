@@ -61,8 +61,7 @@ struct canonical_body {
 };
 
 // ---- staged uploads ------------------------------------------------------------------------
-// Two pinned pieces of 8 MiB; piece k is reused once the DMA that read it
-// (event done[k]) has completed.
+// Piece k is reused once the DMA that read it (event done[k]) has completed.
 // Two 64 MiB pinned pieces: the host copy into one overlaps the DMA from the
 // other. The host copy is split over up to 8 threads: one thread's memcpy
 // (~8 GB/s measured as the whole H2D of a 2^27 witness, 4.3 GB in 512 ms)
@@ -156,7 +155,6 @@ __global__ void __launch_bounds__(unpack_threads)
         off += total;
     }
 }
-
 
 } // namespace
 } // namespace cuzk::dev

@@ -904,35 +904,37 @@ uint64_t gpu_packed_witness::host_bytes() const noexcept
     return uint64_t(p_->tags_cap) * sizeof(uint32_t) + uint64_t(p_->vals_cap) * sizeof(fr);
 }
 
+namespace {
+// A page-locked buffer of at least `need` elements (its old contents are lost
+// when it grows to `grow_to`).
+template <class T>
+void grow_pinned(T*& p, size_t& cap, size_t need, size_t grow_to)
+{
+    if (cap >= need) return;
+    pb::host_free_pinned(p);
+    p = nullptr;
+    cap = 0;
+    p = static_cast<T*>(pb::host_alloc_pinned(grow_to * sizeof(T)));
+    cap = grow_to;
+}
+} // namespace
+
 void gpu_packed_witness::pack(std::span<const fr> values, unsigned threads)
 {
     namespace wp = witness_pack;
     impl& p = *p_;
-    const size_t n = values.size();
+    const size_t n = values.size(), tiles = wp::tiles_of(n);
     const size_t words = wp::scratch_words(n);
-    // Buffers grow with a quarter of headroom, so that partitions of one
-    // circuit (their counts of other values differ a little) reuse them.
-    if (p.tags_cap < words) {
-        pb::host_free_pinned(p.tags);
-        p.tags = nullptr;
-        p.tags_cap = 0;
-        p.tags = static_cast<uint32_t*>(pb::host_alloc_pinned(words * sizeof(uint32_t)));
-        p.tags_cap = words;
-    }
+    grow_pinned(p.tags, p.tags_cap, words, words);
+    uint32_t* off = p.tags + tiles * wp::tile_words;
     const unsigned th = threads ? threads : resolve_threads(0);
     p.n = 0;
     p.others = 0;
-    const uint64_t total = wp::tag(values.data(), n, p.tags, p.tags + wp::tiles_of(n) * wp::tile_words, p.cnt, th);
-    if (p.vals_cap < total) {
-        pb::host_free_pinned(p.vals);
-        p.vals = nullptr;
-        p.vals_cap = 0;
-        const size_t cap = size_t(total + total / 4);
-        p.vals = static_cast<fr*>(pb::host_alloc_pinned(cap * sizeof(fr)));
-        p.vals_cap = cap;
-    }
-    wp::gather_others(values.data(), p.tags, p.tags + wp::tiles_of(n) * wp::tile_words, 0, wp::tiles_of(n),
-                      p.vals, th);
+    const uint64_t total = wp::tag(values.data(), n, p.tags, off, p.cnt, th);
+    // A quarter of headroom, so that partitions of one circuit (their counts
+    // of other values differ a little) reuse the buffer.
+    grow_pinned(p.vals, p.vals_cap, size_t(total), size_t(total + total / 4));
+    wp::gather_others(values.data(), p.tags, off, 0, tiles, p.vals, th);
     p.n = n;
     p.others = total;
 }
