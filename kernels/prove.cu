@@ -46,20 +46,6 @@ struct mul_into_body {
     CUZK_HD void operator()(size_t i) const { c[i] = a[i] * b[i]; }
 };
 
-// Montgomery form x·R → x: one Montgomery multiplication by the integer 1
-// (x·R·1·R⁻¹ = x, fully reduced like every product). The words of the result
-// are the little-endian 256-bit integer, i.e. fr::repr's layout.
-struct canonical_body {
-    const dfr* in;
-    dfr* out;
-    CUZK_HD void operator()(size_t i) const
-    {
-        dfr one_int = dfr::zero();
-        one_int.w[0] = 1;
-        out[i] = in[i] * one_int;
-    }
-};
-
 // ---- staged uploads ------------------------------------------------------------------------
 // Piece k is reused once the DMA that read it (event done[k]) has completed.
 // Two 64 MiB pinned pieces: the host copy into one overlaps the DMA from the
@@ -426,16 +412,6 @@ void gather(const fr* src, const uint32_t* idx, size_t n, fr* dst)
     std::lock_guard<std::recursive_mutex> lk(c.mu);
     cuda_be be{c};
     be.each(n, gather_body{reinterpret_cast<const uint4*>(src), idx, reinterpret_cast<uint4*>(dst)});
-}
-
-void to_canonical(const fr* in, fr::repr* out, size_t n)
-{
-    static_assert(sizeof(fr) == sizeof(fr::repr) && sizeof(dfr) == sizeof(fr));
-    if (n == 0) return;
-    context& c = ctx();
-    std::lock_guard<std::recursive_mutex> lk(c.mu);
-    cuda_be be{c};
-    be.each(n, canonical_body{reinterpret_cast<const dfr*>(in), reinterpret_cast<dfr*>(out)});
 }
 
 void mul_sub(fr* a, const fr* b, const fr* c_, size_t n)

@@ -10,7 +10,8 @@
 //             constraints input_i·0 = 0), zeros up to n; then exactly
 //             compute_h_bellperson: iNTT, coset NTT (shift 7) of a, b, c;
 //             a ← (a·b − c)·(7^n − 1)⁻¹; coset iNTT of a (7 NTTs of size n)
-//   MSM_H     h_0 … h_{n−2} to canonical integers in place; Pippenger with H
+//   MSM_H     h_0 … h_{n−2} (canonical integers already: the coset iNTT's
+//             scale has the words of z_inv); Pippenger with H
 //   MSM_L     Σ aux·L (witness MSM: zeros skipped, ones batch-added)
 //   MSM_A     gather w by the A index list, witness MSM with A
 //   MSM_B1/2  gather w by the B index list, witness MSMs with B_G1 and B_G2
@@ -541,14 +542,19 @@ groth16::prove_sums prove_bellperson_device(gpu_key::impl& k, std::span<const fr
             // On the coset g·⟨ω⟩, Z(x) = x^n − 1 is the constant g^n − 1.
             const fr z_inv = (g.pow(bigint<1>{{uint64_t(n)}}) - fr::one()).inverse();
             pb::mul_sub(a, b, c, n);   // a·b − c
-            gpu_ntt_device(a, k.log_n, root_convention::bellperson, gpu_ntt_kind::coset_inverse, g, z_inv);
+            // The MSM wants h as canonical integers. The scale passed has the
+            // integer z_inv as its words (it is the field element z_inv·R⁻¹),
+            // so the transform's last Montgomery products leave words equal
+            // to the integers h_i: no separate conversion pass.
+            const fr z_inv_words = fr::from_mont(z_inv.to_repr());
+            gpu_ntt_device(a, k.log_n, root_convention::bellperson, gpu_ntt_kind::coset_inverse, g, z_inv_words);
             s.end();
         }
         groth16::prove_sums out;
         {
             device_steps::scope s(ds, "MSM_H", "h");
+            // Canonical already (the coset iNTT's scale above).
             auto* hr = reinterpret_cast<fr::repr*>(a);
-            pb::to_canonical(a, hr, n - 1);
             out.h = query_msm<g1_affine, g1_jacobian>(k, k.h, [&](const g1_affine* p, size_t off, size_t len) {
                 return gpu_msm_device(p, hr + off, len);
             });

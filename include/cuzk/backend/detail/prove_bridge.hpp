@@ -88,9 +88,6 @@ void drain(void* s) noexcept;
 // ---- kernels (backend stream) ---------------------------------------------------------------
 // dst[k] = src[idx[k]], k < n.
 void gather(const fr* src, const uint32_t* idx, size_t n, fr* dst);
-// out[i] = the canonical integer of in[i] (Montgomery reduction by 1);
-// in == out is allowed (the element sizes are equal).
-void to_canonical(const fr* in, fr::repr* out, size_t n);
 // a[i] = a[i]·b[i] − c[i].
 void mul_sub(fr* a, const fr* b, const fr* c, size_t n);
 // c[i] = a[i]·b[i].

@@ -1,0 +1,179 @@
+// The device field (kernels/ff_device.cuh) on its host emulation of the PTX
+// carry chains: the Montgomery multiply and the dedicated square against GMP
+// (a·b·R⁻¹ mod p, R = 2^(32n)), for Fp and Fr, on random values and on the
+// values whose words make the carries run furthest (0, 1, p − 1, p − 2, the
+// largest value with all-ones words below p, small powers of two, R mod p).
+// The same instruction sequences run on the device; the [gpu] field tests of
+// test_gpu.cpp compare the device results with the CPU field too.
+#include <catch2/catch.hpp>
+
+#include <random>
+#include <vector>
+
+#include "../kernels/ff_device.cuh"
+#include "gmp_util.hpp"
+
+using namespace cuzk;
+using namespace cuzk::dev;
+using cuzk::test::mpz;
+
+namespace {
+
+template <class P>
+struct ref {
+    static constexpr size_t L = P::limbs;
+    mpz p, rinv;
+    ref()
+    {
+        p = test::to_mpz(P::modulus);
+        mpz r;
+        mpz_ui_pow_ui(r, 2, 64 * L);
+        mpz_invert(rinv, r, p);
+    }
+    // The canonical integer behind the Montgomery words of x.
+    mpz value(const dfield<P>& x) const
+    {
+        bigint<L> b;
+        for (size_t i = 0; i < L; ++i) b.l[i] = uint64_t(x.w[2 * i]) | uint64_t(x.w[2 * i + 1]) << 32;
+        return test::to_mpz(b);
+    }
+    dfield<P> from(const mpz& m) const
+    {
+        const bigint<L> b = test::from_mpz<L>(m);
+        dfield<P> x;
+        for (size_t i = 0; i < L; ++i) {
+            x.w[2 * i] = uint32_t(b.l[i]);
+            x.w[2 * i + 1] = uint32_t(b.l[i] >> 32);
+        }
+        return x;
+    }
+    // Montgomery product of the words: a·b·R⁻¹ mod p.
+    mpz mont(const mpz& a, const mpz& b) const
+    {
+        mpz t;
+        mpz_mul(t, a, b);
+        mpz_mul(t, t, rinv);
+        mpz_mod(t, t, p);
+        return t;
+    }
+};
+
+template <class P>
+std::vector<mpz> edge_values(const ref<P>& R)
+{
+    std::vector<mpz> v;
+    auto add_ui = [&](const mpz& base, long d) {
+        mpz x;
+        if (d >= 0) mpz_add_ui(x, base, static_cast<unsigned long>(d));
+        else mpz_sub_ui(x, base, static_cast<unsigned long>(-d));
+        v.push_back(x);
+    };
+    mpz zero;
+    add_ui(zero, 0);
+    add_ui(zero, 1);
+    add_ui(zero, 2);
+    add_ui(R.p, -1);
+    add_ui(R.p, -2);
+    // All ones below the top set bit of p: 2^(bits − 1) − 1, and 2^(bits−1).
+    const size_t bits = mpz_sizeinbase(R.p, 2);
+    mpz top;
+    mpz_ui_pow_ui(top, 2, bits - 1);
+    add_ui(top, -1);
+    add_ui(top, 0);
+    // Every word 0xffffffff except the top one's high bits: the largest of
+    // such values below p, and powers of two at word edges.
+    for (unsigned k : {31u, 32u, 63u, 64u, 95u, 96u, 191u, 192u}) {
+        if (k >= bits) continue;
+        mpz x;
+        mpz_ui_pow_ui(x, 2, k);
+        v.push_back(x);
+        add_ui(x, -1);
+    }
+    // R mod p (the Montgomery one) and R² mod p.
+    mpz r;
+    mpz_ui_pow_ui(r, 2, 64 * P::limbs);
+    mpz_mod(r, r, R.p);
+    v.push_back(r);
+    mpz r2;
+    mpz_mul(r2, r, r);
+    mpz_mod(r2, r2, R.p);
+    v.push_back(r2);
+    return v;
+}
+
+template <class P>
+void check_field(const char* name, std::mt19937_64& rng)
+{
+    ref<P> R;
+    std::vector<mpz> vals = edge_values(R);
+    gmp_randstate_t st;
+    gmp_randinit_default(st);
+    gmp_randseed_ui(st, (unsigned long)rng());
+    for (int i = 0; i < 2000; ++i) {
+        mpz x;
+        mpz_urandomm(x, st, R.p);
+        vals.push_back(x);
+    }
+    gmp_randclear(st);
+    INFO(name);
+    size_t bad_sqr = 0, bad_mul = 0, bad_sqr_mul = 0;
+    for (size_t i = 0; i < vals.size(); ++i) {
+        const dfield<P> a = R.from(vals[i]);
+        const mpz want = R.mont(vals[i], vals[i]);
+        const dfield<P> s = a.sqr();
+        if (mpz_cmp(R.value(s), want) != 0) {
+            if (bad_sqr++ < 3) FAIL_CHECK("sqr of 0x" << vals[i].hex() << ": 0x" << R.value(s).hex() << ", want 0x" << want.hex());
+        }
+        if (!(s == a * a)) ++bad_sqr_mul;
+        const mpz& b = vals[(i * 7 + 3) % vals.size()];
+        const mpz wm = R.mont(vals[i], b);
+        const dfield<P> m = a * R.from(b);
+        if (mpz_cmp(R.value(m), wm) != 0) {
+            if (bad_mul++ < 3) FAIL_CHECK("mul of 0x" << vals[i].hex() << " and 0x" << b.hex() << ": 0x" << R.value(m).hex());
+        }
+    }
+    CHECK(bad_sqr == 0);
+    CHECK(bad_mul == 0);
+    CHECK(bad_sqr_mul == 0);
+    // Every pair of edge values through the multiply, and chains of squares
+    // (each output canonical, fed back in).
+    const std::vector<mpz> edges = edge_values(R);
+    for (const mpz& x : edges)
+        for (const mpz& y : edges) {
+            const dfield<P> m = R.from(x) * R.from(y);
+            CHECK(mpz_cmp(R.value(m), R.mont(x, y)) == 0);
+        }
+    for (const mpz& x : edges) {
+        dfield<P> a = R.from(x);
+        mpz want = x;
+        for (int k = 0; k < 20; ++k) {
+            a = a.sqr();
+            want = R.mont(want, want);
+        }
+        CHECK(mpz_cmp(R.value(a), want) == 0);
+    }
+}
+
+} // namespace
+
+TEST_CASE("device field multiply and square equal GMP (host emulation of the carry chains)")
+{
+    std::mt19937_64 rng(test::test_seed());
+    INFO("seed " << test::test_seed());
+    // Fp has the dedicated square; Fr's square is its multiply (see ff_device.cuh).
+    STATIC_REQUIRE(dfp::has_fast_square);
+    STATIC_REQUIRE(!dfr::has_fast_square);
+    check_field<fp_params>("Fp", rng);
+    check_field<fr_params>("Fr", rng);
+}
+
+TEST_CASE("device field square of the host's values equals the host field's square")
+{
+    std::mt19937_64 rng(test::test_seed() + 1);
+    for (int i = 0; i < 500; ++i) {
+        const fp a = fp::random(rng);
+        CHECK(dfp::from_host(a).sqr().to_host() == a.sqr());
+        const fr b = fr::random(rng);
+        CHECK(dfr::from_host(b).sqr().to_host() == b.sqr());
+    }
+}
