@@ -125,3 +125,17 @@ TEST_CASE("device MSM schedule equals the CPU MSM (host emulation)")
         }
     }
 }
+
+TEST_CASE("MSM window groups: within the entry cap, fewest radix passes per window")
+{
+    const size_t n27 = size_t{1} << 27, n24 = size_t{1} << 24;
+    // Everything fits and 13·2^19 keys need 23 bits: one group.
+    CHECK(msm_window_group(n24, 13, size_t{1} << 19, size_t{1} << 30) == 13);
+    // 2^27 points, c = 22: 8 windows fit, but 8·2^21 needs 25 bits (4 passes);
+    // 7·2^21 needs 24 (3 passes), and 7 + 5 windows keep 3 passes each.
+    CHECK(msm_window_group(n27, 12, size_t{1} << 21, 8 * n27) == 7);
+    // Only 4 fit: 4·2^21 = 2^23 needs 24 bits, 3 passes.
+    CHECK(msm_window_group(n27, 12, size_t{1} << 21, 4 * n27 + 5) == 4);
+    // The cap below n still gives one window per group.
+    CHECK(msm_window_group(n27, 12, size_t{1} << 21, n27 / 2) == 1);
+}
