@@ -287,26 +287,30 @@ inline unsigned bit_width_u32(uint32_t v)
 }
 
 // Windows per sort (group): at most cap / n (the entry cap), and among those
-// the group size with the fewest radix passes per window, the largest on a
-// tie (fewer launches). A group of g windows has keys below g·H + 1, and the
-// CUB sort takes one pass per 8 key bits (its onesweep digit for 32-bit keys;
-// Nsight showed 3 passes for 23-bit keys). For 2^27 points and c = 22 (W = 12,
-// H = 2^21) all 8 windows that fit would need 25 bits, 4 passes; groups of 4
-// need 24 bits, 3 passes: a quarter fewer passes over 1.6 G pairs.
+// the group size of least estimated time, the largest on a tie. The estimate:
+// a group of g windows has keys below g·H + 1, and the CUB sort takes one
+// pass per 8 key bits (its onesweep digit for 32-bit keys; Nsight showed 3
+// passes for 23-bit keys), ~6.5 ps per pair and pass on the H200 (1.4 ms per
+// pass over 218 M pairs); every group also costs ~400 µs of launches and
+// host round trips (the partial-sum rounds), measured as 2^20 points in 16
+// groups taking 6.3 ms more than in one. For 2^27 points and c = 22 (W = 12,
+// H = 2^21) the 8 windows that fit would need 25 bits, 4 passes; groups of 7
+// and 5 need 24 bits, 3 passes. Small MSMs keep all windows in one sort.
 inline unsigned msm_window_group(size_t n, unsigned W, size_t H, size_t cap)
 {
     const unsigned gmax = unsigned(n * W <= cap ? W : (cap / n > 0 ? cap / n : 1));
     auto passes = [&](unsigned nw) { return (bit_width_u32(uint32_t(nw * H)) + 7) / 8; };
+    constexpr double pass_s_per_pair = 6.5e-12, group_s = 400e-6;
     unsigned best_g = gmax;
-    size_t best = ~size_t{0};
+    double best = -1;
     for (unsigned g = gmax; g >= 1; --g) {
-        size_t total = 0;   // window-passes over the whole MSM
+        double t = 0;
         for (unsigned w0 = 0; w0 < W; w0 += g) {
             const unsigned nw = W - w0 < g ? W - w0 : g;
-            total += size_t(nw) * passes(nw);
+            t += double(nw) * double(n) * passes(nw) * pass_s_per_pair + group_s;
         }
-        if (total < best) {
-            best = total;
+        if (best < 0 || t < best) {
+            best = t;
             best_g = g;
         }
     }

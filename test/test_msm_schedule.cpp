@@ -126,7 +126,7 @@ TEST_CASE("device MSM schedule equals the CPU MSM (host emulation)")
     }
 }
 
-TEST_CASE("MSM window groups: within the entry cap, fewest radix passes per window")
+TEST_CASE("MSM window groups: within the entry cap, by radix passes and group overheads")
 {
     const size_t n27 = size_t{1} << 27, n24 = size_t{1} << 24;
     // Everything fits and 13·2^19 keys need 23 bits: one group.
@@ -136,6 +136,9 @@ TEST_CASE("MSM window groups: within the entry cap, fewest radix passes per wind
     CHECK(msm_window_group(n27, 12, size_t{1} << 21, 8 * n27) == 7);
     // Only 4 fit: 4·2^21 = 2^23 needs 24 bits, 3 passes.
     CHECK(msm_window_group(n27, 12, size_t{1} << 21, 4 * n27 + 5) == 4);
+    // 2^20 points, c = 16: one sort of 20-bit keys (3 passes) rather than 16
+    // sorts of 16-bit keys (2 passes each) and their launch overheads.
+    CHECK(msm_window_group(size_t{1} << 20, 16, size_t{1} << 15, size_t{1} << 30) == 16);
     // The cap below n still gives one window per group.
     CHECK(msm_window_group(n27, 12, size_t{1} << 21, n27 / 2) == 1);
 }
