@@ -225,6 +225,41 @@ CUZK_UNROLL
     CUZK_INLINE dfield& operator+=(const dfield& b) { return *this = *this + b; }
     CUZK_INLINE dfield& operator-=(const dfield& b) { return *this = *this - b; }
 
+    // The reduction half of a CIOS row, shared by the multiply and the square:
+    // t += m·p's even-word products (carry into t_n) …
+    CUZK_INLINE static void redc_even(uint32_t* t, uint32_t m, cc& c)
+    {
+        t[0] = c.mad_lo_cc(pw(0), m, t[0]);
+        t[1] = c.madc_hi_cc(pw(0), m, t[1]);
+CUZK_UNROLL
+        for (int k = 2; k < n; k += 2) {
+            t[k] = c.madc_lo_cc(pw(k), m, t[k]);
+            t[k + 1] = c.madc_hi_cc(pw(k), m, t[k + 1]);
+        }
+        t[n] = c.addc(t[n], 0);
+    }
+    // … then its odd-word products at offset one, and t >>= 32 (t_0 is 0).
+    CUZK_INLINE static void redc_odd_shift(uint32_t* t, uint32_t m, cc& c)
+    {
+        t[1] = c.mad_lo_cc(pw(1), m, t[1]);
+CUZK_UNROLL
+        for (int k = 1; k < n; k += 2) {
+            if (k > 1) t[k] = c.madc_lo_cc(pw(k), m, t[k]);
+            if (k < n - 1) t[k + 1] = c.madc_hi_cc(pw(k), m, t[k + 1]);
+            else t[k + 1] = c.madc_hi(pw(k), m, t[k + 1]);
+        }
+CUZK_UNROLL
+        for (int k = 0; k < n; ++k) t[k] = t[k + 1];
+        t[n] = 0;
+    }
+    // r = t (< 2p), made canonical.
+    CUZK_INLINE static void finish(uint32_t* r, const uint32_t* t)
+    {
+CUZK_UNROLL
+        for (int k = 0; k < n; ++k) r[k] = t[k];
+        reduce_words(r);
+    }
+
     // ---- the Montgomery multiply ---------------------------------------------------------
     // CIOS over 32-bit words, with the products split by the parity of the word
     // index so that every PTX carry chain writes each word once:
@@ -267,14 +302,7 @@ CUZK_UNROLL
                 t[n] = c.addc(t[n], 0);
             }
             const uint32_t m = t[0] * m0;
-            t[0] = c.mad_lo_cc(pw(0), m, t[0]);
-            t[1] = c.madc_hi_cc(pw(0), m, t[1]);
-CUZK_UNROLL
-            for (int k = 2; k < n; k += 2) {
-                t[k] = c.madc_lo_cc(pw(k), m, t[k]);
-                t[k + 1] = c.madc_hi_cc(pw(k), m, t[k + 1]);
-            }
-            t[n] = c.addc(t[n], 0);
+            redc_even(t, m, c);
             // odd words, at offset one
             t[1] = c.mad_lo_cc(a[1], bi, t[1]);
 CUZK_UNROLL
@@ -283,20 +311,9 @@ CUZK_UNROLL
                 if (k < n - 1) t[k + 1] = c.madc_hi_cc(a[k], bi, t[k + 1]);
                 else t[k + 1] = c.madc_hi(a[k], bi, t[k + 1]);
             }
-            t[1] = c.mad_lo_cc(pw(1), m, t[1]);
-CUZK_UNROLL
-            for (int k = 1; k < n; k += 2) {
-                if (k > 1) t[k] = c.madc_lo_cc(pw(k), m, t[k]);
-                if (k < n - 1) t[k + 1] = c.madc_hi_cc(pw(k), m, t[k + 1]);
-                else t[k + 1] = c.madc_hi(pw(k), m, t[k + 1]);
-            }
-CUZK_UNROLL
-            for (int k = 0; k < n; ++k) t[k] = t[k + 1];
-            t[n] = 0;
+            redc_odd_shift(t, m, c);
         }
-CUZK_UNROLL
-        for (int k = 0; k < n; ++k) r[k] = t[k];
-        reduce_words(r);
+        finish(r, t);
     }
 
     // ---- the Montgomery square --------------------------------------------------------
@@ -351,14 +368,7 @@ CUZK_UNROLL
                 if (!first) t[n] = c.addc(t[n], 0);
             }
             const uint32_t m = t[0] * m0;
-            t[0] = c.mad_lo_cc(pw(0), m, t[0]);
-            t[1] = c.madc_hi_cc(pw(0), m, t[1]);
-CUZK_UNROLL
-            for (int k = 2; k < n; k += 2) {
-                t[k] = c.madc_lo_cc(pw(k), m, t[k]);
-                t[k + 1] = c.madc_hi_cc(pw(k), m, t[k + 1]);
-            }
-            t[n] = c.addc(t[n], 0);
+            redc_even(t, m, c);
             // odd words k >= i, at offset one
             {
                 bool first = true;
@@ -371,20 +381,9 @@ CUZK_UNROLL
                     first = false;
                 }
             }
-            t[1] = c.mad_lo_cc(pw(1), m, t[1]);
-CUZK_UNROLL
-            for (int k = 1; k < n; k += 2) {
-                if (k > 1) t[k] = c.madc_lo_cc(pw(k), m, t[k]);
-                if (k < n - 1) t[k + 1] = c.madc_hi_cc(pw(k), m, t[k + 1]);
-                else t[k + 1] = c.madc_hi(pw(k), m, t[k + 1]);
-            }
-CUZK_UNROLL
-            for (int k = 0; k < n; ++k) t[k] = t[k + 1];
-            t[n] = 0;
+            redc_odd_shift(t, m, c);
         }
-CUZK_UNROLL
-        for (int k = 0; k < n; ++k) r[k] = t[k];
-        reduce_words(r);
+        finish(r, t);
     }
 
     // r := r − p if r >= p (r < 2p on entry). 3n instructions, no branch.
