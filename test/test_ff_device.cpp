@@ -80,8 +80,8 @@ std::vector<mpz> edge_values(const ref<P>& R)
     mpz_ui_pow_ui(top, 2, bits - 1);
     add_ui(top, -1);
     add_ui(top, 0);
-    // Every word 0xffffffff except the top one's high bits: the largest of
-    // such values below p, and powers of two at word edges.
+    // Powers of two at word edges, and the values just below them (all-ones
+    // low words).
     for (unsigned k : {31u, 32u, 63u, 64u, 95u, 96u, 191u, 192u}) {
         if (k >= bits) continue;
         mpz x;
