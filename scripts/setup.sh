@@ -5,7 +5,7 @@
 set -euo pipefail
 
 pkgs=(build-essential cmake ninja-build pkg-config libfmt-dev libmsgsl-dev catch2
-      libbenchmark-dev libgmp-dev)
+      libbenchmark-dev libgmp-dev libssl-dev)
 # Go and Rust hosts of the C ABI (tests host:go, host:rust): Go 1.19, the
 # bindgen program (it loads libclang at run time and needs clang's own headers),
 # and Debian's cargo and rustc only when no Rust toolchain is on PATH already.
