@@ -15,5 +15,6 @@ int cmd_prove(args a);
 int cmd_verify(args a);
 int cmd_waterfall(args a);
 int cmd_bench(args a);
+int cmd_porep(args a);
 
 } // namespace cuzk::cli

@@ -28,6 +28,8 @@ const command commands[] = {
      "verify <verification_key.json> <public.json> <proof.json>\n"
      "       verify sha256 <vk> <proof.bin>"},
     {"bench", cuzk::cli::cmd_bench, "bench [--proofs N] [--partitions P] [--jobs J] [--blocks B] [...]   proofs through the engine: throughput, utilisation, verdict (--help)"},
+    {"porep", cuzk::cli::cmd_porep,
+     "porep <command> ...                 Filecoin PoRep: seal a test sector, C1, check, labels, parents, poseidon, inputs"},
     {"waterfall", cuzk::cli::cmd_waterfall, "waterfall <log> [--svg FILE] [--html FILE] [--width N]   waterfall, device utilisation and bottleneck of a timeline"},
 };
 

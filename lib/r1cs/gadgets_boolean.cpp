@@ -1,6 +1,8 @@
 // cuzk — boolean gadgets (gadgets/boolean.hpp).
 #include "cuzk/r1cs/gadgets/boolean.hpp"
 
+#include "cuzk/error.hpp"
+
 namespace cuzk::r1cs::gadgets {
 
 namespace {
@@ -115,17 +117,24 @@ void boolean::add_to(linear_combination& lc, const fr& c) const
 
 boolean boolean::xor_(constraint_system& cs, const boolean& a, const boolean& b)
 {
-    if (a.is_constant()) return a.value_ ? !b : b;
-    if (b.is_constant()) return b.value_ ? !a : a;
-    // ¬x ⊕ y = ¬(x ⊕ y), ¬x ⊕ ¬y = x ⊕ y
-    const boolean r = allocated_bit::xor_(cs, a.bit(), b.bit());
-    return a.kind_ == b.kind_ ? r : !r;
+    // Constants fold (false first, then true, as bellpepper matches them).
+    if (a.is_constant() && !a.value_) return b;
+    if (b.is_constant() && !b.value_) return a;
+    if (a.is_constant()) return !b;
+    if (b.is_constant()) return !a;
+    // ¬x ⊕ ¬y = x ⊕ y. For one negated operand, x ⊕ ¬y = ¬(x ⊕ y) with the
+    // plain operand x first, so its variable is the doubled one.
+    if (a.kind_ == b.kind_) return allocated_bit::xor_(cs, a.bit(), b.bit());
+    const boolean& plain = a.kind_ == kind::is ? a : b;
+    const boolean& negated = a.kind_ == kind::is ? b : a;
+    return !boolean(allocated_bit::xor_(cs, plain.bit(), negated.bit()));
 }
 
 boolean boolean::and_(constraint_system& cs, const boolean& a, const boolean& b)
 {
-    if (a.is_constant()) return a.value_ ? b : constant(false);
-    if (b.is_constant()) return b.value_ ? a : constant(false);
+    if ((a.is_constant() && !a.value_) || (b.is_constant() && !b.value_)) return constant(false);
+    if (a.is_constant()) return b;
+    if (b.is_constant()) return a;
     const bool na = a.kind_ == kind::is_not, nb = b.kind_ == kind::is_not;
     if (!na && !nb) return allocated_bit::and_(cs, a.bit(), b.bit());
     if (!na && nb) return allocated_bit::and_not(cs, a.bit(), b.bit());
@@ -133,23 +142,29 @@ boolean boolean::and_(constraint_system& cs, const boolean& a, const boolean& b)
     return allocated_bit::nor(cs, a.bit(), b.bit());
 }
 
+namespace {
+
+bool is_const(const boolean& x, bool v) { return x.is_constant() && x.value() == v; }
+
+} // namespace
+
 boolean boolean::sha256_ch(constraint_system& cs, const boolean& a, const boolean& b, const boolean& c)
 {
-    // ch = a ? b : c; with a constant operand it is a selection, an and or an or.
-    if (a.is_constant()) return a.value_ ? b : c;
-    if (b.is_constant() && c.is_constant()) {
-        if (b.value_ == c.value_) return constant(b.value_);
-        return b.value_ ? a : !a;
-    }
-    if (b.is_constant()) return b.value_ ? or_(cs, a, c) : and_(cs, !a, c);
-    if (c.is_constant()) return c.value_ ? or_(cs, !a, b) : and_(cs, a, b);
     const bool val = a.value_ ? b.value_ : c.value_;
+    // The constant cases, tried in bellpepper's order. A constant-true `a`
+    // is not folded: it falls through to the general constraint.
+    if (a.is_constant() && b.is_constant() && c.is_constant()) return constant(val);
+    if (is_const(a, false)) return c;
+    if (is_const(b, false)) return and_(cs, !a, c);
+    if (is_const(c, false)) return and_(cs, a, b);
+    if (is_const(c, true)) return !and_(cs, a, !b);
+    if (is_const(b, true)) return !and_(cs, !a, !c);
     const variable v = cs.alloc_bit(val);
-    // a·(b − c) = ch − c
+    // (b − c)·a = ch − c
     constrain(cs, [&](linear_combination& la, linear_combination& lb, linear_combination& lc) {
-        a.add_to(la, fr::one());
-        b.add_to(lb, fr::one());
-        c.add_to(lb, -fr::one());
+        b.add_to(la, fr::one());
+        c.add_to(la, -fr::one());
+        a.add_to(lb, fr::one());
         lc += v;
         c.add_to(lc, -fr::one());
     });
@@ -158,36 +173,52 @@ boolean boolean::sha256_ch(constraint_system& cs, const boolean& a, const boolea
 
 boolean boolean::sha256_maj(constraint_system& cs, const boolean& a, const boolean& b, const boolean& c)
 {
-    // With one constant operand x and the others y, z: maj = x ? y ∨ z : y ∧ z.
-    const boolean* ops[3] = {&a, &b, &c};
-    for (int i = 0; i < 3; ++i)
-        if (ops[i]->is_constant()) {
-            const boolean& y = *ops[(i + 1) % 3];
-            const boolean& z = *ops[(i + 2) % 3];
-            return ops[i]->value_ ? or_(cs, y, z) : and_(cs, y, z);
-        }
-    // t = b∧c; maj = t + a·(b + c − 2t): a = 0 gives b∧c, a = 1 gives b + c − bc = b∨c.
-    const boolean t = and_(cs, b, c);
     const bool val = (int(a.value_) + int(b.value_) + int(c.value_)) >= 2;
+    // The constant cases in bellpepper's order; x ∨ y is built as ¬(¬x ∧ ¬y).
+    if (a.is_constant() && b.is_constant() && c.is_constant()) return constant(val);
+    if (is_const(a, false)) return and_(cs, b, c);
+    if (is_const(b, false)) return and_(cs, a, c);
+    if (is_const(c, false)) return and_(cs, a, b);
+    if (is_const(c, true)) return !and_(cs, !a, !b);
+    if (is_const(b, true)) return !and_(cs, !a, !c);
+    if (is_const(a, true)) return !and_(cs, !b, !c);
+    // maj = bc + a·(b + c − 2bc): the result is allocated before bc, and
+    // the constraint is (2bc − b − c)·a = bc − maj.
     const variable v = cs.alloc_bit(val);
+    const boolean bc = and_(cs, b, c);
     constrain(cs, [&](linear_combination& la, linear_combination& lb, linear_combination& lc) {
-        a.add_to(la, fr::one());
-        b.add_to(lb, fr::one());
-        c.add_to(lb, fr::one());
-        t.add_to(lb, -two());
-        lc += v;
-        t.add_to(lc, -fr::one());
+        bc.add_to(la, two());
+        b.add_to(la, -fr::one());
+        c.add_to(la, -fr::one());
+        a.add_to(lb, fr::one());
+        bc.add_to(lc, fr::one());
+        lc -= v;
     });
     return allocated_bit(v, val);
 }
 
 void boolean::enforce_equal(constraint_system& cs, const boolean& a, const boolean& b)
 {
-    // (a − b)·1 = 0; two unequal constants give the unsatisfiable 1·1 = 0.
-    constrain(cs, [&](linear_combination& la, linear_combination& lb, linear_combination&) {
-        a.add_to(la, fr::one());
-        b.add_to(la, -fr::one());
-        lb += variable::one();
+    // 0·0 = a − b. Two constants need no constraint when equal and can never
+    // be satisfied when not.
+    if (a.is_constant() && b.is_constant()) {
+        if (a.value_ != b.value_) throw error(errc::unsatisfied, "boolean::enforce_equal: unequal constants");
+        return;
+    }
+    // With one constant operand x and the other y: 1 − y when x is true,
+    // y when x is false.
+    const boolean& x = a.is_constant() ? a : b;
+    const boolean& y = a.is_constant() ? b : a;
+    constrain(cs, [&](linear_combination&, linear_combination&, linear_combination& lc) {
+        if (!x.is_constant()) {
+            a.add_to(lc, fr::one());
+            b.add_to(lc, -fr::one());
+        } else if (x.value_) {
+            lc += variable::one();
+            y.add_to(lc, -fr::one());
+        } else {
+            y.add_to(lc, fr::one());
+        }
     });
 }
 

@@ -23,7 +23,7 @@ struct column_proof {
 
 // The preimage parents of one label (37 entries) and where it sits.
 struct labeling_proof {
-    std::vector<domain> parents;        // 37 parent labels (empty for node 0)
+    std::vector<domain> parents;        // the 37 parent labels, in preimage order (also for node 0)
     uint32_t layer_index = 0;           // 1-based layer
     uint64_t node = 0;
     friend bool operator==(const labeling_proof&, const labeling_proof&) = default;

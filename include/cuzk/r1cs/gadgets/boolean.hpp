@@ -85,14 +85,23 @@ public:
         return r;
     }
 
+    // The operations below reproduce bellpepper-core's Boolean gadgets
+    // exactly (which constant cases fold, operand order, constraint form and
+    // allocation order), so circuits built from them match bellperson's.
+    //
+    // xor: one negated operand gives ¬(x ⊕ y) with the plain operand's
+    // variable doubled in (2x)·y = x + y − r.
     static boolean xor_(constraint_system& cs, const boolean& a, const boolean& b);
     static boolean and_(constraint_system& cs, const boolean& a, const boolean& b);
     static boolean or_(constraint_system& cs, const boolean& a, const boolean& b) { return !and_(cs, !a, !b); }
-    // SHA-256's choose: a ? b : c. One constraint a·(b − c) = ch − c.
+    // SHA-256's choose: a ? b : c. One constraint (b − c)·a = ch − c; a
+    // constant-true `a` is not folded (as upstream).
     static boolean sha256_ch(constraint_system& cs, const boolean& a, const boolean& b, const boolean& c);
-    // SHA-256's majority. Two constraints: t = b∧c, then a·(b + c − 2t) = maj − t.
+    // SHA-256's majority. maj is allocated, then bc = b∧c, then
+    // (2bc − b − c)·a = bc − maj: two constraints.
     static boolean sha256_maj(constraint_system& cs, const boolean& a, const boolean& b, const boolean& c);
-    // Enforces a = b: (a − b)·1 = 0.
+    // Enforces a = b by 0·0 = a − b (1 − y or y when one side is a constant);
+    // two unequal constants throw errc::unsatisfied.
     static void enforce_equal(constraint_system& cs, const boolean& a, const boolean& b);
 
 private:

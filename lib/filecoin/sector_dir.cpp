@@ -1,0 +1,157 @@
+// The sealed test sector's directory: sector.json (config and commitments),
+// data.bin (the padded data) and labels.bin (every layer's labels, layer 1
+// first). The layout is in docs/FORMATS.md, "Sealed test sector".
+#include "sector_dir.hpp"
+
+#include <sys/stat.h>
+
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "cuzk/error.hpp"
+#include "cuzk/io/json.hpp"
+#include "cuzk/io/mapped_file.hpp"
+
+namespace cuzk::filecoin::detail {
+
+namespace {
+
+using io::json;
+
+const char* api_name(api_version a)
+{
+    return a == api_version::v1_0 ? "1.0" : a == api_version::v1_1 ? "1.1" : "1.2";
+}
+
+api_version api_from(const std::string& s, const std::string& where)
+{
+    if (s == "1.0") return api_version::v1_0;
+    if (s == "1.1") return api_version::v1_1;
+    if (s == "1.2") return api_version::v1_2;
+    throw error(errc::bad_format, fmt::format("{}: api: expected 1.0, 1.1 or 1.2, got '{}'", where, s));
+}
+
+const json& member(const json& j, const char* key, const std::string& where)
+{
+    const json* m = j.find(key);
+    if (!m) throw error(errc::bad_format, fmt::format("{}: missing key '{}'", where, key));
+    return *m;
+}
+
+std::string str(const json& j, const char* key, const std::string& where)
+{
+    const json& m = member(j, key, where);
+    if (!m.is_string()) throw error(errc::bad_format, fmt::format("{}: '{}' must be a string", where, key));
+    return m.as_string();
+}
+
+uint64_t num(const json& j, const char* key, const std::string& where)
+{
+    const auto v = member(j, key, where).as_u64();
+    if (!v) throw error(errc::bad_format, fmt::format("{}: '{}' must be an unsigned integer", where, key));
+    return *v;
+}
+
+domain hex(const json& j, const char* key, const std::string& where)
+{
+    try {
+        return parse_hex32(str(j, key, where), key);
+    } catch (const error& e) {
+        throw error(errc::bad_format, fmt::format("{}: {}", where, e.what()));
+    }
+}
+
+tree_shape shape_from(const std::string& s, const std::string& where)
+{
+    tree_shape t;
+    if (std::sscanf(s.c_str(), "%u-%u-%u", &t.base, &t.sub, &t.top) != 3 || t.name() != s)
+        throw error(errc::bad_format, fmt::format("{}: tree: expected A-B-C, got '{}'", where, s));
+    return t;
+}
+
+json config_json(const seal_config& c)
+{
+    return json::object({{"registered_proof", json::string(c.registered_id >= 0 ? c.name : "custom")},
+                         {"registered_id", json::number(uint64_t(c.registered_id >= 0 ? c.registered_id : 0))},
+                         {"nodes", json::number(c.nodes)},
+                         {"layers", json::number(uint64_t(c.layers))},
+                         {"partitions", json::number(uint64_t(c.partitions))},
+                         {"challenges_per_partition", json::number(uint64_t(c.challenges_per_partition))},
+                         {"tree", json::string(c.tree.name())},
+                         {"porep_id", json::string(to_hex(c.porep_id))},
+                         {"api", json::string(api_name(c.api))}});
+}
+
+seal_config config_from(const json& j, const std::string& where)
+{
+    if (str(j, "registered_proof", where) != "custom") {
+        const seal_config c = registered_seal_proof(int(num(j, "registered_id", where)));
+        if (c.name != str(j, "registered_proof", where))
+            throw error(errc::bad_format, fmt::format("{}: registered_proof does not match registered_id", where));
+        return c;
+    }
+    return seal_config::custom(num(j, "nodes", where), unsigned(num(j, "layers", where)),
+                               unsigned(num(j, "challenges_per_partition", where)),
+                               shape_from(str(j, "tree", where), where), hex(j, "porep_id", where),
+                               api_from(str(j, "api", where), where), unsigned(num(j, "partitions", where)));
+}
+
+} // namespace
+
+std::string sector_file(const std::string& dir, const char* name) { return (std::filesystem::path(dir) / name).string(); }
+
+void write_sector_json(const std::string& dir, const sector_info& s)
+{
+    const json j = json::object({{"format", json::string("cuzk-sealed-sector")},
+                                 {"version", json::number(uint64_t(1))},
+                                 {"config", config_json(s.config)},
+                                 {"prover_id", json::string(to_hex(s.replica.prover_id))},
+                                 {"sector_id", json::number(s.replica.sector_id)},
+                                 {"ticket", json::string(to_hex(s.replica.ticket))},
+                                 {"replica_id", json::string(to_hex(s.comm.replica_id))},
+                                 {"comm_d", json::string(to_hex(s.comm.comm_d))},
+                                 {"comm_c", json::string(to_hex(s.comm.comm_c))},
+                                 {"comm_r_last", json::string(to_hex(s.comm.comm_r_last))},
+                                 {"comm_r", json::string(to_hex(s.comm.comm_r))}});
+    const std::string text = j.dump(2) + "\n";
+    const std::string tmp = sector_file(dir, "sector.json.tmp");
+    io::output_file f(tmp);
+    f.write(reinterpret_cast<const uint8_t*>(text.data()), text.size());
+    f.close();
+    std::filesystem::rename(tmp, sector_file(dir, "sector.json"));
+}
+
+sector_info read_sector_json(const std::string& dir)
+{
+    const std::string path = sector_file(dir, "sector.json");
+    const json j = json::parse(io::read_text_file(path), path);
+    if (!j.is_object() || str(j, "format", path) != "cuzk-sealed-sector" || num(j, "version", path) != 1)
+        throw error(errc::bad_format, fmt::format("{}: not a cuzk sealed-sector file of version 1", path));
+    sector_info s;
+    s.config = config_from(member(j, "config", path), path + ": config");
+    s.replica.prover_id = hex(j, "prover_id", path);
+    s.replica.sector_id = num(j, "sector_id", path);
+    s.replica.ticket = hex(j, "ticket", path);
+    s.comm.replica_id = hex(j, "replica_id", path);
+    s.replica.replica_id = s.comm.replica_id;
+    s.comm.comm_d = hex(j, "comm_d", path);
+    s.comm.comm_c = hex(j, "comm_c", path);
+    s.comm.comm_r_last = hex(j, "comm_r_last", path);
+    s.comm.comm_r = hex(j, "comm_r", path);
+    return s;
+}
+
+io::mapped_file map_sector_file(const std::string& dir, const char* name, uint64_t expected_bytes)
+{
+    const std::string path = sector_file(dir, name);
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode))
+        throw error(errc::io, fmt::format("{}: missing or not a regular file", path));
+    if (uint64_t(st.st_size) != expected_bytes)
+        throw error(errc::bad_length,
+                    fmt::format("{}: holds {} bytes, the sector's config needs {}", path, st.st_size, expected_bytes));
+    return io::mapped_file(path);
+}
+
+} // namespace cuzk::filecoin::detail

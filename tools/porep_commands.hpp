@@ -1,0 +1,81 @@
+// The `cuzk porep` subcommands: each declares its flags and runs on parsed options.
+#pragma once
+
+#include "options.hpp"
+#include "porep_common.hpp"
+
+namespace cuzk::cli::porep {
+
+inline constexpr flag_spec seal_flags[] = {
+    {"--sector-size", "S", "2KiB, 8MiB, 512MiB, 32GiB or 64GiB"},
+    {"--nodes", "N", "a test shape of N nodes instead (with --layers, --challenges, --tree)"},
+    {"--layers", "L", "layers of a --nodes shape (default 2)"},
+    {"--challenges", "K", "challenges of a --nodes shape (default 2, one partition)"},
+    {"--tree", "A-B-C", "tree shape of a --nodes shape (default 8-0-0)"},
+    {"--porep-id", "ID", "registered proof number (5 = 2 KiB V1_1, ...) or 64 hex digits"},
+    {"--replica-id", "HEX", "the replica id, given outright"},
+    {"--prover-id", "HEX", "prover id (with --sector-id and --ticket: the replica id is derived)"},
+    {"--sector-id", "N", "sector number"},
+    {"--ticket", "HEX", "ticket"},
+    {"--data", "FILE", "unpadded data (at most 127/128 of the sector; zero-filled after); --zero: all zero (default)"},
+    {"--zero", nullptr, "seal all-zero data (the default)"},
+    {"--out", "DIR", "the sealed sector's directory"},
+    {"--threads", "T", "threads (default: all cores)"},
+    {"--json", nullptr, "print one JSON object"},
+};
+inline constexpr flag_spec c1_flags[] = {
+    {"--seed", "HEX", "the interactive seed (64 hex digits)"},
+    {"--out", "FILE", "where to write the C1 output JSON"},
+    {"--threads", "T", "threads (default: all cores)"},
+    {"--json", nullptr, "print one JSON object"},
+};
+inline constexpr flag_spec check_flags[] = {
+    {"--prover-id", "HEX", "with --sector-id: also check that replica_id derives from them and the ticket"},
+    {"--sector-id", "N", "sector number"},
+    {"--threads", "T", "threads (default: all cores)"},
+    {"--json", nullptr, "print one JSON object"},
+};
+inline constexpr flag_spec labels_flags[] = {
+    {"--nodes", "N", "sector nodes (32-byte)"},
+    {"--porep-id", "ID", "registered proof number or 64 hex digits"},
+    {"--api", "1.0|1.1|1.2", "API version (parent order); default: the proof's, or 1.1"},
+    {"--replica-id", "HEX", "replica id, 64 hex digits"},
+    {"--layers", "L", "layers to label"},
+    {"--last", nullptr, "print only the last label (layer L, node N-1)"},
+    {"--threads", "T", "threads (default: all cores)"},
+    {"--json", nullptr, "print one JSON object"},
+};
+inline constexpr flag_spec parents_flags[] = {
+    {"--nodes", "N", "sector nodes (32-byte)"},
+    {"--porep-id", "ID", "registered proof number or 64 hex digits"},
+    {"--api", "1.0|1.1|1.2", "API version (parent order); default: the proof's, or 1.1"},
+    {"--node", "I", "print the parents of node I"},
+    {"--cache-digest", nullptr, "print the SHA-256 of the whole parent cache"},
+    {"--threads", "T", "threads (default: all cores)"},
+    {"--json", nullptr, "print one JSON object"},
+};
+inline constexpr flag_spec poseidon_flags[] = {
+    {"--arity", "A", "2, 4, 8, 11, 16, 24 or 36 (MerkleTree domain tag)"},
+    {"--json", nullptr, "print one JSON object"},
+};
+inline constexpr flag_spec inputs_flags[] = {
+    {"--porep-id", "ID", "registered proof number (the shape comes from it)"},
+    {"--comm-r", "HEX", "comm_r"},
+    {"--comm-d", "HEX", "comm_d"},
+    {"--prover-id", "HEX", "prover id"},
+    {"--sector-id", "N", "sector number"},
+    {"--ticket", "HEX", "ticket"},
+    {"--seed", "HEX", "interactive seed"},
+    {"--partition", "K", "partition (default 0)"},
+    {"--json", nullptr, "print one JSON object"},
+};
+
+int porep_seal(const options& o);
+int porep_c1(const options& o);
+int porep_check(const options& o);
+int porep_labels(const options& o);
+int porep_parents(const options& o);
+int porep_poseidon(const options& o);
+int porep_inputs(const options& o);
+
+} // namespace cuzk::cli::porep

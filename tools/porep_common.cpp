@@ -1,0 +1,66 @@
+#include "porep_common.hpp"
+
+#include <cstdio>
+
+#include <fmt/format.h>
+
+#include "cuzk/error.hpp"
+
+namespace cuzk::cli::porep {
+
+porep_id_arg parse_porep_id(const options& o)
+{
+    porep_id_arg r;
+    const std::string& v = o.get("--porep-id");
+    if (v.size() == 64) {
+        r.id = filecoin::parse_hex32(v, "--porep-id");
+    } else {
+        r.registered = int(parse_u64("--porep-id", v, 0, 19));
+        r.id = filecoin::porep_id_of(uint64_t(r.registered));
+        r.api = filecoin::registered_seal_proof(r.registered).api;
+    }
+    if (o.has("--api")) {
+        const std::string& a = o.get("--api");
+        if (a == "1.0") r.api = filecoin::api_version::v1_0;
+        else if (a == "1.1") r.api = filecoin::api_version::v1_1;
+        else if (a == "1.2") r.api = filecoin::api_version::v1_2;
+        else throw usage_error(fmt::format("--api: expected 1.0, 1.1 or 1.2, got '{}'", a));
+    }
+    return r;
+}
+
+filecoin::domain hex32(const options& o, const std::string& flag)
+{
+    try {
+        return filecoin::parse_hex32(o.get(flag), flag);
+    } catch (const cuzk::error& e) {
+        throw usage_error(e.what());
+    }
+}
+
+namespace {
+
+std::string plain(const io::json& v)
+{
+    if (v.is_string()) return v.as_string();
+    if (v.is_number()) return v.number_text();
+    if (!v.is_array()) return v.dump();
+    std::string s;
+    for (const auto& x : v.as_array()) s += (s.empty() ? "" : " ") + plain(x);
+    return s;
+}
+
+} // namespace
+
+void print_result(const io::json& j, bool json)
+{
+    if (json) {
+        std::printf("%s\n", j.dump().c_str());
+        return;
+    }
+    for (const auto& [k, v] : j.as_object()) std::printf("%s: %s\n", k.c_str(), plain(v).c_str());
+}
+
+io::json hex_json(const filecoin::domain& d) { return io::json::string(filecoin::to_hex(d)); }
+
+} // namespace cuzk::cli::porep

@@ -1,0 +1,161 @@
+// `cuzk porep seal | c1 | check`: seal a test sector, write its C1 output,
+// and check a C1 file (structure, then every vanilla proof).
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "cuzk/error.hpp"
+#include "cuzk/filecoin/c1_json.hpp"
+#include "cuzk/filecoin/fr32.hpp"
+#include "cuzk/filecoin/seal.hpp"
+#include "cuzk/filecoin/vanilla_verify.hpp"
+#include "cuzk/io/mapped_file.hpp"
+#include "porep_commands.hpp"
+
+namespace cuzk::cli::porep {
+
+using io::json;
+namespace fc = filecoin;
+
+namespace {
+
+using steady = std::chrono::steady_clock;
+
+// One stderr line per step and per reported stage of it, with the time since start.
+fc::seal_progress progress_lines(const char* command)
+{
+    const auto t0 = steady::now();
+    return [command, t0](const char* step, uint64_t done, uint64_t total) {
+        const double s = std::chrono::duration<double>(steady::now() - t0).count();
+        std::fprintf(stderr, "cuzk porep %s: %7.1f s  %s %llu/%llu\n", command, s, step, (unsigned long long)done,
+                     (unsigned long long)total);
+    };
+}
+
+fc::tree_shape parse_tree(const std::string& s)
+{
+    fc::tree_shape t;
+    if (std::sscanf(s.c_str(), "%u-%u-%u", &t.base, &t.sub, &t.top) != 3 || t.name() != s)
+        throw usage_error(fmt::format("--tree: expected A-B-C (e.g. 8-0-0), got '{}'", s));
+    return t;
+}
+
+fc::seal_config seal_shape(const options& o)
+{
+    const porep_id_arg pid = parse_porep_id(o);
+    if (o.has("--nodes") == o.has("--sector-size")) throw usage_error("give exactly one of --sector-size and --nodes");
+    if (o.has("--nodes"))
+        return fc::seal_config::custom(o.get_u64("--nodes", 2, uint64_t(1) << 32), unsigned(o.get_u64_or("--layers", 1, 15, 2)),
+                                       unsigned(o.get_u64_or("--challenges", 1, 1u << 20, 2)),
+                                       parse_tree(o.get_or("--tree", "8-0-0")), pid.id, pid.api);
+    const uint64_t bytes = fc::parse_sector_size(o.get("--sector-size"));
+    if (pid.registered >= 0) {
+        fc::seal_config c = fc::registered_seal_proof(pid.registered);
+        if (c.sector_bytes() != bytes)
+            throw usage_error(fmt::format("--porep-id {} is a {}-byte sector, --sector-size says {}", pid.registered,
+                                          c.sector_bytes(), bytes));
+        return c;
+    }
+    for (int id = 5; id <= 9; ++id) {   // the V1_1 shape of that size, under the given porep id
+        const fc::seal_config c = fc::registered_seal_proof(id);
+        if (c.sector_bytes() == bytes)
+            return fc::seal_config::custom(c.nodes, c.layers, c.challenges_per_partition, c.tree, pid.id, pid.api,
+                                           c.partitions);
+    }
+    throw usage_error(fmt::format("--sector-size: no Filecoin sector has {} bytes", bytes));
+}
+
+std::vector<uint8_t> sector_data(const options& o, const fc::seal_config& c)
+{
+    if (o.has("--data") && o.has("--zero")) throw usage_error("give at most one of --data and --zero");
+    const size_t capacity = fc::fr32_unpadded_size(c.sector_bytes());
+    std::vector<uint8_t> raw(capacity, 0);
+    if (o.has("--data")) {
+        const io::mapped_file f(o.get("--data"));
+        if (f.size() > capacity)
+            throw error(errc::bad_length, fmt::format("{}: {} bytes, the sector holds at most {} unpadded bytes",
+                                                      f.path(), f.size(), capacity));
+        std::copy(f.data(), f.data() + f.size(), raw.begin());
+    }
+    std::vector<uint8_t> padded(c.sector_bytes());
+    fc::fr32_pad(raw, padded);
+    return padded;
+}
+
+fc::replica_source replica_args(const options& o)
+{
+    fc::replica_source r;
+    if (o.has("--replica-id")) {
+        if (o.has("--prover-id") || o.has("--ticket")) throw usage_error("--replica-id excludes --prover-id and --ticket");
+        r.replica_id = hex32(o, "--replica-id");
+        return r;
+    }
+    r.prover_id = hex32(o, "--prover-id");
+    r.sector_id = o.get_u64("--sector-id", 0, UINT64_MAX);
+    r.ticket = hex32(o, "--ticket");
+    return r;
+}
+
+} // namespace
+
+
+int porep_seal(const options& o)
+{
+    const fc::seal_config c = seal_shape(o);
+    const fc::replica_source r = replica_args(o);
+    const auto c_ = fc::seal_sector(c, r, sector_data(o, c), o.get("--out"), unsigned(o.get_u64_or("--threads", 0, 1024, 0)),
+                                    progress_lines("seal"));
+    print_result(json::object({{"comm_d", hex_json(c_.comm_d)},
+                               {"comm_c", hex_json(c_.comm_c)},
+                               {"comm_r_last", hex_json(c_.comm_r_last)},
+                               {"comm_r", hex_json(c_.comm_r)},
+                               {"replica_id", hex_json(c_.replica_id)}}),
+                 o.has("--json"));
+    return 0;
+}
+
+
+int porep_c1(const options& o)
+{
+    const unsigned threads = unsigned(o.get_u64_or("--threads", 0, 1024, 0));
+    const fc::c1_output c1 = fc::commit_phase1(o.positional()[0], hex32(o, "--seed"), threads, progress_lines("c1"));
+    fc::verify_c1(c1, threads);   // never write a file C2 would refuse
+    std::string text;
+    fc::write_c1_json(c1, text);
+    io::output_file f(o.get("--out"));
+    f.write(reinterpret_cast<const uint8_t*>(text.data()), text.size());
+    f.close();
+    print_result(json::object({{"file", json::string(o.get("--out"))},
+                               {"bytes", json::number(uint64_t(text.size()))},
+                               {"partitions", json::number(uint64_t(c1.partitions.size()))},
+                               {"challenges_per_partition", json::number(uint64_t(c1.partitions[0].size()))}}),
+                 o.has("--json"));
+    return 0;
+}
+
+
+int porep_check(const options& o)
+{
+    const std::string& path = o.positional()[0];
+    const fc::c1_output c1 = fc::read_c1_json(io::read_text_file(path), path);
+    fc::c1_identity id;
+    const bool has_id = o.has("--prover-id") || o.has("--sector-id");
+    if (has_id) id = {hex32(o, "--prover-id"), o.get_u64("--sector-id", 0, UINT64_MAX)};
+    try {
+        fc::verify_c1(c1, unsigned(o.get_u64_or("--threads", 0, 1024, 0)), has_id ? &id : nullptr);
+    } catch (const error& e) {
+        throw error(e.code(), fmt::format("{}: {}", path, e.what()));
+    }
+    print_result(json::object({{"file", json::string(path)},
+                               {"registered_proof", json::string(c1.config.name)},
+                               {"comm_r", hex_json(c1.comm_r)},
+                               {"comm_d", hex_json(c1.comm_d)},
+                               {"vanilla_proofs", json::string("OK")}}),
+                 o.has("--json"));
+    return 0;
+}
+
+} // namespace cuzk::cli::porep
