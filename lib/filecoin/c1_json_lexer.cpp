@@ -70,7 +70,7 @@ std::string lexer::describe() const
         ++q;
         while (q < limit && *q != '"' && static_cast<unsigned char>(*q) >= 0x20) ++q;
         if (q < limit && *q == '"') return std::string(p_, q + 1);
-        return "an unterminated or long string " + std::string(p_, q);
+        return fmt::format("an unterminated or long string {}", std::string_view(p_, size_t(q - p_)));
     }
     if (is_digit(*q) || *q == '-') {
         while (q < limit && (is_digit(*q) || *q == '-' || *q == '+' || *q == '.' || *q == 'e' || *q == 'E')) ++q;
@@ -78,7 +78,7 @@ std::string lexer::describe() const
     }
     if ((*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z')) {
         while (q < limit && ((*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z'))) ++q;
-        return "'" + std::string(p_, q) + "'";
+        return fmt::format("'{}'", std::string_view(p_, size_t(q - p_)));
     }
     return show_char(*q);
 }
