@@ -24,7 +24,17 @@ inline constexpr flag_spec seal_flags[] = {
     {"--json", nullptr, "print one JSON object"},
 };
 inline constexpr flag_spec c1_flags[] = {
-    {"--seed", "HEX", "the interactive seed (64 hex digits)"},
+    {"--seed", "HEX", "the interactive seed (64 hex digits) of the sealed sector DIR"},
+    {"--synthetic", nullptr, "no DIR: generate a consistent C1 for a shape without sealing (interactive proofs only)"},
+    {"--sector-size", "S", "--synthetic: 2KiB ... 64GiB (the V1_1 proof of that size unless --porep-id says otherwise)"},
+    {"--porep-id", "ID", "--synthetic: registered proof number (8 = 32 GiB V1_1), or 64 hex digits with a size or shape"},
+    {"--nodes", "N", "--synthetic: a test shape of N nodes instead (with --layers, --challenges, --partitions, --tree)"},
+    {"--layers", "L", "layers of a --nodes shape (default 2)"},
+    {"--challenges", "K", "challenges per partition of a --nodes shape (default 2)"},
+    {"--partitions", "P", "partitions of a --nodes shape (default 1)"},
+    {"--tree", "A-B-C", "tree shape of a --nodes shape (default 8-0-0)"},
+    {"--gen-seed", "N", "--synthetic: the 64-bit generator seed (default 0); the same seed gives the same file"},
+    {"--zero", nullptr, "--synthetic: an all-zero (committed-capacity) sector, replica_id derived as Filecoin's"},
     {"--out", "FILE", "where to write the C1 output JSON"},
     {"--threads", "T", "threads (default: all cores)"},
     {"--json", nullptr, "print one JSON object"},
@@ -70,6 +80,53 @@ inline constexpr flag_spec inputs_flags[] = {
     {"--json", nullptr, "print one JSON object"},
 };
 
+inline constexpr flag_spec circuit_flags[] = {
+    {"--sector-size", "S", "a Filecoin sector's partition circuit: 2KiB, 8MiB, 512MiB, 32GiB or 64GiB"},
+    {"--nodes", "N", "a test shape of N nodes instead (with --layers, --challenges, --tree)"},
+    {"--layers", "L", "layers of a --nodes shape (default 2; the column hash needs 2 or 11)"},
+    {"--challenges", "K", "challenges per partition of a --nodes shape (default 2)"},
+    {"--tree", "A-B-C", "tree shape of a --nodes shape (default 8-0-0)"},
+    {"--json", nullptr, "print one JSON object"},
+};
+inline constexpr flag_spec setup_flags[] = {
+    {"--sector-size", "S", "a Filecoin sector's partition circuit: 2KiB, 8MiB, 512MiB, 32GiB or 64GiB"},
+    {"--nodes", "N", "a test shape of N nodes instead (with --layers, --challenges, --tree)"},
+    {"--layers", "L", "layers of a --nodes shape (default 2)"},
+    {"--challenges", "K", "challenges per partition of a --nodes shape (default 2)"},
+    {"--tree", "A-B-C", "tree shape of a --nodes shape (default 8-0-0)"},
+    {"--out", "FILE", "the key, bellperson .params"},
+    {"--vk", "FILE", "its verifying key, bellperson .vk"},
+    {"--backend", "auto|cpu|cuda", "where to make the key (default auto: the GPU when present)"},
+    {"--threads", "T", "threads (default: all cores)"},
+    {"--json", nullptr, "print one JSON object"},
+};
+inline constexpr flag_spec c2_flags[] = {
+    {"--params", "FILE", "the circuit's key (bellperson .params)"},
+    {"--out", "FILE", "where to write the proof (192 bytes per partition)"},
+    {"--backend", "auto|cpu|cuda", "where to prove (default auto: the GPU when present)"},
+    {"--synth-workers", "N", "partitions synthesized at once (default 2)"},
+    {"--timeline", "FILE", "write the run's timeline (CSV, or a Chrome trace for *.json)"},
+    {"--waterfall", nullptr, "print the waterfall and timeline summary on stderr"},
+    {"--threads", "T", "threads (default: all cores)"},
+    {"--json", nullptr, "print one JSON object"},
+};
+inline constexpr flag_spec verify_flags[] = {
+    {"--vk", "FILE", "verifying key (bellperson .vk)"},
+    {"--proof", "FILE", "the proof (192 bytes per partition)"},
+    {"--c1", "FILE", "take the shape, commitments, replica id and seed from this C1 output"},
+    {"--porep-id", "ID", "or: the registered proof number"},
+    {"--comm-r", "HEX", "comm_r"},
+    {"--comm-d", "HEX", "comm_d"},
+    {"--prover-id", "HEX", "prover id"},
+    {"--sector-id", "N", "sector number"},
+    {"--ticket", "HEX", "ticket"},
+    {"--seed", "HEX", "interactive seed"},
+};
+
+int porep_circuit_cmd(const options& o);
+int porep_setup(const options& o);
+int porep_c2(const options& o);
+int porep_verify_cmd(const options& o);
 int porep_seal(const options& o);
 int porep_c1(const options& o);
 int porep_check(const options& o);

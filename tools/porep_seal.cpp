@@ -11,6 +11,7 @@
 #include "cuzk/filecoin/c1_json.hpp"
 #include "cuzk/filecoin/fr32.hpp"
 #include "cuzk/filecoin/seal.hpp"
+#include "cuzk/filecoin/synthetic_c1.hpp"
 #include "cuzk/filecoin/vanilla_verify.hpp"
 #include "cuzk/io/mapped_file.hpp"
 #include "porep_commands.hpp"
@@ -50,7 +51,8 @@ fc::seal_config seal_shape(const options& o)
     if (o.has("--nodes"))
         return fc::seal_config::custom(o.get_u64("--nodes", 2, uint64_t(1) << 32), unsigned(o.get_u64_or("--layers", 1, 15, 2)),
                                        unsigned(o.get_u64_or("--challenges", 1, 1u << 20, 2)),
-                                       parse_tree(o.get_or("--tree", "8-0-0")), pid.id, pid.api);
+                                       parse_tree(o.get_or("--tree", "8-0-0")), pid.id, pid.api,
+                                       unsigned(o.get_u64_or("--partitions", 1, 1024, 1)));
     const uint64_t bytes = fc::parse_sector_size(o.get("--sector-size"));
     if (pid.registered >= 0) {
         fc::seal_config c = fc::registered_seal_proof(pid.registered);
@@ -99,6 +101,60 @@ fc::replica_source replica_args(const options& o)
     return r;
 }
 
+// The shape of `c1 --synthetic`: a --nodes shape or a size with a porep id
+// as for sealing, else the registered proof a lone --sector-size (its V1_1
+// proof) or a lone registered --porep-id names.
+fc::seal_config synthetic_shape(const options& o)
+{
+    if (o.has("--nodes") || (o.has("--sector-size") && o.has("--porep-id"))) return seal_shape(o);
+    if (o.has("--sector-size")) {
+        const uint64_t bytes = fc::parse_sector_size(o.get("--sector-size"));
+        for (int id = 5; id <= 9; ++id)
+            if (fc::registered_seal_proof(id).sector_bytes() == bytes) return fc::registered_seal_proof(id);
+        throw usage_error(fmt::format("--sector-size: no Filecoin sector has {} bytes", bytes));
+    }
+    if (!o.has("--porep-id")) throw usage_error("--synthetic needs --sector-size S, --porep-id ID or a --nodes shape");
+    const porep_id_arg pid = parse_porep_id(o);
+    if (pid.registered < 0) throw usage_error("--porep-id: 64 hex digits need --sector-size or a --nodes shape");
+    return fc::registered_seal_proof(pid.registered);
+}
+
+// DIR and --seed belong to a sealed sector, the shape and generator flags to
+// --synthetic; refuses a mix of the two.
+void check_c1_mode(const options& o)
+{
+    static const char* const synthetic_only[] = {"--sector-size", "--porep-id", "--nodes", "--layers", "--challenges",
+                                                 "--partitions", "--tree", "--gen-seed", "--zero"};
+    if (o.has("--synthetic")) {
+        if (!o.positional().empty()) throw usage_error("--synthetic takes no sector directory");
+        if (o.has("--seed")) throw usage_error("--seed is a sealed sector's interactive seed; with --synthetic use --gen-seed N");
+        return;
+    }
+    if (o.positional().size() != 1) throw usage_error("expected the sealed sector's directory (or --synthetic)");
+    for (const char* f : synthetic_only)
+        if (o.has(f)) throw usage_error(fmt::format("{} needs --synthetic", f));
+}
+
+fc::c1_output synthetic_output(const options& o, unsigned threads)
+{
+    fc::synthetic_c1_options so;
+    so.seed = o.get_u64_or("--gen-seed", 0, UINT64_MAX, 0);
+    so.zero_data = o.has("--zero");
+    so.threads = threads;
+    return fc::synthetic_c1(synthetic_shape(o), so);
+}
+
+// Writes the C1 JSON to `path`; returns its size in bytes.
+uint64_t write_c1_file(const fc::c1_output& c1, const std::string& path)
+{
+    std::string text;
+    fc::write_c1_json(c1, text);
+    io::output_file f(path);
+    f.write(reinterpret_cast<const uint8_t*>(text.data()), text.size());
+    f.close();
+    return text.size();
+}
+
 } // namespace
 
 
@@ -120,19 +176,29 @@ int porep_seal(const options& o)
 
 int porep_c1(const options& o)
 {
+    check_c1_mode(o);
     const unsigned threads = unsigned(o.get_u64_or("--threads", 0, 1024, 0));
-    const fc::c1_output c1 = fc::commit_phase1(o.positional()[0], hex32(o, "--seed"), threads, progress_lines("c1"));
+    const auto t0 = steady::now();
+    const fc::c1_output c1 = o.has("--synthetic")
+                                 ? synthetic_output(o, threads)
+                                 : fc::commit_phase1(o.positional()[0], hex32(o, "--seed"), threads, progress_lines("c1"));
+    const double generate_s = std::chrono::duration<double>(steady::now() - t0).count();
     fc::verify_c1(c1, threads);   // never write a file C2 would refuse
-    std::string text;
-    fc::write_c1_json(c1, text);
-    io::output_file f(o.get("--out"));
-    f.write(reinterpret_cast<const uint8_t*>(text.data()), text.size());
-    f.close();
-    print_result(json::object({{"file", json::string(o.get("--out"))},
-                               {"bytes", json::number(uint64_t(text.size()))},
-                               {"partitions", json::number(uint64_t(c1.partitions.size()))},
-                               {"challenges_per_partition", json::number(uint64_t(c1.partitions[0].size()))}}),
-                 o.has("--json"));
+    const uint64_t bytes = write_c1_file(c1, o.get("--out"));
+    json r = json::object({{"file", json::string(o.get("--out"))},
+                           {"registered_proof", json::string(c1.config.name)},
+                           {"bytes", json::number(bytes)},
+                           {"partitions", json::number(uint64_t(c1.partitions.size()))},
+                           {"challenges_per_partition", json::number(uint64_t(c1.partitions[0].size()))},
+                           {"comm_r", hex_json(c1.comm_r)},
+                           {"comm_d", hex_json(c1.comm_d)},
+                           {"c1_seconds", json::number(fmt::format("{:.3f}", generate_s))}});
+    if (o.has("--zero")) {   // what `porep check --prover-id --sector-id` needs to check replica_id
+        const fc::c1_identity id = fc::synthetic_identity(o.get_u64_or("--gen-seed", 0, UINT64_MAX, 0));
+        r.set("prover_id", hex_json(id.prover_id));
+        r.set("sector_id", json::number(id.sector_id));
+    }
+    print_result(r, o.has("--json"));
     return 0;
 }
 

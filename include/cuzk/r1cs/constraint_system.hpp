@@ -1,5 +1,5 @@
 // cuzk — the constraint-system interface that circuits are written against,
-// and its three implementations.
+// and its four implementations.
 //
 // A circuit is a class derived from r1cs::circuit whose synthesize() allocates
 // variables and enforces constraints a·b = c on a constraint_system. We chose
@@ -7,7 +7,7 @@
 // compiled once (into the library) and run against any system, and the cost
 // of a virtual call per allocation is small next to the work behind it.
 //
-// The three systems:
+// The four systems:
 //   witness_cs    keeps the assignment (inputs including ONE, aux); enforce()
 //                 only counts. keeps_constraints() is false, so gadgets skip
 //                 building linear combinations altogether. This is the per-proof
@@ -18,6 +18,8 @@
 //   recording_cs  records the constraints once into a pce (pce.hpp). Values
 //                 passed to alloc are accepted and ignored
 //                 (is_witness_generator() is false).
+//   counting_cs   only counts inputs, aux and constraints (neither values nor
+//                 constraints are kept): sizing a circuit.
 //
 // Every system allocates input 0 = ONE (value 1) in its constructor, so
 // num_inputs() starts at 1.
@@ -118,6 +120,33 @@ public:
 private:
     std::vector<fr> inputs_;
     std::vector<fr> aux_;
+    size_t constraints_ = 0;
+};
+
+// ---- counting_cs ----------------------------------------------------------------
+
+// Counts inputs, aux variables and constraints and keeps nothing: neither
+// values (is_witness_generator() is false, so circuits may pass anything)
+// nor constraints (keeps_constraints() is false, so gadgets never build
+// linear combinations). Sizing a circuit of 10^8 constraints this way needs
+// no memory beyond the circuit's own.
+class counting_cs final : public constraint_system {
+public:
+    variable alloc(const fr&) override { return variable::aux(uint32_t(aux_++)); }
+    variable alloc_input(const fr&) override { return variable::input(uint32_t(inputs_++)); }
+    void enforce(const linear_combination&, const linear_combination&, const linear_combination&) override
+    {
+        ++constraints_;
+    }
+    bool is_witness_generator() const override { return false; }
+    bool keeps_constraints() const override { return false; }
+    size_t num_inputs() const override { return inputs_; }
+    size_t num_aux() const override { return aux_; }
+    size_t num_constraints() const override { return constraints_; }
+
+private:
+    size_t inputs_ = 1;   // ONE
+    size_t aux_ = 0;
     size_t constraints_ = 0;
 };
 

@@ -1,0 +1,167 @@
+// Filecoin layer benchmarks. items_per_second is the figure to read:
+//   bm_poseidon_cpu/<arity>/<threads>   MerkleTree Poseidon hashes/s, CPU fast
+//                                       form (threads 0 = all cores)
+//   bm_poseidon_gpu/<arity>             hashes/s on the device, data already in
+//                                       device memory, device time from CUDA
+//                                       events (UseManualTime); 2^22 hashes a call
+//   bm_poseidon_tree_gpu/<arity>        leaves/s of a whole tree of 2^24 leaves
+//                                       built in place in device memory
+//   bm_sha256_node                      comm_d node hashes/s (trunc SHA-256 of
+//                                       two nodes), one thread
+//   bm_sdr_labels/<layers>              SDR labels/s over a 2^14-node sector
+//                                       (parent cache prebuilt), all layers
+//                                       counted; one thread (labelling is
+//                                       sequential), so CPU time is the measure
+// Without a device the GPU benchmarks report SkipWithError("no CUDA device: …").
+#include <benchmark/benchmark.h>
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "cuzk/backend/cuda.hpp"
+#include "cuzk/backend/gpu_poseidon.hpp"
+#include "cuzk/filecoin/hashers.hpp"
+#include "cuzk/filecoin/poseidon.hpp"
+#include "cuzk/util/parallel.hpp"
+
+#if __has_include("cuzk/filecoin/labels.hpp")
+#include "cuzk/filecoin/graph.hpp"
+#include "cuzk/filecoin/labels.hpp"
+#define CUZK_BENCH_LABELS 1
+#endif
+
+using namespace cuzk;
+using namespace cuzk::filecoin;
+
+namespace {
+
+std::vector<fr> random_frs(size_t n, uint64_t seed)
+{
+    std::vector<fr> v(n);
+    parallel_for(0, n, [&](size_t b, size_t e, unsigned) {
+        std::mt19937_64 rng(seed ^ (b * 0x9e3779b97f4a7c15ull));
+        for (size_t i = b; i < e; ++i) v[i] = fr::random(rng);
+    });
+    return v;
+}
+
+bool gpu_ok(benchmark::State& st)
+{
+    static std::string why;
+    static const bool ok = cuda_available(&why);
+    if (!ok) st.SkipWithError(("no CUDA device: " + why).c_str());
+    return ok;
+}
+
+// ---- Poseidon on the CPU ----------------------------------------------------------------
+void bm_poseidon_cpu(benchmark::State& st)
+{
+    const unsigned arity = unsigned(st.range(0)), threads = unsigned(st.range(1));
+    // Enough hashes per call to keep every worker busy for milliseconds.
+    const size_t n = threads == 1 ? 256 : 256 * size_t(resolve_threads(threads));
+    const std::vector<fr> in = random_frs(n * arity, arity);
+    std::vector<fr> out(n);
+    for (auto _ : st) {
+        poseidon_hash_many(arity, in, out, threads);
+        benchmark::DoNotOptimize(out.data());
+    }
+    st.SetItemsProcessed(int64_t(st.iterations()) * int64_t(n));
+    st.counters["threads"] = double(resolve_threads(threads));
+}
+// One thread: CPU time of the calling thread; all threads: wall time.
+BENCHMARK(bm_poseidon_cpu)
+    ->ArgsProduct({{2, 4, 8, 11}, {1}})
+    ->ArgNames({"arity", "threads"})
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(bm_poseidon_cpu)
+    ->ArgsProduct({{2, 4, 8, 11}, {0}})
+    ->ArgNames({"arity", "threads"})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+// ---- Poseidon on the GPU ----------------------------------------------------------------
+void bm_poseidon_gpu(benchmark::State& st)
+{
+    if (!gpu_ok(st)) return;
+    const unsigned arity = unsigned(st.range(0));
+    const size_t n = size_t{1} << 22;
+    const std::vector<fr> in = random_frs(n * arity, arity);
+    gpu_buffer din(in.size() * sizeof(fr)), dout(n * sizeof(fr));
+    din.upload(std::span<const fr>(in));
+    gpu_poseidon_hash_many_device(arity, din.as<fr>(), dout.as<fr>(), n);   // warm-up: constants upload
+    gpu_timer t;
+    for (auto _ : st) {
+        t.start();
+        gpu_poseidon_hash_many_device(arity, din.as<fr>(), dout.as<fr>(), n);
+        st.SetIterationTime(t.stop_ms() / 1e3);
+    }
+    st.SetItemsProcessed(int64_t(st.iterations()) * int64_t(n));
+}
+BENCHMARK(bm_poseidon_gpu)
+    ->Arg(2)
+    ->Arg(4)
+    ->Arg(8)
+    ->Arg(11)
+    ->ArgName("arity")
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
+
+void bm_poseidon_tree_gpu(benchmark::State& st)
+{
+    if (!gpu_ok(st)) return;
+    const unsigned arity = unsigned(st.range(0));
+    const size_t leaves = size_t{1} << 24;
+    unsigned levels = 0;
+    size_t total = leaves;
+    for (size_t len = leaves; len > 1; len /= arity, ++levels) total += len / arity;
+    const std::vector<fr> in = random_frs(leaves, arity + 100);
+    gpu_buffer nodes(total * sizeof(fr));
+    nodes.upload(std::span<const fr>(in));
+    gpu_poseidon_tree_device(arity, nodes.as<fr>(), leaves, levels);   // warm-up
+    gpu_timer t;
+    for (auto _ : st) {
+        t.start();
+        gpu_poseidon_tree_device(arity, nodes.as<fr>(), leaves, levels);
+        st.SetIterationTime(t.stop_ms() / 1e3);
+    }
+    st.SetItemsProcessed(int64_t(st.iterations()) * int64_t(leaves));
+}
+BENCHMARK(bm_poseidon_tree_gpu)->Arg(2)->Arg(4)->Arg(8)->ArgName("arity")->UseManualTime()->Unit(benchmark::kMillisecond);
+
+// ---- SHA-256 comm_d nodes ------------------------------------------------------------------
+void bm_sha256_node(benchmark::State& st)
+{
+    const size_t n = 4096;
+    std::vector<domain> nodes(n + 1);
+    std::mt19937_64 rng(7);
+    for (auto& d : nodes)
+        for (auto& b : d) b = uint8_t(rng());
+    for (auto _ : st) {
+        for (size_t i = 0; i < n; ++i) nodes[i] = sha256_node(nodes[i], nodes[i + 1]);
+        benchmark::DoNotOptimize(nodes.data());
+    }
+    st.SetItemsProcessed(int64_t(st.iterations()) * int64_t(n));
+}
+BENCHMARK(bm_sha256_node)->Unit(benchmark::kMicrosecond);
+
+// ---- SDR labels ----------------------------------------------------------------------------------
+#if CUZK_BENCH_LABELS
+void bm_sdr_labels(benchmark::State& st)
+{
+    const unsigned layers = unsigned(st.range(0));
+    const uint64_t nodes = uint64_t{1} << 14;
+    const sdr_graph g(nodes, porep_id_of(5), api_version::v1_1);   // the porep_id of StackedDrg2KiBV1_1
+    const std::vector<uint32_t> cache = build_parent_cache(g, 0);
+    domain replica_id{};
+    replica_id[0] = 1;
+    for (auto _ : st) {
+        sdr_labels l = generate_labels(g, replica_id, layers, &cache, {}, 0);
+        benchmark::DoNotOptimize(l.layer(layers).data());
+    }
+    st.SetItemsProcessed(int64_t(st.iterations()) * int64_t(nodes) * layers);
+}
+BENCHMARK(bm_sdr_labels)->Arg(1)->Arg(2)->ArgName("layers")->Unit(benchmark::kMillisecond);
+#endif
+
+} // namespace

@@ -1,0 +1,67 @@
+// cuzk — PoRep C2: proving a C1 output's partitions with Groth16, and
+// verifying the result.
+//
+// A PoRep key is a bellperson-convention Groth16 key for one circuit shape
+// (nodes, layers, challenges per partition, tree arities) together with that
+// circuit's recorded R1CS (PCE), which the prover evaluates for a, b and c.
+// C2 runs every partition of a C1 output through the proving engine (the CPU
+// or the CUDA backend) and returns the proofs concatenated in partition
+// order, 192 bytes each (zcash/bellperson encoding): 1920 bytes for 32 GiB.
+// Verification rebuilds each partition's public inputs from the commitments,
+// replica id and seed, and checks all partitions in one batch.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "cuzk/filecoin/types.hpp"
+#include "cuzk/filecoin/vanilla.hpp"
+#include "cuzk/groth16/types.hpp"
+#include "cuzk/pipeline/engine.hpp"
+#include "cuzk/r1cs/pce.hpp"
+
+namespace cuzk::filecoin {
+
+// The R1CS of one partition's circuit for `config`'s shape, recorded from the
+// blank circuit (values ignored).
+std::shared_ptr<const r1cs::pce> record_porep_pce(const seal_config& config);
+
+struct porep_key {
+    std::shared_ptr<const groth16::proving_key> pk;
+    std::shared_ptr<const r1cs::pce> pce;
+    groth16::query_density density;
+};
+
+// A single-party development key (NOT a trusted ceremony), on the GPU when
+// `gpu` (the device's fixed-base tables), else on the CPU.
+porep_key porep_dev_setup(std::shared_ptr<const r1cs::pce> pce, bool gpu, unsigned threads = 0);
+
+// A bellperson .params key for `config`'s circuit; errc::invalid_argument
+// naming the file when its sizes do not match the circuit.
+porep_key load_porep_key(const seal_config& config, const std::string& params_path, unsigned threads = 0);
+
+struct c2_output {
+    std::vector<uint8_t> proof;                 // 192 bytes per partition, in partition order
+    std::vector<std::vector<fr>> inputs;        // each partition's public inputs (without ONE)
+};
+
+// Proves every partition of `c1` on `engine`'s key `key`. The partitions go
+// as one job; progress(done, total) is called as partitions finish.
+c2_output porep_c2(pipeline::engine& engine, pipeline::key_id key, const c1_output& c1,
+                   const std::function<void(unsigned, unsigned)>& progress = {});
+
+// The public inputs of every partition (without ONE).
+std::vector<std::vector<fr>> porep_inputs(const seal_config& config, const domain& replica_id, const domain& comm_d,
+                                          const domain& comm_r, const domain& seed);
+
+// True when `proof` (192 bytes per partition of config) verifies for the
+// given commitments. A proof of the wrong length or with a bad encoding
+// throws errc::bad_length / the decoding error.
+bool porep_verify(const groth16::verifying_key& vk, std::span<const uint8_t> proof, const seal_config& config,
+                  const domain& replica_id, const domain& comm_d, const domain& comm_r, const domain& seed);
+
+} // namespace cuzk::filecoin

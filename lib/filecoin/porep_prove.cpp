@@ -1,0 +1,102 @@
+#include "cuzk/filecoin/porep_prove.hpp"
+
+#include <fmt/format.h>
+
+#include "cuzk/backend/gpu_setup.hpp"
+#include "cuzk/error.hpp"
+#include "cuzk/filecoin/porep_circuit.hpp"
+#include "cuzk/filecoin/public_inputs.hpp"
+#include "cuzk/groth16/circuit.hpp"
+#include "cuzk/groth16/setup.hpp"
+#include "cuzk/groth16/verifier.hpp"
+#include "cuzk/io/bellperson.hpp"
+#include "cuzk/r1cs/constraint_system.hpp"
+
+namespace cuzk::filecoin {
+
+std::shared_ptr<const r1cs::pce> record_porep_pce(const seal_config& config)
+{
+    return std::make_shared<const r1cs::pce>(r1cs::record(porep_circuit(config)));
+}
+
+porep_key porep_dev_setup(std::shared_ptr<const r1cs::pce> pce, bool gpu, unsigned threads)
+{
+    porep_key k;
+    if (gpu) {
+        gpu_setup_options o;
+        o.threads = threads;
+        k.pk = std::make_shared<const groth16::proving_key>(
+            gpu_setup_bellperson(*pce, groth16::toxic_waste::random(), &k.density, o));
+    } else {
+        k.pk = std::make_shared<const groth16::proving_key>(
+            groth16::setup_bellperson(groth16::describe(*pce), &k.density, {threads}));
+    }
+    k.pce = std::move(pce);
+    return k;
+}
+
+porep_key load_porep_key(const seal_config& config, const std::string& params_path, unsigned threads)
+{
+    porep_key k;
+    k.pce = record_porep_pce(config);
+    k.pk = std::make_shared<const groth16::proving_key>(io::read_params(params_path, subgroup_check::skip, threads));
+    if (k.pk->l.size() != k.pce->num_aux || k.pk->vk.ic.size() != k.pce->num_inputs)
+        throw error(errc::invalid_argument,
+                    fmt::format("{}: the key has {} aux variables and {} inputs; the PoRep circuit of {} ({} nodes, "
+                                "{} layers, {} challenges, tree {}) has {} and {}",
+                                params_path, k.pk->l.size(), k.pk->vk.ic.size(), config.name, config.nodes,
+                                config.layers, config.challenges_per_partition, config.tree.name(),
+                                k.pce->num_aux, k.pce->num_inputs));
+    k.density = groth16::density_of(*k.pce);
+    return k;
+}
+
+c2_output porep_c2(pipeline::engine& engine, pipeline::key_id key, const c1_output& c1,
+                   const std::function<void(unsigned, unsigned)>& progress)
+{
+    const unsigned P = unsigned(c1.partitions.size());
+    pipeline::proof_request req;
+    req.key = key;
+    for (unsigned k = 0; k < P; ++k)
+        req.partitions.push_back(pipeline::circuit_partition{std::make_shared<const porep_circuit>(c1, k)});
+    req.id = "porep-c2";
+    const pipeline::job_handle h = engine.submit(std::move(req));
+    if (progress) {
+        while (!h.wait_for(std::chrono::milliseconds(200))) progress(0, P);
+    }
+    const pipeline::job_result& r = h.wait();
+    if (r.status != pipeline::job_status::completed) throw error(r.code == errc::ok ? errc::internal : r.code, r.message);
+    c2_output out;
+    for (const auto& p : r.partitions) {
+        out.proof.insert(out.proof.end(), p.bytes.begin(), p.bytes.end());
+        out.inputs.push_back(p.public_inputs);
+    }
+    if (progress) progress(P, P);
+    return out;
+}
+
+std::vector<std::vector<fr>> porep_inputs(const seal_config& config, const domain& replica_id, const domain& comm_d,
+                                          const domain& comm_r, const domain& seed)
+{
+    std::vector<std::vector<fr>> all;
+    for (unsigned k = 0; k < config.partitions; ++k)
+        all.push_back(porep_public_inputs(config, replica_id, comm_d, comm_r, seed, k).inputs);
+    return all;
+}
+
+bool porep_verify(const groth16::verifying_key& vk, std::span<const uint8_t> proof, const seal_config& config,
+                  const domain& replica_id, const domain& comm_d, const domain& comm_r, const domain& seed)
+{
+    if (proof.size() != size_t(config.partitions) * 192)
+        throw error(errc::bad_length, fmt::format("PoRep proof: {} bytes, {} partitions need {}", proof.size(),
+                                                  config.partitions, size_t(config.partitions) * 192));
+    const auto inputs = porep_inputs(config, replica_id, comm_d, comm_r, seed);
+    if (vk.ic.size() != inputs[0].size() + 1)
+        throw error(errc::invalid_argument, fmt::format("verifying key: {} public inputs, the PoRep circuit has {}",
+                                                        vk.ic.size() - 1, inputs[0].size()));
+    std::vector<groth16::proof> proofs;
+    for (unsigned k = 0; k < config.partitions; ++k) proofs.push_back(io::proof_from_bytes(proof.subspan(192 * k, 192)));
+    return groth16::verify_batch(groth16::prepare_verifying_key(vk), proofs, inputs);
+}
+
+} // namespace cuzk::filecoin

@@ -1,0 +1,207 @@
+// `cuzk porep circuit | setup | c2 | verify`: the PoRep circuit's size, a
+// development key for a shape, C2 (every partition of a C1 output through
+// the proving engine), and verification of the concatenated proof.
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+
+#include <fmt/format.h>
+
+#include "cuzk/backend/cuda.hpp"
+#include "cuzk/error.hpp"
+#include "cuzk/filecoin/c1_json.hpp"
+#include "cuzk/filecoin/challenges.hpp"
+#include "cuzk/filecoin/porep_circuit.hpp"
+#include "cuzk/filecoin/porep_prove.hpp"
+#include "cuzk/filecoin/vanilla_verify.hpp"
+#include "cuzk/io/bellperson.hpp"
+#include "cuzk/io/mapped_file.hpp"
+#include "cuzk/timeline/analysis.hpp"
+#include "cuzk/timeline/render.hpp"
+#include "cuzk/timeline/sinks.hpp"
+#include "porep_commands.hpp"
+
+namespace cuzk::cli::porep {
+
+using io::json;
+namespace fc = filecoin;
+
+namespace {
+
+using steady = std::chrono::steady_clock;
+double secs_since(steady::time_point t0) { return std::chrono::duration<double>(steady::now() - t0).count(); }
+
+// --backend auto|cpu|cuda: auto is the GPU when one is usable.
+bool use_gpu(const options& o)
+{
+    const std::string b = o.get_or("--backend", "auto");
+    std::string why;
+    const bool have = cuda_available(&why);
+    if (b == "cpu") return false;
+    if (b == "cuda") {
+        if (!have) throw error(errc::unsupported, fmt::format("--backend cuda: no usable GPU: {}", why));
+        return true;
+    }
+    if (b != "auto") throw usage_error(fmt::format("--backend: expected auto, cpu or cuda, got '{}'", b));
+    return have;
+}
+
+void write_file(const std::string& path, std::span<const uint8_t> bytes)
+{
+    io::output_file f(path);
+    f.write(bytes);
+    f.close();
+}
+
+// The run's timeline as CSV, or as a Chrome trace when the name ends in .json.
+void write_timeline(const std::string& path, const std::vector<timeline::event>& events)
+{
+    std::ofstream f(path, std::ios::binary | std::ios::trunc);
+    if (!f) throw error(errc::io, fmt::format("{}: cannot create", path));
+    const bool json = path.size() >= 5 && path.compare(path.size() - 5, 5, ".json") == 0;
+    {
+        std::unique_ptr<timeline::sink> s;
+        if (json) s = std::make_unique<timeline::chrome_trace_sink>(f);
+        else s = std::make_unique<timeline::csv_sink>(f);
+        for (const auto& e : events) s->record(e);
+        s->flush();
+    }
+    if (!f.flush()) throw error(errc::io, fmt::format("{}: write failed", path));
+}
+
+fc::c1_output read_c1(const std::string& path)
+{
+    return fc::read_c1_json(io::read_text_file(path), path);
+}
+
+} // namespace
+
+fc::seal_config circuit_shape(const options& o)
+{
+    if (o.has("--sector-size") == o.has("--nodes")) throw usage_error("give exactly one of --sector-size and --nodes");
+    if (o.has("--sector-size")) {
+        const uint64_t bytes = fc::parse_sector_size(o.get("--sector-size"));
+        for (int id = 5; id <= 9; ++id)
+            if (fc::registered_seal_proof(id).sector_bytes() == bytes) return fc::registered_seal_proof(id);
+        throw usage_error(fmt::format("--sector-size: no Filecoin sector has {} bytes", bytes));
+    }
+    fc::tree_shape t;
+    const std::string ts = o.get_or("--tree", "8-0-0");
+    if (std::sscanf(ts.c_str(), "%u-%u-%u", &t.base, &t.sub, &t.top) != 3 || t.name() != ts)
+        throw usage_error(fmt::format("--tree: expected A-B-C (e.g. 8-0-0), got '{}'", ts));
+    return fc::seal_config::custom(o.get_u64("--nodes", 2, uint64_t(1) << 32), unsigned(o.get_u64_or("--layers", 1, 15, 2)),
+                                   unsigned(o.get_u64_or("--challenges", 1, 18, 2)), t, fc::porep_id_of(5));
+}
+
+int porep_circuit_cmd(const options& o)
+{
+    const fc::seal_config c = circuit_shape(o);
+    const auto t0 = steady::now();
+    r1cs::counting_cs cs;
+    fc::porep_circuit(c).synthesize(cs);
+    print_result(json::object({{"shape", json::string(fmt::format("{} nodes, {} layers, {} challenges, tree {}", c.nodes,
+                                                                  c.layers, c.challenges_per_partition, c.tree.name()))},
+                               {"constraints", json::number(uint64_t(cs.num_constraints()))},
+                               {"inputs", json::number(uint64_t(cs.num_inputs()))},
+                               {"aux", json::number(uint64_t(cs.num_aux()))},
+                               {"seconds", json::number(fmt::format("{:.3f}", secs_since(t0)))}}),
+                 o.has("--json"));
+    return 0;
+}
+
+int porep_setup(const options& o)
+{
+    const fc::seal_config c = circuit_shape(o);
+    const bool gpu = use_gpu(o);
+    const unsigned threads = unsigned(o.get_u64_or("--threads", 0, 1024, 0));
+    auto t0 = steady::now();
+    std::fprintf(stderr, "cuzk porep setup: recording the circuit (%llu nodes, %u layers, %u challenges, tree %s)\n",
+                 (unsigned long long)c.nodes, c.layers, c.challenges_per_partition, c.tree.name().c_str());
+    auto pce = fc::record_porep_pce(c);
+    std::fprintf(stderr, "cuzk porep setup: %llu constraints recorded in %.1f s; making the key on the %s\n",
+                 (unsigned long long)pce->num_constraints, secs_since(t0), gpu ? "GPU" : "CPU");
+    t0 = steady::now();
+    const fc::porep_key k = fc::porep_dev_setup(pce, gpu, threads);
+    std::fprintf(stderr, "cuzk porep setup: key made in %.1f s (single-party development key, NOT a trusted ceremony)\n",
+                 secs_since(t0));
+    io::write_params(o.get("--out"), *k.pk);
+    io::write_vk(o.get("--vk"), k.pk->vk);
+    print_result(json::object({{"params", json::string(o.get("--out"))},
+                               {"vk", json::string(o.get("--vk"))},
+                               {"constraints", json::number(uint64_t(pce->num_constraints))},
+                               {"inputs", json::number(uint64_t(pce->num_inputs))},
+                               {"aux", json::number(uint64_t(pce->num_aux))}}),
+                 o.has("--json"));
+    return 0;
+}
+
+int porep_c2(const options& o)
+{
+    const std::string& c1_path = o.positional()[0];
+    const unsigned threads = unsigned(o.get_u64_or("--threads", 0, 1024, 0));
+    const fc::c1_output c1 = read_c1(c1_path);
+    try {
+        fc::verify_c1(c1, threads);
+    } catch (const error& e) {
+        throw error(e.code(), fmt::format("{}: {}", c1_path, e.what()));
+    }
+    const bool gpu = use_gpu(o);
+    auto t0 = steady::now();
+    fc::porep_key k = fc::load_porep_key(c1.config, o.get("--params"), threads);
+    std::fprintf(stderr, "cuzk porep c2: key %s loaded in %.1f s\n", o.get("--params").c_str(), secs_since(t0));
+
+    timeline::recorder rec;
+    pipeline::engine_config ec;
+    ec.backend = gpu ? pipeline::engine_backend::cuda : pipeline::engine_backend::cpu;
+    ec.synth_workers = unsigned(o.get_u64_or("--synth-workers", 1, 64, 2));
+    ec.sink = &rec;
+    pipeline::engine eng(ec);
+    const auto key = eng.add_key(k.pk, k.pce, k.density, {"porep"});
+    t0 = steady::now();
+    const fc::c2_output out = fc::porep_c2(eng, key, c1, [&](unsigned done, unsigned total) {
+        std::fprintf(stderr, "cuzk porep c2: %.1f s, %u/%u partitions\n", secs_since(t0), done, total);
+    });
+    const double t_prove = secs_since(t0);
+    write_file(o.get("--out"), out.proof);
+    const std::vector<timeline::event> events = rec.events();
+    if (o.has("--timeline")) write_timeline(o.get("--timeline"), events);
+    if (o.has("--waterfall")) std::fputs(timeline::render_text(timeline::analyse(events)).c_str(), stderr);
+    print_result(json::object({{"proof", json::string(o.get("--out"))},
+                               {"bytes", json::number(uint64_t(out.proof.size()))},
+                               {"partitions", json::number(uint64_t(c1.partitions.size()))},
+                               {"backend", json::string(gpu ? "cuda" : "cpu")},
+                               {"seconds", json::number(fmt::format("{:.3f}", t_prove))}}),
+                 o.has("--json"));
+    return 0;
+}
+
+int porep_verify_cmd(const options& o)
+{
+    const groth16::verifying_key vk = io::read_vk(o.get("--vk"));
+    const io::mapped_file proof(o.get("--proof"));
+    fc::seal_config cfg;
+    fc::domain rid, comm_d, comm_r, seed;
+    if (o.has("--c1")) {
+        const fc::c1_output c1 = read_c1(o.get("--c1"));
+        cfg = c1.config;
+        rid = c1.replica_id, comm_d = c1.comm_d, comm_r = c1.comm_r, seed = c1.seed;
+    } else {
+        const porep_id_arg pid = parse_porep_id(o);
+        if (pid.registered < 0) throw usage_error("--porep-id: give a registered proof number (the shape comes from it)");
+        cfg = fc::registered_seal_proof(pid.registered);
+        comm_d = hex32(o, "--comm-d"), comm_r = hex32(o, "--comm-r"), seed = hex32(o, "--seed");
+        rid = fc::replica_id(hex32(o, "--prover-id"), o.get_u64("--sector-id", 0, UINT64_MAX), hex32(o, "--ticket"),
+                             comm_d, cfg.porep_id);
+    }
+    if (fc::porep_verify(vk, proof.bytes(), cfg, rid, comm_d, comm_r, seed)) {
+        std::printf("OK\n");
+        return 0;
+    }
+    std::printf("INVALID: %s does not verify under %s for these commitments and seed\n", o.get("--proof").c_str(),
+                o.get("--vk").c_str());
+    return 1;
+}
+
+} // namespace cuzk::cli::porep
