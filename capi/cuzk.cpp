@@ -22,6 +22,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstring>
+#include <stdexcept>
 #include <deque>
 #include <memory>
 #include <mutex>
@@ -134,6 +135,9 @@ cuzk_status guard(F&& f, R&& report) noexcept
         return cuzk_status(int(e.code()));
     } catch (const std::bad_alloc&) {
         report("out of memory");
+        return CUZK_ERR_OUT_OF_MEMORY;
+    } catch (const std::length_error&) {
+        report("out of memory (a requested size exceeds what can be allocated)");
         return CUZK_ERR_OUT_OF_MEMORY;
     } catch (const std::exception& e) {
         report(std::string("internal error: ") + e.what());
@@ -284,6 +288,16 @@ size_t last_error(char* out, size_t out_len, const void* h) noexcept
 }
 
 // ---- struct_size rules -----------------------------------------------------------------------
+// struct_size is read from host memory; past CUZK_STRUCT_SIZE_MAX it cannot be
+// a real struct of any version, and honouring it would read or zero memory
+// beyond the host's object.
+void check_struct_size_max(uint32_t n, const char* fn, const char* name)
+{
+    if (n > CUZK_STRUCT_SIZE_MAX)
+        fail(CUZK_ERR_STRUCT_SIZE, fmt::format("{}: {}.struct_size is {}, at most {} accepted", fn, name, n,
+                                               CUZK_STRUCT_SIZE_MAX));
+}
+
 // Input structs: the host's struct_size must cover the first version; a
 // larger struct may only carry zeros past what this library knows.
 template <class S>
@@ -294,6 +308,7 @@ S read_struct(const S* in, size_t first_version_size, const char* fn, const char
     if (n < first_version_size)
         fail(CUZK_ERR_STRUCT_SIZE, fmt::format("{}: {}.struct_size is {}, at least {} expected (call {}_init)", fn,
                                                name, n, first_version_size, name));
+    check_struct_size_max(n, fn, name);
     const auto* bytes = reinterpret_cast<const unsigned char*>(in);
     for (size_t i = sizeof(S); i < n; ++i)
         if (bytes[i] != 0)
@@ -315,6 +330,7 @@ void write_struct(S* out, const S& value, size_t first_version_size, const char*
     if (n < first_version_size)
         fail(CUZK_ERR_STRUCT_SIZE, fmt::format("{}: out->struct_size is {}, at least {} expected (set it to sizeof)", fn,
                                                n, first_version_size));
+    check_struct_size_max(n, fn, "out");
     auto* bytes = reinterpret_cast<unsigned char*>(out);
     std::memcpy(bytes, &value, std::min<size_t>(n, sizeof(S)));
     if (n > sizeof(S)) std::memset(bytes + sizeof(S), 0, n - sizeof(S));
@@ -817,10 +833,18 @@ CUZK_API cuzk_status cuzk_pce_check_witness(const cuzk_pce* pce, const uint8_t* 
 
 // ---- SHA-256 --------------------------------------------------------------------------------
 
+void check_preimage_len(size_t len, const char* fn)
+{
+    if (len > CUZK_SHA256_MAX_PREIMAGE)
+        fail(CUZK_ERR_INVALID_ARGUMENT, fmt::format("{}: preimage_len is {}, at most {} bytes supported", fn, len,
+                                                    CUZK_SHA256_MAX_PREIMAGE));
+}
+
 CUZK_API cuzk_status cuzk_sha256_pce(cuzk_pce** out, size_t preimage_len, char* err, size_t err_len)
 {
     return call_create(err, err_len, [&]() -> cuzk_status {
         need(out, "cuzk_sha256_pce", "out");
+        check_preimage_len(preimage_len, "cuzk_sha256_pce");
         const r1cs::gadgets::sha256_preimage_circuit circ(std::vector<uint8_t>(preimage_len, 0));
         *out = new_pce(r1cs::record(circ));
         return CUZK_OK;
@@ -835,6 +859,16 @@ CUZK_API cuzk_status cuzk_sha256_witness(uint8_t* out_inputs, size_t out_inputs_
     return call_create(err, err_len, [&]() -> cuzk_status {
         need(out_num_inputs, fn, "out_num_inputs");
         need(out_num_aux, fn, "out_num_aux");
+        check_preimage_len(preimage_len, fn);
+        // A size query: the counts depend on the length only, so the preimage
+        // is neither read nor copied (it may be NULL).
+        if (!out_inputs && out_inputs_len == 0 && !out_aux && out_aux_len == 0) {
+            r1cs::witness_cs cs;
+            r1cs::gadgets::sha256_preimage_circuit(std::vector<uint8_t>(preimage_len, 0)).synthesize(cs);
+            *out_num_inputs = cs.num_inputs();
+            *out_num_aux = cs.num_aux();
+            return CUZK_OK;
+        }
         if (preimage_len && !preimage) fail(CUZK_ERR_NULL, fmt::format("{}: preimage is NULL but preimage_len is {}", fn, preimage_len));
         const r1cs::gadgets::sha256_preimage_circuit circ(
             preimage_len ? std::vector<uint8_t>(preimage, preimage + preimage_len) : std::vector<uint8_t>{});
@@ -843,7 +877,6 @@ CUZK_API cuzk_status cuzk_sha256_witness(uint8_t* out_inputs, size_t out_inputs_
         const size_t ni = cs.num_inputs(), na = cs.num_aux();
         *out_num_inputs = ni;
         *out_num_aux = na;
-        if (!out_inputs && out_inputs_len == 0 && !out_aux && out_aux_len == 0) return CUZK_OK;
         need(out_inputs, fn, "out_inputs");
         if (na) need(out_aux, fn, "out_aux");
         if (out_inputs_len < 32 * ni || out_aux_len < 32 * na)
@@ -1261,6 +1294,9 @@ CUZK_API cuzk_status cuzk_engine_submit(cuzk_job** out, cuzk_engine* engine, uin
         need(out, fn, "out");
         need(parts, fn, "parts");
         if (num_parts == 0) fail(CUZK_ERR_INVALID_ARGUMENT, fmt::format("{}: num_parts is 0", fn));
+        if (num_parts > CUZK_MAX_PARTITIONS)
+            fail(CUZK_ERR_INVALID_ARGUMENT,
+                 fmt::format("{}: num_parts is {}, at most {} per job", fn, num_parts, CUZK_MAX_PARTITIONS));
         engine_key k;
         {
             std::lock_guard lk(e.keys_mu);
@@ -1385,7 +1421,10 @@ CUZK_API cuzk_status cuzk_job_num_partitions(size_t* out, const cuzk_job* job)
 CUZK_API cuzk_status cuzk_job_wait(cuzk_job* job, int64_t timeout_ms)
 {
     return call<job_obj>(job, "cuzk_job_wait", [&](job_obj& j) -> cuzk_status {
-        if (timeout_ms < 0) {
+        // Past ~100 years the deadline would overflow the clock's range:
+        // treat it as "no timeout".
+        constexpr int64_t forever_ms = int64_t(100) * 365 * 24 * 3600 * 1000;
+        if (timeout_ms < 0 || timeout_ms >= forever_ms) {
             j.h.wait();
             return CUZK_OK;
         }

@@ -132,6 +132,12 @@ extern "C" {
 
 #define CUZK_SCALAR_SIZE 32 /* bytes per Fr scalar */
 #define CUZK_PROOF_SIZE 192 /* bytes per Groth16 proof */
+/* Limits on what a host passes (larger values are refused, nothing is read
+ * or allocated for them): struct_size of any struct (CUZK_ERR_STRUCT_SIZE),
+ * partitions per job and SHA-256 preimage bytes (CUZK_ERR_INVALID_ARGUMENT). */
+#define CUZK_STRUCT_SIZE_MAX 4096u
+#define CUZK_MAX_PARTITIONS 65536u
+#define CUZK_SHA256_MAX_PREIMAGE (1u << 20)
 
 /* The library's version, "MAJOR.MINOR.PATCH". Static string. */
 CUZK_API const char* cuzk_version(void);

@@ -11,6 +11,7 @@
 // -DCUZK_SANITIZE=address,undefined too).
 #include <catch2/catch.hpp>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstring>
@@ -349,7 +350,7 @@ TEST_CASE("mapped_file maps, moves and names the file in errors", "[io]")
     CHECK(e.size() == 0);
     CHECK(e.is_open());
     expect_error([&] { mapped_file m(td.file("missing.bin")); }, errc::io, {"missing.bin"});
-    expect_error([&] { mapped_file m(td.path.string()); }, errc::io, {"not a regular file"});
+    expect_error([&] { mapped_file m(td.path.string()); }, errc::io, {"is a directory", "regular files only"});
     // A writer destroyed before close() leaves no partial file behind.
     {
         output_file o(td.file("partial.bin"));
@@ -1288,4 +1289,99 @@ TEST_CASE("a circom r1cs records into a PCE that evaluates its constraints", "[i
     CHECK_FALSE(cuzk::r1cs::first_unsatisfied(p, inputs, aux).has_value());
     const std::vector<fr> bad_inputs{fr::one(), z + fr::one()};
     CHECK(cuzk::r1cs::first_unsatisfied(p, bad_inputs, aux) == std::optional<size_t>(1));
+}
+
+TEST_CASE("an r1cs with 2^32 - 1 wires records into a PCE with full-size density maps", "[io]")
+{
+    // num_aux = 2^32 − 2: the bitmap word count (num_aux + 63)/64 must not be
+    // computed in 32 bits (it wrapped to 0 and the loop wrote past the map).
+    using cuzk::fr;
+    cuzk::io::r1cs_file r;
+    r.n_wires = 0xFFFF'FFFFu;
+    r.n_constraints = 1;
+    r.constraints.resize(1);
+    const uint32_t top = 0xFFFF'FFFEu;
+    r.constraints[0] = {cuzk::io::r1cs_lc{{top, fr::one()}}, cuzk::io::r1cs_lc{{top, fr::one()}},
+                        cuzk::io::r1cs_lc{{top, fr::one()}}};
+    const cuzk::r1cs::pce p = cuzk::io::r1cs_to_pce(r);
+    REQUIRE(p.num_aux == 0xFFFF'FFFEu);
+    CHECK(p.a_aux_density.words.size() == size_t(0xFFFF'FFFEull + 63) / 64);
+    CHECK(p.a_aux_density.test(top - 1));
+    CHECK(p.b_aux_density.test(top - 1));
+    CHECK_FALSE(p.a_aux_density.test(0));
+    CHECK(p.a_aux_density.popcount == 1);
+}
+
+TEST_CASE("counts in a file are checked against its bytes before anything is allocated", "[io]")
+{
+    const bytes r = dec_le(R_DEC, 32);
+    bytes one(32, 0);
+    one[0] = 1;
+    // A 340-byte-class r1cs: one constraint, no wire map, nWires = 2^28.
+    auto r1cs_with = [&](uint32_t n_wires, bool with_map) {
+        container c{"r1cs", 1, {}};
+        bytes s1, s2;
+        put_u32(s1, 32);
+        s1.insert(s1.end(), r.begin(), r.end());
+        for (uint32_t v : {n_wires, 1u, 0u, 0u}) put_u32(s1, v);
+        put_u64(s1, n_wires);
+        put_u32(s1, 1);
+        for (int m = 0; m < 3; ++m) {
+            put_u32(s2, 1);
+            put_u32(s2, 1);
+            s2.insert(s2.end(), one.begin(), one.end());
+        }
+        c.sections = {{1, s1}, {2, s2}};
+        if (with_map) {
+            bytes s3;
+            for (uint32_t w = 0; w < n_wires; ++w) put_u64(s3, w);
+            c.sections.push_back({3, s3});
+        }
+        return join(c);
+    };
+    const bytes big = r1cs_with(1u << 28, false);
+    CHECK(big.size() < 400);
+    expect_error([&] { parse_r1cs_copy(big); }, errc::bad_length, {"nWires", "268435456"});
+    // Wires backed by the terms, or by a wire map: accepted.
+    CHECK(parse_r1cs_copy(r1cs_with(2, false)).n_wires == 2);
+    CHECK(parse_r1cs_copy(r1cs_with(40, true)).n_wires == 40);
+    expect_error([&] { parse_r1cs_copy(r1cs_with(40, false)); }, errc::bad_length, {"nWires"});
+
+    // wtns: nWitness beyond section 2.
+    {
+        container c{"wtns", 2, {}};
+        bytes s1, s2(64, 0);
+        put_u32(s1, 32);
+        s1.insert(s1.end(), r.begin(), r.end());
+        put_u32(s1, 1u << 30);
+        c.sections = {{1, s1}, {2, s2}};
+        expect_error([&] { parse_wtns_copy(join(c)); }, errc::bad_length, {"witness"});
+    }
+    // bellperson vk: an IC count past the end.
+    {
+        std::mt19937_64 rng(5);
+        bytes vk = vk_to_bytes(random_vk(rng, 2));
+        const size_t at = vk.size() - 2 * 96 - 4;
+        vk[at] = 0x7f;
+        expect_error([&] { vk_from_bytes(vk, "x.vk"); }, errc::bad_length, {"IC"});
+    }
+}
+
+TEST_CASE("only regular files are opened: FIFOs and devices are refused by name", "[io]")
+{
+    temp_dir td;
+    const std::string fifo = td.file("pipe.json");
+    REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+    // Opening a FIFO for reading blocks until a writer comes; the readers
+    // must refuse it without blocking.
+    expect_error([&] { mapped_file f(fifo); }, errc::io, {"pipe.json", "FIFO"});
+    expect_error([&] { read_text_file(fifo); }, errc::io, {"pipe.json", "FIFO"});
+    expect_error([&] { read_wtns(fifo); }, errc::io, {"FIFO"});
+    // /dev/zero never ends: a text reader without a limit would eat memory.
+    expect_error([&] { read_text_file("/dev/zero"); }, errc::io, {"/dev/zero", "character device"});
+    expect_error([&] { mapped_file f("/dev/zero"); }, errc::io, {"character device"});
+    expect_error([&] { read_text_file(td.path.string()); }, errc::io, {"directory"});
+    // An ordinary file still reads.
+    write_text_file(td.file("a.txt"), "hello");
+    CHECK(read_text_file(td.file("a.txt")) == "hello");
 }

@@ -439,9 +439,8 @@ TEST_CASE("snarkjs JSON round trips on random values", "[json]")
         vk.delta_g2 = random_g2(rng);
         vk.ic.resize(1 + rng() % 4);
         for (auto& c : vk.ic) c = random_g1(rng);
-        fp12 ab;   // any Fp12 value round-trips; no need for a pairing here
-        ab.c0 = {fp2::random(rng), fp2::random(rng), fp2::random(rng)};
-        ab.c1 = {fp2::random(rng), fp2::random(rng), fp2::random(rng)};
+        // The reader requires vk_alphabeta_12 = e(alpha, beta).
+        const fp12 ab = snarkjs_alphabeta(vk.alpha_g1, vk.beta_g2);
         write_text_file(td.file("vk.json"), vk_to_json(vk, ab).dump(1));
         const auto r = read_vk_json(td.file("vk.json"));
         CHECK(r.alpha_g1 == vk.alpha_g1);
@@ -565,4 +564,38 @@ TEST_CASE("random corruption of JSON files never crashes the readers", "[json]")
         }
     }
     CHECK(errors > 100);
+}
+
+TEST_CASE("JSON proofs and keys with points outside the subgroup are refused", "[json]")
+{
+    // (0, 2) has order 3 on y² = x³ + 4; adding it keeps a point on the curve
+    // but takes it out of the order-r subgroup.
+    const g1_affine t{fp::zero(), fp::from_u64(2)};
+    REQUIRE(t.is_on_curve());
+    auto plus_t = [&](const g1_affine& p) { return p.to_jacobian().add(t).to_affine(); };
+    const groth16::proof good = proof_from_json(json::parse(snarkjs_proof_json), "p.json");
+    groth16::proof bad = good;
+    bad.a = plus_t(good.a);
+    expect_error([&] { proof_from_json(proof_to_json(bad), "p.json"); }, errc::not_in_subgroup, {"p.json", "pi_a"});
+    bad = good;
+    bad.c = plus_t(good.c);
+    expect_error([&] { proof_from_json(proof_to_json(bad), "p.json"); }, errc::not_in_subgroup, {"pi_c"});
+
+    const snarkjs_vk vk = vk_from_json(json::parse(snarkjs_vk_json), "vk.json");
+    groth16::verifying_key k = vk.to_verifying_key();
+    k.ic[1] = plus_t(k.ic[1]);
+    expect_error([&] { vk_from_json(vk_to_json(k, vk.alphabeta_12), "vk.json"); }, errc::not_in_subgroup,
+                 {"vk.json", "IC[1]"});
+    k = vk.to_verifying_key();
+    k.alpha_g1 = plus_t(k.alpha_g1);
+    expect_error([&] { vk_from_json(vk_to_json(k, vk.alphabeta_12), "vk.json"); }, errc::not_in_subgroup,
+                 {"vk_alpha_1"});
+
+    // vk_alphabeta_12 must be e(alpha, beta): a key whose alpha was replaced
+    // by another subgroup point, keeping the old product, is refused.
+    k = vk.to_verifying_key();
+    k.alpha_g1 = k.ic[0];
+    expect_error([&] { vk_from_json(vk_to_json(k, vk.alphabeta_12), "vk.json"); }, errc::bad_format,
+                 {"vk_alphabeta_12"});
+    CHECK_NOTHROW(vk_from_json(vk_to_json(k), "vk.json"));
 }

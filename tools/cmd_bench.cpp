@@ -27,6 +27,7 @@
 #include <fmt/format.h>
 
 #include "commands.hpp"
+#include "options.hpp"
 #include "cuzk/backend/cuda.hpp"
 #include "cuzk/error.hpp"
 #include "cuzk/groth16/circuit.hpp"
@@ -89,15 +90,10 @@ struct bench_opts {
     unsigned width = 0;
 };
 
+// An integer flag in [lo, 10^9] (options.hpp's strict parser: usage_error).
 unsigned long parse_uint(const std::string& flag, const std::string& v, unsigned long lo)
 {
-    char* end = nullptr;
-    errno = 0;
-    const unsigned long n = std::strtoul(v.c_str(), &end, 10);
-    if (v.empty() || *end || errno || v[0] == '-' || n < lo || n > 1'000'000'000ul)
-        throw error(errc::invalid_argument,
-                    fmt::format("{}: '{}' is not an integer >= {}", flag, v, lo));
-    return n;
+    return static_cast<unsigned long>(parse_u64(flag, v, lo, 1'000'000'000ul));
 }
 
 // "123", "512K", "512KiB", "1.5G", "2GB" (K/M/G/T are powers of 1024 with or

@@ -31,7 +31,8 @@ int info_zkey(const std::string& path)
     const io::zkey z = io::read_zkey(path);
     std::printf("%s: snarkjs zkey, Groth16, curve bls12381\n"
                 "  signals %u (public %u), constraints %u, domain %llu (2^%d)\n"
-                "  points: A %zu, B1 %zu, B2 %zu, C %zu, H %zu; coefficients %zu; contributions %u\n",
+                "  points: A %zu, B1 %zu, B2 %zu, C %zu, H %zu; coefficients %zu; contributions %u\n"
+                "  verifying key points on the curve and in the prime-order subgroup\n",
                 path.c_str(), z.n_vars, z.n_public, z.pk.n_constraints, (unsigned long long)z.pk.domain_size,
                 int(__builtin_ctzll(z.pk.domain_size)), z.pk.a.size(), z.pk.b_g1.size(), z.pk.b_g2.size(),
                 z.pk.l.size(), z.pk.h.size(), z.pk.coefs.size(), z.n_contributions);
@@ -41,8 +42,10 @@ int info_zkey(const std::string& path)
 int info_params(const std::string& path)
 {
     const io::mapped_params mp(path);
+    if (mp.vk().ic.empty()) throw error(errc::bad_format, fmt::format("{}: the verifying key has no IC points", path));
     std::printf("%s: bellperson Groth16 parameters, curve bls12381, %zu bytes\n"
-                "  public inputs %zu (IC %zu); H %zu (domain %zu), L %zu, A %zu, B_G1 %zu, B_G2 %zu\n",
+                "  public inputs %zu (IC %zu); H %zu (domain %zu), L %zu, A %zu, B_G1 %zu, B_G2 %zu\n"
+                "  verifying key points in the prime-order subgroup (the vectors are not checked here)\n",
                 path.c_str(), mp.file().size(), mp.vk().ic.size() - 1, mp.vk().ic.size(),
                 mp.count(io::params_query::h), mp.count(io::params_query::h) + 1, mp.count(io::params_query::l),
                 mp.count(io::params_query::a), mp.count(io::params_query::b_g1), mp.count(io::params_query::b_g2));
@@ -90,8 +93,10 @@ int cmd_info(args a)
     if (ends_with(path, ".params")) return info_params(path);
     if (ends_with(path, ".vk")) {
         const auto vk = io::read_vk(path);
-        std::printf("%s: bellperson verifying key, curve bls12381, %zu public inputs\n", path.c_str(),
-                    vk.ic.size() - 1);
+        if (vk.ic.empty()) throw error(errc::bad_format, fmt::format("{}: the verifying key has no IC points", path));
+        std::printf("%s: bellperson verifying key, curve bls12381, %zu public inputs, points in the prime-order "
+                    "subgroup\n",
+                    path.c_str(), vk.ic.size() - 1);
         return 0;
     }
     if (!b.empty() && (b[0] == '{' || b[0] == '[' || b[0] == ' ' || b[0] == '\n')) {
@@ -102,12 +107,14 @@ int cmd_info(args a)
         }
         if (j.find("pi_a")) {
             (void)io::read_proof_json(path);
-            std::printf("%s: Groth16 proof (snarkjs JSON), curve bls12381, points valid\n", path.c_str());
+            std::printf("%s: Groth16 proof (snarkjs JSON), curve bls12381, points on the curve and in "
+                        "the prime-order subgroup\n", path.c_str());
             return 0;
         }
         if (j.find("vk_alpha_1")) {
             const auto vk = io::read_vk_json(path);
-            std::printf("%s: Groth16 verification key (snarkjs JSON), curve bls12381, %u public signals\n",
+            std::printf("%s: Groth16 verification key (snarkjs JSON), curve bls12381, %u public signals, points "
+                        "in the prime-order subgroup, vk_alphabeta_12 = e(alpha, beta)\n",
                         path.c_str(), vk.n_public());
             return 0;
         }
@@ -115,7 +122,7 @@ int cmd_info(args a)
     }
     if (b.size() % 192 == 0 && !b.empty()) {
         const auto proofs = io::proofs_from_bytes(b);
-        std::printf("%s: %zu bellperson Groth16 proof(s) (192 bytes each), points valid\n", path.c_str(),
+        std::printf("%s: %zu bellperson Groth16 proof(s) (192 bytes each), points on the curve and in the prime-order subgroup\n", path.c_str(),
                     proofs.size());
         return 0;
     }

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "commands.hpp"
+#include "options.hpp"
 #include "cuzk/backend/gpu_prover.hpp"
 #include "cuzk/error.hpp"
 #include "cuzk/groth16/prover.hpp"
@@ -86,7 +87,7 @@ int cmd_prove(args a)
     bool gpu = false;
     std::vector<std::string> pos;
     for (size_t i = 0; i < a.size(); ++i) {
-        if (!std::strcmp(a[i], "--threads") && i + 1 < a.size()) threads = unsigned(std::stoul(a[++i]));
+        if (!std::strcmp(a[i], "--threads") && i + 1 < a.size()) threads = unsigned(parse_u64("--threads", a[++i], 0, 4096));
         else if (!std::strcmp(a[i], "--gpu")) gpu = true;
         else pos.emplace_back(a[i]);
     }

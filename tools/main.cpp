@@ -5,6 +5,7 @@
 #include <exception>
 
 #include "commands.hpp"
+#include "options.hpp"
 #include "cuzk/error.hpp"
 
 namespace {
@@ -51,6 +52,9 @@ int main(int argc, char** argv)
         if (std::strcmp(argv[1], c.name) != 0) continue;
         try {
             return c.fn(cuzk::cli::args(argv + 2, size_t(argc - 2)));
+        } catch (const cuzk::cli::usage_error& e) {   // a malformed command line: exit 2
+            std::fprintf(stderr, "cuzk %s: %s\n", c.name, e.what());
+            return 2;
         } catch (const cuzk::error& e) {
             std::fprintf(stderr, "cuzk %s: %s [%s]\n", c.name, e.what(), cuzk::errc_name(e.code()));
             return 1;

@@ -20,6 +20,7 @@
 #include "cuzk/io/json.hpp"
 #include "cuzk/io/mapped_file.hpp"
 #include "cuzk/r1cs/gadgets/sha256.hpp"
+#include "options.hpp"
 #include "sha256_cmds.hpp"
 
 namespace cuzk::cli {
@@ -46,15 +47,16 @@ opts parse(args a)
     for (size_t i = 0; i < a.size(); ++i) {
         const std::string s = a[i];
         auto next = [&]() -> std::string {
-            if (i + 1 >= a.size()) throw error(errc::invalid_argument, fmt::format("{} needs a value", s));
+            if (i + 1 >= a.size()) throw usage_error(fmt::format("{} needs a value", s));
             return a[++i];
         };
-        if (s == "--blocks") o.blocks = unsigned(std::stoul(next()));
-        else if (s == "--seed") o.seed = std::stoull(next());
-        else if (s == "--threads") o.threads = unsigned(std::stoul(next()));
+        // Bounds: 4096 blocks is ~10^8 constraints, far past a development
+        // circuit; larger values only ask for memory that is not there.
+        if (s == "--blocks") o.blocks = unsigned(parse_u64(s, next(), 1, 4096));
+        else if (s == "--seed") o.seed = parse_u64(s, next(), 0, UINT64_MAX);
+        else if (s == "--threads") o.threads = unsigned(parse_u64(s, next(), 0, 4096));
         else o.pos.push_back(s);
     }
-    if (o.blocks == 0) throw error(errc::invalid_argument, "--blocks must be at least 1");
     return o;
 }
 

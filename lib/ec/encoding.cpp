@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "cuzk/ec/subgroup.hpp"
 #include "cuzk/error.hpp"
 
 namespace cuzk {
@@ -82,7 +83,7 @@ void write_fp2(const fp2& a, uint8_t* out)
 template <class A>
 void check_subgroup(const A& p, subgroup_check chk, const char* who)
 {
-    if (chk == subgroup_check::check && !in_subgroup(p))
+    if (chk == subgroup_check::check && !in_subgroup_fast(p))
         fail(errc::not_in_subgroup, who, "point is on the curve but not in the order-r subgroup");
 }
 

@@ -193,6 +193,7 @@ groth16::verifying_key vk_from_bytes(std::span<const uint8_t> in, const std::str
     vk.delta_g1 = g1("delta_g1");
     vk.delta_g2 = g2("delta_g2");
     const uint32_t n = r.u32_be("IC length");
+    if (n == 0) r.fail(errc::bad_format, "IC length is 0; a Groth16 verifying key has at least IC[0]");
     r.need_array(n, 96, "IC points");
     vk.ic.resize(n);
     for (uint32_t i = 0; i < n; ++i)

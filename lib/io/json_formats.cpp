@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "cuzk/ec/subgroup.hpp"
 #include "cuzk/error.hpp"
 #include "cuzk/io/decimal.hpp"
 #include "cuzk/io/json.hpp"
@@ -97,6 +98,7 @@ g1_affine parse_g1(const json& j, const std::string& where)
     if (!z.is_one()) jfail(errc::bad_format, where + "[2]", "z coordinate must be \"1\" (affine) or \"0\" (infinity)");
     const g1_affine p{x, y};
     if (p.is_identity() || !p.is_on_curve()) jfail(errc::not_on_curve, where, "point is not on the G1 curve");
+    if (!in_subgroup_fast(p)) jfail(errc::not_in_subgroup, where, "point is not in the prime-order subgroup G1");
     return p;
 }
 
@@ -114,6 +116,7 @@ g2_affine parse_g2(const json& j, const std::string& where)
         jfail(errc::bad_format, where + "[2]", "z coordinate must be [\"1\", \"0\"] (affine) or [\"0\", \"0\"] (infinity)");
     const g2_affine p{x, y};
     if (p.is_identity() || !p.is_on_curve()) jfail(errc::not_on_curve, where, "point is not on the G2 curve");
+    if (!in_subgroup_fast(p)) jfail(errc::not_in_subgroup, where, "point is not in the prime-order subgroup G2");
     return p;
 }
 
@@ -255,7 +258,13 @@ snarkjs_vk vk_from_json(const json& j, const std::string& name)
     vk.beta_g2 = parse_g2(member(j, "vk_beta_2", name), name + ": vk_beta_2");
     vk.gamma_g2 = parse_g2(member(j, "vk_gamma_2", name), name + ": vk_gamma_2");
     vk.delta_g2 = parse_g2(member(j, "vk_delta_2", name), name + ": vk_delta_2");
-    vk.alphabeta_12 = parse_fp12(member(j, "vk_alphabeta_12", name), name + ": vk_alphabeta_12");
+    // vk_alphabeta_12 is redundant; when present it must be e(alpha, beta),
+    // so that a tool reading it gets the same key that cuzk verifies with.
+    vk.alphabeta_12 = snarkjs_alphabeta(vk.alpha_g1, vk.beta_g2);
+    if (const json* ab = j.find("vk_alphabeta_12")) {
+        if (parse_fp12(*ab, name + ": vk_alphabeta_12") != vk.alphabeta_12)
+            jfail(errc::bad_format, name + ": vk_alphabeta_12", "is not e(vk_alpha_1, vk_beta_2)");
+    }
     const auto& ic = array_of(member(j, "IC", name), size_t(*n_public) + 1, name + ": IC");
     vk.ic.reserve(ic.size());
     for (size_t i = 0; i < ic.size(); ++i) vk.ic.push_back(parse_g1(ic[i], fmt::format("{}: IC[{}]", name, i)));

@@ -26,23 +26,43 @@ namespace {
     throw error(errc::io, fmt::format("{}: {}: {}", path, what, std::strerror(err)));
 }
 
+const char* file_kind(mode_t m)
+{
+    if (S_ISFIFO(m)) return "a FIFO";
+    if (S_ISCHR(m)) return "a character device";
+    if (S_ISBLK(m)) return "a block device";
+    if (S_ISDIR(m)) return "a directory";
+    if (S_ISSOCK(m)) return "a socket";
+    return "not a regular file";
+}
+
 } // namespace
 
-mapped_file::mapped_file(std::string path) : path_(std::move(path))
+int open_regular_file(const std::string& path, uint64_t& size)
 {
-    const int fd = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) io_fail(path_, "cannot open", errno);
+    // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a
+    // writer. It changes nothing for the regular files that get past fstat.
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+    if (fd < 0) io_fail(path, "cannot open", errno);
     struct stat st {};
     if (::fstat(fd, &st) != 0) {
         const int e = errno;
         ::close(fd);
-        io_fail(path_, "cannot stat", e);
+        io_fail(path, "cannot stat", e);
     }
     if (!S_ISREG(st.st_mode)) {
         ::close(fd);
-        throw error(errc::io, fmt::format("{}: not a regular file", path_));
+        throw error(errc::io, fmt::format("{}: is {}; cuzk reads regular files only", path, file_kind(st.st_mode)));
     }
-    size_ = static_cast<size_t>(st.st_size);
+    size = uint64_t(st.st_size);
+    return fd;
+}
+
+mapped_file::mapped_file(std::string path) : path_(std::move(path))
+{
+    uint64_t bytes = 0;
+    const int fd = open_regular_file(path_, bytes);
+    size_ = static_cast<size_t>(bytes);
     if (size_ > 0) {
         void* p = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd, 0);
         if (p == MAP_FAILED) {
@@ -94,14 +114,13 @@ void mapped_file::advise_willneed() const noexcept
     if (data_) ::madvise(const_cast<uint8_t*>(data_), size_, MADV_WILLNEED);
 }
 
-std::string read_text_file(const std::string& path)
+std::string read_text_file(const std::string& path, uint64_t max_bytes)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) io_fail(path, "cannot open", errno);
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    if (in.bad()) io_fail(path, "read failed", errno);
-    return std::move(ss).str();
+    const mapped_file f(path);
+    if (f.size() > max_bytes)
+        throw error(errc::bad_length, fmt::format("{}: {} bytes, more than the {} bytes a text file may have", path,
+                                                  f.size(), max_bytes));
+    return std::string(reinterpret_cast<const char*>(f.data()), f.size());
 }
 
 // ---- output_file ---------------------------------------------------------------

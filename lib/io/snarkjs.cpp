@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "cuzk/ec/subgroup.hpp"
 #include "cuzk/error.hpp"
 #include "cuzk/io/binfile.hpp"
 #include "cuzk/io/decimal.hpp"
@@ -145,7 +146,7 @@ g1_affine g1_lem_decode(const uint8_t* in, subgroup_check chk, What&& what)
     if (!fp_from_lem(in, p.x)) point_fail(errc::non_canonical, what(), "x coordinate is >= q");
     if (!fp_from_lem(in + fq_bytes, p.y)) point_fail(errc::non_canonical, what(), "y coordinate is >= q");
     if (!p.is_on_curve()) point_fail(errc::not_on_curve, what(), "point is not on the curve");
-    if (chk == subgroup_check::check && !in_subgroup(p))
+    if (chk == subgroup_check::check && !in_subgroup_fast(p))
         point_fail(errc::not_in_subgroup, what(), "point is not in the prime-order subgroup");
     return p;
 }
@@ -161,7 +162,7 @@ g2_affine g2_lem_decode(const uint8_t* in, subgroup_check chk, What&& what)
         if (!fp_from_lem(in + k * fq_bytes, *dst[k]))
             point_fail(errc::non_canonical, what(), fmt::format("{} coordinate is >= q", names[k]));
     if (!p.is_on_curve()) point_fail(errc::not_on_curve, what(), "point is not on the curve");
-    if (chk == subgroup_check::check && !in_subgroup(p))
+    if (chk == subgroup_check::check && !in_subgroup_fast(p))
         point_fail(errc::not_in_subgroup, what(), "point is not in the prime-order subgroup");
     return p;
 }
@@ -235,11 +236,13 @@ zkey parse_zkey(std::span<const uint8_t> data, const std::string& name, const zk
         pk.num_inputs = z.n_public + 1;
         pk.num_aux = z.n_vars - z.n_public - 1;
         pk.domain_size = domain;
+        // The verifying key's points are few and reach the verifier: always
+        // checked in the subgroup, whatever opt.check says for the big sections.
         auto g1 = [&](const char* what) {
-            return g1_from_lem(r.bytes(96, what).subspan<0, 96>(), opt.check, s2 + " " + what);
+            return g1_from_lem(r.bytes(96, what).subspan<0, 96>(), subgroup_check::check, s2 + " " + what);
         };
         auto g2 = [&](const char* what) {
-            return g2_from_lem(r.bytes(192, what).subspan<0, 192>(), opt.check, s2 + " " + what);
+            return g2_from_lem(r.bytes(192, what).subspan<0, 192>(), subgroup_check::check, s2 + " " + what);
         };
         pk.vk.alpha_g1 = g1("alpha1");
         pk.vk.beta_g1 = g1("beta1");
@@ -259,14 +262,14 @@ zkey parse_zkey(std::span<const uint8_t> data, const std::string& name, const zk
     bf.expect_size(8, "PointsC", n_aux * 96);
     bf.expect_size(9, "PointsH", pk.domain_size * 96);
 
-    auto g1_section = [&](uint32_t id, const char* sname, size_t count) {
+    auto g1_section = [&](uint32_t id, const char* sname, size_t count, subgroup_check chk) {
         const auto body = bf.section(id, sname);
         return decode_section<g1_affine, 96>(body, count, opt.threads, [&](std::span<const uint8_t, 96> b, size_t i) {
-            return g1_lem_decode(b.data(), opt.check,
+            return g1_lem_decode(b.data(), chk,
                                  [&] { return fmt::format("{} section {} ({}) point {}", name, id, sname, i); });
         });
     };
-    pk.vk.ic = g1_section(3, "IC", size_t(n_pub1));
+    pk.vk.ic = g1_section(3, "IC", size_t(n_pub1), subgroup_check::check);   // part of the verifying key
 
     {   // section 4: the A and B matrices
         auto r = bf.reader(4, "Coefs");
@@ -326,8 +329,8 @@ zkey parse_zkey(std::span<const uint8_t> data, const std::string& name, const zk
                                         name, s, pk.n_constraints + s));
     }
 
-    pk.a = g1_section(5, "PointsA", size_t(n_vars));
-    pk.b_g1 = g1_section(6, "PointsB1", size_t(n_vars));
+    pk.a = g1_section(5, "PointsA", size_t(n_vars), opt.check);
+    pk.b_g1 = g1_section(6, "PointsB1", size_t(n_vars), opt.check);
     {
         const auto body = bf.section(7, "PointsB2");
         pk.b_g2 = decode_section<g2_affine, 192>(body, size_t(n_vars), opt.threads,
@@ -337,8 +340,8 @@ zkey parse_zkey(std::span<const uint8_t> data, const std::string& name, const zk
                                                      });
                                                  });
     }
-    pk.l = g1_section(8, "PointsC", size_t(n_aux));
-    pk.h = g1_section(9, "PointsH", size_t(pk.domain_size));
+    pk.l = g1_section(8, "PointsC", size_t(n_aux), opt.check);
+    pk.h = g1_section(9, "PointsH", size_t(pk.domain_size), opt.check);
 
     if (bf.has(10)) {   // MPC contributions: keep the hash, walk the records
         auto r = bf.reader(10, "Contributions");
@@ -510,6 +513,24 @@ void write_wtns(const std::string& path, std::span<const fr> witness)
 
 // ---- .r1cs ----------------------------------------------------------------------------------
 
+namespace {
+
+// nWires sizes everything a setup allocates (a point per wire), so it must be
+// backed by bytes of the file like every other count: by the wire map
+// (section 3, 8 bytes per wire, its size checked by the caller) or, without
+// a map, by the constraint terms (36 bytes each): a wire that no term uses
+// and no map names carries nothing but cost.
+void check_wires_backed(const r1cs_file& f, bool has_map, uint64_t total_terms, const std::string& name)
+{
+    if (has_map || f.n_wires <= total_terms + 1) return;
+    throw error(errc::bad_length,
+                fmt::format("{} section 1 (header): nWires = {} but the file backs at most {} wires (ONE and one per "
+                            "constraint term, or a wire map: section 3)",
+                            name, f.n_wires, total_terms + 1));
+}
+
+} // namespace
+
 r1cs_file read_r1cs(const std::string& path)
 {
     mapped_file f(path);
@@ -520,6 +541,7 @@ r1cs_file parse_r1cs(std::span<const uint8_t> data, const std::string& name)
 {
     const binfile bf(data, name, "r1cs", 1, 1);
     r1cs_file out;
+    uint64_t total_terms = 0;
     {
         auto r = bf.reader(1, "header");
         check_prime(r, name, "prime", fr_params::modulus);
@@ -540,6 +562,7 @@ r1cs_file parse_r1cs(std::span<const uint8_t> data, const std::string& name)
     {
         auto r = bf.reader(2, "constraints");
         r.need_array(out.n_constraints, 12, "constraints");   // three empty LCs at least
+        total_terms = 0;
         out.constraints.resize(out.n_constraints);
         static constexpr const char* lc_name[3] = {"A", "B", "C"};
         for (uint32_t c = 0; c < out.n_constraints; ++c) {
@@ -552,6 +575,7 @@ r1cs_file parse_r1cs(std::span<const uint8_t> data, const std::string& name)
                     r.fail(errc::bad_length, fmt::format("constraint {} {}: {} terms do not fit in the {} bytes left",
                                                          c, lc_name[m], nt, r.remaining()));
                 auto& lc = out.constraints[c][size_t(m)];
+                total_terms += nt;
                 lc.resize(nt);
                 for (uint32_t t = 0; t < nt; ++t) {
                     const uint32_t wire = r.u32_le("wire id");
@@ -569,6 +593,7 @@ r1cs_file parse_r1cs(std::span<const uint8_t> data, const std::string& name)
         }
         r.expect_end("constraints");
     }
+    check_wires_backed(out, bf.has(3), total_terms, name);
     if (bf.has(3)) {
         auto r = bf.reader(3, "wire to label map");
         bf.expect_size(3, "wire to label map", uint64_t(out.n_wires) * 8);

@@ -195,9 +195,13 @@ pce pce_builder::finish(uint32_t num_inputs, uint32_t num_aux)
     index_.clear();
 
     // Densities from the (canonical: non-zero) entries.
-    h->dens[0].assign((num_aux + 63) / 64, 0);
-    h->dens[1].assign((num_inputs + 63) / 64, 0);
-    h->dens[2].assign((num_aux + 63) / 64, 0);
+    // Word counts in 64 bits: num_aux + 63 overflows 32 bits for num_aux
+    // near 2^32 and would leave an empty bitmap that the loops below write to.
+    const size_t aux_words = size_t((uint64_t(num_aux) + 63) / 64);
+    const size_t input_words = size_t((uint64_t(num_inputs) + 63) / 64);
+    h->dens[0].assign(aux_words, 0);
+    h->dens[1].assign(input_words, 0);
+    h->dens[2].assign(aux_words, 0);
     for (uint32_t c : h->col[0])
         if (c >= num_inputs) h->dens[0][(c - num_inputs) / 64] |= uint64_t(1) << ((c - num_inputs) % 64);
     for (uint32_t c : h->col[1]) {

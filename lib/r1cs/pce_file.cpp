@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "cuzk/error.hpp"
+#include "cuzk/io/mapped_file.hpp"
 #include "cuzk/r1cs/pce.hpp"
 #include "cuzk/util/parallel.hpp"
 
@@ -298,14 +299,10 @@ pce load_pce(const std::string& path, bool verify_checksum, unsigned threads)
 {
     auto map = std::make_shared<mapping>();
     {
-        const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-        if (fd < 0) fail(errc::io, path, std::string("cannot open: ") + std::strerror(errno));
-        struct stat st;
-        if (::fstat(fd, &st) != 0) {
-            const int e = errno;
-            ::close(fd);
-            fail(errc::io, path, std::string("cannot stat: ") + std::strerror(e));
-        }
+        uint64_t file_bytes = 0;
+        const int fd = io::open_regular_file(path, file_bytes);
+        struct stat st {};
+        st.st_size = off_t(file_bytes);
         if (uint64_t(st.st_size) < header_bytes) {
             ::close(fd);
             fail(errc::bad_length, path,

@@ -452,7 +452,7 @@ synthetic_circuit synthetic_porep(const synthetic_params& prm)
     // Density bitmaps.
     const uint32_t ni = prm.num_inputs;
     st->dens[0].assign((num_aux + 63) / 64, 0);
-    st->dens[1].assign((ni + 63) / 64, 0);
+    st->dens[1].assign(size_t((uint64_t(ni) + 63) / 64), 0);
     st->dens[2].assign((num_aux + 63) / 64, 0);
     const auto set_bits = [&](int mat) {
         const auto& cols = st->col[mat];

@@ -298,6 +298,20 @@ inline void mont_mul6(uint64_t* r, const uint64_t* a, const uint64_t* b)
 #define CUZK_X86_N4(V) [n0] "m"(V.l[0]), [n1] "m"(V.l[1]), [n2] "m"(V.l[2]), [n3] "m"(V.l[3])
 #define CUZK_X86_N6(V) CUZK_X86_N4(V), [n4] "m"(V.l[4]), [n5] "m"(V.l[5])
 
+// The 6-limb add/subtract uses 12 output registers plus the pointer b, 13 of
+// the 14 left when the frame pointer is reserved. Telling the compiler which
+// words of b the asm reads ("m"(*b)) can cost a 14th register for the
+// operand's address: ThreadSanitizer at -O1 does not reuse b's register
+// for it ("impossible constraints"). Sanitizer builds therefore declare the
+// read with a "memory" clobber, which needs no register.
+#if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
+#define CUZK_X86_B6_IN(B)
+#define CUZK_X86_B6_CLOBBER "cc", "memory"
+#else
+#define CUZK_X86_B6_IN(B) "m"(*limbs_in<6>(B)),
+#define CUZK_X86_B6_CLOBBER "cc"
+#endif
+
 // kind 0: a + b; kind 1: a − b.
 template <class P, int kind>
 inline void addsub(uint64_t* r, const uint64_t* a, const uint64_t* b)
@@ -330,15 +344,15 @@ inline void addsub(uint64_t* r, const uint64_t* a, const uint64_t* b)
                 : [s0] "+r"(s0), [s1] "+r"(s1), [s2] "+r"(s2), [s3] "+r"(s3), [s4] "+r"(s4),
                   [s5] "+r"(s5), [d0] "=&r"(d0), [d1] "=&r"(d1), [d2] "=&r"(d2), [d3] "=&r"(d3),
                   [d4] "=&r"(d4), [d5] "=&r"(d5)
-                : [bp] "r"(b), "m"(*limbs_in<6>(b)), CUZK_X86_N6(C::np)
-                : "cc");
+                : [bp] "r"(b), CUZK_X86_B6_IN(b) CUZK_X86_N6(C::np)
+                : CUZK_X86_B6_CLOBBER);
         else
             asm(CUZK_X86_ADDSUB6(CUZK_X86_SUB_COL, "stc\n\t", "nc")
                 : [s0] "+r"(s0), [s1] "+r"(s1), [s2] "+r"(s2), [s3] "+r"(s3), [s4] "+r"(s4),
                   [s5] "+r"(s5), [d0] "=&r"(d0), [d1] "=&r"(d1), [d2] "=&r"(d2), [d3] "=&r"(d3),
                   [d4] "=&r"(d4), [d5] "=&r"(d5)
-                : [bp] "r"(b), "m"(*limbs_in<6>(b)), CUZK_X86_N6(C::p)
-                : "cc");
+                : [bp] "r"(b), CUZK_X86_B6_IN(b) CUZK_X86_N6(C::p)
+                : CUZK_X86_B6_CLOBBER);
         r[0] = s0;
         r[1] = s1;
         r[2] = s2;

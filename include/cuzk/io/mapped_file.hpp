@@ -51,8 +51,19 @@ private:
     bool open_ = false;
 };
 
-// The whole file as bytes (for small files such as JSON); errc::io on failure.
-std::string read_text_file(const std::string& path);
+// Opens `path` read-only and returns the descriptor and the file's size.
+// Only regular files are accepted: a FIFO, device, directory or socket is
+// refused by name (errc::io) without blocking. Every reader of cuzk opens
+// files through this (mapped_file, read_text_file, load_pce).
+int open_regular_file(const std::string& path, uint64_t& size);
+
+// The largest file read_text_file accepts by default (JSON proofs, keys,
+// public inputs, timeline logs).
+inline constexpr uint64_t max_text_file_bytes = uint64_t(1) << 30;
+
+// The whole file as bytes (for small files such as JSON); errc::io on
+// failure, errc::bad_length past max_bytes.
+std::string read_text_file(const std::string& path, uint64_t max_bytes = max_text_file_bytes);
 
 class output_file {
 public:

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# The cuzk program on hostile command lines and files: malformed integer
+# flags, FIFOs and devices given as files, a tiny .r1cs claiming 2^28 wires,
+# a verifying key without IC points. Each case must end quickly with a clear
+# refusal (exit 1 or 2), never hang, crash or allocate gigabytes.
+# usage: hostile_inputs.sh <cuzk binary> <scratch dir>
+set -u
+CUZK=$1
+WORK=$2
+rm -rf "$WORK" && mkdir -p "$WORK" || exit 1
+fails=0
+
+# expect <name> <want exit codes, e.g. "1 2"> <text the output must contain> -- command...
+expect() {
+    local name=$1 codes=$2 text=$3
+    shift 4
+    local out rc
+    # 20 s and 2 GiB of address space bound a case that hangs or over-allocates.
+    out=$( (ulimit -v 2097152; timeout 20 "$@") 2>&1 </dev/null)
+    rc=$?
+    if [[ " $codes " != *" $rc "* ]]; then
+        echo "FAIL $name: exit $rc, expected one of: $codes"; echo "$out" | head -5; fails=$((fails + 1)); return
+    fi
+    if [[ -n $text && $out != *"$text"* ]]; then
+        echo "FAIL $name: output lacks '$text'"; echo "$out" | head -5; fails=$((fails + 1)); return
+    fi
+    if [[ $out == *stoul* || $out == *stoull* ]]; then
+        echo "FAIL $name: raw standard-library text"; echo "$out" | head -5; fails=$((fails + 1))
+    fi
+}
+
+# ---- integer flags
+expect blocks-abc "2" "--blocks" -- "$CUZK" setup sha256 --blocks abc "$WORK/a.params" "$WORK/a.vk"
+expect blocks-2^32+1 "2" "4294967297" -- "$CUZK" setup sha256 --blocks 4294967297 "$WORK/a.params" "$WORK/a.vk"
+expect blocks-minus-1 "2" "--blocks" -- "$CUZK" setup sha256 --blocks -1 "$WORK/a.params" "$WORK/a.vk"
+expect seed-abc "2" "--seed" -- "$CUZK" prove sha256 "$WORK/a.params" "$WORK/p.bin" "$WORK/pub.json" --seed x1
+expect threads-abc "2" "--threads" -- "$CUZK" prove "$WORK/c.zkey" "$WORK/w.wtns" "$WORK/p.json" "$WORK/pub.json" --threads abc
+expect bench-proofs "1 2" "--proofs" -- "$CUZK" bench --proofs 99999999999999999999
+expect waterfall-width "1 2" "--width" -- "$CUZK" waterfall "$WORK/none.log" --width -3
+
+# ---- FIFOs and devices are refused by name, without blocking
+mkfifo "$WORK/fifo"
+expect info-fifo "1" "FIFO" -- "$CUZK" info "$WORK/fifo"
+expect verify-fifo "1" "FIFO" -- "$CUZK" verify "$WORK/fifo" "$WORK/fifo" "$WORK/fifo"
+expect waterfall-fifo "1" "FIFO" -- "$CUZK" waterfall "$WORK/fifo"
+expect verify-dev-zero "1" "character device" -- "$CUZK" verify /dev/zero /dev/zero /dev/zero
+expect info-dev-zero "1" "character device" -- "$CUZK" info /dev/zero
+
+# ---- a 340-byte .r1cs claiming 2^28 wires: refused before any allocation
+python3 - "$WORK/big.r1cs" <<'PY'
+import struct, sys
+r = 52435875175126190479447740508185965837690552500527637822603658699938581184513
+one = (1).to_bytes(32, "little")
+s1 = struct.pack("<I", 32) + r.to_bytes(32, "little") + struct.pack("<IIIIQI", 1 << 28, 1, 0, 0, 1 << 28, 1)
+s2 = b"".join(struct.pack("<II", 1, 1) + one for _ in range(3))
+body = b"".join(struct.pack("<IQ", i, len(s)) + s for i, s in ((1, s1), (2, s2)))
+open(sys.argv[1], "wb").write(b"r1cs" + struct.pack("<II", 1, 2) + body)
+PY
+expect setup-big-r1cs "1" "nWires" -- "$CUZK" setup "$WORK/big.r1cs" "$WORK/big.zkey"
+
+# ---- a bellperson vk without IC points (identity points elsewhere)
+python3 - "$WORK/empty.vk" <<'PY'
+import sys
+g1 = b"\x40" + bytes(95)
+g2 = b"\x40" + bytes(191)
+open(sys.argv[1], "wb").write(g1 + g1 + g2 + g2 + g1 + g2 + bytes(4))
+PY
+expect info-vk-no-ic "1" "IC" -- "$CUZK" info "$WORK/empty.vk"
+out=$("$CUZK" info "$WORK/empty.vk" 2>&1)
+if [[ $out == *18446744073709551615* ]]; then echo "FAIL info-vk-no-ic: $out"; fails=$((fails + 1)); fi
+
+rm -rf "$WORK"
+if ((fails)); then echo "$fails case(s) failed"; exit 1; fi
+exit 0
