@@ -18,6 +18,7 @@
 #include <functional>
 #include <memory>
 #include <random>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -390,18 +391,21 @@ TEST_CASE("gpu prover: observer steps, device spans and timings", "[gpu]")
                                              "-MSM_B2:b2"};
     CHECK(obs.log == expect);
     // One device span per step, in order, within the call (a little slack for
-    // the event/host clock mapping), not overlapping; BATCH_ADD spans follow
-    // their MSM and lie inside it.
+    // the event/host clock mapping), not overlapping; BATCH_ADD and D2H
+    // spans follow their MSM and lie inside it (90% of the values are bits,
+    // so every witness MSM copies partial sums back: D2H for l, a, b1, b2).
     std::vector<std::string> steps;
     const auto slack = std::chrono::milliseconds(2);
     std::chrono::steady_clock::time_point prev_end = t_before - slack;
     const recording_observer::span* last_msm = nullptr;
+    std::set<std::string> d2h;
     for (const auto& s : obs.spans) {
         INFO("span " << s.step << ":" << s.query);
         CHECK(s.e >= s.b);
         CHECK(s.b >= t_before - slack);
         CHECK(s.e <= t_after + slack);
-        if (s.step == "BATCH_ADD") {
+        if (s.step == "BATCH_ADD" || s.step == "D2H") {
+            if (s.step == "D2H") d2h.insert(s.query);
             REQUIRE(last_msm != nullptr);
             CHECK(s.query == last_msm->query);
             CHECK(s.b >= last_msm->b - slack);
@@ -416,6 +420,7 @@ TEST_CASE("gpu prover: observer steps, device spans and timings", "[gpu]")
     const std::vector<std::string> expect_steps = {"H2D:",     "PCE_EVAL:", "NTT:",     "MSM_H:h",
                                                    "MSM_L:l",  "MSM_A:a",   "MSM_B1:b1", "MSM_B2:b2"};
     CHECK(steps == expect_steps);
+    CHECK(d2h == std::set<std::string>{"l", "a", "b1", "b2"});
     CHECK(tm.h_ns > 0);
     CHECK(tm.msm_h_ns > 0);
     CHECK(tm.msm_b2_ns > 0);

@@ -690,3 +690,217 @@ TEST_CASE("parsers and the analysis survive damaged input", "[timeline]")
         }
     }
 }
+
+// ---- curio's CUZK_TIMING lines, kernel time, traces of any log, D2H ------------------------
+
+namespace {
+
+using kv = std::vector<std::pair<std::string, std::string>>;
+
+// A curio-style daemon log written for these tests (format of supraseal's
+// fprintf(stderr, "CUZK_TIMING: …") lines beside the engine's TIMELINE
+// lines): one GPU worker, two partitions proved one after the other.
+//   brackets  p0 GPU_START 1000 .. GPU_END 5000, p1 5000 .. 9000
+//             → window 8000 ms, all of it inside a bracket (100%)
+//   kernels   p0 2000 + 1000 + 500, p1 2100 + 900 + 500 = 7000 ms → 87.5%
+//   regions   3800 + 3700 = 7500 ms → 93.75%
+const char* const curio_log =
+    "CUZK_TIMING: split_vectors_ms=3 setup_to_split_ms=4\n"
+    "TIMELINE,100,SYNTH_START,job-k,partition=0\n"
+    "TIMELINE,100,SYNTH_START,job-k,partition=1\n"
+    "TIMELINE,900,SYNTH_END,job-k,partition=0\n"
+    "TIMELINE,900,GPU_QUEUE,job-k,partition=0\n"
+    "TIMELINE,950,SYNTH_END,job-k,partition=1\n"
+    "TIMELINE,950,GPU_QUEUE,job-k,partition=1\n"
+    "TIMELINE,1000,GPU_PICKUP,job-k,worker=0,partition=0\n"
+    "TIMELINE,1000,GPU_START,job-k,worker=0,partition=0\n"
+    "CUZK_TIMING: prestage_vram free_mib=70000 usable_mib=69488\n"
+    "CUZK_TIMING: gpu_tid=0 ntt_msm_h_ms=2000\n"
+    "CUZK_TIMING: prep_msm_ms=1200\n"
+    "2024-05-01T10:00:04Z INFO cuzk_daemon: partition proved\n"
+    "CUZK_TIMING: gpu_tid=0 batch_add_ms=1000\n"
+    "\tCUZK_TIMING:  gpu_tid=0   tail_msm_ms=500 gpu_total_ms=3800\r\n"
+    "TIMELINE,5000,GPU_END,job-k,worker=0,partition=0,gpu_ms=4000\n"
+    "TIMELINE,5000,GPU_PICKUP,job-k,worker=0,partition=1\n"
+    "TIMELINE,5000,GPU_START,job-k,worker=0,partition=1\n"
+    "CUZK_TIMING: gpu_tid=0 ntt_msm_h_ms=2100\n"
+    "CUZK_TIMING: gpu_tid=0 batch_add_ms=900\n"
+    "CUZK_TIMING: gpu_tid=0 tail_msm_ms=500 gpu_total_ms=3700\n"
+    "CUZK_TIMING: b_g2_msm_ms=700 num_circuits=1\n"
+    "TIMELINE,9000,GPU_END,job-k,worker=0,partition=1,gpu_ms=4000\n"
+    "XCUZK_TIMING: gpu_tid=0 ntt_msm_h_ms=99999\n";
+
+} // namespace
+
+TEST_CASE("parse curio CUZK_TIMING lines", "[timeline]")
+{
+    const parse_result r = parse_log(curio_log, "curio.log");
+    CHECK(r.lines == 24);
+    CHECK(r.timeline_lines == 12);
+    CHECK(r.timing_lines == 10);   // not XCUZK_TIMING
+    std::vector<const event*> t;
+    for (const event& e : r.events)
+        if (e.name == "CUZK_TIMING") t.push_back(&e);
+    REQUIRE(t.size() == 10);
+    // Before any TIMELINE line: at the first TIMELINE line's time.
+    CHECK(t[0]->t_ns == 100 * ms);
+    CHECK(t[0]->details == kv{{"split_vectors_ms", "3"}, {"setup_to_split_ms", "4"}});
+    // At the last TIMELINE line before it; a bare key is a label.
+    CHECK(t[1]->t_ns == 1000 * ms);
+    CHECK(t[1]->details == kv{{"prestage_vram", ""}, {"free_mib", "70000"}, {"usable_mib", "69488"}});
+    CHECK(t[1]->job.empty());
+    CHECK(t[1]->partition == -1);
+    CHECK(t[1]->worker == -1);
+    CHECK(t[1]->device == -1);
+    CHECK(t[1]->ph == phase::instant);
+    // Leading tab, repeated blanks and the CR.
+    CHECK(t[5]->details == kv{{"gpu_tid", "0"}, {"tail_msm_ms", "500"}, {"gpu_total_ms", "3800"}});
+    CHECK(t[5]->t_ns == 1000 * ms);
+    CHECK(t[6]->t_ns == 5000 * ms);
+    CHECK(t[9]->details == kv{{"b_g2_msm_ms", "700"}, {"num_circuits", "1"}});
+    // Sorted by time, file order kept among equal times.
+    CHECK(std::is_sorted(r.events.begin(), r.events.end(),
+                         [](const event& a, const event& b) { return a.t_ns < b.t_ns; }));
+
+    // One line on its own, and malformed ones.
+    const auto one = parse_cuzk_timing_line("[stderr] CUZK_TIMING: epilogue_ms=12 pre_destructor_ms=3400", 7);
+    REQUIRE(one);
+    CHECK(one->t_ns == 7);
+    CHECK(one->details == kv{{"epilogue_ms", "12"}, {"pre_destructor_ms", "3400"}});
+    CHECK_FALSE(parse_cuzk_timing_line("MY_CUZK_TIMING: a=1", 0));
+    CHECK_FALSE(parse_cuzk_timing_line("CUZK_TIMING a=1", 0));
+    try {
+        parse_log("TIMELINE,1,SYNTH_START,j,partition=0\nCUZK_TIMING:   \n", "run.log");
+        FAIL("no error");
+    } catch (const error& e) {
+        CHECK(e.code() == errc::bad_format);
+        CHECK(std::string(e.what()).find("run.log: line 2") != std::string::npos);
+    }
+    CHECK_THROWS_AS(parse_log("CUZK_TIMING: =5\n", "f"), error);
+    parse_options skip;
+    skip.skip_bad_lines = true;
+    const auto s = parse_log("CUZK_TIMING: =5\nCUZK_TIMING: a_ms=1\n", "f", skip);
+    CHECK(s.skipped == 1);
+    CHECK(s.timing_lines == 2);
+    REQUIRE(s.events.size() == 1);
+    CHECK(s.events[0].t_ns == 0);   // no TIMELINE line at all
+}
+
+TEST_CASE("kernel time from CUZK_TIMING beside the stage brackets", "[timeline]")
+{
+    const parse_result r = parse_log(curio_log, "curio.log");
+    const analysis a = analyse(r.events);
+    CHECK(a.source == busy_source::stage_brackets);
+    CHECK(a.utilisation == Approx(1.0));
+    const kernel_report& k = a.kernel;
+    REQUIRE(k.present());
+    CHECK(k.lines == 10);
+    CHECK(k.calls == 2);
+    CHECK(k.ntt_msm_h_ns == 4100 * ms);
+    CHECK(k.batch_add_ns == 1900 * ms);
+    CHECK(k.tail_msm_ns == 1000 * ms);
+    CHECK(k.kernel_ns == 7000 * ms);
+    CHECK(k.region_ns == 7500 * ms);
+    CHECK(k.window == interval{1000 * ms, 9000 * ms});
+    CHECK(k.devices == 1);
+    CHECK(k.utilisation == Approx(0.875));
+    CHECK(k.region_utilisation == Approx(0.9375));
+    CHECK(k.bracket_utilisation == Approx(1.0));
+    CHECK(k.ntt_msm_h.count == 2);
+    CHECK(k.ntt_msm_h.median == 2050 * ms);
+    CHECK(k.region.max == 3800 * ms);
+    CHECK(a.verdict_text.find("kernels (CUZK_TIMING) ran 87.5% of the device window") != std::string::npos);
+    CHECK(a.verdict_text.find("GPU_START..GPU_END holds 100.0%") != std::string::npos);
+    render_options ro;
+    ro.width = 120;
+    const std::string sum = render_summary(a, ro);
+    CHECK(sum.find("kernel time (from 10 CUZK_TIMING lines, 2 device calls, 1 device)") != std::string::npos);
+    CHECK(sum.find("87.5%") != std::string::npos);
+    CHECK(sum.find("93.8%") != std::string::npos);
+    CHECK(sum.find("tail MSMs (CUZK_TIMING)") != std::string::npos);
+
+    // Two devices named on the command line halve the kernel figure.
+    analysis_options two;
+    two.devices = 2;
+    const analysis a2 = analyse(r.events, two);
+    CHECK(a2.kernel.devices == 2);
+    CHECK(a2.kernel.utilisation == Approx(0.4375));
+    CHECK(a2.kernel.bracket_utilisation == Approx(1.0));
+
+    // Without CUZK_TIMING lines: no kernel report, the verdict as before.
+    std::vector<event> plain;
+    for (const event& e : r.events)
+        if (e.name != "CUZK_TIMING") plain.push_back(e);
+    const analysis p = analyse(plain);
+    CHECK_FALSE(p.kernel.present());
+    CHECK(p.kernel.lines == 0);
+    CHECK(p.verdict_text.find("CUZK_TIMING") == std::string::npos);
+    CHECK(render_summary(p, ro).find("kernel time") == std::string::npos);
+
+    // Kernel lines but no device stage: no window, no utilisation.
+    std::vector<event> only;
+    for (const event& e : r.events)
+        if (e.name == "CUZK_TIMING") only.push_back(e);
+    const analysis o = analyse(only);
+    CHECK(o.kernel.kernel_ns == 7000 * ms);
+    CHECK(o.kernel.window.length() == 0);
+    CHECK(o.kernel.utilisation == 0);
+}
+
+TEST_CASE("a Chrome trace of any log: curio lines, CSV, trace JSON", "[timeline]")
+{
+    const parse_result curio = parse_log(curio_log, "curio.log");
+    std::ostringstream os;
+    CHECK(write_chrome_trace(os, curio.events) == 0);
+    const std::string text = os.str();
+    CHECK(text.find("\"name\":\"CUZK_TIMING\",\"cat\"") != std::string::npos);
+    const std::string tail = "],\"displayTimeUnit\":\"ms\"}\n";   // closed
+    CHECK(text.size() > tail.size());
+    CHECK(text.compare(text.size() - tail.size(), tail.size(), tail) == 0);
+    const parse_result back = parse_log(text, "trace.json");
+    CHECK(back.format == log_format::chrome_json);
+    CHECK(back.warnings.empty());
+    check_same(back.events, curio.events);
+    // The same analysis, kernel report included.
+    const analysis a = analyse(curio.events), b = analyse(back.events);
+    CHECK(b.kernel.kernel_ns == a.kernel.kernel_ns);
+    CHECK(b.kernel.utilisation == a.kernel.utilisation);
+    CHECK(b.verdict_text == a.verdict_text);
+
+    // Our CSV and our trace JSON give the same trace text.
+    const auto ev = sample_events();
+    std::ostringstream csv, from_csv, from_json, direct;
+    {
+        csv_sink s(csv);
+        for (const event& e : ev) s.record(e);
+    }
+    write_chrome_trace(from_csv, parse_log(csv.str(), "csv").events);
+    write_chrome_trace(direct, ev);
+    write_chrome_trace(from_json, parse_log(direct.str(), "json").events);
+    // (parse sorts by time; sample_events is in time order)
+    CHECK(from_csv.str() == direct.str());
+    CHECK(from_json.str() == direct.str());
+}
+
+TEST_CASE("D2H spans are device work", "[timeline]")
+{
+    // A device stage with a D2H copy after its MSM, on device 0:
+    //   MSM_L [10, 20), D2H [20, 22), then idle to the next NTT at 30.
+    std::vector<event> v;
+    v.push_back(inst(5, "GPU_START", "J", 0, 0, 0));
+    span(v, 10, 20, "MSM_L", "J", 0, 0, 0);
+    span(v, 20, 22, "D2H", "J", 0, 0, 0);
+    span(v, 30, 40, "NTT", "J", 0, 0, 0);
+    v.push_back(inst(41, "GPU_END", "J", 0, 0, 0));
+    CHECK(is_device_work(v[3]));
+    event host = v[3];
+    host.device = -1;
+    CHECK_FALSE(is_device_work(host));
+    const analysis a = analyse(v);
+    CHECK(a.source == busy_source::device_spans);
+    REQUIRE(a.devices.size() == 1);
+    CHECK(a.devices[0].busy_ns == 22 * ms);   // 10 + 2 + 10
+    CHECK(a.devices[0].busy == std::vector<interval>{{10 * ms, 22 * ms}, {30 * ms, 40 * ms}});
+    REQUIRE(a.partitions.size() == 1);
+    CHECK(a.partitions[0].device_work_ns == 22 * ms);
+}

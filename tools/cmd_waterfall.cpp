@@ -1,12 +1,15 @@
 // `cuzk waterfall <log>`: reads a timeline (our CSV lines, our Chrome trace
-// JSON, or a curio cuzk daemon log with TIMELINE lines among other output),
-// prints the waterfall and the summary, and writes SVG / HTML on request.
+// JSON, or a curio cuzk daemon log with TIMELINE and CUZK_TIMING lines among
+// other output), prints the waterfall and the summary (with the kernel time
+// when the log has CUZK_TIMING lines), and writes SVG / HTML / a Chrome
+// trace of the events on request.
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -15,15 +18,19 @@
 #include "cuzk/timeline/analysis.hpp"
 #include "cuzk/timeline/parse.hpp"
 #include "cuzk/timeline/render.hpp"
+#include "cuzk/timeline/sinks.hpp"
 
 namespace cuzk::cli {
 
 namespace {
 
 const char* const waterfall_usage =
-    "usage: cuzk waterfall <log|-> [--svg FILE] [--html FILE] [--width N] [--top N]\n"
-    "                      [--min-gap-ms X] [--max-rows N] [--skip-bad]\n"
-    "  <log>: CSV TIMELINE lines (ours or curio's daemon log) or a Chrome trace JSON; - reads stdin\n"
+    "usage: cuzk waterfall <log|-> [--svg FILE] [--html FILE] [--trace FILE] [--width N] [--top N]\n"
+    "                      [--min-gap-ms X] [--max-rows N] [--gpus N] [--skip-bad]\n"
+    "  <log>: CSV TIMELINE lines (ours, or curio's daemon log with its CUZK_TIMING lines)\n"
+    "         or a Chrome trace JSON; - reads stdin\n"
+    "  --trace FILE    write the events as a Chrome trace JSON (chrome://tracing, Perfetto)\n"
+    "  --gpus N        devices for the kernel utilisation (default: as many as the log names, at least 1)\n"
     "  --width N       terminal columns (default $COLUMNS or 100)\n"
     "  --top N         idle gaps listed (default 10)\n"
     "  --min-gap-ms X  shortest idle gap listed (default 1)\n"
@@ -49,11 +56,21 @@ void write_file(const std::string& path, const std::string& text)
     if (!out) throw error(errc::io, fmt::format("{}: write failed", path));
 }
 
+void write_trace(const std::string& path, const std::vector<timeline::event>& events)
+{
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    if (!out) throw error(errc::io, fmt::format("{}: cannot create: {}", path, std::strerror(errno)));
+    const uint64_t dropped = timeline::write_chrome_trace(out, events);
+    out.close();
+    if (!out || dropped) throw error(errc::io, fmt::format("{}: write failed", path));
+    std::printf("wrote %s (%zu events)\n", path.c_str(), events.size());
+}
+
 } // namespace
 
 int cmd_waterfall(args a)
 {
-    std::string log, svg, html;
+    std::string log, svg, html, trace;
     timeline::render_options ro;
     ro.width = timeline::terminal_width();
     timeline::analysis_options ao;
@@ -69,6 +86,12 @@ int cmd_waterfall(args a)
             return 0;
         } else if (arg == "--svg") svg = value();
         else if (arg == "--html") html = value();
+        else if (arg == "--trace") trace = value();
+        else if (arg == "--gpus") {
+            ao.devices = unsigned(parse_count("--gpus", value()));
+            if (ao.devices == 0 || ao.devices > 4096)
+                throw error(errc::invalid_argument, "--gpus: expected 1 … 4096 devices");
+        }
         else if (arg == "--width") ro.width = unsigned(parse_count("--width", value()));
         else if (arg == "--top") ro.top_gaps = parse_count("--top", value());
         else if (arg == "--max-rows") ro.max_rows = parse_count("--max-rows", value());
@@ -106,7 +129,10 @@ int cmd_waterfall(args a)
     ro.title = log == "-" ? std::string("<stdin>") : log;
     const timeline::analysis an = timeline::analyse(pr.events, ao);
     std::printf("%s: %s, %zu events", ro.title.c_str(), timeline::format_name(pr.format), pr.events.size());
-    if (pr.format == timeline::log_format::lines) std::printf(" from %zu of %zu lines", pr.timeline_lines, pr.lines);
+    if (pr.format == timeline::log_format::lines) {
+        std::printf(" from %zu of %zu lines", pr.timeline_lines, pr.lines);
+        if (pr.timing_lines) std::printf(" (%zu CUZK_TIMING)", pr.timing_lines);
+    }
     std::printf("\n");
     std::fputs(timeline::render_text(an, ro).c_str(), stdout);
     if (!svg.empty()) {
@@ -117,6 +143,7 @@ int cmd_waterfall(args a)
         write_file(html, timeline::render_html(an, ro));
         std::printf("wrote %s\n", html.c_str());
     }
+    if (!trace.empty()) write_trace(trace, pr.events);
     return 0;
 }
 

@@ -158,7 +158,8 @@ namespace {
 // The steps (stats in parentheses):
 //   split       classify and compact on the device (zeros, ones, others; split_ms)
 //   BATCH_ADD   the ones' points summed on the device, the ≤ 64 partial sums
-//               here (batch_add_ms, batch_add_begin/end)
+//               here (batch_add_ms, batch_add_begin/end; their copy back
+//               is d2h_begin/end)
 //   Pippenger   gpu_msm_device on the compacted others (msm_ms)
 // Device scratch: 16 B per 4096 scalars, 4 B per one, sizeof(point) + 32 B
 // per other, freed on return.
@@ -185,6 +186,7 @@ Jac msm_witness_impl(const Aff* points, const fr* scalars, size_t n, gpu_msm_wit
     Xz partials[witness_bridge::batch_add_max_partials];
     witness_bridge::batch_add_timing bt;
     const size_t np = witness_bridge::batch_add(points, one_idx.as<uint32_t>(), cnt.ones, partials, &bt);
+    const auto partials_back = std::chrono::steady_clock::now();   // batch_add's copy has synchronised
     Jac acc = Jac::identity();
     for (size_t i = 0; i < np; ++i) acc = acc.add(partials[i].to_jacobian());
 
@@ -204,6 +206,10 @@ Jac msm_witness_impl(const Aff* points, const fr* scalars, size_t n, gpu_msm_wit
         stats->msm_ms = msm_ms;
         stats->batch_add_begin = bt.begin;
         stats->batch_add_end = bt.end;
+        if (np > 0 && partials_back >= bt.end) {
+            stats->d2h_begin = bt.end;
+            stats->d2h_end = partials_back;
+        }
     }
     return acc;
 }

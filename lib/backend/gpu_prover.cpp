@@ -15,6 +15,8 @@
 //   MSM_L     Σ aux·L (witness MSM: zeros skipped, ones batch-added)
 //   MSM_A     gather w by the A index list, witness MSM with A
 //   MSM_B1/2  gather w by the B index list, witness MSMs with B_G1 and B_G2
+//   (D2H      inside each witness MSM: the batch addition's partial sums
+//             copied back to the host, reported as their own spans)
 // The NTT and every field operation give canonical Montgomery values, so the
 // h coefficients are the CPU's bit for bit; the MSMs return the same group
 // elements as the CPU's (different Jacobian representatives: compare with ==).
@@ -413,7 +415,8 @@ Jac query_msm(gpu_key::impl& k, const query<Aff>& q, Msm&& msm)
 
 // Witness MSM of one query with Montgomery scalars sc (device), reporting
 // the 0/1 batch addition as a BATCH_ADD span (first begin to last end over
-// the chunks).
+// the chunks) and each copy of its partial sums back to the host as a D2H
+// span (one per chunk: between chunks the device does other work).
 template <class Aff, class Jac>
 Jac witness_query(gpu_key::impl& k, device_steps& ds, const query<Aff>& q, const fr* sc, std::string_view name)
 {
@@ -421,6 +424,7 @@ Jac witness_query(gpu_key::impl& k, device_steps& ds, const query<Aff>& q, const
     const Jac r = query_msm<Aff, Jac>(k, q, [&](const Aff* pts, size_t off, size_t len) {
         gpu_msm_witness_stats st;
         const Jac part = gpu_msm_witness_device(pts, sc + off, len, &st);
+        if (st.d2h_end != clock::time_point{}) ds.add_span("D2H", name, st.d2h_begin, st.d2h_end);
         if (st.batch_add_end != clock::time_point{}) {
             if (ba_b == clock::time_point{} || st.batch_add_begin < ba_b) ba_b = st.batch_add_begin;
             if (st.batch_add_end > ba_e) ba_e = st.batch_add_end;

@@ -504,6 +504,8 @@ analysis analyse(std::span<const event> input, const analysis_options& opt)
         }
     }
 
+    a.kernel = analyse_kernel_timing(input, a.partitions, opt.devices);
+
     // ---- verdict
     const uint64_t idle = a.window_ns - std::min(a.window_ns, a.busy_ns);
     const auto& ic = a.idle_by_cause;
@@ -550,6 +552,10 @@ analysis analyse(std::span<const event> input, const analysis_options& opt)
         a.verdict_text = fmt::format("{}: {} < {}; {}{}", verdict_name(a.verdict), busy_txt,
                                      pct(opt.device_bound_threshold), detail, stages_txt);
     }
+    if (a.kernel.present() && a.kernel.window.length())
+        a.verdict_text += fmt::format("; kernels (CUZK_TIMING) ran {} of the device window, GPU_START..GPU_END "
+                                      "holds {}",
+                                      pct(a.kernel.utilisation), pct(a.kernel.bracket_utilisation));
     return a;
 }
 

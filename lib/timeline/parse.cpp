@@ -14,6 +14,7 @@
 
 #include "cuzk/error.hpp"
 #include "cuzk/io/json.hpp"
+#include "cuzk/io/mapped_file.hpp"
 #include "cuzk/timeline/sinks.hpp"
 
 namespace cuzk::timeline {
@@ -21,6 +22,7 @@ namespace cuzk::timeline {
 namespace {
 
 constexpr std::string_view token = "TIMELINE,";
+constexpr std::string_view timing_token = "CUZK_TIMING:";
 constexpr size_t max_warnings = 20;
 
 std::string_view trim(std::string_view s)
@@ -36,12 +38,12 @@ bool word_char(char c)
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
 }
 
-// Position of the first TIMELINE token that starts the line or follows a
-// non-word character; npos if none.
-size_t find_token(std::string_view line)
+// Position of the first `tok` that starts the line or follows a non-word
+// character; npos if none.
+size_t find_token(std::string_view line, std::string_view tok = token)
 {
     size_t pos = 0;
-    while ((pos = line.find(token, pos)) != std::string_view::npos) {
+    while ((pos = line.find(tok, pos)) != std::string_view::npos) {
         if (pos == 0 || !word_char(line[pos - 1])) return pos;
         pos += 1;
     }
@@ -199,30 +201,75 @@ std::optional<event> parse_timeline_line(std::string_view line, const std::strin
     return parse_fields(line.substr(pos + token.size()), name, line_no, opt);
 }
 
+std::optional<event> parse_cuzk_timing_line(std::string_view line, uint64_t t_ns, const std::string& name,
+                                            size_t line_no)
+{
+    const size_t pos = find_token(line, timing_token);
+    if (pos == std::string_view::npos) return std::nullopt;
+    std::string_view rest = line.substr(pos + timing_token.size());
+    event e;
+    e.t_ns = t_ns;
+    e.name = "CUZK_TIMING";
+    auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
+    while (!rest.empty()) {
+        size_t i = 0;
+        while (i < rest.size() && blank(rest[i])) ++i;
+        size_t j = i;
+        while (j < rest.size() && !blank(rest[j])) ++j;
+        const std::string_view piece = rest.substr(i, j - i);
+        rest.remove_prefix(j);
+        if (piece.empty()) continue;
+        const size_t eq = piece.find('=');
+        if (eq == 0) fail_line(name, line_no, fmt::format("CUZK_TIMING piece '{}' has no key", piece));
+        if (eq == std::string_view::npos) e.details.emplace_back(std::string(piece), "");
+        else e.details.emplace_back(std::string(piece.substr(0, eq)), std::string(piece.substr(eq + 1)));
+    }
+    if (e.details.empty()) fail_line(name, line_no, "CUZK_TIMING line without key=value pairs");
+    return e;
+}
+
 parse_result parse_lines(std::string_view text, const std::string& name, const parse_options& opt)
 {
     parse_result r;
     r.format = log_format::lines;
     size_t line_no = 0, start = 0;
+    // CUZK_TIMING lines carry no time: each takes the offset of the last
+    // TIMELINE line before it (both go to stderr unbuffered, so the log's
+    // order is the order they were printed in).
+    uint64_t last_t = 0, first_t = 0;
+    bool seen_timeline = false;
+    std::vector<size_t> early;   // CUZK_TIMING events before any TIMELINE line
     while (start < text.size()) {
         size_t nl = text.find('\n', start);
         if (nl == std::string_view::npos) nl = text.size();
         const std::string_view line = text.substr(start, nl - start);
         start = nl + 1;
         ++line_no;
-        if (line.find(token) == std::string_view::npos) continue;
+        const bool timeline = find_token(line) != std::string_view::npos;
+        if (!timeline && find_token(line, timing_token) == std::string_view::npos) continue;
         try {
-            auto e = parse_timeline_line(line, name, line_no, opt);
-            if (!e) continue;
-            ++r.timeline_lines;
-            r.events.push_back(std::move(*e));
+            if (timeline) {
+                auto e = parse_timeline_line(line, name, line_no, opt);
+                ++r.timeline_lines;
+                last_t = e->t_ns;
+                if (!seen_timeline) first_t = last_t;
+                seen_timeline = true;
+                r.events.push_back(std::move(*e));
+            } else {
+                auto e = parse_cuzk_timing_line(line, last_t, name, line_no);
+                ++r.timing_lines;
+                if (!seen_timeline) early.push_back(r.events.size());
+                r.events.push_back(std::move(*e));
+            }
         } catch (const error& err) {
             if (!opt.skip_bad_lines) throw;
-            ++r.timeline_lines;
+            ++(timeline ? r.timeline_lines : r.timing_lines);
             ++r.skipped;
             if (r.warnings.size() < max_warnings) r.warnings.emplace_back(err.what());
         }
     }
+    // CUZK_TIMING lines before the first TIMELINE line: at its time.
+    for (size_t i : early) r.events[i].t_ns = first_t;
     r.lines = line_no;
     sort_events(r.events);
     return r;
@@ -385,12 +432,7 @@ parse_result read_log_file(const std::string& path, const parse_options& opt)
         text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
         return parse_log(text, "<stdin>", opt);
     }
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw error(errc::io, fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    if (in.bad()) throw error(errc::io, fmt::format("{}: read failed", path));
-    text = std::move(ss).str();
+    text = io::read_text_file(path);   // regular files only, bounded
     return parse_log(text, path, opt);
 }
 

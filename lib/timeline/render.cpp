@@ -228,6 +228,29 @@ const char* cause_color(gap_cause c)
     return "#000";
 }
 
+// The kernel-time lines of the summary (CUZK_TIMING, analysis.hpp).
+std::string render_kernel(const kernel_report& k, unsigned width)
+{
+    std::string out;
+    auto add = [&](const std::string& text) { out += wrap(text, width, 4); };
+    add(fmt::format("kernel time (from {} CUZK_TIMING lines, {} device calls, {} device{}):", k.lines, k.calls,
+                    k.devices, k.devices == 1 ? "" : "s"));
+    if (!k.window.length()) {
+        add(fmt::format("  kernels {}, no GPU_START..GPU_END window to compare with",
+                        format_duration(k.kernel_ns)));
+        return out;
+    }
+    const uint64_t cap = k.window.length() * k.devices;
+    add(fmt::format("  {:<9} {:>6.1f}%  {} (NTT + H MSM {}, batch additions {}, tail MSMs {}) of {}", "kernels",
+                    100 * k.utilisation, format_duration(k.kernel_ns), format_duration(k.ntt_msm_h_ns),
+                    format_duration(k.batch_add_ns), format_duration(k.tail_msm_ns), format_duration(cap)));
+    add(fmt::format("  {:<9} {:>6.1f}%  {} gpu_total_ms (kernels and the wait for CPU preprocessing)", "region",
+                    100 * k.region_utilisation, format_duration(k.region_ns)));
+    add(fmt::format("  {:<9} {:>6.1f}%  GPU_START..GPU_END (also the GPU lock wait, b_g2 MSM, epilogue)",
+                    "brackets", 100 * k.bracket_utilisation));
+    return out;
+}
+
 } // namespace
 
 unsigned terminal_width() noexcept
@@ -322,6 +345,7 @@ std::string render_summary(const analysis& a, const render_options& opt)
         if (d.device < 0) add("  (dev ?: the log names no devices; this is the union over all of them)");
     if (a.devices.empty()) add("  no device busy intervals");
     else add(fmt::format("  {:<6} {:>6.1f}%", "total", 100 * a.utilisation));
+    if (a.kernel.present()) out += render_kernel(a.kernel, width);
 
     uint64_t idle = 0;
     for (uint64_t x : a.idle_by_cause) idle += x;
@@ -369,6 +393,10 @@ std::string render_summary(const analysis& a, const render_options& opt)
     stat("queue wait", a.queue_wait);
     stat("device stage (GPU_START..END)", a.device_stage);
     stat("device work (spans)", a.device_work);
+    stat("NTT + H MSM (CUZK_TIMING)", a.kernel.ntt_msm_h);
+    stat("batch additions (CUZK_TIMING)", a.kernel.batch_add);
+    stat("tail MSMs (CUZK_TIMING)", a.kernel.tail_msm);
+    stat("kernel region (gpu_total_ms)", a.kernel.region);
     if (!a.by_concurrency.empty()) {
         add("synthesis time by concurrent syntheses at its start:");
         for (const concurrency_bucket& b : a.by_concurrency)

@@ -241,6 +241,14 @@ void csv_sink::flush() noexcept
     }
 }
 
+uint64_t write_chrome_trace(std::ostream& out, std::span<const event> events)
+{
+    chrome_trace_sink sink(out);
+    for (const event& e : events) sink.record(e);
+    sink.finish();
+    return sink.dropped();
+}
+
 // ---- chrome_trace_sink ---------------------------------------------------------------
 
 chrome_trace_sink::chrome_trace_sink(std::ostream& out) : out_(out)

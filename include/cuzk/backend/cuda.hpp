@@ -213,6 +213,11 @@ struct gpu_msm_witness_stats {
     double batch_add_ms = 0, msm_ms = 0;   // device time from CUDA events
     std::chrono::steady_clock::time_point batch_add_begin{}, batch_add_end{};   // on the host's steady clock
     double split_ms = 0;   // device time of the 0/1/other classification and compaction
+    // The copy of the batch addition's partial sums back to the host (D2H):
+    // from the device's end of the reduction (batch_add_end) to the host
+    // holding them (steady_clock read when the synchronising copy returns, so
+    // it includes the wake-up). Unset (epoch) when there were no ones.
+    std::chrono::steady_clock::time_point d2h_begin{}, d2h_end{};
 };
 g1_jacobian gpu_msm_witness_device(const g1_affine* points, const fr* scalars, size_t n,
                                    gpu_msm_witness_stats* stats = nullptr);

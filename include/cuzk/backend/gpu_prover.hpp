@@ -91,14 +91,19 @@ private:
 // are called on the calling thread around each kernel group, and
 // prove_observer::step_span (if overridden) receives the device interval
 // measured by CUDA events, mapped to std::chrono::steady_clock. Steps: H2D
-// (uploads), PCE_EVAL, NTT, MSM_H, MSM_L, MSM_A, MSM_B1, MSM_B2, BATCH_ADD
-// (query = "h", "l", "a", "b1", "b2" inside the MSMs).
+// (uploads), PCE_EVAL, NTT, MSM_H, MSM_L, MSM_A, MSM_B1, MSM_B2, BATCH_ADD,
+// D2H (query = "h", "l", "a", "b1", "b2" inside the MSMs).
 //   step_begin/step_end bracket H2D, PCE_EVAL, NTT and the MSM_x on the host
 // (H2D and PCE_EVAL have an empty query; MSM_H's h canonical conversion is
 // inside MSM_H). BATCH_ADD is reported only through step_span (the device
 // interval of the witness MSM's 0/1 batch addition; the host cannot bracket
 // it); a bellperson MSM_H has none (h goes through the plain Pippenger; a
-// snarkjs key's H values go through the witness MSM, as on the CPU). Spans are
+// snarkjs key's H values go through the witness MSM, as on the CPU). D2H,
+// also step_span only, is the copy of a batch addition's partial sums back
+// to the host (one span per streamed chunk; from the device's end of the
+// reduction to the host holding the sums); the Pippenger's window sums come
+// back inside the MSM kernels' entry point, which times no copy of its own,
+// so they are inside MSM_x but have no D2H span. Spans are
 // delivered after the last step, in step order. prove_timings: h_ns = NTT,
 // msm_*_ns = the MSM_x device times, total_ns = the host wall time of the
 // call (H2D and PCE_EVAL are in total_ns only).

@@ -75,7 +75,7 @@
 // the aux vector is freed), so that under the device lock only that packed
 // form is copied) and gpu_prove_start for circuit and
 // abc partitions (a, b, c from the host). Device spans (H2D, PCE_EVAL, NTT,
-// MSM_x, BATCH_ADD) then come from the device's own timing
+// MSM_x, BATCH_ADD, D2H) then come from the device's own timing
 // (prove_observer::step_span), mapped onto the engine clock. snarkjs keys go
 // to gpu_prove_start_snarkjs (a·w and b·w on the device; the synthesis stage
 // only checks the witness). Creating a cuda engine where CUDA is not available
@@ -141,7 +141,7 @@ const char* backend_name(engine_backend b) noexcept;   // "cpu", "cuda"
 
 struct engine_config {
     unsigned synth_workers = 2;        // partitions synthesized at once (>= 1)
-    unsigned synth_threads = 1;        // threads inside one synthesis (PCE evaluation, check); 0 = all
+    unsigned synth_threads = 1;        // threads inside one synthesis (a circuit's parallel witness, PCE evaluation, check); 0 = all
     unsigned lookahead = 2;            // synthesized partitions that may wait for a prove worker (>= 1)
     unsigned devices = 1;              // device locks (the cuda backend: exactly 1, CUDA device 0)
     unsigned workers_per_device = 2;   // prove workers per device, sharing its lock (>= 1)

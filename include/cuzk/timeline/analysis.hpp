@@ -51,6 +51,25 @@
 //   otherwise the idle time is split into synthesis (no_partition_ready),
 //   lock/CPU tail (lock_held + cpu_tail), submission (nothing_submitted) and
 //   dispatch (queued_not_picked), and the largest names the bottleneck.
+// - Kernel time (curio logs): from the CUZK_TIMING events (parse.hpp).
+//   supraseal's prover prints, per device call, after each device phase:
+//     gpu_tid=T ntt_msm_h_ms=A             NTT of a, b, c and the H MSM
+//     gpu_tid=T batch_add_ms=B             the L, A, B_G1, B_G2 batch additions
+//     gpu_tid=T tail_msm_ms=C gpu_total_ms=D   the tail MSMs; D runs from the
+//                                          start of the NTT to the end of C
+//   (its other keys, prep_msm_ms, b_g2_msm_ms, epilogue_ms, …, time host
+//   work and are not counted). Kernel busy = Σ (A + B + C): the host's wall
+//   time of the three device phases, which leaves out what GPU_START..
+//   GPU_END also holds: the wait for the GPU lock, the pre-staging, the wait
+//   inside D for the CPU preprocessing, the CPU's b_g2 MSM and the epilogue.
+//   The window is first GPU_START .. last GPU_END (over all partitions);
+//   kernel utilisation = kernel busy / (devices × window) and region
+//   utilisation = Σ D / (devices × window), where devices is
+//   analysis_options::devices, or when 0 the number of devices the device
+//   stages name (at least 1; curio's logs name none). Bracket utilisation =
+//   |∪ GPU_START..GPU_END| / window (the stage-bracket figure; with one
+//   device it is the analysis' utilisation from stage_brackets). When there
+//   is kernel time, the verdict text adds the kernel figure.
 #pragma once
 
 #include <array>
@@ -172,6 +191,23 @@ const char* verdict_name(verdict_kind k) noexcept;
 struct analysis_options {
     uint64_t min_gap_ns = 1'000'000;       // gaps listed from 1 ms
     double device_bound_threshold = 0.85;
+    unsigned devices = 0;                  // for the kernel utilisation; 0 = from the log
+};
+
+// Device time from CUZK_TIMING events (see above); all zero without them.
+struct kernel_report {
+    size_t lines = 0;                 // CUZK_TIMING events
+    size_t calls = 0;                 // device calls (events with gpu_total_ms)
+    uint64_t ntt_msm_h_ns = 0, batch_add_ns = 0, tail_msm_ns = 0;
+    uint64_t kernel_ns = 0;           // the sum of the three
+    uint64_t region_ns = 0;           // Σ gpu_total_ms
+    stage_stats ntt_msm_h, batch_add, tail_msm, region;   // per event
+    interval window;                  // first GPU_START .. last GPU_END
+    unsigned devices = 1;
+    double utilisation = 0;           // kernel_ns / (devices × window)
+    double region_utilisation = 0;    // region_ns / (devices × window)
+    double bracket_utilisation = 0;   // |∪ GPU_START..GPU_END| / window
+    bool present() const noexcept { return kernel_ns > 0 || region_ns > 0; }
 };
 
 struct analysis {
@@ -188,6 +224,7 @@ struct analysis {
     throughput_report throughput;
     verdict_kind verdict = verdict_kind::no_device_work;
     std::string verdict_text;                     // one line, with the numbers
+    kernel_report kernel;                         // from CUZK_TIMING events
     size_t events = 0;
     size_t unmatched_spans = 0;
     analysis_options options;
@@ -195,6 +232,11 @@ struct analysis {
 
 // Events in any order (they are sorted by time first).
 analysis analyse(std::span<const event> events, const analysis_options& opt = {});
+
+// The kernel report of `events` (any order) given the analysed partitions'
+// device stages; analyse() calls it.
+kernel_report analyse_kernel_timing(std::span<const event> events, const std::vector<partition_timing>& partitions,
+                                    unsigned devices = 0);
 
 // True for a span that counts as device work (see above).
 bool is_device_work(const event& e) noexcept;

@@ -10,7 +10,10 @@
 // GPU_PICKUP, GPU_START, GPU_END. Span events mark real work inside a stage,
 // as a begin/end pair: PCE_EVAL, NTT, MSM_H, MSM_L, MSM_A, MSM_B1, MSM_B2,
 // BATCH_ADD, H2D, D2H, LOCK_WAIT, CPU_TAIL, … Device utilisation is computed
-// from the device spans, never from GPU_START..GPU_END brackets.
+// from the device spans when there are any (GPU_START..GPU_END brackets only
+// stand in for logs without them). curio's CUZK_TIMING lines become instant
+// events named CUZK_TIMING whose details carry its phase times (parse.hpp,
+// analysis.hpp).
 #pragma once
 
 #include <cstdint>

@@ -1,5 +1,5 @@
 // cuzk — reading timelines back: our CSV lines, our Chrome trace JSON, and
-// the logs of curio's Rust cuzk daemon.
+// the logs of curio's Rust cuzk daemon (TIMELINE and CUZK_TIMING lines).
 //
 // Line logs (CSV, curio): every line that contains the token "TIMELINE," is a
 // timeline line; the token must start the line or follow a character that is
@@ -17,6 +17,17 @@
 // make the event a span begin / end; everything else stays in details in
 // order. %25 %2C %3D %0D %0A are decoded (see sinks.hpp). curio's GPU_QUEUE
 // is renamed CHAN_SEND unless keep_names is set. A trailing CR is dropped.
+//
+// CUZK_TIMING lines (curio's supraseal prover prints them to stderr, beside
+// the TIMELINE lines): the token "CUZK_TIMING:" (same word-boundary rule),
+// then whitespace-separated pieces, each key=value or a bare key (a label such
+// as "prestage_vram"; value ""), e.g.
+//   CUZK_TIMING: gpu_tid=0 tail_msm_ms=412 gpu_total_ms=3290
+// Each becomes an instant event named CUZK_TIMING (job "", partition,
+// worker and device -1) with the pieces as details in order. The line has no
+// time of its own: it gets the offset of the last TIMELINE line before it
+// (the first TIMELINE line's when none precedes it; 0 in a log without
+// TIMELINE lines). A line with no pieces, or a piece "=v", is malformed.
 //
 // Chrome trace JSON: an object with "traceEvents" or a bare array of event
 // objects. ph B/E → begin/end, i/I/R/n → instant, X → a begin and an end
@@ -57,6 +68,7 @@ struct parse_result {
     std::vector<event> events;
     size_t lines = 0;             // lines in the input (line logs)
     size_t timeline_lines = 0;    // lines with a TIMELINE token
+    size_t timing_lines = 0;      // lines with a CUZK_TIMING token (and no TIMELINE token)
     size_t skipped = 0;           // malformed lines / events skipped
     std::vector<std::string> warnings;
 };
@@ -65,6 +77,11 @@ struct parse_result {
 // ("<name>: line L: …") when it has one but is malformed.
 std::optional<event> parse_timeline_line(std::string_view line, const std::string& name = "input",
                                          size_t line_no = 0, const parse_options& opt = {});
+
+// One CUZK_TIMING line placed at t_ns. nullopt when the line has no
+// CUZK_TIMING token; throws bad_format ("<name>: line L: …") when malformed.
+std::optional<event> parse_cuzk_timing_line(std::string_view line, uint64_t t_ns, const std::string& name = "input",
+                                            size_t line_no = 0);
 
 parse_result parse_lines(std::string_view text, const std::string& name = "input", const parse_options& opt = {});
 parse_result parse_chrome_json(std::string_view text, const std::string& name = "input",

@@ -49,6 +49,7 @@
 #include <ostream>
 #include <set>
 #include <shared_mutex>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -103,6 +104,12 @@ private:
     std::set<std::pair<int32_t, int32_t>> tids_;   // seen (pid, tid)
     std::atomic<uint64_t> dropped_{0};
 };
+
+// Writes `events` (in their order) as one closed Chrome trace document, the
+// chrome_trace_sink's format: any timeline read back (ours, or a curio log
+// with its CUZK_TIMING instants) can be opened in Perfetto. Returns the
+// number of events dropped (see chrome_trace_sink::dropped).
+uint64_t write_chrome_trace(std::ostream& out, std::span<const event> events);
 
 // Keeps every event in memory, in arrival order.
 class recorder final : public sink {
