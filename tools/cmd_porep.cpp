@@ -30,7 +30,7 @@ const subcommand subcommands[] = {
      0, 0, porep::porep_circuit_cmd},
     {"setup", "setup (--sector-size S | --nodes N ...) --out key.params --vk key.vk", porep::setup_flags, 0, 0,
      porep::porep_setup},
-    {"c2", "c2 c1.json --params key.params --out proof.bin [--timeline FILE] [--waterfall]", porep::c2_flags, 1, 1,
+    {"c2", "c2 c1.json (--params key.params | --dev-key [--vk key.vk]) --out proof.bin [--timeline FILE] [--waterfall]", porep::c2_flags, 1, 1,
      porep::porep_c2},
     {"verify", "verify --vk key.vk --proof proof.bin (--c1 c1.json | --porep-id ID --comm-r HEX --comm-d HEX --prover-id HEX --sector-id N --ticket HEX --seed HEX)",
      porep::verify_flags, 0, 0, porep::porep_verify_cmd},

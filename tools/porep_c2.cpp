@@ -137,6 +137,24 @@ int porep_setup(const options& o)
     return 0;
 }
 
+// The key C2 proves with: a .params file, or (--dev-key) a development key
+// made in memory for the C1 output's shape, its .vk written when --vk is given.
+fc::porep_key c2_key(const options& o, const fc::seal_config& c, bool gpu, unsigned threads)
+{
+    if (o.has("--params") == o.has("--dev-key")) throw usage_error("give exactly one of --params and --dev-key");
+    const auto t0 = steady::now();
+    if (o.has("--params")) {
+        fc::porep_key k = fc::load_porep_key(c, o.get("--params"), threads);
+        std::fprintf(stderr, "cuzk porep c2: key %s loaded in %.1f s\n", o.get("--params").c_str(), secs_since(t0));
+        return k;
+    }
+    fc::porep_key k = fc::porep_dev_setup(fc::record_porep_pce(c), gpu, threads);
+    std::fprintf(stderr, "cuzk porep c2: development key (NOT a trusted ceremony) made on the %s in %.1f s\n",
+                 gpu ? "GPU" : "CPU", secs_since(t0));
+    if (o.has("--vk")) io::write_vk(o.get("--vk"), k.pk->vk);
+    return k;
+}
+
 int porep_c2(const options& o)
 {
     const std::string& c1_path = o.positional()[0];
@@ -148,9 +166,7 @@ int porep_c2(const options& o)
         throw error(e.code(), fmt::format("{}: {}", c1_path, e.what()));
     }
     const bool gpu = use_gpu(o);
-    auto t0 = steady::now();
-    fc::porep_key k = fc::load_porep_key(c1.config, o.get("--params"), threads);
-    std::fprintf(stderr, "cuzk porep c2: key %s loaded in %.1f s\n", o.get("--params").c_str(), secs_since(t0));
+    const fc::porep_key k = c2_key(o, c1.config, gpu, threads);
 
     timeline::recorder rec;
     pipeline::engine_config ec;

@@ -102,6 +102,8 @@ inline constexpr flag_spec setup_flags[] = {
 };
 inline constexpr flag_spec c2_flags[] = {
     {"--params", "FILE", "the circuit's key (bellperson .params)"},
+    {"--dev-key", nullptr, "or: make a development key in memory for the C1 output's shape (benchmarks, tests)"},
+    {"--vk", "FILE", "with --dev-key: write its verifying key here"},
     {"--out", "FILE", "where to write the proof (192 bytes per partition)"},
     {"--backend", "auto|cpu|cuda", "where to prove (default auto: the GPU when present)"},
     {"--synth-workers", "N", "partitions synthesized at once (default 2)"},
