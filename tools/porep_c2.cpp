@@ -175,7 +175,7 @@ int porep_c2(const options& o)
     ec.sink = &rec;
     pipeline::engine eng(ec);
     const auto key = eng.add_key(k.pk, k.pce, k.density, {"porep"});
-    t0 = steady::now();
+    const auto t0 = steady::now();
     const fc::c2_output out = fc::porep_c2(eng, key, c1, [&](unsigned done, unsigned total) {
         std::fprintf(stderr, "cuzk porep c2: %.1f s, %u/%u partitions\n", secs_since(t0), done, total);
     });
