@@ -12,9 +12,23 @@
 //                                       (parent cache prebuilt), all layers
 //                                       counted; one thread (labelling is
 //                                       sequential), so CPU time is the measure
+//   bm_porep_witness/shape/mode         the witness of one PoRep partition from a
+//                                       synthetic C1 (made once, untimed):
+//                                       shape 0 = 2 KiB, 1 = 32 GiB; mode 0 =
+//                                       witness_cs on one thread (the old path),
+//                                       1 = porep_circuit::witness on all cores,
+//                                       2 = the same into vectors reused from the
+//                                       previous iteration (no allocation, no
+//                                       zero fill: what a caller recycling its
+//                                       witness buffers gets).
+//                                       items/s = partitions/s; constraints/s
+//                                       as a counter. The 32 GiB cases need
+//                                       ~5 GB per live witness plus the C1.
 // Without a device the GPU benchmarks report SkipWithError("no CUDA device: …").
 #include <benchmark/benchmark.h>
 
+#include <map>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -22,7 +36,10 @@
 #include "cuzk/backend/cuda.hpp"
 #include "cuzk/backend/gpu_poseidon.hpp"
 #include "cuzk/filecoin/hashers.hpp"
+#include "cuzk/filecoin/porep_circuit.hpp"
 #include "cuzk/filecoin/poseidon.hpp"
+#include "cuzk/filecoin/synthetic_c1.hpp"
+#include "cuzk/r1cs/constraint_system.hpp"
 #include "cuzk/util/parallel.hpp"
 
 #if __has_include("cuzk/filecoin/labels.hpp")
@@ -163,5 +180,74 @@ void bm_sdr_labels(benchmark::State& st)
 }
 BENCHMARK(bm_sdr_labels)->Arg(1)->Arg(2)->ArgName("layers")->Unit(benchmark::kMillisecond);
 #endif
+
+// ---- PoRep partition witness ------------------------------------------------------------------
+struct porep_case {
+    std::unique_ptr<porep_circuit> circuit;
+    uint64_t constraints = 0, inputs = 0, aux = 0;
+};
+
+// Counts of a blank partition of `c` with `n` challenges.
+r1cs::counting_cs porep_count(seal_config c, unsigned n)
+{
+    c.challenges_per_partition = n;
+    r1cs::counting_cs cs;
+    porep_circuit(c).synthesize(cs);
+    return cs;
+}
+
+// Partition 0 of a synthetic C1 of shape 0 (2 KiB) or 1 (32 GiB), made
+// once. Counts come from blank circuits of one and two challenges (a whole
+// 32 GiB count would cost as much as a witness); the parallel path's layout
+// is measured here too, outside the timed loop.
+const porep_case& porep_case_of(int shape)
+{
+    static std::map<int, porep_case> cases;
+    porep_case& pc = cases[shape];
+    if (pc.circuit) return pc;
+    const seal_config c = registered_seal_proof(shape == 0 ? 5 : 8);
+    const r1cs::counting_cs one = porep_count(c, 1), two = porep_count(c, 2);
+    const uint64_t n = c.challenges_per_partition;
+    pc.constraints = one.num_constraints() + (n - 1) * (two.num_constraints() - one.num_constraints());
+    pc.inputs = one.num_inputs() + (n - 1) * (two.num_inputs() - one.num_inputs());
+    pc.aux = one.num_aux() + (n - 1) * (two.num_aux() - one.num_aux());
+    pc.circuit = std::make_unique<porep_circuit>(synthetic_c1(c, 1, 0), 0);
+    seal_config c1 = c;
+    c1.challenges_per_partition = 1;
+    std::vector<fr> inputs, aux;
+    porep_circuit(c1).witness(inputs, aux, 0);
+    return pc;
+}
+
+void bm_porep_witness(benchmark::State& st)
+{
+    const porep_case& pc = porep_case_of(int(st.range(0)));
+    const bool parallel = st.range(1) >= 1, reuse = st.range(1) == 2;
+    std::vector<fr> kept_inputs, kept_aux;
+    if (reuse) pc.circuit->witness(kept_inputs, kept_aux, 0);
+    for (auto _ : st) {
+        std::vector<fr> inputs = std::move(kept_inputs), aux = std::move(kept_aux);
+        if (parallel) {
+            pc.circuit->witness(inputs, aux, 0);
+        } else {
+            r1cs::witness_cs cs;
+            cs.reserve(pc.inputs, pc.aux);
+            pc.circuit->synthesize(cs);
+            aux = cs.take_aux();
+        }
+        if (aux.size() != pc.aux) st.SkipWithError("the witness has the wrong size");
+        benchmark::DoNotOptimize(aux.data());
+        if (reuse) {
+            kept_inputs = std::move(inputs);
+            kept_aux = std::move(aux);
+        }
+    }
+    st.SetItemsProcessed(int64_t(st.iterations()));
+    st.counters["constraints/s"] = benchmark::Counter(double(pc.constraints) * double(st.iterations()),
+                                                      benchmark::Counter::kIsRate);
+    st.counters["threads"] = double(parallel ? resolve_threads(0) : 1);
+}
+BENCHMARK(bm_porep_witness)->Args({0, 0})->Args({0, 1})->Args({0, 2})->ArgNames({"shape", "mode"})->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(bm_porep_witness)->Args({1, 0})->Args({1, 1})->Args({1, 2})->ArgNames({"shape", "mode"})->UseRealTime()->Iterations(2)->Unit(benchmark::kMillisecond);
 
 } // namespace

@@ -3,6 +3,7 @@
 // the proving engine), and verification of the concatenated proof.
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -21,6 +22,7 @@
 #include "cuzk/timeline/analysis.hpp"
 #include "cuzk/timeline/render.hpp"
 #include "cuzk/timeline/sinks.hpp"
+#include "cuzk/util/parallel.hpp"
 #include "porep_commands.hpp"
 
 namespace cuzk::cli::porep {
@@ -172,6 +174,8 @@ int porep_c2(const options& o)
     pipeline::engine_config ec;
     ec.backend = gpu ? pipeline::engine_backend::cuda : pipeline::engine_backend::cpu;
     ec.synth_workers = unsigned(o.get_u64_or("--synth-workers", 1, 64, 2));
+    // Each synthesis runs the circuit's parallel witness on its share of the cores.
+    ec.synth_threads = std::max(1u, resolve_threads(threads) / ec.synth_workers);
     ec.sink = &rec;
     pipeline::engine eng(ec);
     const auto key = eng.add_key(k.pk, k.pce, k.density, {"porep"});

@@ -13,6 +13,7 @@
 #include "cuzk/filecoin/graph.hpp"
 #include "cuzk/filecoin/poseidon.hpp"
 #include "cuzk/r1cs/gadgets/poseidon.hpp"
+#include "porep_circuit_parts.hpp"
 
 namespace cuzk::filecoin {
 
@@ -163,26 +164,41 @@ porep_circuit::porep_circuit(const c1_output& c1, unsigned partition) : config_(
     comm_c_ = domain_to_fr(c, "comm_c");
 }
 
-void porep_circuit::synthesize(r1cs::constraint_system& cs) const
-{
-    const g::allocated_num replica_id = g::allocated_num::alloc(cs, replica_id_);
-    replica_id.inputize(cs);
-    const std::vector<g::boolean> replica_id_bits = g::reverse_bit_numbering(replica_id.to_bits_le(cs));
+namespace porep_parts {
 
-    const g::allocated_num comm_d = g::allocated_num::alloc(cs, comm_d_);
-    comm_d.inputize(cs);
-    const g::allocated_num comm_r = g::allocated_num::alloc(cs, comm_r_);
+globals synthesize_globals(r1cs::constraint_system& cs, const fr& replica_id_v, const fr& comm_d_v, const fr& comm_r_v,
+                           const fr& comm_r_last_v, const fr& comm_c_v)
+{
+    globals gl;
+    const g::allocated_num replica_id = g::allocated_num::alloc(cs, replica_id_v);
+    replica_id.inputize(cs);
+    gl.replica_id_bits = g::reverse_bit_numbering(replica_id.to_bits_le(cs));
+
+    gl.comm_d = g::allocated_num::alloc(cs, comm_d_v);
+    gl.comm_d.inputize(cs);
+    const g::allocated_num comm_r = g::allocated_num::alloc(cs, comm_r_v);
     comm_r.inputize(cs);
-    const g::allocated_num comm_r_last = g::allocated_num::alloc(cs, comm_r_last_);
-    const g::allocated_num comm_c = g::allocated_num::alloc(cs, comm_c_);
+    gl.comm_r_last = g::allocated_num::alloc(cs, comm_r_last_v);
+    gl.comm_c = g::allocated_num::alloc(cs, comm_c_v);
 
     // comm_r = H(comm_c ‖ comm_r_last)
-    const std::array<g::allocated_num, 2> pre{comm_c, comm_r_last};
+    const std::array<g::allocated_num, 2> pre{gl.comm_c, gl.comm_r_last};
     const g::allocated_num h = g::poseidon_hash(cs, pre);
     g::constraint::equal(cs, comm_r, h);
+    return gl;
+}
 
-    for (const porep_challenge_witness& w : challenges_)
-        synthesize_challenge(cs, w, comm_d, comm_c, comm_r_last, replica_id_bits);
+} // namespace porep_parts
+
+void porep_circuit::synthesize(r1cs::constraint_system& cs) const
+{
+    const porep_parts::globals gl =
+        porep_parts::synthesize_globals(cs, replica_id_, comm_d_, comm_r_, comm_r_last_, comm_c_);
+    const unsigned segments = porep_parts::segment_count(config_);
+    for (const porep_challenge_witness& w : challenges_) {
+        porep_parts::challenge_state st;
+        for (unsigned s = 0; s < segments; ++s) porep_parts::synthesize_segment(cs, config_, w, gl, st, s);
+    }
 }
 
 } // namespace cuzk::filecoin

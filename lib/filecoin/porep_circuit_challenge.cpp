@@ -1,5 +1,5 @@
-// cuzk — the per-challenge part of the PoRep circuit and the label circuit
-// (filecoin/porep_circuit.hpp).
+// cuzk — the per-challenge segments of the PoRep circuit
+// (porep_circuit_parts.hpp) and the label circuit (filecoin/porep_circuit.hpp).
 #include <string>
 
 #include <fmt/format.h>
@@ -10,6 +10,7 @@
 #include "cuzk/r1cs/gadgets/bp_sha256.hpp"
 #include "cuzk/r1cs/gadgets/multipack.hpp"
 #include "cuzk/r1cs/gadgets/poseidon.hpp"
+#include "porep_circuit_parts.hpp"
 
 namespace cuzk::filecoin {
 
@@ -102,33 +103,64 @@ g::allocated_num porep_label_circuit(r1cs::constraint_system& cs, std::span<cons
     return g::pack_bits(cs, std::span(le).first(g::fr_capacity));
 }
 
-void porep_circuit::synthesize_challenge(r1cs::constraint_system& cs, const porep_challenge_witness& w,
-                                         const g::allocated_num& comm_d, const g::allocated_num& comm_c,
-                                         const g::allocated_num& comm_r_last,
-                                         std::span<const g::boolean> replica_id_bits) const
+namespace porep_parts {
+
+namespace {
+
+// Segment 0: the data leaf, included in comm_d's tree.
+void leaf_segment(r1cs::constraint_system& cs, const seal_config& c, const porep_challenge_witness& w,
+                  const globals& gl, challenge_state& st)
 {
-    const g::tree_shape tree_c = tree_c_shape(config_);
-    const g::allocated_num data_leaf = g::allocated_num::alloc(cs, w.data_leaf);
-    g::enforce_inclusion(cs, tree_d_shape(config_), w.comm_d_path, comm_d, data_leaf);
-
-    std::vector<column> drg, exp;
-    for (const porep_column_witness& p : w.drg_parents) drg.push_back(parent_column(cs, p, tree_c, comm_c));
-    for (const porep_column_witness& p : w.exp_parents) exp.push_back(parent_column(cs, p, tree_c, comm_c));
-
-    const g::uint64 challenge = g::uint64::alloc(cs, w.challenge);
-    challenge.pack_into_input(cs);
-
-    column labels;
-    for (unsigned layer = 1; layer <= config_.layers; ++layer)
-        labels.push_back(layer_label(cs, layer, drg, exp, replica_id_bits, challenge));
-
-    // The replica node: label_L + data, in tree R_last.
-    const g::allocated_num encoded = g::constraint::add(cs, labels.back(), data_leaf);
-    g::enforce_inclusion(cs, tree_c, w.comm_r_last_path, comm_r_last, encoded);
-
-    // The challenged node's own column, in tree C.
-    const g::allocated_num column_hash = g::poseidon_hash(cs, labels);
-    g::enforce_inclusion(cs, tree_c, w.comm_c_path, comm_c, column_hash);
+    st.data_leaf = g::allocated_num::alloc(cs, w.data_leaf);
+    g::enforce_inclusion(cs, porep_circuit::tree_d_shape(c), w.comm_d_path, gl.comm_d, st.data_leaf);
 }
+
+// Segment 1: the parent columns and the challenge (one input).
+void columns_segment(r1cs::constraint_system& cs, const seal_config& c, const porep_challenge_witness& w,
+                     const globals& gl, challenge_state& st)
+{
+    const g::tree_shape tree_c = porep_circuit::tree_c_shape(c);
+    st.drg.clear();
+    st.exp.clear();
+    for (const porep_column_witness& p : w.drg_parents) st.drg.push_back(parent_column(cs, p, tree_c, gl.comm_c));
+    for (const porep_column_witness& p : w.exp_parents) st.exp.push_back(parent_column(cs, p, tree_c, gl.comm_c));
+    st.challenge = g::uint64::alloc(cs, w.challenge);
+    st.challenge.pack_into_input(cs);
+}
+
+// The last segment: the replica node (label_L + data) in tree R_last and
+// the challenged node's own column in tree C.
+void tail_segment(r1cs::constraint_system& cs, const seal_config& c, const porep_challenge_witness& w,
+                  const globals& gl, const challenge_state& st)
+{
+    const g::tree_shape tree_c = porep_circuit::tree_c_shape(c);
+    const g::allocated_num encoded = g::constraint::add(cs, st.labels.back(), st.data_leaf);
+    g::enforce_inclusion(cs, tree_c, w.comm_r_last_path, gl.comm_r_last, encoded);
+    const g::allocated_num column_hash = g::poseidon_hash(cs, st.labels);
+    g::enforce_inclusion(cs, tree_c, w.comm_c_path, gl.comm_c, column_hash);
+}
+
+} // namespace
+
+void synthesize_segment(r1cs::constraint_system& cs, const seal_config& c, const porep_challenge_witness& w,
+                        const globals& gl, challenge_state& st, unsigned segment)
+{
+    if (segment == 0) {
+        leaf_segment(cs, c, w, gl, st);
+    } else if (segment == 1) {
+        columns_segment(cs, c, w, gl, st);
+    } else if (segment <= c.layers + 1) {
+        const unsigned layer = segment - 1;
+        if (st.labels.size() != c.layers) st.labels.resize(c.layers);
+        st.labels[layer - 1] = layer_label(cs, layer, st.drg, st.exp, gl.replica_id_bits, st.challenge);
+    } else if (segment == c.layers + 2) {
+        tail_segment(cs, c, w, gl, st);
+    } else {
+        throw error(errc::invalid_argument, fmt::format("porep circuit: no segment {} (a challenge has {})", segment,
+                                                        segment_count(c)));
+    }
+}
+
+} // namespace porep_parts
 
 } // namespace cuzk::filecoin

@@ -459,13 +459,18 @@ struct engine_core {
             if (on_device) pack_aux();
             else evaluate();
         } else if (auto* cp = std::get_if<circuit_partition>(&in)) {
-            r1cs::witness_cs cs;
-            cs.reserve(pk.num_inputs, pk.num_aux);
-            cp->circuit->synthesize(cs);
-            it.inputs = cs.take_inputs();
-            it.aux = cs.take_aux();
+            // A circuit's own (parallel) witness path when it has one, on
+            // the synthesis threads; otherwise synthesis on a witness_cs.
+            if (!cp->circuit->witness(it.inputs, it.aux, th)) {
+                r1cs::witness_cs cs;
+                cs.reserve(pk.num_inputs, pk.num_aux);
+                cp->circuit->synthesize(cs);
+                it.inputs = cs.take_inputs();
+                it.aux = cs.take_aux();
+            }
             check_witness(it.inputs, it.aux, "the circuit's witness");
-            evaluate();
+            if (on_device) pack_aux();
+            else evaluate();
         } else if (auto* wp = std::get_if<witness_partition>(&in)) {
             it.inputs = std::move(wp->inputs);
             it.aux = std::move(wp->aux);
@@ -668,7 +673,7 @@ struct engine_core {
             }
             if (last) hand_on(*last->it, last->sums, last->err, worker, device, last->gpu_start, own_tails);
             last.reset();
-            groth16::prove_sums sums;
+            groth16::prove_sums sums{};   // value-initialised: read only when err is empty
             span_observer obs(this, it.job.get(), int32_t(it.part), worker, device, bool(k.gpu));
             const auto err = capture([&] { sums = run_device_part(it, k, obs); });
             ++proved;

@@ -72,6 +72,11 @@ public:
     porep_circuit(const c1_output& c1, unsigned partition);
 
     void synthesize(r1cs::constraint_system& cs) const override;
+    // The witness of synthesize() (bit for bit), built in parallel on
+    // `threads` threads (0 = all cores): the global part first, then every
+    // challenge's segments concurrently, each straight into its own slice of
+    // one pre-sized aux vector (see porep_witness.cpp). Always returns true.
+    bool witness(std::vector<fr>& inputs, std::vector<fr>& aux, unsigned threads) const override;
 
     const seal_config& config() const noexcept { return config_; }
     const std::vector<porep_challenge_witness>& challenges() const noexcept { return challenges_; }
@@ -82,11 +87,6 @@ public:
     static r1cs::gadgets::tree_shape tree_d_shape(const seal_config& config);
 
 private:
-    void synthesize_challenge(r1cs::constraint_system& cs, const porep_challenge_witness& w,
-                              const r1cs::gadgets::allocated_num& comm_d, const r1cs::gadgets::allocated_num& comm_c,
-                              const r1cs::gadgets::allocated_num& comm_r_last,
-                              std::span<const r1cs::gadgets::boolean> replica_id_bits) const;
-
     seal_config config_;
     fr replica_id_{}, comm_d_{}, comm_r_{}, comm_r_last_{}, comm_c_{};
     std::vector<porep_challenge_witness> challenges_;

@@ -182,8 +182,9 @@ uint64_t partition_bytes_estimate(const groth16::proving_key& pk);
 //   MSM sort keys and bucket indices 16·v, plus 1 MiB.
 uint64_t device_bytes_estimate(const groth16::proving_key& pk);
 
-// A partition as a C++ circuit (synthesized with witness_cs, evaluated
-// with the key's PCE).
+// A partition as a C++ circuit (its witness from circuit::witness() on
+// synth_threads threads when the circuit offers one, else synthesized with
+// witness_cs; evaluated with the key's PCE).
 struct circuit_partition {
     std::shared_ptr<const r1cs::circuit> circuit;
 };

@@ -77,6 +77,21 @@ public:
     // object holds its (optional) witness data and may be synthesized many
     // times, also concurrently on different systems.
     virtual void synthesize(constraint_system& cs) const = 0;
+    // Optionally, a faster way to the witness: exactly the assignment that
+    // synthesize() leaves in a witness_cs (inputs starting with ONE, then
+    // aux), made by other means, e.g. independent parts synthesized
+    // concurrently on `threads` threads (0 = all cores). Returns false, with
+    // the vectors untouched, when the circuit has no such path; the caller
+    // then synthesizes on a witness_cs. A virtual here (rather than a
+    // separate interface found by dynamic_cast) keeps every caller on the
+    // one circuit type and costs circuits without a fast path nothing.
+    virtual bool witness(std::vector<fr>& inputs, std::vector<fr>& aux, unsigned threads) const
+    {
+        (void)inputs;
+        (void)aux;
+        (void)threads;
+        return false;
+    }
 };
 
 // ---- witness_cs ---------------------------------------------------------------
