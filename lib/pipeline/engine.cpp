@@ -364,6 +364,33 @@ struct engine_core {
         packed_pool.push_back(std::move(p));
     }
 
+    // ---- reusable aux vectors ----------------------------------------------------------
+    // A circuit's witness() fills a vector of the right size without clearing
+    // it first, which saves zero-filling gigabytes per partition (0.8 s for a
+    // 32 GiB PoRep partition). Vectors freed once a partition no longer needs
+    // its aux are kept here, at most synth_workers of them.
+    std::vector<std::vector<fr>> aux_pool;   // under mu
+    std::vector<fr> take_aux(size_t n)
+    {
+        std::lock_guard lk(mu);
+        for (auto& v : aux_pool)
+            if (v.size() == n) {
+                std::vector<fr> r = std::move(v);
+                v = std::move(aux_pool.back());
+                aux_pool.pop_back();
+                return r;
+            }
+        return {};
+    }
+    void give_aux(std::vector<fr>& v)
+    {
+        std::vector<fr> old = std::move(v);
+        v = {};
+        if (old.empty()) return;
+        std::lock_guard lk(mu);
+        if (aux_pool.size() < cfg.synth_workers) aux_pool.push_back(std::move(old));
+    }
+
     // ---- synthesis ---------------------------------------------------------------------
 
     // The witness and a, b, c of one partition; throws on any problem.
@@ -392,7 +419,7 @@ struct engine_core {
                  {{"others", std::to_string(err ? 0 : pw->others())}});
             if (err) return;
             it.packed = std::move(pw);
-            it.aux = {};
+            give_aux(it.aux);
         };
         auto evaluate = [&]() {
             const r1cs::pce& p = *k.pce;
@@ -461,6 +488,7 @@ struct engine_core {
         } else if (auto* cp = std::get_if<circuit_partition>(&in)) {
             // A circuit's own (parallel) witness path when it has one, on
             // the synthesis threads; otherwise synthesis on a witness_cs.
+            it.aux = take_aux(pk.num_aux);
             if (!cp->circuit->witness(it.inputs, it.aux, th)) {
                 r1cs::witness_cs cs;
                 cs.reserve(pk.num_inputs, pk.num_aux);
@@ -718,7 +746,7 @@ struct engine_core {
         it.a = {};
         it.b = {};
         it.c = {};
-        it.aux = {};
+        give_aux(it.aux);
         it.w = {};
         give_packed(std::move(it.packed));
         release(it.reserved);
