@@ -35,21 +35,6 @@ namespace {
 using steady = std::chrono::steady_clock;
 double secs_since(steady::time_point t0) { return std::chrono::duration<double>(steady::now() - t0).count(); }
 
-// --backend auto|cpu|cuda: auto is the GPU when one is usable.
-bool use_gpu(const options& o)
-{
-    const std::string b = o.get_or("--backend", "auto");
-    std::string why;
-    const bool have = cuda_available(&why);
-    if (b == "cpu") return false;
-    if (b == "cuda") {
-        if (!have) throw error(errc::unsupported, fmt::format("--backend cuda: no usable GPU: {}", why));
-        return true;
-    }
-    if (b != "auto") throw usage_error(fmt::format("--backend: expected auto, cpu or cuda, got '{}'", b));
-    return have;
-}
-
 void write_file(const std::string& path, std::span<const uint8_t> bytes)
 {
     io::output_file f(path);

@@ -22,6 +22,7 @@ inline constexpr flag_spec seal_flags[] = {
     {"--out", "DIR", "the sealed sector's directory"},
     {"--threads", "T", "threads (default: all cores)"},
     {"--json", nullptr, "print one JSON object"},
+    {"--backend", "auto|cpu|cuda", "where to hash the Poseidon trees (default auto: the GPU when present)"},
 };
 inline constexpr flag_spec c1_flags[] = {
     {"--seed", "HEX", "the interactive seed (64 hex digits) of the sealed sector DIR"},
@@ -38,6 +39,7 @@ inline constexpr flag_spec c1_flags[] = {
     {"--out", "FILE", "where to write the C1 output JSON"},
     {"--threads", "T", "threads (default: all cores)"},
     {"--json", nullptr, "print one JSON object"},
+    {"--backend", "auto|cpu|cuda", "where to rebuild the Poseidon trees (default auto: the GPU when present)"},
 };
 inline constexpr flag_spec check_flags[] = {
     {"--prover-id", "HEX", "with --sector-id: also check that replica_id derives from them and the ticket"},

@@ -4,9 +4,26 @@
 
 #include <fmt/format.h>
 
+#include "cuzk/backend/cuda.hpp"
 #include "cuzk/error.hpp"
 
 namespace cuzk::cli::porep {
+
+// --backend auto|cpu|cuda: auto is the GPU when one is usable.
+bool use_gpu(const options& o)
+{
+    const std::string b = o.get_or("--backend", "auto");
+    std::string why;
+    const bool have = cuda_available(&why);
+    if (b == "cpu") return false;
+    if (b == "cuda") {
+        if (!have) throw error(errc::unsupported, fmt::format("--backend cuda: no usable GPU: {}", why));
+        return true;
+    }
+    if (b != "auto") throw usage_error(fmt::format("--backend: expected auto, cpu or cuda, got '{}'", b));
+    return have;
+}
+
 
 porep_id_arg parse_porep_id(const options& o)
 {

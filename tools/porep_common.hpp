@@ -19,6 +19,10 @@ struct porep_id_arg {
 };
 porep_id_arg parse_porep_id(const options& o);
 
+// --backend auto|cpu|cuda: whether to use the GPU (auto: when one is usable;
+// cuda without one is an error that says why).
+bool use_gpu(const options& o);
+
 // A 32-byte value given as 64 hex digits (Filecoin's byte order).
 filecoin::domain hex32(const options& o, const std::string& flag);
 

@@ -163,7 +163,7 @@ int porep_seal(const options& o)
     const fc::seal_config c = seal_shape(o);
     const fc::replica_source r = replica_args(o);
     const auto c_ = fc::seal_sector(c, r, sector_data(o, c), o.get("--out"), unsigned(o.get_u64_or("--threads", 0, 1024, 0)),
-                                    progress_lines("seal"));
+                                    progress_lines("seal"), use_gpu(o));
     print_result(json::object({{"comm_d", hex_json(c_.comm_d)},
                                {"comm_c", hex_json(c_.comm_c)},
                                {"comm_r_last", hex_json(c_.comm_r_last)},
@@ -181,7 +181,8 @@ int porep_c1(const options& o)
     const auto t0 = steady::now();
     const fc::c1_output c1 = o.has("--synthetic")
                                  ? synthetic_output(o, threads)
-                                 : fc::commit_phase1(o.positional()[0], hex32(o, "--seed"), threads, progress_lines("c1"));
+                                 : fc::commit_phase1(o.positional()[0], hex32(o, "--seed"), threads, progress_lines("c1"),
+                                                     use_gpu(o));
     const double generate_s = std::chrono::duration<double>(steady::now() - t0).count();
     fc::verify_c1(c1, threads);   // never write a file C2 would refuse
     const uint64_t bytes = write_c1_file(c1, o.get("--out"));

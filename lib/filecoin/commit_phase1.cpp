@@ -45,14 +45,14 @@ void expect_root(const domain& got, const domain& recorded, const char* what, co
                                                   what, to_hex(got), to_hex(recorded)));
 }
 
-sector_state load_sector(const std::string& dir, unsigned threads)
+sector_state load_sector(const std::string& dir, unsigned threads, bool gpu)
 {
     sector_info info = read_sector_info(dir);
     const seal_config& c = info.config;
     const io::mapped_file data = detail::map_sector_file(dir, "data.bin", c.sector_bytes());
     sdr_labels labels = load_labels(dir, c);
     data_tree tree_d(data.bytes(), threads);
-    replica_trees trees = build_replica_trees(c, labels, data.bytes(), threads);
+    replica_trees trees = build_replica_trees(c, labels, data.bytes(), threads, gpu);
     expect_root(tree_d.root(), info.comm.comm_d, "comm_d", dir);
     expect_root(trees.tree_c.root(), info.comm.comm_c, "comm_c", dir);
     expect_root(trees.tree_r_last.root(), info.comm.comm_r_last, "comm_r_last", dir);
@@ -88,10 +88,11 @@ challenge_proof prove_challenge(const sector_state& s, uint64_t c)
 
 } // namespace
 
-c1_output commit_phase1(const std::string& dir, const domain& seed, unsigned threads, const seal_progress& progress)
+c1_output commit_phase1(const std::string& dir, const domain& seed, unsigned threads, const seal_progress& progress,
+                        bool gpu)
 {
     if (progress) progress("trees", 0, 1);
-    const sector_state s = load_sector(dir, threads);
+    const sector_state s = load_sector(dir, threads, gpu);
     if (progress) progress("trees", 1, 1);
     const seal_config& c = s.info.config;
     c1_output out;

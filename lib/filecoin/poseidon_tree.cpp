@@ -156,6 +156,24 @@ poseidon_tree::poseidon_tree(std::vector<fr> leaves, const tree_shape& shape, un
     build(threads);
 }
 
+poseidon_tree poseidon_tree::from_levels(const tree_shape& shape, std::vector<std::vector<fr>> base_levels,
+                                        std::vector<fr> sub_level, const fr& root)
+{
+    if (base_levels.empty()) throw error(errc::invalid_argument, "poseidon tree: no levels");
+    const unsigned height = poseidon_tree_base_height(base_levels[0].size(), shape);
+    bool ok = base_levels.size() == height + 1;
+    for (unsigned k = 1; ok && k <= height; ++k) ok = base_levels[k].size() * shape.base == base_levels[k - 1].size();
+    const size_t roots = base_levels.back().size();
+    ok = ok && (shape.sub ? sub_level.size() * shape.sub == roots : sub_level.empty());
+    if (!ok) throw error(errc::invalid_argument, "poseidon tree: level sizes do not match the shape " + shape.name());
+    poseidon_tree t;
+    t.shape_ = shape;
+    t.base_levels_ = std::move(base_levels);
+    t.sub_level_ = std::move(sub_level);
+    t.root_ = root;
+    return t;
+}
+
 void poseidon_tree::build(unsigned threads)
 {
     const unsigned height = poseidon_tree_base_height(base_levels_[0].size(), shape_);

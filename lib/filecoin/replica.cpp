@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "cuzk/backend/gpu_poseidon.hpp"
 #include "cuzk/error.hpp"
 #include "cuzk/filecoin/poseidon.hpp"
 #include "cuzk/util/parallel.hpp"
@@ -29,12 +30,39 @@ fr column_hash(std::span<const domain> rows)
     return poseidon_hash(x);
 }
 
-std::vector<fr> column_hashes(const sdr_labels& labels, unsigned threads)
+namespace {
+
+// The tree over `leaves`, its levels hashed on the device when gpu.
+poseidon_tree build_tree(std::vector<fr> leaves, const tree_shape& shape, unsigned threads, bool gpu)
+{
+    if (!gpu) return poseidon_tree(std::move(leaves), shape, threads);
+    gpu_poseidon_tree_levels t = gpu_poseidon_tree(leaves, shape);
+    std::vector<std::vector<fr>> levels;
+    levels.reserve(t.base.size() + 1);
+    levels.push_back(std::move(leaves));
+    for (auto& l : t.base) levels.push_back(std::move(l));
+    return poseidon_tree::from_levels(shape, std::move(levels), std::move(t.sub), t.root);
+}
+
+} // namespace
+
+std::vector<fr> column_hashes(const sdr_labels& labels, unsigned threads, bool gpu)
 {
     const unsigned L = labels.layers();
     check_column_arity(L);
     const uint64_t n = labels.nodes();
     std::vector<fr> out(n);
+    if (gpu) {
+        std::vector<fr> in(n * L);
+        parallel_for(threads, n, [&](size_t b, size_t e, unsigned) {
+            for (unsigned l = 0; l < L; ++l) {
+                const auto layer = labels.layer(l + 1);
+                for (size_t i = b; i < e; ++i) in[i * L + l] = domain_to_fr(layer[i], "label");
+            }
+        });
+        gpu_poseidon_hash_many(L, in, out);
+        return out;
+    }
     const size_t chunks = size_t((n + chunk_nodes - 1) / chunk_nodes);
     parallel_tasks(threads, chunks, [&](size_t c, unsigned) {
         const uint64_t first = c * chunk_nodes, count = std::min(chunk_nodes, n - first);
@@ -73,10 +101,10 @@ domain comm_r_of(const domain& comm_c, const domain& comm_r_last)
 }
 
 replica_trees build_replica_trees(const seal_config& config, const sdr_labels& labels,
-                                  std::span<const uint8_t> padded, unsigned threads)
+                                  std::span<const uint8_t> padded, unsigned threads, bool gpu)
 {
-    poseidon_tree c(column_hashes(labels, threads), config.tree, threads);
-    poseidon_tree r(replica_nodes(labels, padded, threads), config.tree, threads);
+    poseidon_tree c = build_tree(column_hashes(labels, threads, gpu), config.tree, threads, gpu);
+    poseidon_tree r = build_tree(replica_nodes(labels, padded, threads), config.tree, threads, gpu);
     return {std::move(c), std::move(r)};
 }
 

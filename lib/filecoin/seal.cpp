@@ -56,7 +56,7 @@ sdr_labels label_sector(const seal_config& config, const domain& replica_id, uns
 } // namespace
 
 seal_commitments seal_sector(const seal_config& config, const replica_source& replica, std::vector<uint8_t> padded,
-                             const std::string& dir, unsigned threads, const seal_progress& progress)
+                             const std::string& dir, unsigned threads, const seal_progress& progress, bool gpu)
 {
     if (padded.size() != config.sector_bytes())
         throw error(errc::bad_length,
@@ -71,7 +71,7 @@ seal_commitments seal_sector(const seal_config& config, const replica_source& re
                                                    config.porep_id);
     const sdr_labels labels = label_sector(config, c.replica_id, threads, progress);
     report(progress, "trees", 0, 1);
-    const replica_trees trees = build_replica_trees(config, labels, padded, threads);
+    const replica_trees trees = build_replica_trees(config, labels, padded, threads, gpu);
     report(progress, "trees", 1, 1);
     c.comm_c = trees.tree_c.root();
     c.comm_r_last = trees.tree_r_last.root();

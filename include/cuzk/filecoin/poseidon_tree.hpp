@@ -34,6 +34,13 @@ public:
     poseidon_tree(std::span<const domain> leaves, const tree_shape& shape, unsigned threads = 0);
     poseidon_tree(std::vector<fr> leaves, const tree_shape& shape, unsigned threads = 0);
 
+    // A tree whose levels were hashed elsewhere (the device's tree builder):
+    // base_levels[0] the leaves, then every base level, the sub level's
+    // nodes (empty without sub) and the root. The level sizes are checked
+    // against the shape (errc::invalid_argument), the hashes are not.
+    static poseidon_tree from_levels(const tree_shape& shape, std::vector<std::vector<fr>> base_levels,
+                                     std::vector<fr> sub_level, const fr& root);
+
     const tree_shape& shape() const { return shape_; }
     uint64_t leaves() const { return base_levels_[0].size(); }
     unsigned base_height() const { return unsigned(base_levels_.size() - 1); }
@@ -50,6 +57,7 @@ public:
     merkle_proof prove(uint64_t index) const;
 
 private:
+    poseidon_tree() = default;
     void build(unsigned threads);
 
     tree_shape shape_;

@@ -16,7 +16,8 @@ namespace cuzk::filecoin {
 
 // Poseidon of arity `layers` over each node's column; layers must be an
 // arity Poseidon supports (Filecoin uses 2 and 11).
-std::vector<fr> column_hashes(const sdr_labels& labels, unsigned threads = 0);
+// With gpu, the hashing runs on the CUDA device (errc::unsupported without one).
+std::vector<fr> column_hashes(const sdr_labels& labels, unsigned threads = 0, bool gpu = false);
 fr column_hash(std::span<const domain> rows);
 
 // The replica nodes: last layer's label + data node, in Fr. `padded` holds
@@ -30,7 +31,9 @@ struct replica_trees {
     poseidon_tree tree_c;
     poseidon_tree tree_r_last;
 };
+// With gpu, the column hashes and both trees are hashed on the CUDA device
+// (bit for bit the CPU's result).
 replica_trees build_replica_trees(const seal_config& config, const sdr_labels& labels,
-                                  std::span<const uint8_t> padded, unsigned threads = 0);
+                                  std::span<const uint8_t> padded, unsigned threads = 0, bool gpu = false);
 
 } // namespace cuzk::filecoin

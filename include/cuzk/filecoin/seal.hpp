@@ -45,9 +45,11 @@ using seal_progress = std::function<void(const char* step, uint64_t done, uint64
 
 // Seals `padded` (config.nodes × 32 bytes, each 32-byte node < 2^254) into
 // directory `dir` (created; existing sector files are replaced) and returns
-// the commitments. `threads` = 0 uses every core.
+// the commitments. `threads` = 0 uses every core; with gpu, the Poseidon
+// hashing (columns, tree C, tree R_last) runs on the CUDA device.
 seal_commitments seal_sector(const seal_config& config, const replica_source& replica, std::vector<uint8_t> padded,
-                             const std::string& dir, unsigned threads = 0, const seal_progress& progress = {});
+                             const std::string& dir, unsigned threads = 0, const seal_progress& progress = {},
+                             bool gpu = false);
 
 // The commitments and config recorded in a sealed sector's directory.
 struct sector_info {
@@ -60,6 +62,6 @@ sector_info read_sector_info(const std::string& dir);
 // C1: the vanilla proofs of every partition of the sealed sector in `dir`
 // for the interactive seed `seed` (and `ticket`, which the output carries).
 c1_output commit_phase1(const std::string& dir, const domain& seed, unsigned threads = 0,
-                        const seal_progress& progress = {});
+                        const seal_progress& progress = {}, bool gpu = false);
 
 } // namespace cuzk::filecoin
