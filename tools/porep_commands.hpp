@@ -109,6 +109,7 @@ inline constexpr flag_spec c2_flags[] = {
     {"--out", "FILE", "where to write the proof (192 bytes per partition)"},
     {"--backend", "auto|cpu|cuda", "where to prove (default auto: the GPU when present)"},
     {"--synth-workers", "N", "partitions synthesized at once (default 2)"},
+    {"--repeat", "N", "prove the C1 output N times with the same key (a benchmark; default 1)"},
     {"--timeline", "FILE", "write the run's timeline (CSV, or a Chrome trace for *.json)"},
     {"--waterfall", nullptr, "print the waterfall and timeline summary on stderr"},
     {"--threads", "T", "threads (default: all cores)"},
