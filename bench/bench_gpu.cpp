@@ -1,15 +1,15 @@
 // CUDA backend benchmarks: Fp/Fr Montgomery multiply throughput, NTT over Fr
 // 2^16 … 2^27, G1 MSM 2^16 … 2^26, G2 MSM 2^16 … 2^20. Device time from CUDA
 // events (UseManualTime), data already on the device (as sppark's figures in
-// PERFORMANCE.md), one warm-up call before the timed ones (it builds the
+// docs/PERFORMANCE.md), one warm-up call before the timed ones (it builds the
 // twiddle tables and allocates the scratch buffers).
 //
-// Counters, for scripts/gpu-run.sh's summary:
+// Counters, for scripts/bench-summary.py (scripts/gpu.sh OUT kernels):
 //   median_ms, min_ms   over the timed iterations
-//   peer_ms             sppark on an H200 (PERFORMANCE.md), 0 where none
-//   floor_lo_ms/hi_ms   the documented floors (PERFORMANCE.md), 0 where none
+//   peer_ms             sppark on an H200 (docs/PERFORMANCE.md), 0 where none
+//   floor_lo_ms/hi_ms   the documented floors (docs/PERFORMANCE.md), 0 where none
 //   model_ms            work / measured rate: multiplications over 17.7 G/s (Fp)
-//                       or 37.8 G/s (Fr), the PTX-chain rates of PERFORMANCE.md
+//                       or 37.8 G/s (Fr), the PTX-chain rates of docs/PERFORMANCE.md
 //   window              the MSM window c
 //   Gmul_per_s          (multiply benchmarks) the measured rate
 // Without a device every benchmark reports SkipWithError("no CUDA device: …").
@@ -36,7 +36,7 @@ using cuzk::bench::bench_points;
 
 namespace {
 
-constexpr double fp_rate = 17.7e9;   // Fp Montgomery multiplications per second (PERFORMANCE.md)
+constexpr double fp_rate = 17.7e9;   // Fp Montgomery multiplications per second (docs/PERFORMANCE.md)
 constexpr double fr_rate = 37.8e9;   // Fr
 
 bool gpu_ok(benchmark::State& st)

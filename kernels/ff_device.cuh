@@ -13,9 +13,9 @@
 // that the exact instruction sequence the device runs can be checked on a
 // machine without a GPU; host code proper keeps using cuzk::field<P>.
 //
-// This header is device-only in the sense of STYLE.md (kernels/, not
-// installed); it includes no CUDA header and compiles with a plain C++20
-// compiler as well.
+// This header is device-only in the sense of docs/ARCHITECTURE.md, "Layers
+// and folders" (kernels/, not installed); it includes no CUDA header and
+// compiles with a plain C++20 compiler as well.
 #pragma once
 
 #include <cstddef>

@@ -1,19 +1,47 @@
 #!/usr/bin/env bash
-# On a GPU machine: build the CUDA backend, run the `gpu` tests, the GPU and
-# filecoin benchmarks and the PoRep end-to-end runs, writing every log to OUT.
+# On a machine with an NVIDIA GPU: build the CUDA backend, run the `gpu`
+# tests, the benchmarks, the PoRep end-to-end runs and the kernel profile,
+# writing every log to the folder OUT.
 #
-#   scripts/gpu.sh OUT [STEP...]     steps: build tests bench porep porep32
-#                                    (default: build tests bench porep)
-#   scripts/gpu.sh --fetch-deps      on a machine with a Debian package registry:
-#                                    download the build dependencies into .deps/,
-#                                    for a GPU machine that cannot reach one
+#   scripts/gpu.sh OUT [STEP...]     (default steps: build tests bench porep)
+#   scripts/gpu.sh --fetch-deps      download the build dependencies as Debian
+#                                    packages into .deps/ (for a GPU machine
+#                                    without a package registry)
+#
+# Steps, each writing its own log in OUT (a run cut short keeps what it did):
+#   build      configure and build the CUDA targets below      build.log
+#   tests      the [gpu] cases of each GPU test program         tests.log
+#   bench      bench_filecoin: Poseidon, SHA-256, labels,       bench.txt
+#              the PoRep partition witness
+#   kernels    bench_gpu and bench_gpu_witness: field rates,    kernels.txt, kernels.json,
+#              NTT, G1/G2 MSM, PCE evaluation, 0/1 batch        witness.txt, summary.txt
+#              addition; summary.txt sets each against the
+#              peers and floors of docs/PERFORMANCE.md
+#   partition  bench_porep: the PoRep-shaped partition          partition.txt
+#              (2^22, 2^24, 2^27) with every step on the device
+#   porep      seal, C1, C2 (development key) and verify of a   porep.txt
+#              2 KiB and an 8 MiB sector; a changed seed must fail
+#   porep32    C2 of a synthetic 32 GiB C1 output, verified     porep32.txt, porep32.csv
+#   profile    Nsight Compute reports of the NTT passes and of  profile.txt, ncu_ntt.txt,
+#              one G1 MSM's kernels (duration, throughput,      ncu_msm.txt
+#              occupancy, warp stalls; clocks left alone)
+# env.txt records the date, commit, GPU, driver, toolkit and host.
+#
+# Prebuilt binaries: leave out `build` and point CUZK_GPU_BUILD at a CUDA
+# build made on another machine for this GPU's architecture (e.g.
+# `cmake -B build -DCUZK_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90`). The CUDA
+# runtime is linked statically; libfmt, Google Benchmark and GMP come from
+# .deps when present. `tests` runs the test programs it finds; the other
+# steps fail when their program is missing. Without a .git folder, set
+# CUZK_COMMIT so that env.txt names the commit.
 #
 # Dependencies come from .deps/*.deb when present (unpacked under
-# /tmp/cuzk-deps), else from the system. Each step has a time limit and
-# writes its own log in OUT, so a run cut short still keeps what it did:
-#   env.txt build.log tests.log bench.txt porep.txt porep32.txt porep32.csv
-# Knobs: CUZK_GPU_BUILD (build folder, default build-gpu), CUZK_GPU_ARCH
-# (CMAKE_CUDA_ARCHITECTURES, default 90), CUZK_BENCH_FILTER (benchmark filter).
+# /tmp/cuzk-deps; they need glibc >= 2.33 and the libstdc++ of GCC >= 12),
+# else from the system. Knobs: CUZK_GPU_BUILD (build folder, default
+# build-gpu), CUZK_GPU_ARCH (CMAKE_CUDA_ARCHITECTURES, default 90),
+# CUZK_BENCH_FILTER (bench_filecoin), CUZK_KERNEL_FILTER (bench_gpu and
+# bench_gpu_witness), CUZK_PARTITION_FILTER (bench_porep), CUZK_SYNTH_WORKERS
+# (porep32, default 2), CUZK_NTT_LOG and CUZK_MSM_LOG (profile sizes, default 24).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 pkgs=(libfmt-dev libfmt9 libmsgsl-dev catch2 libbenchmark-dev libbenchmark1debian libgmp-dev libgmp10
@@ -22,11 +50,17 @@ if [[ ${1:-} == --fetch-deps ]]; then
   mkdir -p "$root/.deps" && cd "$root/.deps" && apt-get download "${pkgs[@]}" && ls -l
   exit
 fi
-[[ $# -ge 1 ]] || { echo "usage: scripts/gpu.sh OUT [build|tests|bench|porep|porep32]..." >&2; exit 2; }
+all_steps="build tests bench kernels partition porep porep32 profile"
+[[ $# -ge 1 ]] || { echo "usage: scripts/gpu.sh OUT [${all_steps// /|}]..." >&2; exit 2; }
 out=$1; shift
 steps=${*:-build tests bench porep}
+for s in $steps; do
+  [[ " $all_steps " == *" $s "* ]] || { echo "gpu.sh: unknown step '$s' (steps: $all_steps)" >&2; exit 2; }
+done
 mkdir -p "$out"
+out=$(cd "$out" && pwd)
 b=${CUZK_GPU_BUILD:-$root/build-gpu}
+[[ $b = /* ]] || b=$root/$b
 bin=$b/bin/cuzk
 
 if ls "$root"/.deps/*.deb >/dev/null 2>&1; then
@@ -37,27 +71,56 @@ if ls "$root"/.deps/*.deb >/dev/null 2>&1; then
   export LD_LIBRARY_PATH="$prefix/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 fi
 {
-  date -u +%FT%TZ; uname -r; nproc; free -g | head -2
+  echo "date: $(date -u +%FT%TZ)"
+  echo "commit: $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo "${CUZK_COMMIT:-unknown (set CUZK_COMMIT)}")" \
+       "($(git -C "$root" status --porcelain 2>/dev/null | wc -l) changed files)"
+  echo "build: $b"
+  echo "kernel: $(uname -r), $(nproc) cores"; free -g | head -2
   nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv
   nvcc --version | tail -1; g++ --version | head -1
 } >"$out/env.txt" 2>&1
+
+need() {   # need PROGRAM: fail the step, naming the program, when it was not built
+  [[ -x $1 ]] || { echo "gpu.sh: $1 not found (run the build step, or set CUZK_GPU_BUILD)"; return 1; }
+}
 
 step_build() {
   cmake -S "$root" -B "$b" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA=ON \
         -DCMAKE_CUDA_ARCHITECTURES="${CUZK_GPU_ARCH:-90}" -DCUZK_BUILD_EXAMPLES=OFF &&
   cmake --build "$b" --parallel "$(nproc)" --target cuzk_cli test_gpu test_gpu_prove test_gpu_witness \
-        test_gpu_setup test_gpu_poseidon test_engine bench_filecoin bench_gpu
+        test_gpu_setup test_gpu_poseidon test_engine bench_filecoin bench_gpu bench_gpu_witness bench_porep
 }
 step_tests() {
-  local t rc=0
+  local t rc=0 found=0
   for t in test_gpu test_gpu_prove test_gpu_witness test_gpu_setup test_gpu_poseidon test_engine; do
+    [[ -x $b/test/$t ]] || { echo "== $t: not built, skipped"; continue; }
+    found=1
     echo "== $t"
-    timeout 240 "$b/test/$t" "[gpu]" || rc=1
+    timeout 300 "$b/test/$t" "[gpu]" --durations yes || rc=1
   done
+  [[ $found -eq 1 ]] || { echo "gpu.sh: no test program in $b/test"; return 1; }
   return $rc
 }
 step_bench() {
-  "$b/bench/bench_filecoin" --benchmark_filter="${CUZK_BENCH_FILTER:-.}" --benchmark_counters_tabular=true
+  need "$b/bench/bench_filecoin" || return 1
+  timeout 900 "$b/bench/bench_filecoin" --benchmark_filter="${CUZK_BENCH_FILTER:-.}" --benchmark_counters_tabular=true
+}
+step_kernels() {
+  need "$b/bench/bench_gpu" && need "$b/bench/bench_gpu_witness" || return 1
+  local rc=0
+  timeout 600 "$b/bench/bench_gpu" --benchmark_filter="${CUZK_KERNEL_FILTER:-.}" --benchmark_counters_tabular=true \
+    --benchmark_out="$out/kernels.json" --benchmark_out_format=json || rc=1
+  timeout 300 "$b/bench/bench_gpu_witness" --benchmark_filter="${CUZK_KERNEL_FILTER:-.}" \
+    --benchmark_counters_tabular=true >"$out/witness.txt" 2>&1 || rc=1
+  python3 "$root/scripts/bench-summary.py" "$out/kernels.json" >"$out/summary.txt" 2>&1 || rc=1
+  cat "$out/summary.txt"
+  return $rc
+}
+step_partition() {
+  need "$b/bench/bench_porep" || return 1
+  # bench_porep registers the 2^27 size only when the filter names it.
+  timeout 900 "$b/bench/bench_porep" --benchmark_filter="${CUZK_PARTITION_FILTER:-bm_porep_gpu.*/(22|24|27)}" \
+    --benchmark_counters_tabular=true
 }
 # seal -> c1 -> c2 (development key) -> verify, and a changed seed must fail.
 porep_e2e() {
@@ -75,14 +138,33 @@ porep_e2e() {
       --seed 0404040404040404040404040404040404040404040404040404040404040404
 }
 jq_hex() { python3 -c "import json,sys; print(json.load(open('$1/sector/sector.json'))['$2'])"; }
-step_porep() { porep_e2e 2KiB 5 && porep_e2e 8MiB 6; }
+step_porep() { need "$bin" && porep_e2e 2KiB 5 && porep_e2e 8MiB 6; }
 step_porep32() {
   local w=/tmp/cuzk-gpu/porep-32g
-  mkdir -p "$w" &&
+  need "$bin" && mkdir -p "$w" &&
   "$bin" porep c1 --synthetic --sector-size 32GiB --out "$w/c1.json" &&
-  "$bin" porep c2 "$w/c1.json" --dev-key --vk "$w/key.vk" --out "$w/proof.bin" --synth-workers "${CUZK_SYNTH_WORKERS:-4}" \
+  "$bin" porep c2 "$w/c1.json" --dev-key --vk "$w/key.vk" --out "$w/proof.bin" --synth-workers "${CUZK_SYNTH_WORKERS:-2}" \
         --timeline "$out/porep32.csv" --waterfall &&
   "$bin" porep verify --vk "$w/key.vk" --proof "$w/proof.bin" --c1 "$w/c1.json"
+}
+step_profile() {
+  need "$b/bench/bench_gpu" || return 1
+  local ncu rc=0
+  ncu=$(command -v ncu || ls /usr/local/cuda/bin/ncu /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
+  [[ -n $ncu ]] || { echo "gpu.sh: Nsight Compute (ncu) not found"; return 1; }
+  local sections=(--section SpeedOfLight --section Occupancy --section LaunchStats --section ComputeWorkloadAnalysis
+                  --section MemoryWorkloadAnalysis --section WarpStateStats --section SchedulerStats)
+  # The warm-up's twiddle build and one forward NTT's passes.
+  timeout 300 "$ncu" --clock-control none "${sections[@]}" --launch-count 12 "$b/bench/bench_gpu" \
+    --benchmark_filter="bm_ntt/log_n:${CUZK_NTT_LOG:-24}/kind:0" >"$out/ncu_ntt.txt" 2>&1 || rc=1
+  echo "ntt: $(grep -c 'Duration' "$out/ncu_ntt.txt") kernels profiled"
+  # The warm-up MSM's kernels: digits, sort, runs, compaction, reduction.
+  timeout 300 "$ncu" --clock-control none "${sections[@]}" --launch-count 60 "$b/bench/bench_gpu" \
+    --benchmark_filter="bm_msm<g1_affine>/log_n:${CUZK_MSM_LOG:-24}/c:0" >"$out/ncu_msm.txt" 2>&1 || rc=1
+  echo "msm: $(grep -c 'Duration' "$out/ncu_msm.txt") kernels profiled"
+  grep -hE "^  [a-zA-Z_].*\(|Duration|Compute \(SM\) Throughput|Memory Throughput|Achieved Occupancy|Registers Per" \
+    "$out/ncu_ntt.txt" "$out/ncu_msm.txt"
+  return $rc
 }
 
 status=0
@@ -90,7 +172,7 @@ for s in $steps; do
   log=$out/$s.txt; [[ $s == build || $s == tests ]] && log=$out/$s.log
   t0=$(date +%s)
   "step_$s" >"$log" 2>&1; rc=$?
-  echo "gpu.sh: $s rc=$rc in $(( $(date +%s) - t0 )) s"
+  echo "gpu.sh: $s rc=$rc in $(( $(date +%s) - t0 )) s (log: $log)"
   tail -n 5 "$log"
   [[ $rc -ne 0 ]] && status=1
   [[ $s == build && $rc -ne 0 ]] && break

@@ -4,10 +4,10 @@
 // References independent of the code under test: byte layouts are checked by
 // a small container walker written here and by GMP (LEM coordinates are
 // x·2^384 mod q, zkey coefficients v·2^512 mod r, wtns/r1cs values plain), the
-// worked sizes of FORMATS.md (snarkjs c <== a*b, bellperson's 2136-byte
-// parameters), and the published generator encodings. Every reader is fed
-// truncated, resized, re-labelled and corrupted files and must answer with a
-// cuzk::error naming the file — never a crash (run under
+// worked sizes of docs/FORMATS.md (snarkjs c <== a*b, §2.3; bellperson's
+// 2136-byte parameters, §1.3), and the published generator encodings. Every
+// reader is fed truncated, resized, re-labelled and corrupted files and must
+// answer with a cuzk::error naming the file — never a crash (run under
 // -DCUZK_SANITIZE=address,undefined too).
 #include <catch2/catch.hpp>
 
@@ -314,7 +314,7 @@ r1cs_file parse_r1cs_copy(const bytes& f)
     return parse_r1cs({p.get(), f.size()}, "c.r1cs");
 }
 
-// The shape of FORMATS.md's worked example c <== a*b with a public: wires
+// The shape of docs/FORMATS.md §2.3's worked example c <== a*b with a public: wires
 // one, c, a, b; nPublic = 2; one constraint; five coefficients.
 groth16::proving_key mul_circuit_key(std::mt19937_64& rng)
 {
@@ -454,7 +454,7 @@ TEST_CASE("zkey: worked example sizes and the byte encodings", "[io]")
     CHECK(c.version == 1);
     REQUIRE(c.sections.size() == 10);
     for (uint32_t i = 0; i < 10; ++i) CHECK(c.sections[i].id == i + 1);
-    // FORMATS.md §2.3: 2 = 964, 3 = 288, 4 = 224, 5 = 384, 6 = 384, 7 = 768, 8 = 96, 9 = 384.
+    // docs/FORMATS.md §2.3: 2 = 964, 3 = 288, 4 = 224, 5 = 384, 6 = 384, 7 = 768, 8 = 96, 9 = 384.
     const size_t want[10] = {4, 964, 288, 224, 384, 384, 768, 96, 384, 68};
     for (size_t i = 0; i < 10; ++i) CHECK(c.sections[i].body.size() == want[i]);
     CHECK(f.size() == 12 + 10 * 12 + 4 + 964 + 288 + 224 + 384 + 384 + 768 + 96 + 384 + 68);

@@ -143,10 +143,10 @@ fr prover_shift(root_convention c, unsigned k)
 
 TEST_CASE("roots of unity: exact order 2^k and the published values", "[ntt]")
 {
-    // The published snarkjs / ICICLE 2^32-th root (FORMATS.md 2.4).
+    // The published snarkjs / ICICLE 2^32-th root (docs/FORMATS.md §4).
     CHECK(hex64(root_of_unity(32, root_convention::snarkjs)) ==
           "0212d79e5b416b6f0fd56dc8d168d6c0c4024ff270b3e0941b788f500b912f1f");
-    // blstrs' ROOT_OF_UNITY starts 0x16a2a19e… and ends …439f0d2b (FORMATS.md 4).
+    // blstrs' ROOT_OF_UNITY starts 0x16a2a19e… and ends …439f0d2b (docs/FORMATS.md §4).
     const std::string bp = hex64(root_of_unity(32, root_convention::bellperson));
     CHECK(bp.substr(0, 8) == "16a2a19e");
     CHECK(bp.substr(56) == "439f0d2b");

@@ -1,6 +1,6 @@
 // The sealed test sector's directory: sector.json (config and commitments),
 // data.bin (the padded data) and labels.bin (every layer's labels, layer 1
-// first). The layout is in docs/FORMATS.md, "Sealed test sector".
+// first). The layout is in docs/FORMATS.md §5.1, "Sealed test sector".
 #include "sector_dir.hpp"
 
 #include <sys/stat.h>

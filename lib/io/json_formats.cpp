@@ -1,5 +1,5 @@
 // snarkjs JSON files: proof.json, public.json, verification_key.json
-// (see include/cuzk/io/json.hpp and FORMATS.md §2.8).
+// (see include/cuzk/io/json.hpp and docs/FORMATS.md §2.8).
 #include <type_traits>
 
 #include <fmt/format.h>

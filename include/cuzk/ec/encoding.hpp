@@ -1,6 +1,6 @@
 // cuzk — BLS12-381 point encodings in the zcash / blst / bellperson convention.
 //
-// Layout (see FORMATS.md §1.1):
+// Layout (see docs/FORMATS.md §1.1):
 //   Fp            48 bytes, big-endian, canonical (not Montgomery), < p.
 //   Fp2 c0 + c1·u 96 bytes: c1 first, then c0.
 //   G1            uncompressed 96 bytes x ‖ y;  compressed 48 bytes x.

@@ -9,8 +9,8 @@
 // + data, in Fr) is committed by tree R_last (comm_r_last); and
 // comm_r = Poseidon2(comm_c, comm_r_last).
 //
-// A sealed sector lives in a directory (docs/FORMATS.md, "Sealed test
-// sector"): sector.json, data.bin, labels.bin, tree-c.bin, tree-r-last.bin.
+// A sealed sector lives in a directory (docs/FORMATS.md §5.1, "Sealed
+// test sector"): sector.json, data.bin, labels.bin.
 // C1 reads it back, derives the challenges from a seed and writes the
 // vanilla proofs of every partition (c1_output, vanilla.hpp).
 #pragma once

@@ -1,7 +1,7 @@
 // cuzk — Groth16 key and proof types.
 //
 // Two conventions exist in the ecosystem and a key says which one it follows
-// (see docs/ARCHITECTURE.md and ../shared/design/FORMATS.md §1.3, §2.3–2.4):
+// (see docs/ARCHITECTURE.md and docs/FORMATS.md §1.3, §2.3, §2.4 and §4):
 //
 //   bellperson  H query in the monomial basis: h[i] = τ^i·t(τ)/δ, i < n−1;
 //               roots of unity 7^t, coset generator 7; A, B_G1 and B_G2

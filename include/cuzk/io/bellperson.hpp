@@ -1,5 +1,5 @@
 // cuzk — bellperson / Filecoin files: verifying keys (.vk), parameters
-// (.params) and the 192-byte proof. Layouts: FORMATS.md §1.2–1.4. Points use
+// (.params) and the 192-byte proof. Layouts: docs/FORMATS.md §1.2–1.4. Points use
 // the zcash encoding of ec/encoding.hpp (big-endian, Fp2 as c1 ‖ c0, flag
 // bits); lengths are u32 big-endian.
 //

@@ -1,5 +1,5 @@
 // cuzk — the iden3 binary container shared by .zkey, .wtns, .r1cs and .ptau
-// (FORMATS.md §2.1):
+// (docs/FORMATS.md §2.1):
 //
 //   4 bytes  magic ("zkey", "wtns", "r1cs", "ptau")
 //   u32 LE   version

@@ -1,6 +1,6 @@
 // cuzk — a small JSON value type with a strict parser and a writer, and the
 // snarkjs JSON files built on it: proof.json, public.json and
-// verification_key.json (FORMATS.md §2.8).
+// verification_key.json (docs/FORMATS.md §2.8).
 //
 // The value type keeps numbers as their literal text (so nothing is rounded
 // through a double) and objects as an ordered list of members (so a written

@@ -1,5 +1,5 @@
 // cuzk — snarkjs / circom binary files on BLS12-381: .zkey (Groth16), .wtns, .r1cs.
-// Layouts: ../shared/design/FORMATS.md §2.1–2.6.
+// Layouts: docs/FORMATS.md §2.1–2.6.
 //
 // Encodings used by these files:
 //   LEM point   affine x ‖ y, each coordinate 48 bytes little-endian in
@@ -42,7 +42,7 @@ g1_affine g1_from_lem(std::span<const uint8_t, 96> in, subgroup_check chk, const
 g2_affine g2_from_lem(std::span<const uint8_t, 192> in, subgroup_check chk, const std::string& what);
 
 // ---- .zkey ---------------------------------------------------------------------------
-// Sections (FORMATS.md §2.3): 1 header (protocol 1 = Groth16), 2 Groth16
+// Sections (docs/FORMATS.md §2.3): 1 header (protocol 1 = Groth16), 2 Groth16
 // header + vk, 3 IC, 4 coefficients, 5 A, 6 B1, 7 B2, 8 C (= L), 9 H,
 // 10 MPC contributions. Sections 1–9 are required; 10 is optional on read.
 struct zkey {

@@ -2,13 +2,13 @@
 // field), multi-threaded, with coset variants and both ecosystems' roots.
 //
 // r − 1 = 2^32·t with t odd, so Fr has primitive 2^k-th roots of unity for
-// k <= 32. Two choices of the 2^32-th root are in use (FORMATS.md, finding 4):
+// k <= 32. Two choices of the 2^32-th root are in use (docs/FORMATS.md §4):
 //   bellperson / blstrs / arkworks:       ω_{2^32} = 7^t  (7 = multiplicative generator)
 //   snarkjs / ffjavascript / ICICLE:      ω_{2^32} = 5^t  (5 = smallest non-residue)
 // and in both ω_{2^k} = ω_{2^32}^(2^(32−k)). The evaluation grids differ by a
 // permutation, so a prover must use the convention its keys were made with.
 //
-// Coset conventions of the two Groth16 provers (FORMATS.md §1.4, §2.4):
+// Coset conventions of the two Groth16 provers (docs/FORMATS.md §2.4, §4):
 //   bellperson evaluates on 7·⟨ω_n⟩           → coset_ntt(a, d, fr::from_u64(7))
 //   snarkjs evaluates on ω_{2n}·⟨ω_n⟩ (odd)   → coset_ntt(a, d, root_of_unity(k + 1, snarkjs))
 //                                                (k = 32 would need 5²; not reachable here)
