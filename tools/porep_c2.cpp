@@ -14,6 +14,7 @@
 #include "cuzk/backend/cuda.hpp"
 #include "cuzk/error.hpp"
 #include "cuzk/filecoin/c1_json.hpp"
+#include "cuzk/filecoin/parameters.hpp"
 #include "cuzk/filecoin/challenges.hpp"
 #include "cuzk/filecoin/porep_circuit.hpp"
 #include "cuzk/filecoin/porep_prove.hpp"
@@ -142,6 +143,11 @@ fc::porep_key c2_key(const options& o, const fc::seal_config& c, bool gpu, unsig
     if (o.has("--params") == o.has("--dev-key")) throw usage_error("give exactly one of --params and --dev-key");
     const auto t0 = steady::now();
     if (o.has("--params")) {
+        if (o.has("--parameters-json")) {
+            fc::check_params_digest(o.get("--params"), o.get("--parameters-json"));
+            std::fprintf(stderr, "cuzk porep c2: %s matches its entry in %s\n", o.get("--params").c_str(),
+                         o.get("--parameters-json").c_str());
+        }
         fc::porep_key k = fc::load_porep_key(c, o.get("--params"), threads);
         std::fprintf(stderr, "cuzk porep c2: key %s loaded in %.1f s\n", o.get("--params").c_str(), secs_since(t0));
         return k;

@@ -104,6 +104,7 @@ inline constexpr flag_spec setup_flags[] = {
 };
 inline constexpr flag_spec c2_flags[] = {
     {"--params", "FILE", "the circuit's key (bellperson .params)"},
+    {"--parameters-json", "FILE", "check the .params file's digest against its entry in Filecoin's parameters.json"},
     {"--dev-key", nullptr, "or: make a development key in memory for the C1 output's shape (benchmarks, tests)"},
     {"--vk", "FILE", "with --dev-key: write its verifying key here"},
     {"--out", "FILE", "where to write the proof (192 bytes per partition)"},
