@@ -22,6 +22,9 @@
 #   porep      seal, C1, C2 (development key) and verify of a   porep.txt
 #              2 KiB and an 8 MiB sector; a changed seed must fail
 #   porep32    C2 of a synthetic 32 GiB C1 output, verified     porep32.txt, porep32.csv
+#              (CUZK_C2_REPEAT proofs with one key, default 1)
+#   seal512    seal a 512 MiB sector (Poseidon trees on the     seal512.txt
+#              GPU), then its C1 output
 #   profile    Nsight Compute reports of the NTT passes and of  profile.txt, ncu_ntt.txt,
 #              one G1 MSM's kernels (duration, throughput,      ncu_msm.txt
 #              occupancy, warp stalls; clocks left alone)
@@ -50,7 +53,7 @@ if [[ ${1:-} == --fetch-deps ]]; then
   mkdir -p "$root/.deps" && cd "$root/.deps" && apt-get download "${pkgs[@]}" && ls -l
   exit
 fi
-all_steps="build tests bench kernels partition porep porep32 profile"
+all_steps="build tests bench kernels partition porep porep32 seal512 profile"
 [[ $# -ge 1 ]] || { echo "usage: scripts/gpu.sh OUT [${all_steps// /|}]..." >&2; exit 2; }
 out=$1; shift
 steps=${*:-build tests bench porep}
@@ -144,8 +147,15 @@ step_porep32() {
   need "$bin" && mkdir -p "$w" &&
   "$bin" porep c1 --synthetic --sector-size 32GiB --out "$w/c1.json" &&
   "$bin" porep c2 "$w/c1.json" --dev-key --vk "$w/key.vk" --out "$w/proof.bin" --synth-workers "${CUZK_SYNTH_WORKERS:-2}" \
-        --timeline "$out/porep32.csv" --waterfall &&
+        --repeat "${CUZK_C2_REPEAT:-1}" --timeline "$out/porep32.csv" --waterfall &&
   "$bin" porep verify --vk "$w/key.vk" --proof "$w/proof.bin" --c1 "$w/c1.json"
+}
+step_seal512() {
+  local w=/tmp/cuzk-gpu/seal-512m
+  local r=0909090909090909090909090909090909090909090909090909090909090909
+  need "$bin" && rm -rf "$w" && mkdir -p "$w" &&
+  time "$bin" porep seal --sector-size 512MiB --porep-id 7 --replica-id $r --out "$w/sector" &&
+  time "$bin" porep c1 "$w/sector" --seed $r --out "$w/c1.json"
 }
 step_profile() {
   need "$b/bench/bench_gpu" || return 1
