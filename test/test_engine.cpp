@@ -1,4 +1,5 @@
-// The proving engine: the split prover against the monolithic one; ≥ 1000
+// The proving engine: the split prover (both conventions) against the proof
+// Groth16 defines, computed from the toxic waste in the scalar field; ≥ 1000
 // jobs from several threads with injected failures and cancellations (every
 // handle resolves exactly once, with the expected status, and every completed
 // proof verifies under an independent check); priority order; the memory
@@ -10,6 +11,7 @@
 #include <catch2/catch.hpp>
 
 #include <atomic>
+#include <bit>
 #include <chrono>
 #include <condition_variable>
 #include <map>
@@ -29,6 +31,7 @@
 #include "cuzk/groth16/verifier.hpp"
 #include "cuzk/io/bellperson.hpp"
 #include "cuzk/io/snarkjs.hpp"
+#include "cuzk/ntt/ntt.hpp"
 #include "cuzk/pipeline/engine.hpp"
 #include "cuzk/r1cs/gadgets/sha256.hpp"
 #include "cuzk/timeline/analysis.hpp"
@@ -175,6 +178,64 @@ struct test_recorder final : timeline::sink {
     }
 };
 
+// The reference for the split prover: the proof Groth16 defines, computed in
+// the scalar field straight from the toxic waste and the R1CS matrices (the
+// Lagrange basis at τ by its formula, the QAP sums u, v, w per variable; no
+// key points, no MSM, no NTT), then put on the generators. With the input
+// constraints x_i·0 = 0 in the rows after the circuit's (both conventions),
+//   A = α + Σ z_i·u_i(τ) + r·δ,   B = β + Σ z_i·v_i(τ) + s·δ,
+//   C = (Σ_aux z_j·(β·u_j + α·v_j + w_j) + A_z·B_z − C_z)/δ + s·A + r·B − r·s·δ
+// where A_z, B_z, C_z are the sums Σ z_i·u_i(τ) etc. (A_z·B_z − C_z = h(τ)·Z(τ)
+// for a satisfying witness z = ONE, inputs, aux).
+struct reference_proof {
+    g1_affine a;
+    g2_affine b;
+    g1_affine c;
+};
+
+std::vector<fr> lagrange_basis_at(const fr& tau, uint64_t n, const fr& omega)
+{
+    REQUIRE(omega.pow(n) == fr::one());
+    REQUIRE_FALSE(omega.pow(n / 2) == fr::one());   // primitive: the n points are distinct
+    const fr zn_over_n = (tau.pow(n) - fr::one()) * fr::from_u64(n).inverse();
+    std::vector<fr> lag(n);
+    fr wk = fr::one();
+    for (uint64_t k = 0; k < n; ++k) {
+        lag[k] = zn_over_n * wk * (tau - wk).inverse();   // L_k(τ) = ω^k·(τ^n − 1)/(n·(τ − ω^k))
+        wk *= omega;
+    }
+    return lag;
+}
+
+reference_proof groth16_by_definition(const groth16::r1cs_description& r, root_convention rc,
+                                      const groth16::toxic_waste& tw, std::span<const fr> z, const fr& rr,
+                                      const fr& ss)
+{
+    const uint64_t n = groth16::groth16_domain_size(r);
+    const std::vector<fr> lag = lagrange_basis_at(tw.tau, n, root_of_unity(unsigned(std::countr_zero(n)), rc));
+    const size_t nv = size_t(r.num_inputs) + r.num_aux;
+    REQUIRE(z.size() == nv);
+    std::vector<fr> u(nv), v(nv), w(nv);
+    r.for_each_entry([&](int m, uint32_t row, uint32_t col, const fr& coeff) {
+        (m == 0 ? u : m == 1 ? v : w)[col] += coeff * lag[row];
+    });
+    for (uint32_t i = 0; i < r.num_inputs; ++i) u[i] += lag[r.num_constraints + i];
+    fr az = fr::zero(), bz = fr::zero(), cz = fr::zero(), lz = fr::zero();
+    for (size_t j = 0; j < nv; ++j) {
+        az += z[j] * u[j];
+        bz += z[j] * v[j];
+        cz += z[j] * w[j];
+        if (j >= r.num_inputs) lz += z[j] * (tw.beta * u[j] + tw.alpha * v[j] + w[j]);
+    }
+    const fr a = tw.alpha + az + rr * tw.delta;
+    const fr b = tw.beta + bz + ss * tw.delta;
+    const fr c = (lz + az * bz - cz) * tw.delta.inverse() + ss * a + rr * b - rr * ss * tw.delta;
+    return {scalar_mul(g1_affine::generator(), a.to_repr()).to_affine(),
+            scalar_mul(g2_affine::generator(), b.to_repr()).to_affine(),
+            scalar_mul(g1_affine::generator(), c.to_repr()).to_affine()};
+}
+
+
 // A key for one circuit shape, with what an independent verifier needs.
 struct test_key {
     uint64_t shape;
@@ -184,10 +245,14 @@ struct test_key {
     groth16::query_density density;
     groth16::prepared_verifying_key pvk;
 
-    test_key(uint64_t sh, size_t ni, size_t nc) : shape(sh), n_inputs(ni), n_constraints(nc)
+    // The toxic waste `tw` when given, else random.
+    test_key(uint64_t sh, size_t ni, size_t nc, const groth16::toxic_waste* tw = nullptr)
+        : shape(sh), n_inputs(ni), n_constraints(nc)
     {
         auto p = std::make_shared<r1cs::pce>(r1cs::record(tiny_circuit(sh, 0, ni, nc)));
-        pk = std::make_shared<groth16::proving_key>(groth16::setup_bellperson(groth16::describe(*p), &density));
+        groth16::setup_options opt;
+        opt.waste = tw;
+        pk = std::make_shared<groth16::proving_key>(groth16::setup_bellperson(groth16::describe(*p), &density, opt));
         pce = p;
         pvk = groth16::prepare_verifying_key(pk->vk);
     }
@@ -296,18 +361,22 @@ bool verify_result(const test_key& k, const pipeline::job_result& r, const std::
 
 } // namespace
 
-TEST_CASE("split prover: prove_finish(prove_start) equals prove_bellperson", "[engine]")
+TEST_CASE("split prover: prove_finish(prove_start) equals the proof computed from the toxic waste", "[engine]")
 {
     std::mt19937_64 rng(test::test_seed());
     for (size_t nc : {5u, 60u, 300u}) {
-        const test_key k(rng(), 2, nc);
+        const groth16::toxic_waste tw = groth16::toxic_waste::from_seed(rng());
+        const test_key k(rng(), 2, nc, &tw);
         const uint64_t values = rng();
         const auto w = groth16::synthesize_witness(k.circuit(values));
         const size_t m = k.pce->num_constraints;
         std::vector<fr> a(m), b(m), c(m);
         r1cs::evaluate(*k.pce, w.inputs, w.aux, a, b, c, 1);
         const fr r = fr::random(rng), s = fr::random(rng);
-        const groth16::proof mono = groth16::prove_bellperson(*k.pk, k.density, a, b, c, w.inputs, w.aux, r, s);
+        std::vector<fr> z(w.inputs.begin(), w.inputs.end());
+        z.insert(z.end(), w.aux.begin(), w.aux.end());
+        const reference_proof want =
+            groth16_by_definition(groth16::describe(*k.pce), root_convention::bellperson, tw, z, r, s);
 
         struct obs_t final : groth16::prove_observer {
             std::vector<std::string> log;
@@ -324,9 +393,9 @@ TEST_CASE("split prover: prove_finish(prove_start) equals prove_bellperson", "[e
         const groth16::prove_sums sums =
             groth16::prove_start(*k.pk, k.density, a, b, c, w.inputs, w.aux, {2}, &obs, &tm);
         const groth16::proof split = groth16::prove_finish(k.pk->vk, sums, r, s);
-        CHECK(split.a == mono.a);
-        CHECK(split.b == mono.b);
-        CHECK(split.c == mono.c);
+        CHECK(split.a == want.a);
+        CHECK(split.b == want.b);
+        CHECK(split.c == want.c);
         std::vector<fr> pub(w.inputs.begin() + 1, w.inputs.end());
         CHECK(groth16::verify(k.pvk, split, pub));
         // Random r, s: still valid, and different.
@@ -833,9 +902,12 @@ struct snarkjs_test_key {
     test_key shape;   // the circuit and its bellperson key (unused here)
     std::shared_ptr<const groth16::proving_key> pk;
     groth16::prepared_verifying_key pvk;
-    snarkjs_test_key(uint64_t sh, size_t ni, size_t nc) : shape(sh, ni, nc)
+    snarkjs_test_key(uint64_t sh, size_t ni, size_t nc, const groth16::toxic_waste* tw = nullptr)
+        : shape(sh, ni, nc)
     {
-        pk = std::make_shared<groth16::proving_key>(groth16::setup_snarkjs(groth16::describe(*shape.pce)));
+        groth16::setup_options opt;
+        opt.waste = tw;
+        pk = std::make_shared<groth16::proving_key>(groth16::setup_snarkjs(groth16::describe(*shape.pce), opt));
         pvk = groth16::prepare_verifying_key(pk->vk);
     }
     std::vector<fr> witness(uint64_t values) const
@@ -865,16 +937,18 @@ struct temp_dir {
 
 } // namespace
 
-TEST_CASE("split prover: snarkjs prove_finish(prove_start_snarkjs) equals prove_snarkjs", "[engine]")
+TEST_CASE("split prover: snarkjs prove_finish(prove_start_snarkjs) equals the proof computed from the toxic waste",
+          "[engine]")
 {
     std::mt19937_64 rng(test::test_seed() + 20);
     for (size_t nc : {5u, 60u, 300u}) {
-        const snarkjs_test_key k(rng(), 2, nc);
+        const groth16::toxic_waste tw = groth16::toxic_waste::from_seed(rng());
+        const snarkjs_test_key k(rng(), 2, nc, &tw);
         const std::vector<fr> w = k.witness(rng());
         const fr r = fr::random(rng), s = fr::random(rng);
-        const groth16::proof mono = groth16::prove_snarkjs(*k.pk, w, r, s);
+        const reference_proof want =
+            groth16_by_definition(groth16::describe(*k.shape.pce), root_convention::snarkjs, tw, w, r, s);
         const std::vector<fr> pub(w.begin() + 1, w.begin() + k.pk->num_inputs);
-        REQUIRE(groth16::verify(k.pvk, mono, pub));
 
         // From the witness in one call, and from a, b evaluated first.
         const groth16::proof one = groth16::prove_finish(k.pk->vk, groth16::prove_start_snarkjs(*k.pk, w, {2}), r, s);
@@ -897,9 +971,10 @@ TEST_CASE("split prover: snarkjs prove_finish(prove_start_snarkjs) equals prove_
         const groth16::proof two = groth16::prove_finish(
             k.pk->vk, groth16::prove_start_snarkjs(*k.pk, std::move(a), std::move(b), w, {1}, &obs, &tm), r, s);
         for (const groth16::proof* p : {&one, &two}) {
-            CHECK(p->a == mono.a);
-            CHECK(p->b == mono.b);
-            CHECK(p->c == mono.c);
+            CHECK(p->a == want.a);
+            CHECK(p->b == want.b);
+            CHECK(p->c == want.c);
+            CHECK(groth16::verify(k.pvk, *p, pub));
         }
         CHECK(obs.log.size() == 22);
         CHECK(obs.log.front() == "+NTT:");
@@ -1334,4 +1409,256 @@ TEST_CASE("engine: backend cuda proves every partition form, device spans on the
     CHECK(pce_dev > 0);   // witness partitions were evaluated on the device
     const auto an = timeline::analyse(ev);
     CHECK(an.source == timeline::busy_source::device_spans);
+}
+
+// ---- injected faults ------------------------------------------------------------------------
+
+#include "cuzk/backend/fault.hpp"
+
+namespace {
+
+// Disarms every fault point when a test section ends, however it ends.
+struct fault_guard {
+    fault_guard() { fault::disarm(); }
+    ~fault_guard() { fault::disarm(); }
+};
+
+errc fault_code(fault::point p) { return p == fault::point::alloc ? errc::out_of_memory : errc::device; }
+
+// One worker of each stage, so that device parts run in submission order:
+// the second device part fails at `p`; the jobs before and after it prove.
+void fault_drill(pipeline::engine_backend backend, fault::point p)
+{
+    INFO("point " << fault::point_name(p) << ", backend " << pipeline::backend_name(backend));
+    const fault_guard guard;
+    const test_key k(test::test_seed() + 60, 2, 12);
+    pipeline::engine_config cfg;
+    cfg.backend = backend;
+    cfg.synth_workers = 1;
+    cfg.workers_per_device = 1;
+    cfg.lookahead = 1;
+    cfg.device_threads = 1;
+    pipeline::engine eng(cfg);
+    const auto key = eng.add_key(k.pk, k.pce);
+    fault::arm(p, 1, 1);   // after add_key: the key's own upload is not the target
+    std::vector<pipeline::job_result> res;
+    for (uint64_t j = 0; j < 3; ++j)
+        res.push_back(eng.submit({key, {pipeline::circuit_partition{k.circuit_ptr(j)}}, 0, "", {}}).wait());
+    CHECK(res[0].status == job_status::completed);
+    CHECK(verify_result(k, res[0], {0}));
+    REQUIRE(res[1].status == job_status::failed);
+    CHECK(res[1].code == fault_code(p));
+    CHECK(res[1].failed_partition == 0);
+    CHECK(res[1].message.find("injected fault") != std::string::npos);
+    CHECK(res[1].message.find(res[1].id) != std::string::npos);
+    CHECK(res[2].status == job_status::completed);
+    CHECK(verify_result(k, res[2], {2}));
+    CHECK(fault::fired(p) == 1);
+    const auto st = eng.stats();
+    CHECK(st.jobs_failed == 1);
+    CHECK(st.jobs_completed == 2);
+    CHECK(st.memory_reserved == 0);
+    if (backend == pipeline::engine_backend::cpu) CHECK(st.device_memory_reserved.at(0) == 0);
+}
+
+} // namespace
+
+TEST_CASE("engine: an injected device fault ends only its job, and the engine keeps proving", "[engine]")
+{
+    for (fault::point p : {fault::point::alloc, fault::point::kernel, fault::point::copy})
+        fault_drill(pipeline::engine_backend::cpu, p);
+}
+
+TEST_CASE("engine: injected faults among concurrent jobs fail exactly those jobs", "[engine]")
+{
+    const fault_guard guard;
+    const test_key k(test::test_seed() + 61, 1, 8);
+    pipeline::engine_config cfg;
+    cfg.synth_workers = 2;
+    cfg.workers_per_device = 2;
+    cfg.devices = 2;
+    cfg.device_threads = 1;
+    pipeline::engine eng(cfg);
+    const auto key = eng.add_key(k.pk, k.pce);
+    fault::arm(fault::point::kernel, 4, 3);   // device parts 5, 6 and 7 fail
+    std::vector<pipeline::job_handle> hs;
+    for (uint64_t j = 0; j < 24; ++j) hs.push_back(eng.submit({key, {pipeline::circuit_partition{k.circuit_ptr(j)}}, 0, "", {}}));
+    size_t failed = 0;
+    for (uint64_t j = 0; j < hs.size(); ++j) {
+        const auto& r = hs[j].wait();
+        if (r.status == job_status::failed) {
+            ++failed;
+            CHECK(r.code == errc::device);
+            CHECK(r.message.find("kernel launch failed (injected fault") != std::string::npos);
+        } else {
+            REQUIRE(r.status == job_status::completed);
+            CHECK(verify_result(k, r, {j}, false));
+        }
+    }
+    CHECK(failed == 3);
+    CHECK(fault::fired(fault::point::kernel) == 3);
+    // Disarmed after its count: the engine proves as before.
+    CHECK(eng.submit({key, {pipeline::circuit_partition{k.circuit_ptr(99)}}, 0, "", {}}).wait().status ==
+          job_status::completed);
+}
+
+TEST_CASE("fault: CUZK_FAULT specifications", "[engine]")
+{
+    const fault_guard guard;
+    fault::arm_from_spec("copy:1:2,alloc");
+    CHECK_NOTHROW(fault::check(fault::point::copy, "t"));   // skipped
+    CHECK_THROWS_AS(fault::check(fault::point::copy, "t"), error);
+    CHECK_THROWS_AS(fault::check(fault::point::copy, "t"), error);
+    CHECK_NOTHROW(fault::check(fault::point::copy, "t"));   // count spent
+    CHECK_NOTHROW(fault::check(fault::point::kernel, "t"));
+    try {
+        fault::check(fault::point::alloc, "the test");
+        FAIL("alloc was armed");
+    } catch (const error& e) {
+        CHECK(e.code() == errc::out_of_memory);
+        CHECK(std::string(e.what()).find("the test: device allocation failed") == 0);
+    }
+    CHECK(fault::fired(fault::point::copy) == 2);
+    fault::arm(fault::point::kernel, 0, 0);   // every check
+    for (int i = 0; i < 3; ++i) CHECK_THROWS_AS(fault::check(fault::point::kernel, "t"), error);
+    fault::disarm();
+    CHECK_NOTHROW(fault::check(fault::point::kernel, "t"));
+    CHECK(fault::fired(fault::point::kernel) == 0);
+    for (const char* bad : {"gpu", "kernel:x", "copy:1:2:3", "alloc:", ",", "kernel:-1"}) {
+        INFO(bad);
+        CHECK_THROWS_AS(fault::arm_from_spec(bad), error);
+    }
+    CHECK_NOTHROW(fault::check(fault::point::alloc, "t"));   // a bad spec arms nothing
+}
+
+TEST_CASE("engine: injected device faults on the cuda backend", "[engine][gpu]")
+{
+    std::string why;
+    if (!cuda_available(&why)) {
+        WARN("skipped: " << why);
+        std::printf("SKIPPED: %s\n", why.c_str());
+        return;
+    }
+    for (fault::point p : {fault::point::alloc, fault::point::kernel, fault::point::copy})
+        fault_drill(pipeline::engine_backend::cuda, p);
+}
+
+// ---- host memory budget: keys, pools, partitions ---------------------------------------------
+
+namespace {
+
+uint64_t expected_key_bytes(const test_key& k)
+{
+    const groth16::proving_key& pk = *k.pk;
+    const uint64_t g1 = pk.h.size() + pk.l.size() + pk.a.size() + pk.b_g1.size() + pk.vk.ic.size();
+    return g1 * sizeof(g1_affine) + pk.b_g2.size() * sizeof(g2_affine) +
+           pk.coefs.size() * sizeof(groth16::sparse_coef) + k.pce->memory_bytes();
+}
+
+} // namespace
+
+TEST_CASE("engine: the host budget counts the resident keys and the pools, and is never exceeded", "[engine]")
+{
+    const test_key k(test::test_seed() + 62, 1, 10);
+    const uint64_t key_bytes = expected_key_bytes(k);
+    const uint64_t part = 100 << 10;
+    SECTION("keys are counted once")
+    {
+        pipeline::engine eng(pipeline::engine_config{});
+        eng.add_key(k.pk, k.pce);
+        CHECK(eng.stats().memory_resident == key_bytes);
+        eng.add_key(k.pk, k.pce, {"same key again", part});   // shares the key and the PCE
+        CHECK(eng.stats().memory_resident == key_bytes);
+        CHECK(eng.stats().memory_peak == key_bytes);
+    }
+    SECTION("a key that does not fit is refused; a partition must fit beside the keys")
+    {
+        pipeline::engine_config cfg;
+        cfg.device_threads = 1;
+        cfg.host_memory_budget = key_bytes - 1;
+        {
+            pipeline::engine eng(cfg);
+            try {
+                eng.add_key(k.pk, k.pce);
+                FAIL("add_key accepted a key larger than the host budget");
+            } catch (const error& e) {
+                CHECK(e.code() == errc::out_of_memory);
+                CHECK(std::string(e.what()).find("registered keys") != std::string::npos);
+            }
+            CHECK(eng.stats().memory_resident == 0);
+        }
+        cfg.host_memory_budget = key_bytes + part - 1;   // the partition alone fits, not beside the key
+        pipeline::engine eng(cfg);
+        const auto key = eng.add_key(k.pk, k.pce, {"k", part});
+        try {
+            eng.submit({key, {pipeline::circuit_partition{k.circuit_ptr(1)}}, 0, "", {}});
+            FAIL("submit accepted a partition that cannot fit beside the keys");
+        } catch (const error& e) {
+            CHECK(e.code() == errc::out_of_memory);
+            CHECK(std::string(e.what()).find("registered keys") != std::string::npos);
+        }
+        // A second key whose partition just fits is registered, and runs.
+        const auto small = eng.add_key(k.pk, k.pce, {"small", part - 1});
+        CHECK(eng.submit({small, {pipeline::circuit_partition{k.circuit_ptr(1)}}, 0, "", {}}).wait().status ==
+              job_status::completed);
+        // A key whose bytes would leave no room for that partition is refused.
+        const test_key other(test::test_seed() + 63, 1, 10);
+        try {
+            eng.add_key(other.pk, other.pce, {"other", part / 2});
+            FAIL("add_key took the room an admitted key's partitions need");
+        } catch (const error& e) {
+            CHECK(e.code() == errc::out_of_memory);
+            CHECK(std::string(e.what()).find("no longer has room") != std::string::npos);
+        }
+    }
+    SECTION("within a budget for one partition beside the key, pooled buffers give way")
+    {
+        pipeline::engine_config cfg;
+        cfg.device_threads = 1;
+        cfg.synth_workers = 2;
+        cfg.workers_per_device = 2;
+        cfg.host_memory_budget = key_bytes + part;
+        pipeline::engine eng(cfg);
+        const auto key = eng.add_key(k.pk, k.pce, {"k", part});
+        std::atomic<bool> done{false};
+        std::atomic<uint64_t> worst{0};
+        std::thread sampler([&] {
+            while (!done.load()) {
+                const auto st = eng.stats();
+                const uint64_t used = st.memory_reserved + st.memory_resident + st.memory_pooled;
+                uint64_t w = worst.load();
+                while (used > w && !worst.compare_exchange_weak(w, used)) {
+                }
+                std::this_thread::sleep_for(200us);
+            }
+        });
+        std::vector<pipeline::job_handle> hs;
+        for (uint64_t j = 0; j < 12; ++j) hs.push_back(eng.submit({key, {pipeline::circuit_partition{k.circuit_ptr(j)}}, 0, "", {}}));
+        for (auto& h : hs) CHECK(h.wait().status == job_status::completed);
+        done = true;
+        sampler.join();
+        const auto st = eng.stats();
+        CHECK(worst.load() <= cfg.host_memory_budget);
+        CHECK(st.memory_peak <= cfg.host_memory_budget);
+        CHECK(st.memory_peak >= key_bytes + part);
+        CHECK(st.memory_reserved == 0);
+        CHECK(st.memory_resident == key_bytes);
+        CHECK(st.memory_pooled <= part);
+    }
+    SECTION("without a budget, freed aux vectors are pooled and counted")
+    {
+        pipeline::engine_config cfg;
+        cfg.device_threads = 1;
+        cfg.synth_workers = 2;
+        pipeline::engine eng(cfg);
+        const auto key = eng.add_key(k.pk, k.pce);
+        for (uint64_t j = 0; j < 4; ++j)
+            CHECK(eng.submit({key, {pipeline::circuit_partition{k.circuit_ptr(j)}}, 0, "", {}}).wait().status ==
+                  job_status::completed);
+        const auto st = eng.stats();
+        const uint64_t aux_bytes = uint64_t(k.pk->num_aux) * sizeof(fr);
+        CHECK(st.memory_pooled >= aux_bytes);
+        CHECK(st.memory_pooled <= cfg.synth_workers * aux_bytes);
+        CHECK(st.memory_pooled % aux_bytes == 0);
+    }
 }

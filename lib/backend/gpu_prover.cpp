@@ -35,6 +35,7 @@
 #include <tuple>
 
 #include "cuzk/backend/cuda.hpp"
+#include "cuzk/backend/fault.hpp"
 #include "cuzk/error.hpp"
 #include "cuzk/ntt/ntt.hpp"
 
@@ -472,6 +473,7 @@ auto guarded(gpu_key::impl& k, Body&& body)
 {
     std::lock_guard<std::mutex> lk(k.mu);
     try {
+        fault::check(fault::point::alloc, "gpu prove: device scratch");
         ensure_scratch(k);
         return body();
     } catch (...) {
@@ -497,6 +499,7 @@ groth16::prove_sums prove_bellperson_device(gpu_key::impl& k, std::span<const fr
         device_steps ds(k, obs);
         {
             device_steps::scope s(ds, "H2D", "");
+            fault::check(fault::point::copy, "gpu prove: H2D of the witness");
             pb::upload_pageable(w, inputs.data(), inputs.size_bytes());
             // Before a, b, c: the compact form of aux passes through abc.
             if (packed) {
@@ -529,6 +532,7 @@ groth16::prove_sums prove_bellperson_device(gpu_key::impl& k, std::span<const fr
         }
         {
             device_steps::scope s(ds, "NTT", "");
+            fault::check(fault::point::kernel, "gpu prove: NTT");
             // The input constraints input_i · 0 = 0, then zeros up to n.
             pb::copy_d2d(a + m, w, ni * sizeof(fr));
             pb::fill_zero(a + m + ni, (n - m - ni) * sizeof(fr));
@@ -608,6 +612,7 @@ groth16::prove_sums prove_snarkjs_device(gpu_key::impl& k, std::span<const fr> w
         device_steps ds(k, obs);
         {
             device_steps::scope s(ds, "H2D", "");
+            fault::check(fault::point::copy, "gpu prove: H2D of the witness");
             upload_witness(k, w, wit);
             s.end();
         }
@@ -618,6 +623,7 @@ groth16::prove_sums prove_snarkjs_device(gpu_key::impl& k, std::span<const fr> w
         }
         {
             device_steps::scope s(ds, "NTT", "");
+            fault::check(fault::point::kernel, "gpu prove: NTT");
             pb::fill_zero(a + m, (n - m) * sizeof(fr));
             pb::fill_zero(b + m, (n - m) * sizeof(fr));
             pb::mul_into(a, b, c, n);   // c = a∘b row by row (zero rows give zero)
@@ -853,6 +859,24 @@ uint64_t gpu_key::device_bytes() const noexcept
     return s;
 }
 uint64_t gpu_key::prove_scratch_bytes() const noexcept { return estimate_scratch(*p_); }
+uint64_t gpu_key::host_bytes() const noexcept
+{
+    const impl& k = *p_;
+    uint64_t s = 0;
+    auto pinned = [&](const auto& q) {
+        if (q.pin && q.pin->copied()) s += q.pin->bytes();
+    };
+    pinned(k.h);
+    pinned(k.l);
+    pinned(k.a);
+    pinned(k.b1);
+    pinned(k.b2);
+    if (k.pce && !k.has_user_pce) s += k.pce->memory_bytes();
+    return s;
+}
+
+// kernels/prove.cu: two staging pieces of 64 MiB.
+uint64_t gpu_staging_host_bytes() noexcept { return uint64_t{2} << 26; }
 
 groth16::prove_sums gpu_prove_start(const gpu_key& key, std::span<const fr> a, std::span<const fr> b,
                                     std::span<const fr> c, std::span<const fr> inputs, std::span<const fr> aux,
@@ -1006,6 +1030,8 @@ bool gpu_key::has_pce() const noexcept { return false; }
 bool gpu_key::resident() const noexcept { return false; }
 uint64_t gpu_key::device_bytes() const noexcept { return 0; }
 uint64_t gpu_key::prove_scratch_bytes() const noexcept { return 0; }
+uint64_t gpu_key::host_bytes() const noexcept { return 0; }
+uint64_t gpu_staging_host_bytes() noexcept { return 0; }
 
 groth16::prove_sums gpu_prove_start(const gpu_key&, std::span<const fr>, std::span<const fr>, std::span<const fr>,
                                     std::span<const fr>, std::span<const fr>, groth16::prove_observer*,

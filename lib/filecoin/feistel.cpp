@@ -97,7 +97,9 @@ using u64x8 = uint64_t __attribute__((vector_size(64)));
 
 // h0 of BLAKE2b-512 over the 16 bytes (m0, m1 as LE words) for 8 lanes. The
 // other 14 message words are zero, which the unrolled rounds fold away.
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+// (Not under ThreadSanitizer: in a shared library the clones' resolver runs
+// during relocation, before the TSan runtime is ready, and crashes.)
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_THREAD__)
 __attribute__((target_clones("avx512f", "avx2", "default")))
 #endif
 void blake2b16_x8(const uint64_t* m0, const uint64_t* m1, uint64_t* h0)

@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "cuzk/backend/cuda.hpp"
+#include "cuzk/backend/fault.hpp"
 #include "cuzk/backend/gpu_prover.hpp"
 #include "cuzk/ec/encoding.hpp"
 #include "cuzk/groth16/circuit.hpp"
@@ -37,6 +38,7 @@ struct key_entry {
     uint64_t partition_bytes = 0;
     uint64_t device_bytes = 0;     // device memory per device part
     uint64_t resident_bytes = 0;   // device memory the key holds (cuda: its gpu_key), per device
+    uint64_t host_bytes = 0;       // host memory counted for the key in the host budget
     bool snarkjs = false;          // pk->conv == snarkjs
     std::shared_ptr<const gpu_key> gpu;   // the cuda backend's resident key
 };
@@ -129,12 +131,25 @@ struct engine_core {
     bool stopping = false;
 
     std::vector<std::shared_ptr<const key_entry>> keys;
+    std::mutex add_key_mu;   // serialises add_key (taken before mu)
+    size_t keys_size() const
+    {
+        std::lock_guard lk(mu);
+        return keys.size();
+    }
     std::map<std::pair<int64_t, uint64_t>, std::shared_ptr<job_state>> dispatch;   // jobs with partitions left
     std::map<order_key, std::unique_ptr<work_item>> lookahead;
     std::deque<tail_item> tails;
     std::unordered_map<std::string, std::shared_ptr<job_state>> live;
     uint64_t next_seq = 0;
+    // Host budget: partitions in flight (reserved), the registered keys and
+    // the backend's page-locked staging (resident_host), the reuse pools
+    // (pooled); peak is the most their sum ever reached.
     uint64_t reserved = 0, peak = 0;
+    uint64_t resident_host = 0, pooled = 0;
+    uint64_t key_waiting = 0;             // host bytes of a key add_key waits to register (admission leaves room)
+    uint64_t max_partition_bytes = 0;     // the largest partition estimate of a key whose jobs fit the budget
+    std::vector<const void*> counted;     // proving keys and PCEs already counted in resident_host
     std::condition_variable cv_devmem;   // device budget freed, stop
     std::vector<uint64_t> dev_reserved, dev_peak;   // per device: device parts in progress plus resident keys
     uint64_t resident_total = 0;          // resident key bytes (on every device)
@@ -225,6 +240,36 @@ struct engine_core {
     };
 
     // ---- budget (mu held) ---------------------------------------------------------------
+
+    uint64_t host_in_use() const noexcept { return reserved + resident_host + pooled + key_waiting; }
+    void note_peak() noexcept { peak = std::max(peak, reserved + resident_host + pooled); }
+    // Whether `bytes` more fit the host budget now.
+    bool host_fits(uint64_t bytes) const noexcept
+    {
+        return cfg.host_memory_budget == 0 || host_in_use() + bytes <= cfg.host_memory_budget;
+    }
+    // Frees pooled buffers until `bytes` more fit or the pools are empty;
+    // true when they fit. The buffers are moved into `dropped`, to be freed
+    // once mu is released.
+    struct dropped_buffers {
+        std::vector<std::vector<fr>> aux;
+        std::vector<std::unique_ptr<gpu_packed_witness>> packed;
+    };
+    bool make_room(uint64_t bytes, dropped_buffers& dropped)
+    {
+        while (!host_fits(bytes) && (!aux_pool.empty() || !packed_pool.empty())) {
+            if (!packed_pool.empty()) {
+                pooled -= packed_pool.back()->host_bytes();
+                dropped.packed.push_back(std::move(packed_pool.back()));
+                packed_pool.pop_back();
+            } else {
+                pooled -= aux_pool.back().size() * sizeof(fr);
+                dropped.aux.push_back(std::move(aux_pool.back()));
+                aux_pool.pop_back();
+            }
+        }
+        return host_fits(bytes);
+    }
 
     void release_locked(uint64_t& bytes)
     {
@@ -343,7 +388,9 @@ struct engine_core {
 
     // ---- packed witnesses ------------------------------------------------------------
     // gpu_packed_witness objects are reused: their page-locked buffers are
-    // slow to allocate. At most one per partition in flight exists.
+    // slow to allocate. At most one per partition in flight exists. In use,
+    // one is part of its partition's reservation; in the pool, its bytes
+    // count in `pooled`, and it is kept only while the host budget has room.
     std::vector<std::unique_ptr<gpu_packed_witness>> packed_pool;   // under mu
     std::unique_ptr<gpu_packed_witness> take_packed()
     {
@@ -352,6 +399,7 @@ struct engine_core {
             if (!packed_pool.empty()) {
                 auto p = std::move(packed_pool.back());
                 packed_pool.pop_back();
+                pooled -= p->host_bytes();
                 return p;
             }
         }
@@ -361,6 +409,9 @@ struct engine_core {
     {
         if (!p) return;
         std::lock_guard lk(mu);
+        if (!host_fits(p->host_bytes())) return;   // p is freed after the lock is released
+        pooled += p->host_bytes();
+        note_peak();
         packed_pool.push_back(std::move(p));
     }
 
@@ -368,7 +419,8 @@ struct engine_core {
     // A circuit's witness() fills a vector of the right size without clearing
     // it first, which saves zero-filling gigabytes per partition (0.8 s for a
     // 32 GiB PoRep partition). Vectors freed once a partition no longer needs
-    // its aux are kept here, at most synth_workers of them.
+    // its aux are kept here, at most synth_workers of them, and only while
+    // the host budget has room for them (their bytes count in `pooled`).
     std::vector<std::vector<fr>> aux_pool;   // under mu
     std::vector<fr> take_aux(size_t n)
     {
@@ -378,17 +430,22 @@ struct engine_core {
                 std::vector<fr> r = std::move(v);
                 v = std::move(aux_pool.back());
                 aux_pool.pop_back();
+                pooled -= r.size() * sizeof(fr);
                 return r;
             }
         return {};
     }
     void give_aux(std::vector<fr>& v)
     {
-        std::vector<fr> old = std::move(v);
+        std::vector<fr> old = std::move(v);   // freed after the lock when not kept
         v = {};
         if (old.empty()) return;
         std::lock_guard lk(mu);
-        if (aux_pool.size() < cfg.synth_workers) aux_pool.push_back(std::move(old));
+        const uint64_t bytes = old.size() * sizeof(fr);
+        if (aux_pool.size() >= cfg.synth_workers || !host_fits(bytes)) return;
+        pooled += bytes;
+        note_peak();
+        aux_pool.push_back(std::move(old));
     }
 
     // ---- synthesis ---------------------------------------------------------------------
@@ -535,12 +592,13 @@ struct engine_core {
             // Wait until the head of the dispatch order exists and fits the budget.
             std::shared_ptr<job_state> mem_wait_job;
             uint32_t mem_wait_part = 0;
+            dropped_buffers dropped;   // pooled buffers given up for room, freed below without mu
             for (;;) {
                 if (stopping) break;
                 if (!dispatch.empty()) {
                     const auto& head = dispatch.begin()->second;
                     const uint64_t need = head->key->partition_bytes;
-                    if (cfg.host_memory_budget == 0 || reserved + need <= cfg.host_memory_budget) break;
+                    if (make_room(need, dropped)) break;
                     if (mem_wait_job != head) {
                         if (mem_wait_job)
                             emit(timeline::phase::end, "MEM_WAIT", mem_wait_job.get(), int32_t(mem_wait_part), worker, -1);
@@ -564,10 +622,11 @@ struct engine_core {
             if (job->next_dispatch == job->n_parts) dispatch.erase(dit);
             item->reserved = job->key->partition_bytes;
             reserved += item->reserved;
-            peak = std::max(peak, reserved);
+            note_peak();
             job_status queued = job_status::queued;
             job->status.compare_exchange_strong(queued, job_status::running);
             lk.unlock();
+            dropped = {};
 
             bool ok = false;
             if (!job->ending.load()) {
@@ -729,6 +788,10 @@ struct engine_core {
             if (it.device_eval) return gpu_prove_start_witness(*k.gpu, it.inputs, it.aux, &obs);
             return gpu_prove_start(*k.gpu, it.a, it.b, it.c, it.inputs, it.aux, &obs);
         }
+        // The CPU backend has the failure points of a device too (fault.hpp).
+        fault::check(fault::point::alloc, "cpu prove: device scratch");
+        fault::check(fault::point::copy, "cpu prove: H2D of the witness");
+        fault::check(fault::point::kernel, "cpu prove: NTT");
         groth16::prove_options po;
         po.threads = cfg.device_threads;
         if (k.snarkjs) return groth16::prove_start_snarkjs(*k.pk, std::move(it.a), std::move(it.b), it.w, po, &obs);
@@ -743,13 +806,15 @@ struct engine_core {
     {
         const std::shared_ptr<job_state> job = it.job;
         // What is left of the partition is a few points and the public inputs.
+        // The reservation is returned first, so that the pools may keep the
+        // buffers within the budget.
         it.a = {};
         it.b = {};
         it.c = {};
-        give_aux(it.aux);
         it.w = {};
-        give_packed(std::move(it.packed));
         release(it.reserved);
+        give_aux(it.aux);
+        give_packed(std::move(it.packed));
         if (err) {
             fail(job, it.part, *err);
             return;
@@ -886,6 +951,16 @@ engine::engine(const engine_config& cfg) : cfg_(cfg)
     p->counters.device_busy_ns.assign(cfg.devices, 0);
     p->dev_reserved.assign(cfg.devices, 0);
     p->dev_peak.assign(cfg.devices, 0);
+    if (cfg.backend == engine_backend::cuda) {
+        // The backend's page-locked staging buffers count in the host budget.
+        p->resident_host = gpu_staging_host_bytes();
+        if (cfg.host_memory_budget != 0 && p->resident_host > cfg.host_memory_budget)
+            throw error(errc::out_of_memory,
+                        fmt::format("engine: the host memory budget of {} bytes cannot hold the cuda backend's "
+                                    "page-locked staging buffers ({} bytes)",
+                                    cfg.host_memory_budget, p->resident_host));
+        p->peak = p->resident_host;
+    }
     for (unsigned d = 0; d < cfg.devices; ++d) p->device_locks.push_back(std::make_unique<std::mutex>());
     p_ = std::move(p);
     // Worker numbers: synthesis, then prove workers (device-major), then tails.
@@ -938,13 +1013,66 @@ uint64_t engine::now_ns() const noexcept { return p_->now_ns(); }
 
 namespace {
 
+// Host bytes of a proving key's points and coefficients.
+uint64_t key_host_bytes(const groth16::proving_key& pk)
+{
+    const uint64_t g1 = pk.h.size() + pk.l.size() + pk.a.size() + pk.b_g1.size() + pk.vk.ic.size();
+    return g1 * sizeof(g1_affine) + pk.b_g2.size() * sizeof(g2_affine) + pk.coefs.size() * sizeof(groth16::sparse_coef);
+}
+
+// The device budget's checks for a new key (mu held); throws what add_key refuses.
+void check_device_budget(const detail::engine_core& c, const key_entry& e)
+{
+    const uint64_t budget = c.cfg.device_memory_budget;
+    if (budget == 0) return;
+    // The resident keys must fit, and leave room for the device part of
+    // every key whose jobs are admitted (those whose part fitted when
+    // they were added): queued work must never become impossible.
+    // A key whose own part does not fit is registered; submit() refuses
+    // its jobs.
+    const uint64_t resident = c.resident_total + e.resident_bytes;
+    if (resident > budget)
+        throw error(errc::out_of_memory,
+                    fmt::format("add_key {}: the device memory budget of {} bytes ({:.1f} MiB) cannot hold the "
+                                "resident keys ({} bytes with this one)",
+                                e.name, budget, double(budget) / 1048576.0, resident));
+    if (c.max_device_bytes > budget - resident)
+        throw error(errc::out_of_memory,
+                    fmt::format("add_key {}: with this key resident ({} bytes) the device memory budget of {} "
+                                "bytes no longer has room for a device part of {} bytes of an earlier key",
+                                e.name, e.resident_bytes, budget, c.max_device_bytes));
+}
+
+// The same for the host budget: the registered keys (and the backend's
+// page-locked staging) must fit and leave room for a partition of every key
+// whose jobs are admitted.
+void check_host_budget(const detail::engine_core& c, const key_entry& e)
+{
+    const uint64_t budget = c.cfg.host_memory_budget;
+    if (budget == 0) return;
+    const uint64_t resident = c.resident_host + e.host_bytes;
+    if (resident > budget)
+        throw error(errc::out_of_memory,
+                    fmt::format("add_key {}: the host memory budget of {} bytes ({:.1f} MiB) cannot hold the "
+                                "registered keys ({} bytes with this one)",
+                                e.name, budget, double(budget) / 1048576.0, resident));
+    if (c.max_partition_bytes > budget - resident)
+        throw error(errc::out_of_memory,
+                    fmt::format("add_key {}: with this key ({} bytes of host memory) the host memory budget of {} "
+                                "bytes no longer has room for a partition of {} bytes of an earlier key",
+                                e.name, e.host_bytes, budget, c.max_partition_bytes));
+}
+
 // The part of add_key common to both conventions: the estimates, the cuda
-// backend's resident key, the device budget, the key table.
+// backend's resident key, the memory budgets, the key table.
 key_id register_key(detail::engine_core& c, std::shared_ptr<key_entry> e,
                     std::shared_ptr<const groth16::proving_key> pk, std::shared_ptr<const r1cs::pce> pce,
                     groth16::query_density density, const key_options& opt)
 {
-    const std::string& nm = e->name;
+    // One registration at a time: the budget checks below stay true while
+    // add_key waits for host memory.
+    std::lock_guard reg(c.add_key_mu);
+    if (e->name.empty()) e->name = fmt::format("#{}", c.keys_size());
     e->pvk = groth16::prepare_verifying_key(pk->vk);
     e->partition_bytes = opt.partition_bytes ? opt.partition_bytes : partition_bytes_estimate(*pk);
     const uint64_t budget = c.cfg.device_memory_budget;
@@ -964,31 +1092,44 @@ key_id register_key(detail::engine_core& c, std::shared_ptr<key_entry> e,
     e->pk = std::move(pk);
     e->pce = std::move(pce);
     e->density = std::move(density);
-    std::lock_guard lk(c.mu);
-    if (budget != 0) {
-        // The resident keys must fit, and leave room for the device part of
-        // every key whose jobs are admitted (those whose part fitted when
-        // they were added): queued work must never become impossible.
-        // A key whose own part does not fit is registered; submit() refuses
-        // its jobs.
-        const uint64_t resident = c.resident_total + e->resident_bytes;
-        if (resident > budget)
-            throw error(errc::out_of_memory,
-                        fmt::format("add_key {}: the device memory budget of {} bytes ({:.1f} MiB) cannot hold the "
-                                    "resident keys ({} bytes with this one)",
-                                    nm, budget, double(budget) / 1048576.0, resident));
-        if (c.max_device_bytes > budget - resident)
-            throw error(errc::out_of_memory,
-                        fmt::format("add_key {}: with this key resident ({} bytes) the device memory budget of {} "
-                                    "bytes no longer has room for a device part of {} bytes of an earlier key",
-                                    nm, e->resident_bytes, budget, c.max_device_bytes));
-        if (e->device_bytes <= budget - resident) c.max_device_bytes = std::max(c.max_device_bytes, e->device_bytes);
+
+    detail::engine_core::dropped_buffers dropped;   // freed after mu is released
+    std::unique_lock lk(c.mu);
+    // Host memory: the key's points and coefficients and its PCE, each
+    // counted once however many keys share them, and what a cuda key holds
+    // on the host besides.
+    const auto seen = [&](const void* p) { return std::find(c.counted.begin(), c.counted.end(), p) != c.counted.end(); };
+    e->host_bytes = e->gpu ? e->gpu->host_bytes() : 0;
+    if (!seen(e->pk.get())) e->host_bytes += key_host_bytes(*e->pk);
+    if (e->pce && !seen(e->pce.get())) e->host_bytes += e->pce->memory_bytes();
+    check_device_budget(c, *e);
+    check_host_budget(c, *e);
+    const uint64_t hbudget = c.cfg.host_memory_budget;
+    if (hbudget != 0) {
+        // Partitions in flight may hold the room for now: wait for them
+        // (admission leaves what is waiting here alone).
+        c.key_waiting += e->host_bytes;
+        c.cv_synth.wait(lk, [&] {
+            c.key_waiting -= e->host_bytes;
+            const bool ok = c.stopping || c.make_room(e->host_bytes, dropped);
+            c.key_waiting += e->host_bytes;
+            return ok;
+        });
+        c.key_waiting -= e->host_bytes;
+        if (c.stopping) throw error(errc::cancelled, fmt::format("add_key {}: the engine is shutting down", e->name));
+        if (e->partition_bytes <= hbudget - c.resident_host - e->host_bytes)
+            c.max_partition_bytes = std::max(c.max_partition_bytes, e->partition_bytes);
     }
+    if (budget != 0 && e->device_bytes <= budget - c.resident_total - e->resident_bytes)
+        c.max_device_bytes = std::max(c.max_device_bytes, e->device_bytes);
+    c.counted.push_back(e->pk.get());
+    if (e->pce) c.counted.push_back(e->pce.get());
+    c.resident_host += e->host_bytes;
+    c.note_peak();
     c.resident_total += e->resident_bytes;
     for (auto& r : c.dev_reserved) r += e->resident_bytes;
     for (size_t d = 0; d < c.dev_peak.size(); ++d) c.dev_peak[d] = std::max(c.dev_peak[d], c.dev_reserved[d]);
     e->id = key_id(c.keys.size());
-    if (e->name.empty()) e->name = fmt::format("#{}", e->id);
     c.keys.push_back(std::move(e));
     return c.keys.back()->id;
 }
@@ -1107,13 +1248,20 @@ job_handle engine::submit(proof_request req)
                         fmt::format("submit {}: partition {} needs a PCE and key {} has none", req.id, i, key->name));
         }
     }
-    const uint64_t budget = cfg_.host_memory_budget;
-    if (budget != 0 && key->partition_bytes > budget)
-        throw error(errc::out_of_memory,
-                    fmt::format("submit {}: one partition of key {} needs about {:.1f} MiB, more than the host memory "
-                                "budget of {:.1f} MiB; it could never run (raise the budget)",
-                                req.id, key->name, double(key->partition_bytes) / 1048576.0,
-                                double(budget) / 1048576.0));
+    if (const uint64_t budget = cfg_.host_memory_budget; budget != 0) {
+        uint64_t resident = 0;
+        {
+            std::lock_guard lk(p_->mu);
+            resident = p_->resident_host;
+        }
+        if (resident > budget || key->partition_bytes > budget - resident)
+            throw error(errc::out_of_memory,
+                        fmt::format("submit {}: one partition of key {} needs about {:.1f} MiB; the host memory "
+                                    "budget is {:.1f} MiB, {:.1f} MiB of it held by the registered keys; it could "
+                                    "never run (raise the budget)",
+                                    req.id, key->name, double(key->partition_bytes) / 1048576.0,
+                                    double(budget) / 1048576.0, double(resident) / 1048576.0));
+    }
     if (const uint64_t dbudget = cfg_.device_memory_budget; dbudget != 0) {
         uint64_t resident = 0;
         {
@@ -1165,6 +1313,8 @@ engine_stats engine::stats() const
     std::lock_guard lk(p_->mu);
     engine_stats s = p_->counters;
     s.memory_reserved = p_->reserved;
+    s.memory_resident = p_->resident_host;
+    s.memory_pooled = p_->pooled;
     s.memory_peak = p_->peak;
     s.jobs_live = p_->live.size();
     s.lookahead_queued = p_->lookahead.size();

@@ -79,6 +79,10 @@ public:
     // Device scratch one prove needs on top of device_bytes() (a, b, c, h,
     // witness, scalars, MSM buckets and sort buffers, streaming chunks).
     uint64_t prove_scratch_bytes() const noexcept;
+    // Host memory the key holds beside the proving key and the given PCE:
+    // page-locked copies of streamed queries whose registration failed, and
+    // the PCE built from a snarkjs key's coefficients (for host budgets).
+    uint64_t host_bytes() const noexcept;
 
     struct impl;
 
@@ -181,6 +185,11 @@ groth16::proof gpu_prove_snarkjs(const gpu_key& k, std::span<const fr> witness, 
 // fraction of its size. dst[i] == src[i] afterwards. scratch: device memory
 // for src.size() values (overwritten). Synchronises before returning; returns
 // how many values were neither 0 nor 1.
+// Page-locked host memory the CUDA backend keeps for its staged host-to-device
+// copies (two pieces, process-wide, allocated at the first staged copy); 0
+// without CUDA.
+uint64_t gpu_staging_host_bytes() noexcept;
+
 size_t gpu_upload_witness(fr* dst, std::span<const fr> src, fr* scratch);
 
 } // namespace cuzk

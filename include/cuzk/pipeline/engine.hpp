@@ -38,12 +38,35 @@
 // further ahead: more partitions hold host memory at once). With lookahead
 // < k a call never reaches k. k = 1 is the plain pipeline.
 //
-// Host memory: every partition reserves its host-memory estimate (see
-// partition_bytes_estimate) from host_memory_budget before its synthesis
-// starts and returns it when its device part ends (what is left after that is
-// a few points and the public inputs). A partition waits while the budget is
-// short (head of line: later partitions do not overtake it); a job whose
-// partition can never fit is refused by submit() with errc::out_of_memory.
+// Host memory (engine_config::host_memory_budget; 0 = no limit, the
+// accounting still shows in engine_stats). Three things are counted, and
+// their sum never exceeds the budget:
+//   - the registered keys (memory_resident): each proving key's points and
+//     coefficients and each PCE (counted once however many keys share it),
+//     what a cuda key holds on the host besides (gpu_key::host_bytes: pinned
+//     copies, a snarkjs key's PCE) and, on the cuda backend, its page-locked
+//     staging buffers (gpu_staging_host_bytes). add_key refuses
+//     (errc::out_of_memory) a key that does not fit, or that would leave no
+//     room for a partition of an earlier key whose jobs are admitted, and
+//     waits while partitions in flight hold the room it needs;
+//   - partitions in flight (memory_reserved): every partition reserves its
+//     estimate (see partition_bytes_estimate) before its synthesis starts and
+//     returns it when its device part ends (what is left after that is a few
+//     points and the public inputs). A partition waits while the budget is
+//     short (head of line: later partitions do not overtake it); a job whose
+//     partition can never fit next to the keys is refused by submit() with
+//     errc::out_of_memory;
+//   - buffers kept for reuse (memory_pooled): aux vectors and the
+//     page-locked packed witnesses of the cuda backend. A buffer is pooled
+//     only while it fits, and pooled buffers are freed when a partition or a
+//     key needs their room.
+// Page-locked memory in use by a partition (its packed witness) is part of
+// that partition's estimate.
+//
+// Faults: the backends have three failure points per device part (a device
+// allocation, the witness copy, a kernel; cuzk/backend/fault.hpp, switched on
+// by CUZK_FAULT or fault::arm). A failure there ends only the partition's job
+// (failed, with the backend's message and code); the engine keeps proving.
 //
 // Device memory (engine_config::device_memory_budget, per device; 0 = no
 // limit of the engine's own, reservations still counted in engine_stats: the
@@ -148,7 +171,7 @@ struct engine_config {
     unsigned partitions_per_call = 1;  // partitions of one key a prove worker runs per lock hold (>= 1)
     unsigned device_threads = 0;       // threads of the CPU backend's device work; 0 = all
     unsigned tail_threads = 1;         // CPU-tail threads; 0 = the prove worker runs its tail after the lock
-    uint64_t host_memory_budget = 0;   // bytes for partitions in flight; 0 = unlimited
+    uint64_t host_memory_budget = 0;   // bytes for keys, partitions in flight and pools; 0 = unlimited
     uint64_t device_memory_budget = 0; // bytes per device for keys and device parts; 0 = unlimited
     engine_backend backend = engine_backend::cpu;
     bool self_verify = true;           // verify every proof before reporting it
@@ -280,8 +303,10 @@ struct engine_stats {
     uint64_t jobs_submitted = 0, jobs_completed = 0, jobs_failed = 0, jobs_cancelled = 0;
     uint64_t partitions_proved = 0;            // device parts finished (including discarded ones)
     uint64_t device_calls = 0;                 // device-lock holds (one per prove call of ≤ partitions_per_call)
-    uint64_t memory_reserved = 0;              // bytes of the budget reserved now
-    uint64_t memory_peak = 0;                  // the most ever reserved at once
+    uint64_t memory_reserved = 0;              // host bytes reserved by partitions in flight now
+    uint64_t memory_resident = 0;              // host bytes of the registered keys (and cuda staging)
+    uint64_t memory_pooled = 0;                // host bytes of buffers kept for reuse
+    uint64_t memory_peak = 0;                  // the most of reserved + resident + pooled ever held at once
     size_t jobs_live = 0;                      // submitted, not yet ended
     size_t lookahead_queued = 0;               // synthesized partitions waiting for a prove worker
     std::vector<uint64_t> device_busy_ns;      // per device: time inside the device part, under the lock
@@ -309,8 +334,8 @@ public:
     // fit its domain; density gives the key's A/B query filters. With the
     // two-argument form the density comes from the PCE. Throws
     // errc::invalid_argument / errc::unsupported naming the mismatch, and
-    // errc::out_of_memory when the device budget cannot hold the key (see
-    // "Device memory"). The cuda backend uploads the key here (errc::device
+    // errc::out_of_memory when the device or host budget cannot hold the key
+    // (see "Device memory" and "Host memory"). The cuda backend uploads the key here (errc::device
     // on a CUDA failure).
     //
     // A snarkjs-convention key (pk->conv == snarkjs, e.g. io::read_zkey's) is

@@ -1,0 +1,181 @@
+// Writes the seed corpora of the fuzz harnesses: small valid files made by
+// the project's own writers, one folder per harness.
+//   fuzz_seeds <dir>     → <dir>/zkey/…, <dir>/wtns/…, … (see CUZK_FUZZ_TARGETS)
+// Everything is deterministic (fixed toxic waste, fixed generator seeds).
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "cuzk/filecoin/c1_json.hpp"
+#include "cuzk/filecoin/synthetic_c1.hpp"
+#include "cuzk/groth16/circuit.hpp"
+#include "cuzk/groth16/setup.hpp"
+#include "cuzk/io/bellperson.hpp"
+#include "cuzk/io/json.hpp"
+#include "cuzk/io/snarkjs.hpp"
+#include "cuzk/timeline/sinks.hpp"
+
+namespace fs = std::filesystem;
+using namespace cuzk;
+
+namespace {
+
+fs::path root;
+
+std::string seed_path(const char* harness, const char* file)
+{
+    fs::create_directories(root / harness);
+    return (root / harness / file).string();
+}
+
+void write_bytes(const char* harness, const char* file, std::span<const uint8_t> b)
+{
+    std::ofstream(seed_path(harness, file), std::ios::binary).write(reinterpret_cast<const char*>(b.data()),
+                                                                    std::streamsize(b.size()));
+}
+
+void write_string(const char* harness, const char* file, std::string_view s)
+{
+    write_bytes(harness, file, {reinterpret_cast<const uint8_t*>(s.data()), s.size()});
+}
+
+// The circuit of every key: inputs ONE, x; aux y, z, w;
+//   x·y = z,   (2x + 3y)·ONE = w,   (z − 5w)·y = c with c = (z − 5w)·y as one more aux.
+struct tiny {
+    static constexpr uint32_t ni = 2, na = 4;
+    std::vector<std::array<std::vector<std::pair<uint32_t, fr>>, 3>> rows;
+    std::vector<fr> witness;   // ONE, x, y, z, w, c
+    tiny()
+    {
+        const fr x = fr::from_u64(3), y = fr::from_u64(4), z = x * y, w = fr::from_u64(2) * x + fr::from_u64(3) * y;
+        const fr c = (z - fr::from_u64(5) * w) * y;
+        witness = {fr::one(), x, y, z, w, c};
+        rows.push_back({{{{1, fr::one()}}, {{2, fr::one()}}, {{3, fr::one()}}}});
+        rows.push_back({{{{1, fr::from_u64(2)}, {2, fr::from_u64(3)}}, {{0, fr::one()}}, {{4, fr::one()}}}});
+        rows.push_back({{{{3, fr::one()}, {4, -fr::from_u64(5)}}, {{2, fr::one()}}, {{5, fr::one()}}}});
+    }
+    r1cs::pce pce() const
+    {
+        std::vector<std::array<r1cs::pce_row, 3>> c(rows.begin(), rows.end());
+        return r1cs::pce_from_constraints(ni, na, c);
+    }
+    io::r1cs_file r1cs() const
+    {
+        io::r1cs_file r;
+        r.n_wires = ni + na;
+        r.n_pub_in = 1;
+        r.n_prv_in = 1;
+        r.n_labels = r.n_wires;
+        r.n_constraints = uint32_t(rows.size());
+        for (const auto& row : rows) r.constraints.push_back({row[0], row[1], row[2]});
+        for (uint32_t i = 0; i < r.n_wires; ++i) r.wire_to_label.push_back(i);
+        return r;
+    }
+};
+
+void binary_seeds(const tiny& t)
+{
+    const r1cs::pce p = t.pce();
+    r1cs::save_pce(p, seed_path("pce", "tiny.pce"));
+    io::write_r1cs(seed_path("r1cs", "tiny.r1cs"), t.r1cs());
+    io::write_wtns(seed_path("wtns", "tiny.wtns"), t.witness);
+
+    const groth16::toxic_waste waste = groth16::toxic_waste::from_seed(1);
+    groth16::setup_options opt;
+    opt.threads = 1;
+    opt.waste = &waste;
+    groth16::query_density density;
+    const groth16::proving_key bp = groth16::setup_bellperson(groth16::describe(p), &density, opt);
+    const groth16::proving_key sj = groth16::setup_snarkjs(groth16::describe(p), opt);
+    io::write_params(seed_path("params", "tiny.params"), bp);
+    io::write_vk(seed_path("vk", "tiny.vk"), bp.vk);
+    io::write_zkey(seed_path("zkey", "tiny.zkey"), sj);
+
+    // Proofs only need points of the right groups for the decoders.
+    const groth16::proof pr{bp.vk.alpha_g1, bp.vk.beta_g2, bp.vk.delta_g1};
+    std::array<uint8_t, 384> two{};
+    io::proof_to_bytes(pr, std::span<uint8_t, 192>(two.data(), 192));
+    io::proof_to_bytes(groth16::proof{bp.vk.beta_g1, bp.vk.delta_g2, bp.vk.ic.at(0)},
+                       std::span<uint8_t, 192>(two.data() + 192, 192));
+    write_bytes("proof_bytes", "one.bin", std::span<const uint8_t>(two.data(), 192));
+    write_bytes("proof_bytes", "two.bin", two);
+
+    io::write_proof_json(seed_path("json_proof", "proof.json"), groth16::proof{sj.vk.alpha_g1, sj.vk.beta_g2, sj.vk.ic.at(0)});
+    io::write_public_json(seed_path("json_public", "public.json"), std::span<const fr>(t.witness).subspan(1, 1));
+    write_string("json_public", "empty.json", "[]");
+    io::write_vk_json(seed_path("json_vk", "vk.json"), sj.vk);
+}
+
+void timeline_seeds()
+{
+    write_string("timeline", "lines.log",
+                 "[2024-05-01 INFO] TIMELINE,0,JOB_SUBMIT,j1,partitions=2\n"
+                 "TIMELINE,1.5,SYNTH_START,j1,partition=0,worker=0\n"
+                 "TIMELINE,2.25,GPU_QUEUE,j1,partition=0,worker=2,device=0\n"
+                 "TIMELINE,3,MSM_H,j1,partition=0,worker=2,device=0,ph=B\n"
+                 "CUZK_TIMING: gpu_tid=0 prestage_vram tail_msm_ms=412\n"
+                 "TIMELINE,4.000001,MSM_H,j1,partition=0,worker=2,device=0,ph=E,msg=a%2Cb\r\n"
+                 "TIMELINE,5,GPU_END,j1,monolithic,gpu_ms=1.5\n");
+    std::ostringstream chrome;
+    {
+        timeline::chrome_trace_sink sink(chrome);
+        timeline::event e;
+        e.name = "NTT";
+        e.job = "j1";
+        e.partition = 0;
+        e.worker = 1;
+        e.device = 0;
+        e.ph = timeline::phase::begin;
+        e.t_ns = 1000;
+        sink.record(e);
+        e.ph = timeline::phase::end;
+        e.t_ns = 2500;
+        e.details.emplace_back("query", "h");
+        sink.record(e);
+        e.ph = timeline::phase::instant;
+        e.name = "JOB_DONE";
+        e.t_ns = 3000;
+        sink.record(e);
+        sink.finish();
+    }
+    write_string("timeline", "trace.json", chrome.str());
+    write_string("timeline", "bare.json", "[{\"name\":\"X1\",\"ph\":\"X\",\"ts\":1.5,\"dur\":2,\"args\":{\"job\":\"j\"}}]");
+}
+
+void c1_seeds()
+{
+    using namespace filecoin;
+    const seal_config shapes[] = {
+        seal_config::custom(64, 2, 1, tree_shape{8, 0, 0}, porep_id_of(1), api_version::v1_1, 1),
+        seal_config::custom(128, 2, 1, tree_shape{8, 2, 0}, porep_id_of(2), api_version::v1_1, 1),
+        seal_config::custom(128, 2, 1, tree_shape{8, 8, 2}, porep_id_of(3), api_version::v1_2, 1),
+    };
+    int i = 0;
+    for (const seal_config& cfg : shapes) {
+        std::string text;
+        write_c1_json(synthetic_c1(cfg, uint64_t(7 + i), 1), text);
+        write_string("c1_json", ("c1-" + std::to_string(i++) + ".json").c_str(), text);
+    }
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    if (argc != 2) {
+        std::cerr << "usage: fuzz_seeds <corpus dir>\n";
+        return 2;
+    }
+    root = argv[1];
+    try {
+        const tiny t;
+        binary_seeds(t);
+        timeline_seeds();
+        c1_seeds();
+    } catch (const std::exception& e) {
+        std::cerr << "fuzz_seeds: " << e.what() << "\n";
+        return 1;
+    }
+    return 0;
+}
