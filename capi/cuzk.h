@@ -279,7 +279,7 @@ CUZK_API size_t cuzk_pce_last_error(char* out, size_t out_len, const cuzk_pce* p
  * struct_size rule applies). Errors: CUZK_ERR_NULL, CUZK_ERR_INVALID_HANDLE,
  * CUZK_ERR_STRUCT_SIZE. */
 CUZK_API cuzk_status cuzk_pce_info_get(cuzk_pce_info* out, const cuzk_pce* pce);
-/* Writes the PCE file format (docs: include/cuzk/r1cs/pce.hpp; path + ".tmp"
+/* Writes the PCE file format (docs/PCE-FORMAT.md; path + ".tmp"
  * is written and renamed over path). path copied.
  * Errors: CUZK_ERR_NULL, CUZK_ERR_INVALID_HANDLE, CUZK_ERR_IO. */
 CUZK_API cuzk_status cuzk_pce_save(const cuzk_pce* pce, const char* path);
@@ -662,6 +662,224 @@ CUZK_API cuzk_status cuzk_job_proofs(uint8_t* out, size_t out_len, size_t* out_s
  * a verifier needs with the proof. */
 CUZK_API cuzk_status cuzk_job_public_inputs(uint8_t* out, size_t out_len, size_t* out_size, const cuzk_job* job,
                                             size_t partition);
+
+/* ==== Host-synthesized partitions, borrowed ====================================== */
+/* A host that synthesizes its circuits itself (bellperson's
+ * ProvingAssignment: a, b, c plus the input and aux assignments) hands them
+ * over without building packed canonical copies: the arrays are borrowed and
+ * may be in either scalar form below.
+ *
+ * Forms of a scalar array (every array of one partition has the same form):
+ *   CUZK_FORM_CANONICAL   32 bytes per scalar, little-endian, < r (as
+ *                         everywhere else in this header).
+ *   CUZK_FORM_MONTGOMERY  4 × uint64 little-endian limbs of x·R mod r with
+ *                         R = 2^256 mod r: the in-memory layout of blstrs'
+ *                         Scalar and blst's blst_fr, i.e. a bellperson
+ *                         Vec<Fr>'s buffer as is. This is also cuzk's own
+ *                         representation, so these values are copied without
+ *                         conversion (only checked to be < r).
+ * Arrays need no particular alignment. */
+#define CUZK_FORM_CANONICAL 0u
+#define CUZK_FORM_MONTGOMERY 1u
+
+/* Called once for each partition of a job submitted with
+ * cuzk_engine_submit_borrowed, when the library no longer reads that
+ * partition's arrays; `partition` is its index in the job. See
+ * cuzk_engine_submit_borrowed for when and on which thread. */
+typedef void (*cuzk_release_fn)(void* user_data, size_t partition);
+
+/* One borrowed partition. Like cuzk_partition, plus the form and a release
+ * callback. For CUZK_PARTITION_ABC, a, b and c are read for the first
+ * num_constraints values only: a bellperson assignment whose vectors already
+ * carry the appended input constraints (one per input) may be passed as is
+ * with num_constraints = the circuit's own constraint count. */
+typedef struct cuzk_borrowed_partition {
+    uint32_t struct_size;          /* sizeof(cuzk_borrowed_partition) */
+    uint32_t kind;                 /* CUZK_PARTITION_WITNESS or CUZK_PARTITION_ABC */
+    uint32_t form;                 /* CUZK_FORM_* */
+    uint32_t reserved;             /* 0 */
+    const void* inputs;            /* num_inputs scalars, starting with ONE */
+    size_t num_inputs;
+    const void* aux;               /* num_aux scalars (may be NULL when 0) */
+    size_t num_aux;
+    const void* a;                 /* CUZK_PARTITION_ABC only, else NULL */
+    const void* b;
+    const void* c;
+    size_t num_constraints;        /* CUZK_PARTITION_ABC only, else 0 */
+    cuzk_release_fn release;       /* may be NULL */
+    void* user_data;               /* passed to release; may be NULL */
+} cuzk_borrowed_partition;
+
+/* Sets struct_size and clears the rest (kind WITNESS, form CANONICAL).
+ * Errors: CUZK_ERR_NULL. */
+CUZK_API cuzk_status cuzk_borrowed_partition_init(cuzk_borrowed_partition* out);
+
+/* Queues a job of num_parts borrowed partitions under key_id; *out = the job.
+ * parts (stride parts[0].struct_size, as in cuzk_engine_submit) is copied;
+ * the arrays it points to are retained: they must stay valid and unchanged
+ * until that partition's release callback has been called.
+ *
+ * When the arrays are read. WITNESS partitions (keys with a PCE) are read by
+ * the engine's synthesis stage when the partition's turn comes, i.e. no copy
+ * of the host's arrays exists before then, and release follows right after
+ * the read, on an engine thread. ABC partitions are read (copied) before this
+ * function returns, and released before it returns.
+ * A partition that is never read (the job failed or was cancelled first, or
+ * the engine was destroyed) is released when the job ends, on the thread that
+ * ended it. So after CUZK_OK every partition's release is called exactly
+ * once, at the latest when the job ends; never concurrently for one
+ * partition. When the call fails, no release is called and the host keeps
+ * its arrays. The callback has the timeline callback's restrictions (no call
+ * on an engine or job handle; return quickly).
+ *
+ * Checks before queueing: struct sizes, kinds, forms, counts and NULL arrays
+ * as cuzk_engine_submit; for ABC partitions also every value (< r) and
+ * inputs[0] = ONE. The values of a WITNESS partition are checked when they
+ * are read: a value >= r (or inputs[0] != ONE) then fails the job with
+ * CUZK_ERR_NON_CANONICAL (CUZK_ERR_INVALID_ARGUMENT), naming the partition.
+ * Errors: as cuzk_engine_submit, plus CUZK_ERR_INVALID_ARGUMENT (unknown
+ * form, non-zero reserved). */
+CUZK_API cuzk_status cuzk_engine_submit_borrowed(cuzk_job** out, cuzk_engine* engine, uint32_t key_id,
+                                                 const cuzk_borrowed_partition* parts, size_t num_parts,
+                                                 const cuzk_job_options* opt);
+
+/* Query densities of a bellperson key, as bellperson's DensityTracker keeps
+ * them: bit i of a bitmap is bit (i mod 8) of byte i / 8 (least significant
+ * bit first; the byte image of a bitvec Lsb0 BitVec on a little-endian
+ * host). a_aux: aux j occurs with a non-zero coefficient in A; b_input:
+ * input i (0 = ONE) occurs in B; b_aux: aux j occurs in B. A bitmap of n bits
+ * is ceil(n / 8) bytes, borrowed for the call; bits past n in its last byte
+ * are ignored. They must describe the key's circuit exactly: wrong densities
+ * give proofs that do not verify (caught by self_verify). */
+typedef struct cuzk_query_density {
+    uint32_t struct_size;      /* sizeof(cuzk_query_density) */
+    uint32_t reserved;         /* 0 */
+    const uint8_t* a_aux;      /* a_aux_bits bits */
+    size_t a_aux_bits;         /* = the key's num_aux */
+    const uint8_t* b_input;    /* b_input_bits bits */
+    size_t b_input_bits;       /* = the key's num_inputs (including ONE) */
+    const uint8_t* b_aux;      /* b_aux_bits bits */
+    size_t b_aux_bits;         /* = the key's num_aux */
+} cuzk_query_density;
+
+/* Sets struct_size and clears the rest. Errors: CUZK_ERR_NULL. */
+CUZK_API cuzk_status cuzk_query_density_init(cuzk_query_density* out);
+
+/* Registers a bellperson key without its PCE (e.g. from
+ * cuzk_key_load_params) with the query densities of its circuit; its jobs
+ * take CUZK_PARTITION_ABC partitions only (copied or borrowed). Otherwise as
+ * cuzk_engine_add_key (references, name, partition_bytes).
+ * Errors: CUZK_ERR_NULL, CUZK_ERR_INVALID_HANDLE, CUZK_ERR_STRUCT_SIZE,
+ * CUZK_ERR_INVALID_ARGUMENT (a verifying key only, a snarkjs key, a bitmap
+ * length that is not the key's count: the message names it), and the errors
+ * of cuzk_engine_add_key. */
+CUZK_API cuzk_status cuzk_engine_add_key_density(uint32_t* out, cuzk_engine* engine, const cuzk_key* key,
+                                                 const cuzk_query_density* density, const char* name,
+                                                 uint64_t partition_bytes);
+
+/* ==== Filecoin PoRep (C2) ======================================================== */
+/* Proving a sector's SealCommitPhase1Output (the "C1 JSON" that
+ * filecoin-ffi's seal_commit_phase1 returns, serde_json form; see
+ * docs/FILECOIN.md) into its PoRep proof: one Groth16 proof per partition,
+ * concatenated in partition order (192 bytes each; 1920 for 32 GiB), and
+ * verifying such a proof. */
+
+#define CUZK_POREP_CUSTOM (-1) /* registered_proof of a custom (test) shape */
+#define CUZK_POREP_API_1_0 0u
+#define CUZK_POREP_API_1_1 1u
+#define CUZK_POREP_API_1_2 2u
+
+/* A PoRep shape: a Filecoin RegisteredSealProof (0 … 19: 2KiB, 8MiB, 512MiB,
+ * 32GiB, 64GiB in the V1, V1_1, V1_1 synthetic and V1_2 NI families) or a
+ * custom shape of any power-of-two node count (cuzk's test shapes; the C1
+ * JSON then says "registered_proof":"custom"). For a registered proof only
+ * registered_proof is read; every other field is ignored. */
+typedef struct cuzk_porep_shape {
+    uint32_t struct_size;      /* sizeof(cuzk_porep_shape) */
+    int32_t registered_proof;  /* 0 … 19, or CUZK_POREP_CUSTOM */
+    uint64_t nodes;            /* custom: 32-byte nodes of the sector (a power of two) */
+    uint32_t layers;           /* custom: SDR layers, 1 … 15 */
+    uint32_t challenges;       /* custom: challenges per partition */
+    uint32_t partitions;       /* custom: partitions (>= 1) */
+    uint32_t api;              /* custom: CUZK_POREP_API_* */
+    uint32_t tree_base, tree_sub, tree_top; /* custom: tree arities, 0 = no such level (e.g. 8, 0, 0) */
+    uint32_t reserved;         /* 0 */
+    uint8_t porep_id[32];      /* custom: the porep id */
+} cuzk_porep_shape;
+
+/* Sets struct_size and clears the rest (registered_proof = CUZK_POREP_CUSTOM
+ * with every field 0, to be filled). Errors: CUZK_ERR_NULL. */
+CUZK_API cuzk_status cuzk_porep_shape_init(cuzk_porep_shape* out);
+/* Writes the whole struct (as _init does) for registered proof `id`, every
+ * field filled. Errors: CUZK_ERR_NULL, CUZK_ERR_INVALID_ARGUMENT (unknown id). */
+CUZK_API cuzk_status cuzk_porep_shape_registered(cuzk_porep_shape* out, int32_t id);
+/* Writes the whole struct (as _init does) with the shape of a C1 JSON
+ * (c1_len bytes, borrowed for the call); the file is parsed and checked
+ * structurally (not its proofs).
+ * Errors: CUZK_ERR_NULL, CUZK_ERR_BAD_FORMAT (the message gives the JSON path
+ * and byte offset). */
+CUZK_API cuzk_status cuzk_porep_shape_of_c1(cuzk_porep_shape* out, const uint8_t* c1_json, size_t c1_len, char* err,
+                                            size_t err_len);
+
+/* A PoRep proving key for `shape`'s circuit from a bellperson .params file
+ * (path copied; e.g. Filecoin's v28-stacked-proof-of-replication-…params),
+ * decoded with `threads` threads (0 = all). The circuit is recorded (its PCE
+ * and query densities) and kept with the key, so cuzk_engine_add_key takes
+ * it with pce = NULL. Blocks for the load and the recording (32 GiB: the
+ * file is ~47 GB; the circuit ~130 M constraints).
+ * Errors: CUZK_ERR_NULL, CUZK_ERR_STRUCT_SIZE, CUZK_ERR_INVALID_ARGUMENT (an
+ * invalid shape; a key whose counts do not match the circuit: the message
+ * gives both), and the errors of cuzk_key_load_params. */
+CUZK_API cuzk_status cuzk_porep_key_load(cuzk_key** out, const cuzk_porep_shape* shape, const char* params_path,
+                                         uint32_t threads, char* err, size_t err_len);
+/* A development PoRep key for `shape` (records the circuit, then a
+ * single-party setup on the CPU with `threads` threads). NOT FOR PRODUCTION:
+ * see cuzk_key_setup_dev. Use it for test shapes (the smallest, 8 nodes, 2
+ * layers, 1 challenge, tree 8-0-0, has ~1.2 M constraints: about a minute on
+ * 2 cores). Export its verifying key with cuzk_key_export_vk.
+ * Errors: CUZK_ERR_NULL, CUZK_ERR_STRUCT_SIZE, CUZK_ERR_INVALID_ARGUMENT (an
+ * invalid shape), CUZK_ERR_OUT_OF_MEMORY. */
+CUZK_API cuzk_status cuzk_porep_key_setup_dev(cuzk_key** out, const cuzk_porep_shape* shape, uint32_t threads,
+                                              char* err, size_t err_len);
+
+/* Queues C2 for one sector: the C1 JSON (c1_len bytes, borrowed for the call:
+ * parsed into the job) is read, its vanilla proofs are checked (every
+ * challenge, path, column and label; with prover_id given, also that
+ * replica_id is the one of prover_id, sector_id, ticket and comm_d), and one
+ * partition per C1 partition is queued under key_id, which must be a PoRep
+ * key (cuzk_porep_key_load / cuzk_porep_key_setup_dev) of the C1's circuit
+ * shape. The engine synthesizes each partition's circuit itself; timeline
+ * events come per partition as for any job. Wait, poll, cancel and read it
+ * as any job: cuzk_job_proofs gives the PoRep proof (192 · partitions bytes),
+ * cuzk_job_public_inputs each partition's inputs. Blocks while checking the
+ * vanilla proofs (on all cores; a second or so for 32 GiB).
+ * prover_id (32 bytes, borrowed) may be NULL: replica_id is then taken as
+ * the file says. opt may be NULL (defaults, as for cuzk_engine_submit).
+ * Errors: CUZK_ERR_NULL (out, engine, c1_json), CUZK_ERR_INVALID_HANDLE,
+ * CUZK_ERR_BAD_FORMAT (malformed JSON, a vanilla proof that does not check, a
+ * replica_id not of this prover and sector: the message names the JSON field),
+ * CUZK_ERR_INVALID_ARGUMENT (unknown key id, a key that is not a PoRep key or
+ * is of another shape: the message gives both), and those of
+ * cuzk_engine_submit. */
+CUZK_API cuzk_status cuzk_porep_c2_submit(cuzk_job** out, cuzk_engine* engine, uint32_t key_id,
+                                          const uint8_t* c1_json, size_t c1_len, const uint8_t* prover_id,
+                                          uint64_t sector_id, const cuzk_job_options* opt);
+
+/* Verifies a PoRep proof (proof_len = 192 · partitions bytes, borrowed) of
+ * `shape` for the sector (prover_id, sector_id, ticket, seed, comm_d,
+ * comm_r: 32 bytes each, borrowed; the commitments are the little-endian Fr
+ * bytes as in the C1 JSON) with `key` (any key of the shape's circuit: a
+ * PoRep key, or a verifying key from cuzk_key_load_vk). Rebuilds every
+ * partition's public inputs and checks all partitions in one batch.
+ * *out = 1 valid, 0 not (status CUZK_OK).
+ * Errors: CUZK_ERR_NULL, CUZK_ERR_INVALID_HANDLE, CUZK_ERR_STRUCT_SIZE,
+ * CUZK_ERR_BAD_LENGTH (proof_len), CUZK_ERR_NON_CANONICAL (comm_d, comm_r),
+ * CUZK_ERR_INVALID_ARGUMENT (an invalid shape; a key of another circuit),
+ * decoding codes for a proof whose bytes do not decode (*out = 0). */
+CUZK_API cuzk_status cuzk_porep_verify(int32_t* out, const cuzk_key* key, const cuzk_porep_shape* shape,
+                                       const uint8_t* prover_id, uint64_t sector_id, const uint8_t* ticket,
+                                       const uint8_t* seed, const uint8_t* comm_d, const uint8_t* comm_r,
+                                       const uint8_t* proof, size_t proof_len);
 
 #ifdef __cplusplus
 } /* extern "C" */

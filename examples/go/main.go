@@ -8,12 +8,16 @@
 // engine's threads) and through a buffered sink drained at the end; the two
 // counts must agree. Exits non-zero on any failure.
 //
-// Build: CGO_CFLAGS=-I<repo>/capi CGO_LDFLAGS="-L<libdir> -Wl,-rpath,<libdir>" go build
+// With -c1 FILE -prover-id HEX -sector-id N it then proves that C1 output
+// (PoRep C2) and verifies the proof (porep.go).
+//
+// Build: see README.md (pkg-config cuzk, or CGO_CFLAGS / CGO_LDFLAGS by hand).
 package main
 
 import (
 	"bytes"
 	"crypto/sha256"
+	"flag"
 	"fmt"
 	"os"
 	"sort"
@@ -236,13 +240,28 @@ func run() error {
 	fmt.Printf("cuzk-go: timeline: %d events via callback, %d drained from the buffer (%d dropped), last at %.1f ms\n",
 		counter.total, len(drained), dropped, float64(lastNs)/1e6)
 	fmt.Printf("cuzk-go: events: %s\n", strings.Join(parts, ", "))
-	fmt.Printf("cuzk-go: PASS: %d partition proofs and %d assembled proofs verified\n", verified, assembled)
+	summary = fmt.Sprintf("%d partition proofs and %d assembled proofs verified", verified, assembled)
 	return nil
 }
 
+var summary string
+
 func main() {
+	c1 := flag.String("c1", "", "a C1 output (JSON) to prove with PoRep C2 and verify")
+	prover := flag.String("prover-id", "", "the sector's prover id, 64 hex digits (with -c1)")
+	sector := flag.Uint64("sector-id", 0, "the sector number (with -c1)")
+	flag.Parse()
 	if err := run(); err != nil {
 		fmt.Println("cuzk-go: FAIL:", err)
 		os.Exit(1)
 	}
+	if *c1 != "" {
+		parts, err := runPoRep(*c1, *prover, *sector)
+		if err != nil {
+			fmt.Println("cuzk-go: FAIL: porep:", err)
+			os.Exit(1)
+		}
+		summary += fmt.Sprintf("; PoRep proof of %d partition(s) verified", parts)
+	}
+	fmt.Printf("cuzk-go: PASS: %s\n", summary)
 }

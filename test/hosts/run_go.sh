@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # ctest host:go — builds examples/go (cgo) against the just-built libcuzk.so
-# and runs it. Usage: run_go.sh <repo root> <work dir> <folder of libcuzk.so>
+# and runs it. Usage: run_go.sh <repo root> <work dir> <folder of libcuzk.so> [cuzk program]
+# With the cuzk program it also makes a synthetic C1 output of the smallest
+# PoRep shape (8 nodes, 2 layers, 1 challenge, tree 8-0-0, zero data, so that
+# its replica_id is the one of a known prover and sector) and has the host
+# prove it (PoRep C2) and verify the proof.
 # Needs the `go` program (Debian package golang-go; scripts/setup.sh installs
 # it); without it the test fails and says so.
 set -euo pipefail
-root=$1 work=$2 libdir=$3
+root=$1 work=$2 libdir=$3 cli=${4:-}
 
 if ! command -v go >/dev/null 2>&1; then
   echo "FAIL: the go program is missing: install the Debian package golang-go (scripts/setup.sh installs it)"
@@ -27,9 +31,19 @@ export GOFLAGS=-mod=mod GOCACHE="$work/go/cache" GOPATH="$work/go/path" GOPROXY=
 export CGO_ENABLED=1 CGO_CFLAGS="-I$root/capi" CGO_LDFLAGS="-L$libdir -lcuzk -Wl,-rpath,$libdir"
 go version
 (cd "$root/examples/go" && go build -o "$work/go/cuzk-go-host" .)
+args=()
+if [[ -n $cli ]]; then
+  c1=$work/go/c1-8n.json
+  info=$("$cli" porep c1 --synthetic --zero --nodes 8 --layers 2 --challenges 1 --tree 8-0-0 --porep-id 5 \
+           --out "$c1" --json)
+  prover=$(grep -o '"prover_id": *"[0-9a-f]*"' <<<"$info" | grep -o '[0-9a-f]\{64\}')
+  sector=$(grep -o '"sector_id": *[0-9]*' <<<"$info" | grep -o '[0-9]*$')
+  [[ -n $prover && -n $sector ]] || { echo "FAIL: no prover_id / sector_id in: $info"; exit 1; }
+  args=(-c1 "$c1" -prover-id "$prover" -sector-id "$sector")
+fi
 status=0
 # cgocheck=2: also check every store of a pointer into C memory (cgo pointer rules).
-env "${run_env[@]}" GODEBUG=cgocheck=2 "$work/go/cuzk-go-host" || status=$?
+env "${run_env[@]}" GODEBUG=cgocheck=2 "$work/go/cuzk-go-host" "${args[@]}" || status=$?
 if ((status != 0)); then
   echo "FAIL: cuzk-go-host exited with status $status"
   exit 1

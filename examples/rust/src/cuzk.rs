@@ -368,7 +368,7 @@ impl Engine {
         Ok(Engine { h, _callback: callback })
     }
 
-    fn last_error(&self) -> String {
+    pub fn last_error(&self) -> String {
         err_text(|o, n| unsafe { ffi::cuzk_engine_last_error(o, n as _, self.h) as usize })
     }
 
@@ -488,3 +488,53 @@ unsafe impl Sync for Engine {}
 unsafe impl Send for Job {}
 unsafe impl Sync for Job {}
 unsafe impl Send for TimelineBuffer {}
+
+// ---- used by the borrowed-partition demo (borrowed.rs) ------------------------------
+
+fn c_path(p: &std::path::Path) -> CString {
+    CString::new(p.to_string_lossy().as_bytes()).expect("a path without NUL")
+}
+
+impl Pce {
+    /// Maps and validates a PCE file.
+    pub fn load(path: &std::path::Path) -> Result<Pce> {
+        let mut eb = ErrBuf::new();
+        let mut h = ptr::null_mut();
+        let p = c_path(path);
+        let st = unsafe { ffi::cuzk_pce_load(&mut h, p.as_ptr(), 0, eb.ptr(), eb.len() as _) };
+        check("cuzk_pce_load", st, || eb.text())?;
+        Ok(Pce(h))
+    }
+}
+
+impl Key {
+    pub fn raw(&self) -> *mut ffi::cuzk_key {
+        self.0
+    }
+    pub fn save_params(&self, path: &std::path::Path) -> Result<()> {
+        let p = c_path(path);
+        let st = unsafe { ffi::cuzk_key_save_params(self.0, p.as_ptr()) };
+        check("cuzk_key_save_params", st, || err_text(|o, n| unsafe { ffi::cuzk_key_last_error(o, n as _, self.0) as usize }))
+    }
+    /// A bellperson .params key (no PCE, no densities).
+    pub fn load_params(path: &std::path::Path) -> Result<Key> {
+        let mut eb = ErrBuf::new();
+        let mut h = ptr::null_mut();
+        let p = c_path(path);
+        let st = unsafe { ffi::cuzk_key_load_params(&mut h, p.as_ptr(), 0, 0, eb.ptr(), eb.len() as _) };
+        check("cuzk_key_load_params", st, || eb.text())?;
+        Ok(Key(h))
+    }
+}
+
+impl Engine {
+    pub fn raw(&self) -> *mut ffi::cuzk_engine {
+        self.h
+    }
+}
+
+impl Job {
+    pub fn from_raw(h: *mut ffi::cuzk_job) -> Job {
+        Job(h)
+    }
+}

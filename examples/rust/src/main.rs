@@ -11,7 +11,10 @@
 //!
 //! Build: CUZK_LIB_DIR=<folder of libcuzk.so> cargo build --offline
 
+mod borrowed;
 mod cuzk;
+mod fr;
+mod pce_file;
 mod sha256;
 
 use std::collections::BTreeMap;
@@ -184,7 +187,19 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
         last_ns as f64 / 1e6
     );
     println!("cuzk-rust: events: {}", names.join(", "));
-    println!("cuzk-rust: PASS: {} partition proofs and {} assembled proofs verified", verified, assembled);
+    let dir = std::env::temp_dir().join(format!("cuzk-rust-host-{}", std::process::id()));
+    std::fs::create_dir_all(&dir)?;
+    let borrowed = borrowed::run(&dir);
+    let _ = std::fs::remove_dir_all(&dir);
+    let borrowed = borrowed?;
+    println!(
+        "cuzk-rust: {} partitions proved from borrowed Montgomery a, b, c with host densities (key from .params)",
+        borrowed
+    );
+    println!(
+        "cuzk-rust: PASS: {} partition proofs and {} assembled proofs verified; borrowed Montgomery ABC proofs verified",
+        verified, assembled
+    );
     Ok(())
 }
 

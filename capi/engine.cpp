@@ -1,0 +1,257 @@
+// cuzk C ABI — the engine: creation with its timeline sinks, key
+// registration, submission of copied partitions, statistics.
+#include "objects.hpp"
+
+using namespace cuzk;
+using namespace cuzk::capi;
+
+namespace cuzk::capi {
+
+cuzk_job* submit_job(engine_obj& e, pipeline::proof_request req, const cuzk_job_options* opt, const char* fn)
+{
+    if (opt) {
+        const cuzk_job_options o = read_struct(opt, sizeof(cuzk_job_options), fn, "cuzk_job_options");
+        req.priority = o.priority;
+        if (o.id) req.id = o.id;
+    }
+    auto j = std::make_shared<job_obj>();
+    j->num_parts = req.partitions.size();
+    j->h = e.eng->submit(std::move(req));
+    return add_handle<cuzk_job>(j);
+}
+
+} // namespace cuzk::capi
+
+extern "C" {
+
+// ---- engine ---------------------------------------------------------------------------------
+
+CUZK_API cuzk_status cuzk_engine_options_init(cuzk_engine_options* out)
+{
+    if (!out) return CUZK_ERR_NULL;
+    const pipeline::engine_config d;
+    std::memset(out, 0, sizeof *out);
+    out->struct_size = sizeof *out;
+    out->synth_workers = d.synth_workers;
+    out->synth_threads = d.synth_threads;
+    out->lookahead = d.lookahead;
+    out->devices = d.devices;
+    out->workers_per_device = d.workers_per_device;
+    out->device_threads = d.device_threads;
+    out->tail_threads = d.tail_threads;
+    out->host_memory_budget = d.host_memory_budget;
+    out->self_verify = d.self_verify ? 1 : 0;
+    out->partitions_per_call = d.partitions_per_call;
+    out->backend = d.backend == pipeline::engine_backend::cuda ? CUZK_BACKEND_CUDA : CUZK_BACKEND_CPU;
+    out->device_memory_budget = d.device_memory_budget;
+    return CUZK_OK;
+}
+
+CUZK_API cuzk_status cuzk_engine_create(cuzk_engine** out, const cuzk_engine_options* opt, char* err, size_t err_len)
+{
+    static const char* fn = "cuzk_engine_create";
+    return call_create(err, err_len, [&]() -> cuzk_status {
+        need(out, fn, "out");
+        cuzk_engine_options o;
+        if (opt) o = read_struct(opt, sizeof(cuzk_engine_options), fn, "cuzk_engine_options");
+        else cuzk_engine_options_init(&o);
+        if (o.reserved0 != 0) fail(CUZK_ERR_INVALID_ARGUMENT, fmt::format("{}: reserved0 must be 0", fn));
+
+        auto e = std::make_shared<engine_obj>();
+        std::vector<std::shared_ptr<timeline::sink>> sinks;
+        if (o.timeline_callbacks) {
+            const cuzk_timeline_callbacks cb = read_struct(o.timeline_callbacks, sizeof(cuzk_timeline_callbacks), fn,
+                                                           "cuzk_timeline_callbacks");
+            sinks.push_back(make_callback_sink(cb));
+        }
+        if (o.timeline_buffer) {
+            auto b = find<timeline_buffer_obj>(o.timeline_buffer);
+            if (!b) fail(CUZK_ERR_INVALID_HANDLE, fmt::format("{}: timeline_buffer is not a live cuzk_timeline_buffer", fn));
+            sinks.push_back(b->sink);
+        }
+        pipeline::engine_config cfg;
+        cfg.synth_workers = o.synth_workers;
+        cfg.synth_threads = o.synth_threads;
+        cfg.lookahead = o.lookahead;
+        cfg.devices = o.devices;
+        cfg.workers_per_device = o.workers_per_device;
+        cfg.device_threads = o.device_threads;
+        cfg.tail_threads = o.tail_threads;
+        cfg.host_memory_budget = o.host_memory_budget;
+        cfg.self_verify = o.self_verify != 0;
+        cfg.partitions_per_call = o.partitions_per_call;
+        cfg.device_memory_budget = o.device_memory_budget;
+        if (o.backend == CUZK_BACKEND_CPU) cfg.backend = pipeline::engine_backend::cpu;
+        else if (o.backend == CUZK_BACKEND_CUDA) cfg.backend = pipeline::engine_backend::cuda;
+        else fail(CUZK_ERR_INVALID_ARGUMENT, fmt::format("{}: unknown backend {}", fn, o.backend));
+        if (!sinks.empty()) {
+            e->sink = std::make_shared<timeline::fan_out>(std::move(sinks));
+            cfg.sink = e->sink.get();
+        }
+        e->eng = std::make_unique<pipeline::engine>(cfg);
+        *out = add_handle<cuzk_engine>(e);
+        return CUZK_OK;
+    });
+}
+
+CUZK_API void cuzk_engine_destroy(cuzk_engine* engine) { remove_handle(engine, kind::engine); }
+
+CUZK_API size_t cuzk_engine_last_error(char* out, size_t out_len, const cuzk_engine* engine)
+{
+    return last_error<engine_obj>(out, out_len, engine);
+}
+
+CUZK_API cuzk_status cuzk_engine_add_key(uint32_t* out, cuzk_engine* engine, const cuzk_key* key, const cuzk_pce* pce,
+                                         const char* name, uint64_t partition_bytes)
+{
+    static const char* fn = "cuzk_engine_add_key";
+    return call<engine_obj>(engine, fn, [&](engine_obj& e) -> cuzk_status {
+        need(out, fn, "out");
+        auto k = need_key(key, fn);
+        std::shared_ptr<const r1cs::pce> p = k->own_pce;   // a PoRep key brings its circuit
+        if (pce) {
+            auto po = find<pce_obj>(pce);
+            if (!po) fail(CUZK_ERR_INVALID_HANDLE, fmt::format("{}: pce is not a live cuzk_pce handle", fn));
+            if (k->own_pce && po->p != k->own_pce)
+                fail(CUZK_ERR_INVALID_ARGUMENT,
+                     fmt::format("{}: the key is a PoRep key with its own circuit; pass NULL as pce", fn));
+            p = po->p;
+        }
+        if (!k->pk) fail(CUZK_ERR_INVALID_ARGUMENT, fmt::format("{}: the key is a verifying key only", fn));
+        pipeline::key_options ko;
+        ko.name = name ? name : "";
+        ko.partition_bytes = partition_bytes;
+        pipeline::key_id id;
+        if (k->conv == groth16::convention::snarkjs) {
+            if (p)
+                fail(CUZK_ERR_INVALID_ARGUMENT,
+                     fmt::format("{}: a snarkjs key takes no PCE (its A and B travel with the key); pass NULL", fn));
+            id = e.eng->add_key(k->pk, nullptr, ko);
+        } else if (p && k->density) {
+            id = e.eng->add_key(k->pk, p, *k->density, ko);
+        } else if (p) {
+            id = e.eng->add_key(k->pk, p, ko);
+        } else {
+            if (!k->density)
+                fail(CUZK_ERR_INVALID_ARGUMENT,
+                     fmt::format("{}: without a PCE the key's query densities are needed; only keys from "
+                                 "cuzk_key_setup_dev (bellperson) know them — pass the key's PCE",
+                                 fn));
+            id = e.eng->add_key(k->pk, nullptr, *k->density, ko);
+        }
+        {
+            std::lock_guard lk(e.keys_mu);
+            e.keys[id] = engine_key{k->pk, p, ko.name, k->porep};
+        }
+        *out = id;
+        return CUZK_OK;
+    });
+}
+
+CUZK_API cuzk_status cuzk_partition_init(cuzk_partition* out)
+{
+    if (!out) return CUZK_ERR_NULL;
+    std::memset(out, 0, sizeof *out);
+    out->struct_size = sizeof *out;
+    out->kind = CUZK_PARTITION_WITNESS;
+    return CUZK_OK;
+}
+
+CUZK_API cuzk_status cuzk_job_options_init(cuzk_job_options* out)
+{
+    if (!out) return CUZK_ERR_NULL;
+    std::memset(out, 0, sizeof *out);
+    out->struct_size = sizeof *out;
+    return CUZK_OK;
+}
+
+CUZK_API cuzk_status cuzk_engine_submit(cuzk_job** out, cuzk_engine* engine, uint32_t key_id,
+                                        const cuzk_partition* parts, size_t num_parts, const cuzk_job_options* opt)
+{
+    static const char* fn = "cuzk_engine_submit";
+    return call<engine_obj>(engine, fn, [&](engine_obj& e) -> cuzk_status {
+        need(out, fn, "out");
+        need(parts, fn, "parts");
+        if (num_parts == 0) fail(CUZK_ERR_INVALID_ARGUMENT, fmt::format("{}: num_parts is 0", fn));
+        if (num_parts > CUZK_MAX_PARTITIONS)
+            fail(CUZK_ERR_INVALID_ARGUMENT,
+                 fmt::format("{}: num_parts is {}, at most {} per job", fn, num_parts, CUZK_MAX_PARTITIONS));
+        const engine_key k = e.key(key_id, fn);
+        const uint32_t stride = parts[0].struct_size;
+        pipeline::proof_request req;
+        req.key = key_id;
+        req.partitions.reserve(num_parts);
+        for (size_t i = 0; i < num_parts; ++i) {
+            const auto* pp = reinterpret_cast<const cuzk_partition*>(reinterpret_cast<const unsigned char*>(parts) +
+                                                                     size_t(stride) * i);
+            if (pp->struct_size != stride)
+                fail(CUZK_ERR_STRUCT_SIZE, fmt::format("{}: partition {} has struct_size {}, partition 0 has {}", fn, i,
+                                                       pp->struct_size, stride));
+            const std::string pname = fmt::format("partition {}", i);
+            const cuzk_partition p = read_struct(pp, sizeof(cuzk_partition), fn, pname.c_str());
+            auto check_len = [&](const char* what, size_t given, uint64_t expected) {
+                if (given != expected)
+                    throw error(errc::bad_length,
+                                fmt::format("{}: partition {}: {} has {} values, the key{} expects {}", fn, i, what,
+                                            given, k.name.empty() ? "" : " " + k.name, expected));
+            };
+            check_len("inputs (including ONE)", p.num_inputs, k.pk->num_inputs);
+            check_len("aux", p.num_aux, k.pk->num_aux);
+            std::vector<fr> in = scalars(p.inputs, p.num_inputs, pname + " inputs", fn);
+            std::vector<fr> ax = scalars(p.aux, p.num_aux, pname + " aux", fn);
+            if (in.empty() || in[0] != fr::one())
+                fail(CUZK_ERR_INVALID_ARGUMENT, fmt::format("{}: partition {}: inputs[0] must be ONE (1)", fn, i));
+            const bool snarkjs = k.pk->conv == groth16::convention::snarkjs;
+            if (p.kind == CUZK_PARTITION_WITNESS) {
+                if (!k.pce && !snarkjs)
+                    fail(CUZK_ERR_INVALID_ARGUMENT,
+                         fmt::format("{}: partition {}: a witness partition needs the key's PCE; key {} was added "
+                                     "without one",
+                                     fn, i, key_id));
+                req.partitions.emplace_back(pipeline::witness_partition{std::move(in), std::move(ax)});
+            } else if (p.kind == CUZK_PARTITION_ABC) {
+                if (snarkjs)
+                    fail(CUZK_ERR_INVALID_ARGUMENT,
+                         fmt::format("{}: partition {}: key {} is a snarkjs key, which takes witness partitions only",
+                                     fn, i, key_id));
+                const uint64_t m = k.pce ? k.pce->num_constraints : k.pk->n_constraints;
+                if (m) check_len("a, b and c", p.num_constraints, m);
+                pipeline::abc_partition ap;
+                ap.a = scalars(p.a, p.num_constraints, pname + " a", fn);
+                ap.b = scalars(p.b, p.num_constraints, pname + " b", fn);
+                ap.c = scalars(p.c, p.num_constraints, pname + " c", fn);
+                ap.inputs = std::move(in);
+                ap.aux = std::move(ax);
+                req.partitions.emplace_back(std::move(ap));
+            } else {
+                fail(CUZK_ERR_INVALID_ARGUMENT, fmt::format("{}: partition {}: unknown kind {}", fn, i, p.kind));
+            }
+        }
+        *out = submit_job(e, std::move(req), opt, fn);
+        return CUZK_OK;
+    });
+}
+
+CUZK_API cuzk_status cuzk_engine_stats_get(cuzk_engine_stats* out, const cuzk_engine* engine)
+{
+    static const char* fn = "cuzk_engine_stats_get";
+    return call<engine_obj>(engine, fn, [&](engine_obj& e) -> cuzk_status {
+        const pipeline::engine_stats s = e.eng->stats();
+        cuzk_engine_stats v{};
+        v.struct_size = sizeof v;
+        v.jobs_submitted = s.jobs_submitted;
+        v.jobs_completed = s.jobs_completed;
+        v.jobs_failed = s.jobs_failed;
+        v.jobs_cancelled = s.jobs_cancelled;
+        v.jobs_live = s.jobs_live;
+        v.partitions_proved = s.partitions_proved;
+        v.memory_reserved = s.memory_reserved;
+        v.memory_peak = s.memory_peak;
+        v.uptime_ns = s.uptime_ns;
+        v.device_calls = s.device_calls;
+        write_struct(out, v, sizeof(cuzk_engine_stats), fn);
+        return CUZK_OK;
+    });
+}
+
+} // extern "C"

@@ -1,0 +1,225 @@
+// cuzk C ABI — Groth16 keys: loading (.params, .zkey, .vk), development
+// setup, export, saving and verification.
+#include "objects.hpp"
+
+#include "cuzk/groth16/circuit.hpp"
+#include "cuzk/groth16/setup.hpp"
+#include "cuzk/io/snarkjs.hpp"
+
+using namespace cuzk;
+using namespace cuzk::capi;
+
+namespace cuzk::capi {
+
+cuzk_key* new_key(std::shared_ptr<key_obj> k) { return add_handle<cuzk_key>(std::move(k)); }
+
+cuzk_key* new_key(groth16::proving_key pk, std::optional<groth16::query_density> d)
+{
+    auto k = std::make_shared<key_obj>();
+    k->vk = pk.vk;
+    k->conv = pk.conv;
+    k->pk = std::make_shared<const groth16::proving_key>(std::move(pk));
+    k->density = std::move(d);
+    return new_key(std::move(k));
+}
+
+cuzk_key* new_vk_key(groth16::verifying_key vk)
+{
+    auto k = std::make_shared<key_obj>();
+    k->vk = std::move(vk);
+    return new_key(std::move(k));
+}
+
+} // namespace cuzk::capi
+
+namespace {
+subgroup_check check_of(uint32_t flags, const char* fn)
+{
+    if (flags & ~CUZK_LOAD_CHECK_SUBGROUP)
+        fail(CUZK_ERR_INVALID_ARGUMENT, fmt::format("{}: unknown flags 0x{:x}", fn, flags & ~CUZK_LOAD_CHECK_SUBGROUP));
+    return (flags & CUZK_LOAD_CHECK_SUBGROUP) ? subgroup_check::check : subgroup_check::skip;
+}
+} // namespace
+
+extern "C" {
+
+CUZK_API void cuzk_key_destroy(cuzk_key* key) { remove_handle(key, kind::key); }
+
+CUZK_API size_t cuzk_key_last_error(char* out, size_t out_len, const cuzk_key* key)
+{
+    return last_error<key_obj>(out, out_len, key);
+}
+
+CUZK_API cuzk_status cuzk_key_load_params(cuzk_key** out, const char* path, uint32_t flags, uint32_t threads,
+                                          char* err, size_t err_len)
+{
+    static const char* fn = "cuzk_key_load_params";
+    return call_create(err, err_len, [&]() -> cuzk_status {
+        need(out, fn, "out");
+        need(path, fn, "path");
+        const subgroup_check chk = check_of(flags, fn);
+        *out = new_key(io::read_params(path, chk, threads));
+        return CUZK_OK;
+    });
+}
+
+CUZK_API cuzk_status cuzk_key_load_zkey(cuzk_key** out, const char* path, uint32_t flags, uint32_t threads,
+                                        char* err, size_t err_len)
+{
+    static const char* fn = "cuzk_key_load_zkey";
+    return call_create(err, err_len, [&]() -> cuzk_status {
+        need(out, fn, "out");
+        need(path, fn, "path");
+        io::zkey_read_options o;
+        o.check = check_of(flags, fn);
+        o.threads = threads;
+        *out = new_key(io::read_zkey(path, o).pk);
+        return CUZK_OK;
+    });
+}
+
+CUZK_API cuzk_status cuzk_key_load_zkey_mem(cuzk_key** out, const void* data, size_t len, uint32_t flags,
+                                            uint32_t threads, char* err, size_t err_len)
+{
+    static const char* fn = "cuzk_key_load_zkey_mem";
+    return call_create(err, err_len, [&]() -> cuzk_status {
+        need(out, fn, "out");
+        need(data, fn, "data");
+        io::zkey_read_options o;
+        o.check = check_of(flags, fn);
+        o.threads = threads;
+        *out = new_key(
+            io::parse_zkey(std::span<const uint8_t>(static_cast<const uint8_t*>(data), len), "<zkey in memory>", o).pk);
+        return CUZK_OK;
+    });
+}
+
+CUZK_API cuzk_status cuzk_key_load_vk(cuzk_key** out, const char* path, char* err, size_t err_len)
+{
+    return call_create(err, err_len, [&]() -> cuzk_status {
+        need(out, "cuzk_key_load_vk", "out");
+        need(path, "cuzk_key_load_vk", "path");
+        *out = new_vk_key(io::read_vk(path));
+        return CUZK_OK;
+    });
+}
+
+CUZK_API cuzk_status cuzk_key_load_vk_mem(cuzk_key** out, const void* data, size_t len, char* err, size_t err_len)
+{
+    static const char* fn = "cuzk_key_load_vk_mem";
+    return call_create(err, err_len, [&]() -> cuzk_status {
+        need(out, fn, "out");
+        need(data, fn, "data");
+        size_t used = 0;
+        groth16::verifying_key vk =
+            io::vk_from_bytes(std::span<const uint8_t>(static_cast<const uint8_t*>(data), len), "<vk in memory>", &used);
+        if (used != len)
+            throw error(errc::bad_length,
+                        fmt::format("{}: {} bytes given, the verifying key is {} bytes", fn, len, used));
+        *out = new_vk_key(std::move(vk));
+        return CUZK_OK;
+    });
+}
+
+CUZK_API cuzk_status cuzk_key_setup_dev(cuzk_key** out, const cuzk_pce* pce, uint32_t convention, uint32_t threads,
+                                        char* err, size_t err_len)
+{
+    static const char* fn = "cuzk_key_setup_dev";
+    return call_create(err, err_len, [&]() -> cuzk_status {
+        need(out, fn, "out");
+        if (!pce) fail(CUZK_ERR_NULL, fmt::format("{}: pce is NULL", fn));
+        auto p = find<pce_obj>(pce);
+        if (!p) fail(CUZK_ERR_INVALID_HANDLE, fmt::format("{}: pce is not a live cuzk_pce handle", fn));
+        groth16::setup_options so;
+        so.threads = threads;
+        const groth16::r1cs_description d = groth16::describe(*p->p);
+        if (convention == CUZK_CONVENTION_BELLPERSON) {
+            groth16::query_density dens;
+            groth16::proving_key pk = groth16::setup_bellperson(d, &dens, so);
+            *out = new_key(std::move(pk), std::move(dens));
+        } else if (convention == CUZK_CONVENTION_SNARKJS) {
+            *out = new_key(groth16::setup_snarkjs(d, so));
+        } else {
+            fail(CUZK_ERR_INVALID_ARGUMENT, fmt::format("{}: unknown convention {}", fn, convention));
+        }
+        return CUZK_OK;
+    });
+}
+
+CUZK_API cuzk_status cuzk_key_info_get(cuzk_key_info* out, const cuzk_key* key)
+{
+    static const char* fn = "cuzk_key_info_get";
+    return call<key_obj>(key, fn, [&](key_obj& k) -> cuzk_status {
+        cuzk_key_info v{};
+        v.struct_size = sizeof v;
+        v.convention = k.conv == groth16::convention::snarkjs ? CUZK_CONVENTION_SNARKJS : CUZK_CONVENTION_BELLPERSON;
+        v.has_proving_key = k.pk ? 1 : 0;
+        v.num_inputs = uint32_t(k.vk.ic.size());
+        v.num_aux = k.pk ? k.pk->num_aux : 0;
+        v.domain_size = k.pk ? k.pk->domain_size : 0;
+        write_struct(out, v, sizeof(cuzk_key_info), fn);
+        return CUZK_OK;
+    });
+}
+
+CUZK_API cuzk_status cuzk_key_export_vk(uint8_t* out, size_t out_len, size_t* out_size, const cuzk_key* key)
+{
+    static const char* fn = "cuzk_key_export_vk";
+    return call<key_obj>(key, fn, [&](key_obj& k) -> cuzk_status {
+        const std::vector<uint8_t> b = io::vk_to_bytes(k.vk);
+        return write_bytes(out, out_len, out_size, b.data(), b.size(), fn);
+    });
+}
+
+static cuzk_status key_save(const cuzk_key* key, const char* path, groth16::convention conv, const char* fn)
+{
+    return call<key_obj>(key, fn, [&](key_obj& k) -> cuzk_status {
+        need(path, fn, "path");
+        if (!k.pk) fail(CUZK_ERR_UNSUPPORTED, fmt::format("{}: the key is a verifying key only", fn));
+        if (k.conv != conv)
+            fail(CUZK_ERR_UNSUPPORTED,
+                 fmt::format("{}: the key follows the {} convention; this format holds {} keys", fn,
+                             k.conv == groth16::convention::snarkjs ? "snarkjs" : "bellperson",
+                             conv == groth16::convention::snarkjs ? "snarkjs" : "bellperson"));
+        if (conv == groth16::convention::bellperson) io::write_params(path, *k.pk);
+        else io::write_zkey(path, *k.pk);
+        return CUZK_OK;
+    });
+}
+
+CUZK_API cuzk_status cuzk_key_save_params(const cuzk_key* key, const char* path)
+{
+    return key_save(key, path, groth16::convention::bellperson, "cuzk_key_save_params");
+}
+
+CUZK_API cuzk_status cuzk_key_save_zkey(const cuzk_key* key, const char* path)
+{
+    return key_save(key, path, groth16::convention::snarkjs, "cuzk_key_save_zkey");
+}
+
+CUZK_API cuzk_status cuzk_key_verify(int32_t* out, const cuzk_key* key, const uint8_t* proof, size_t proof_len,
+                                     const uint8_t* public_inputs, size_t num_public_inputs)
+{
+    static const char* fn = "cuzk_key_verify";
+    return call<key_obj>(key, fn, [&](key_obj& k) -> cuzk_status {
+        need(out, fn, "out");
+        need(proof, fn, "proof");
+        if (proof_len != io::proof_size)
+            throw error(errc::bad_length, fmt::format("{}: the proof is {} bytes, {} expected", fn, proof_len, io::proof_size));
+        if (num_public_inputs + 1 != k.vk.ic.size())
+            fail(CUZK_ERR_INVALID_ARGUMENT, fmt::format("{}: {} public inputs given, the key expects {}", fn,
+                                                        num_public_inputs, k.vk.ic.size() - 1));
+        const std::vector<fr> pub = scalars(public_inputs, num_public_inputs, "public_inputs", fn);
+        *out = 0;
+        groth16::proof pr;
+        try {
+            pr = io::proof_from_bytes(std::span<const uint8_t>(proof, proof_len));
+        } catch (const cuzk::error& e) {
+            throw error(e.code(), fmt::format("{}: the proof does not decode: {}", fn, e.what()));
+        }
+        *out = groth16::verify(k.prepared(), pr, pub) ? 1 : 0;
+        return CUZK_OK;
+    });
+}
+
+} // extern "C"

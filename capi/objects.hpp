@@ -1,0 +1,147 @@
+// cuzk C ABI — internal: the objects behind the handles (keys, PCEs,
+// recorders, timeline buffers, engines, jobs) and the small helpers several
+// area files share. Not installed.
+#pragma once
+
+#include <deque>
+#include <optional>
+
+#include "registry.hpp"
+
+#include "cuzk/filecoin/types.hpp"
+#include "cuzk/groth16/types.hpp"
+#include "cuzk/groth16/verifier.hpp"
+#include "cuzk/io/bellperson.hpp"
+#include "cuzk/pipeline/engine.hpp"
+#include "cuzk/r1cs/pce.hpp"
+#include "cuzk/r1cs/pce_builder.hpp"
+#include "cuzk/timeline/sinks.hpp"
+
+namespace cuzk::capi {
+
+// ---- keys (keys.cpp, porep.cpp) ------------------------------------------------------------
+struct key_obj final : object {
+    static constexpr kind static_kind = kind::key;
+    kind get_kind() const noexcept override { return static_kind; }
+
+    std::shared_ptr<const groth16::proving_key> pk;   // null for a verifying key only
+    groth16::verifying_key vk;
+    groth16::convention conv = groth16::convention::bellperson;
+    std::optional<groth16::query_density> density;    // known for dev-setup bellperson keys and PoRep keys
+    std::shared_ptr<const r1cs::pce> own_pce;         // the key's own circuit (PoRep keys)
+    std::optional<filecoin::seal_config> porep;       // the PoRep shape of a PoRep key
+
+    std::once_flag pvk_once;
+    std::unique_ptr<groth16::prepared_verifying_key> pvk;
+    const groth16::prepared_verifying_key& prepared()
+    {
+        std::call_once(pvk_once, [&] { pvk = std::make_unique<groth16::prepared_verifying_key>(groth16::prepare_verifying_key(vk)); });
+        return *pvk;
+    }
+};
+
+// New handles of keys (keys.cpp).
+cuzk_key* new_key(groth16::proving_key pk, std::optional<groth16::query_density> d = std::nullopt);
+cuzk_key* new_key(std::shared_ptr<key_obj> k);
+cuzk_key* new_vk_key(groth16::verifying_key vk);
+
+// ---- PCE and recorder (circuits.cpp) -------------------------------------------------------
+struct pce_obj final : object {
+    static constexpr kind static_kind = kind::pce;
+    kind get_kind() const noexcept override { return static_kind; }
+    std::shared_ptr<const r1cs::pce> p;
+};
+
+cuzk_pce* new_pce(r1cs::pce p);
+
+struct recorder_obj final : object {
+    static constexpr kind static_kind = kind::recorder;
+    kind get_kind() const noexcept override { return static_kind; }
+    std::mutex mu;
+    uint32_t num_inputs = 1;   // ONE
+    uint32_t num_aux = 0;
+    std::unique_ptr<r1cs::pce_builder> b = std::make_unique<r1cs::pce_builder>(r1cs::pce_builder::columns::tagged);
+    std::vector<r1cs::pce_builder::entry> s[3];
+};
+
+// ---- timeline (timeline.cpp) ---------------------------------------------------------------
+// The engine's events into a host callback (converted to cuzk_event on the fly).
+std::shared_ptr<timeline::sink> make_callback_sink(const cuzk_timeline_callbacks& cb);
+
+// A bounded queue of events the host drains.
+class buffer_sink final : public timeline::sink {
+public:
+    explicit buffer_sink(size_t capacity) : cap_(capacity) {}
+    void record(const timeline::event& e) noexcept override;
+    // Moves up to n events out (n = 0: only counts).
+    std::vector<timeline::event> take(size_t n, size_t* waiting);
+    uint64_t dropped() const;
+
+private:
+    mutable std::mutex mu_;
+    std::deque<timeline::event> q_;
+    size_t cap_;
+    uint64_t dropped_ = 0;
+};
+
+struct c_event;   // an event converted for C, with its strings (timeline.cpp)
+
+struct timeline_buffer_obj final : object {
+    static constexpr kind static_kind = kind::timeline_buffer;
+    kind get_kind() const noexcept override { return static_kind; }
+    ~timeline_buffer_obj() override;
+    std::shared_ptr<buffer_sink> sink;
+    std::mutex drained_mu;
+    std::vector<std::unique_ptr<c_event>> drained;   // the last drain's events (their strings)
+};
+
+// ---- engine and jobs (engine.cpp, jobs.cpp, borrowed.cpp, porep.cpp) -----------------------
+struct engine_key {
+    std::shared_ptr<const groth16::proving_key> pk;
+    std::shared_ptr<const r1cs::pce> pce;
+    std::string name;
+    std::optional<filecoin::seal_config> porep;   // set for a PoRep key (cuzk_porep_c2_submit)
+};
+
+struct engine_obj final : object {
+    static constexpr kind static_kind = kind::engine;
+    kind get_kind() const noexcept override { return static_kind; }
+
+    std::shared_ptr<timeline::fan_out> sink;    // must outlive eng (the engine borrows it)
+    std::unique_ptr<pipeline::engine> eng;
+    std::mutex keys_mu;
+    std::unordered_map<uint32_t, engine_key> keys;
+
+    ~engine_obj() override { eng.reset(); }   // cancels, joins; then the sink goes
+
+    // The registered key `id`, or CUZK_ERR_INVALID_ARGUMENT naming fn.
+    engine_key key(uint32_t id, const char* fn)
+    {
+        std::lock_guard lk(keys_mu);
+        auto it = keys.find(id);
+        if (it == keys.end())
+            fail(CUZK_ERR_INVALID_ARGUMENT, fmt::format("{}: key id {} is not registered with this engine", fn, id));
+        return it->second;
+    }
+};
+
+struct job_obj final : object {
+    static constexpr kind static_kind = kind::job;
+    kind get_kind() const noexcept override { return static_kind; }
+    pipeline::job_handle h;
+    size_t num_parts = 0;
+};
+
+// Queues req on the engine and returns the new job handle (engine.cpp).
+cuzk_job* submit_job(engine_obj& e, pipeline::proof_request req, const cuzk_job_options* opt, const char* fn);
+
+// The live key_obj behind `key`, or CUZK_ERR_NULL / CUZK_ERR_INVALID_HANDLE naming `what`.
+inline std::shared_ptr<key_obj> need_key(const cuzk_key* key, const char* fn, const char* what = "key")
+{
+    if (!key) fail(CUZK_ERR_NULL, fmt::format("{}: {} is NULL", fn, what));
+    auto k = find<key_obj>(key);
+    if (!k) fail(CUZK_ERR_INVALID_HANDLE, fmt::format("{}: {} is not a live cuzk_key handle", fn, what));
+    return k;
+}
+
+} // namespace cuzk::capi
