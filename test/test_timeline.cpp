@@ -66,12 +66,6 @@ void partition(std::vector<event>& v, const std::string& job, int32_t p, int32_t
     v.push_back(inst(end, "GPU_END", job, p, w, 0));
 }
 
-bool same_event(const event& a, const event& b)
-{
-    return a.t_ns == b.t_ns && a.ph == b.ph && a.name == b.name && a.job == b.job && a.partition == b.partition &&
-           a.worker == b.worker && a.device == b.device && a.details == b.details;
-}
-
 // The timeline with one gap of each cause (times in ms, device 0):
 //   busy  [10,20) [30,40) [50,60) [70,80) [100,110) [120,130)
 //   gaps  [20,30) LOCK_WAIT of worker 1        → lock_held 10

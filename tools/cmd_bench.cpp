@@ -1,21 +1,18 @@
 // `cuzk bench`: N proofs × P partitions through the proving engine at job
 // concurrency J, on the built-in SHA-256 preimage circuit (--blocks B sets
 // its size) or on a snarkjs .zkey with a .wtns (every partition proves that
-// witness). Prints s/proof, proofs/min, device utilisation (from the
-// timeline's device spans), peak RSS, stage medians and the bottleneck
-// verdict; verifies every proof; optionally writes the timeline (CSV, or
-// Chrome trace JSON when the file ends in .json) and prints the waterfall.
+// witness). Prints s/proof, proofs/min, the prover's utilisation (from the
+// timeline), peak RSS, stage medians and the bottleneck verdict, or with
+// --waterfall the waterfall and its summary instead of the short figures;
+// verifies every proof; optionally writes the timeline (CSV, or Chrome trace
+// JSON when the file ends in .json).
 #include <sys/resource.h>
-#include <unistd.h>
 
 #include <atomic>
 #include <chrono>
-#include <cctype>
 #include <cerrno>
-#include <cmath>
 #include <condition_variable>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <memory>
@@ -26,8 +23,10 @@
 
 #include <fmt/format.h>
 
+#include "cli_util.hpp"
 #include "commands.hpp"
 #include "options.hpp"
+#include "progress.hpp"
 #include "cuzk/backend/cuda.hpp"
 #include "cuzk/error.hpp"
 #include "cuzk/groth16/circuit.hpp"
@@ -48,129 +47,172 @@ using r1cs::gadgets::sha256_preimage_circuit;
 using steady = std::chrono::steady_clock;
 
 const char* const bench_usage =
-    "usage: cuzk bench [--proofs N] [--partitions P] [--jobs J] [--blocks B | --zkey F --wtns F] [engine flags]\n"
-    "                   [output flags]\n"
-    "  workload (built-in SHA-256 preimage circuit, ~26k constraints per block):\n"
-    "    --proofs N, -n N    proofs (jobs) to run (default 2)\n"
-    "    --partitions P, -p P  partitions per proof (default 4)\n"
-    "    --jobs J, -j J      proofs in flight at once (default 2)\n"
-    "    --blocks B          SHA-256 blocks per partition (default 1)\n"
-    "    --seed S            message seed (default 1)\n"
-    "  or a snarkjs circuit (curve bls12381; every partition proves the same witness):\n"
-    "    --zkey F            the proving key (.zkey)\n"
-    "    --wtns F            the witness (.wtns)\n"
-    "  engine:\n"
-    "    --synth-workers S   partitions synthesized at once (default 2)\n"
-    "    --synth-threads T   threads per synthesis (default 1; 0 = all)\n"
-    "    --lookahead L       synthesized partitions that may wait for the device (default 2)\n"
-    "    --gpu-workers W     prove workers per device, sharing its lock (default 2)\n"
-    "    --partitions-per-call K  partitions of one key a prove worker runs per device-lock hold (default 1)\n"
-    "    --backend cpu|cuda  where the device part runs (default cpu)\n"
-    "    --device-threads D  threads of the CPU backend's device work (default 0 = all)\n"
-    "    --tail-threads T    CPU-tail threads (default 1; 0 = tails run on the prove workers)\n"
-    "    --verify | --no-verify   engine self-verify of every proof (default on)\n"
-    "    --mem-budget SIZE   host memory budget for partitions in flight, e.g. 512MiB, 2G (default unlimited)\n"
-    "    --device-memory-budget SIZE  device memory budget per device: resident keys and device parts\n"
-    "                        (default unlimited; the cpu backend accounts its model estimate)\n"
-    "  output:\n"
-    "    --timeline FILE     write the timeline: CSV lines, or Chrome trace JSON when FILE ends in .json\n"
-    "    --waterfall         print the waterfall and the timeline summary\n"
-    "    --width N           waterfall width (default $COLUMNS or 100)\n"
-    "    --no-progress       no progress line on stderr\n"
-    "Every proof is verified after the run (not timed); the exit status is 0 only when all are valid.\n";
+    "bench [--proofs N] [--partitions P] [--jobs J] [--blocks B | --zkey F --wtns F] [engine flags] [output flags]";
+const char* const bench_about =
+    "Proofs through the proving engine: synthesis workers build each partition's witness, prove workers run its "
+    "NTTs and multi-scalar multiplications (MSMs) on the GPU (backend cuda) or on CPU threads standing in for one "
+    "(backend cpu, called the CPU prover), a CPU tail finishes each proof. Workload: the built-in SHA-256 preimage "
+    "circuit (~26k constraints per block), or a snarkjs key whose witness every partition proves. Every proof is "
+    "verified after the run (not timed); the exit status is 0 only when all are valid.";
+
+constexpr flag_spec bench_flags[] = {
+    {"--proofs", "N", "proofs (jobs) to run (default 2); also -n N"},
+    {"--partitions", "P", "partitions per proof (default 4); also -p P"},
+    {"--jobs", "J", "proofs in flight at once (default 2); also -j J"},
+    {"-n", "N", "short for --proofs"},
+    {"-p", "P", "short for --partitions"},
+    {"-j", "J", "short for --jobs"},
+    {"--blocks", "B", "SHA-256 blocks per partition, 1 ... 4096 (default 1)"},
+    {"--seed", "S", "message seed (default 1)"},
+    {"--zkey", "F", "a snarkjs proving key (.zkey, curve bls12381) instead of the built-in circuit"},
+    {"--wtns", "F", "its witness (.wtns)"},
+    {"--backend", "auto|cpu|cuda", "where the prove stage runs (default auto: the GPU when one is usable)"},
+    {"--synth-workers", "S", "partitions synthesized at once (default 2)"},
+    {"--synth-threads", "T", "threads per synthesis (default 1; 0 = all)"},
+    {"--lookahead", "L", "synthesized partitions that may wait for the prover (default 2)"},
+    {"--gpu-workers", "W", "prove workers sharing the prover's lock (default 2)"},
+    {"--partitions-per-call", "K", "partitions of one key a prove worker runs per lock hold (default 1)"},
+    {"--device-threads", "D", "threads of the CPU prover (default 0 = all)"},
+    {"--tail-threads", "T", "CPU-tail threads (default 1; 0 = tails run on the prove workers)"},
+    {"--verify", nullptr, "the engine verifies every proof as it ends (the default)"},
+    {"--no-verify", nullptr, "no engine self-verify"},
+    {"--mem-budget", "SIZE", "host memory budget for partitions in flight, e.g. 512MiB, 2G (default unlimited)"},
+    {"--device-memory-budget", "SIZE", "device memory budget: resident keys and prove scratch (default unlimited)"},
+    {"--timeline", "FILE", "write the timeline: CSV lines, or Chrome trace JSON when FILE ends in .json"},
+    {"--waterfall", nullptr, "print the waterfall and its summary instead of the short figures"},
+    {"--width", "N", "waterfall width, 40 ... 100000 (default $COLUMNS or 100)"},
+    {"--no-progress", nullptr, "no progress on stderr"},
+};
 
 struct bench_opts {
     unsigned proofs = 2, partitions = 4, jobs = 2, blocks = 1;
     uint64_t seed = 1;
-    std::string zkey_path, wtns_path;
+    std::string zkey_path, wtns_path, timeline_path;
     pipeline::engine_config ec;
-    std::string timeline_path;
+    std::string why_cpu;   // why the CPU prover: "--backend cpu" or why no GPU is usable
     bool waterfall = false;
-    bool progress = true;
     unsigned width = 0;
 };
 
-// An integer flag in [lo, 10^9] (options.hpp's strict parser: usage_error).
-unsigned long parse_uint(const std::string& flag, const std::string& v, unsigned long lo)
+// An integer flag in [lo, 10^9] given by its long or short name.
+unsigned count_flag(const options& o, const char* flag, const char* alias, unsigned lo, unsigned fallback)
 {
-    return static_cast<unsigned long>(parse_u64(flag, v, lo, 1'000'000'000ul));
-}
-
-// "123", "512K", "512KiB", "1.5G", "2GB" (K/M/G/T are powers of 1024 with or
-// without "iB"; "B" alone is bytes).
-uint64_t parse_size(const std::string& flag, const std::string& v)
-{
-    char* end = nullptr;
-    const double x = std::strtod(v.c_str(), &end);
-    std::string unit(end);
-    for (auto& ch : unit) ch = char(std::toupper(static_cast<unsigned char>(ch)));
-    double mul = 1;
-    if (unit.empty() || unit == "B") mul = 1;
-    else if (unit == "K" || unit == "KB" || unit == "KIB") mul = 1024.0;
-    else if (unit == "M" || unit == "MB" || unit == "MIB") mul = 1024.0 * 1024;
-    else if (unit == "G" || unit == "GB" || unit == "GIB") mul = 1024.0 * 1024 * 1024;
-    else if (unit == "T" || unit == "TB" || unit == "TIB") mul = 1024.0 * 1024 * 1024 * 1024;
-    else mul = -1;
-    if (v.empty() || end == v.c_str() || mul < 0 || !(x >= 0) || x * mul > 1.8e19)
-        throw error(errc::invalid_argument, fmt::format("{}: '{}' is not a size (e.g. 4096, 512MiB, 2G)", flag, v));
-    return uint64_t(std::llround(x * mul));
-}
-
-bench_opts parse(args a)
-{
-    bench_opts o;
-    o.ec.synth_workers = 2;
-    o.ec.synth_threads = 1;
-    o.ec.lookahead = 2;
-    o.ec.workers_per_device = 2;
-    o.ec.device_threads = 0;
-    o.ec.tail_threads = 1;
-    o.ec.self_verify = true;
-    for (size_t i = 0; i < a.size(); ++i) {
-        const std::string s = a[i];
-        auto next = [&]() -> std::string {
-            if (i + 1 >= a.size()) throw error(errc::invalid_argument, fmt::format("{} needs a value", s));
-            return a[++i];
-        };
-        if (s == "--proofs" || s == "-n") o.proofs = unsigned(parse_uint(s, next(), 1));
-        else if (s == "--partitions" || s == "-p") o.partitions = unsigned(parse_uint(s, next(), 1));
-        else if (s == "--jobs" || s == "-j") o.jobs = unsigned(parse_uint(s, next(), 1));
-        else if (s == "--blocks") o.blocks = unsigned(parse_uint(s, next(), 1));
-        else if (s == "--seed") o.seed = parse_uint(s, next(), 0);
-        else if (s == "--synth-workers") o.ec.synth_workers = unsigned(parse_uint(s, next(), 1));
-        else if (s == "--synth-threads") o.ec.synth_threads = unsigned(parse_uint(s, next(), 0));
-        else if (s == "--lookahead") o.ec.lookahead = unsigned(parse_uint(s, next(), 1));
-        else if (s == "--gpu-workers") o.ec.workers_per_device = unsigned(parse_uint(s, next(), 1));
-        else if (s == "--device-threads") o.ec.device_threads = unsigned(parse_uint(s, next(), 0));
-        else if (s == "--tail-threads") o.ec.tail_threads = unsigned(parse_uint(s, next(), 0));
-        else if (s == "--verify") o.ec.self_verify = true;
-        else if (s == "--no-verify") o.ec.self_verify = false;
-        else if (s == "--mem-budget") o.ec.host_memory_budget = parse_size(s, next());
-        else if (s == "--device-memory-budget") o.ec.device_memory_budget = parse_size(s, next());
-        else if (s == "--partitions-per-call") o.ec.partitions_per_call = unsigned(parse_uint(s, next(), 1));
-        else if (s == "--backend") {
-            const std::string b = next();
-            if (b == "cpu") o.ec.backend = pipeline::engine_backend::cpu;
-            else if (b == "cuda") o.ec.backend = pipeline::engine_backend::cuda;
-            else throw error(errc::invalid_argument, fmt::format("--backend: '{}' is not cpu or cuda", b));
-        }
-        else if (s == "--zkey") o.zkey_path = next();
-        else if (s == "--wtns") o.wtns_path = next();
-        else if (s == "--timeline") o.timeline_path = next();
-        else if (s == "--waterfall") o.waterfall = true;
-        else if (s == "--width") o.width = unsigned(parse_uint(s, next(), 40));
-        else if (s == "--no-progress") o.progress = false;
-        else
-            throw error(errc::invalid_argument, fmt::format("unknown argument '{}' (cuzk bench --help)", s));
+    if (alias && o.has(alias)) {
+        if (o.has(flag)) throw usage_error(fmt::format("give {} or {}, not both", flag, alias));
+        flag = alias;
     }
-    if (o.zkey_path.empty() != o.wtns_path.empty())
-        throw error(errc::invalid_argument, "--zkey and --wtns go together");
-    return o;
+    return unsigned(o.get_u64_or(flag, lo, 1'000'000'000, fallback));
+}
+
+void parse_engine(const options& o, pipeline::engine_config& ec)
+{
+    ec.synth_workers = count_flag(o, "--synth-workers", nullptr, 1, 2);
+    ec.synth_threads = count_flag(o, "--synth-threads", nullptr, 0, 1);
+    ec.lookahead = count_flag(o, "--lookahead", nullptr, 1, 2);
+    ec.workers_per_device = count_flag(o, "--gpu-workers", nullptr, 1, 2);
+    ec.partitions_per_call = count_flag(o, "--partitions-per-call", nullptr, 1, 1);
+    ec.device_threads = count_flag(o, "--device-threads", nullptr, 0, 0);
+    ec.tail_threads = count_flag(o, "--tail-threads", nullptr, 0, 1);
+    if (o.has("--verify") && o.has("--no-verify")) throw usage_error("give --verify or --no-verify, not both");
+    ec.self_verify = !o.has("--no-verify");
+    if (o.has("--mem-budget")) ec.host_memory_budget = parse_size("--mem-budget", o.get("--mem-budget"));
+    if (o.has("--device-memory-budget"))
+        ec.device_memory_budget = parse_size("--device-memory-budget", o.get("--device-memory-budget"));
+    ec.backend = choose_gpu(o) ? pipeline::engine_backend::cuda : pipeline::engine_backend::cpu;
+}
+
+bench_opts parse(const options& o)
+{
+    bench_opts b;
+    b.proofs = count_flag(o, "--proofs", "-n", 1, 2);
+    b.partitions = count_flag(o, "--partitions", "-p", 1, 4);
+    b.jobs = count_flag(o, "--jobs", "-j", 1, 2);
+    b.blocks = unsigned(o.get_u64_or("--blocks", 1, 4096, 1));
+    b.seed = o.get_u64_or("--seed", 0, UINT64_MAX, 1);
+    b.zkey_path = o.get_or("--zkey", "");
+    b.wtns_path = o.get_or("--wtns", "");
+    if (b.zkey_path.empty() != b.wtns_path.empty()) throw usage_error("--zkey and --wtns go together");
+    if (!b.zkey_path.empty() && o.has("--blocks")) throw usage_error("--blocks is for the built-in circuit, not --zkey");
+    b.timeline_path = o.get_or("--timeline", "");
+    b.waterfall = o.has("--waterfall");
+    b.width = unsigned(o.get_u64_or("--width", 40, 100000, 0));
+    set_progress_enabled(!o.has("--no-progress"));
+    parse_engine(o, b.ec);
+    return b;
 }
 
 double secs(steady::duration d) { return std::chrono::duration<double>(d).count(); }
 
-std::string mib(uint64_t bytes) { return fmt::format("{:.1f} MiB", double(bytes) / 1048576.0); }
+// What the report calls the prover: the backend's own words.
+timeline::render_options words_of(const bench_opts& o)
+{
+    timeline::render_options ro;
+    const bool gpu = o.ec.backend == pipeline::engine_backend::cuda;
+    ro.device_word = gpu ? "GPU" : "CPU prover";
+    ro.device_short = gpu ? "gpu" : "cpu";
+    return ro;
+}
+
+// ---- the workload ----------------------------------------------------------------------
+
+struct workload {
+    std::shared_ptr<const groth16::proving_key> pk;
+    std::shared_ptr<const r1cs::pce> pce;   // the built-in circuit
+    groth16::query_density density;
+    std::shared_ptr<const std::vector<fr>> wtns;   // snarkjs: the witness every partition proves
+    std::vector<std::shared_ptr<const sha256_preimage_circuit>> circuits;   // one per partition
+    bool snark() const { return wtns != nullptr; }
+};
+
+workload load_snarkjs(const bench_opts& o)
+{
+    workload w;
+    const auto t0 = steady::now();
+    progress_step step("cuzk bench", "reading " + o.zkey_path + " and " + o.wtns_path);
+    auto z = read_as("--zkey, the proving key", [&] { return std::make_shared<io::zkey>(io::read_zkey(o.zkey_path)); });
+    w.wtns = read_as("--wtns, the witness",
+                     [&] { return std::make_shared<const std::vector<fr>>(io::read_wtns(o.wtns_path)); });
+    step.end();
+    w.pk = std::shared_ptr<const groth16::proving_key>(z, &z->pk);
+    const size_t want = size_t(w.pk->num_inputs) + w.pk->num_aux;
+    if (w.wtns->size() != want)
+        throw error(errc::invalid_argument, fmt::format("--wtns {}: {} values, the key {} expects {}", o.wtns_path,
+                                                        w.wtns->size(), o.zkey_path, want));
+    std::printf("cuzk bench: snarkjs key %s: %u constraints, %u private signals, %u public signals; witness %s\n",
+                o.zkey_path.c_str(), w.pk->n_constraints, w.pk->num_aux, w.pk->num_inputs - 1, o.wtns_path.c_str());
+    std::printf("  key: domain 2^%d; key and witness read in %.2f s\n", int(__builtin_ctzll(w.pk->domain_size)),
+                secs(steady::now() - t0));
+    return w;
+}
+
+workload make_sha256(const bench_opts& o)
+{
+    workload w;
+    auto t0 = steady::now();
+    progress_step step("cuzk bench", "recording the circuit and setting up its key");
+    auto p = std::make_shared<r1cs::pce>(r1cs::record(sha256_preimage_circuit::blank(o.blocks)));
+    const double t_pce = secs(steady::now() - t0);
+    t0 = steady::now();
+    w.pk = std::make_shared<groth16::proving_key>(
+        groth16::setup_bellperson(groth16::describe(*p), &w.density, {o.ec.device_threads}));
+    step.end();
+    w.pce = p;
+    std::printf("cuzk bench: SHA-256 preimage circuit, %s: %llu constraints, %u aux (private) variables, %s\n",
+                count_of(o.blocks, "block").c_str(), (unsigned long long)p->num_constraints, p->num_aux,
+                count_of(p->num_inputs - 1, "public input").c_str());
+    std::printf("  key: domain 2^%d; recorded in %.2f s, set up in %.2f s (single-party dev key, NOT a trusted "
+                "ceremony)\n",
+                int(__builtin_ctzll(w.pk->domain_size)), t_pce, secs(steady::now() - t0));
+    std::mt19937_64 rng(o.seed);
+    for (unsigned i = 0; i < o.proofs * o.partitions; ++i) {
+        std::vector<uint8_t> m(sha256_preimage_circuit::max_message_bytes(o.blocks));
+        for (auto& b : m) b = uint8_t(rng());
+        w.circuits.push_back(std::make_shared<sha256_preimage_circuit>(std::move(m)));
+    }
+    return w;
+}
+
+// ---- the timeline: in memory for the analysis, a counter for progress, the file on request
 
 // Counts finished partitions (GPU_END) for the progress line.
 struct progress_counter final : timeline::sink {
@@ -181,16 +223,159 @@ struct progress_counter final : timeline::sink {
     }
 };
 
-void draw_progress(uint64_t parts_done, uint64_t parts_total, unsigned jobs_done, unsigned jobs_total, double t)
+struct timeline_out {
+    std::shared_ptr<timeline::recorder> rec = std::make_shared<timeline::recorder>();
+    std::shared_ptr<progress_counter> counter = std::make_shared<progress_counter>();
+    std::shared_ptr<timeline::fan_out> fan = std::make_shared<timeline::fan_out>();
+    std::ofstream file;
+    std::shared_ptr<timeline::chrome_trace_sink> chrome;
+    std::string path;
+
+    explicit timeline_out(const std::string& p) : path(p)
+    {
+        fan->add(rec);
+        fan->add(counter);
+        if (path.empty()) return;
+        file.open(path, std::ios::binary | std::ios::trunc);
+        if (!file) throw error(errc::io, fmt::format("--timeline {}: cannot create: {}", path, std::strerror(errno)));
+        if (path.size() >= 5 && path.compare(path.size() - 5, 5, ".json") == 0) {
+            chrome = std::make_shared<timeline::chrome_trace_sink>(file);
+            fan->add(chrome);
+        } else {
+            fan->add(std::make_shared<timeline::csv_sink>(file));
+        }
+    }
+    void finish()
+    {
+        if (chrome) chrome->finish();
+        if (!file.is_open()) return;
+        file.close();
+        if (!file) throw error(errc::io, fmt::format("--timeline {}: write failed", path));
+    }
+};
+
+std::string threads_txt(unsigned n) { return n ? std::to_string(n) : std::string("all"); }
+
+void print_engine(const bench_opts& o)
 {
-    const unsigned cells = 30;
-    const unsigned filled = parts_total ? unsigned(cells * parts_done / parts_total) : 0;
-    std::string bar(filled, '#');
-    bar.append(cells - filled, '.');
-    std::fprintf(stderr, "\r\033[K  [%s] %llu/%llu partitions, %u/%u proofs, %.1f s", bar.c_str(),
-                 (unsigned long long)parts_done, (unsigned long long)parts_total, jobs_done, jobs_total, t);
-    std::fflush(stderr);
+    const auto& ec = o.ec;
+    if (ec.backend == pipeline::engine_backend::cuda)
+        std::printf("  backend cuda: the prove stage on the GPU (%s)\n", cuda_device_info().c_str());
+    else
+        std::printf("  backend cpu: the prove stage (NTTs, MSMs) on %s CPU threads under one lock, called the CPU "
+                    "prover below (%s)\n",
+                    threads_txt(ec.device_threads).c_str(), o.why_cpu.c_str());
+    std::printf("  engine: %s x %s, lookahead %u, %s x %s per lock hold, %s, self-verify %s; "
+                "memory budget %s host, %s device\n",
+                count_of(ec.synth_workers, "synthesis worker").c_str(),
+                ec.synth_threads ? count_of(ec.synth_threads, "thread").c_str() : "all threads",
+                ec.lookahead, count_of(ec.workers_per_device, "prove worker").c_str(),
+                count_of(ec.partitions_per_call, "partition").c_str(), count_of(ec.tail_threads, "tail thread").c_str(),
+                ec.self_verify ? "on" : "off",
+                ec.host_memory_budget ? human_size(ec.host_memory_budget).c_str() : "unlimited",
+                ec.device_memory_budget ? human_size(ec.device_memory_budget).c_str() : "unlimited");
+    std::printf("  run: %s x %s, %u in flight\n", count_of(o.proofs, "proof").c_str(),
+                count_of(o.partitions, "partition").c_str(), o.jobs);
+    std::fflush(stdout);
 }
+
+// ---- the run ----------------------------------------------------------------------------
+
+// Progress of the run on stderr: a bar redrawn in place on a terminal, a
+// plain line per finished proof otherwise.
+struct run_progress {
+    bool on = progress_enabled(), tty = stderr_is_terminal();
+    unsigned reported = 0;
+    void show(uint64_t parts, uint64_t parts_total, unsigned ended, unsigned proofs, double t, bool last)
+    {
+        if (!on) return;
+        if (!tty) {
+            for (; reported < ended; ++reported)
+                std::fprintf(stderr, "cuzk bench: proof %u of %u done (%llu of %llu partitions, %.1f s)\n",
+                             reported + 1, proofs, (unsigned long long)parts, (unsigned long long)parts_total, t);
+            return;
+        }
+        const unsigned cells = 30, filled = parts_total ? unsigned(cells * parts / parts_total) : 0;
+        std::string bar(filled, '#');
+        bar.append(cells - filled, '.');
+        std::fprintf(stderr, "\r\033[K  [%s] %llu/%llu partitions, %u/%u proofs, %.1f s%s", bar.c_str(),
+                     (unsigned long long)parts, (unsigned long long)parts_total, ended, proofs, t, last ? "\n" : "");
+    }
+};
+
+struct run_result {
+    std::vector<pipeline::job_handle> handles;
+    double wall = 0;
+    pipeline::engine_stats stats;
+    uint64_t partition_bytes = 0, device_bytes = 0;
+};
+
+pipeline::proof_request request(const bench_opts& o, const workload& w, pipeline::key_id key, unsigned job)
+{
+    pipeline::proof_request req;
+    req.key = key;
+    req.id = fmt::format("proof-{}", job);
+    for (unsigned p = 0; p < o.partitions; ++p) {
+        // Built in place: GCC 12 misreads a moved-from variant temporary as
+        // uninitialized (-Wmaybe-uninitialized) at -O3.
+        if (w.snark())
+            req.partitions.emplace_back(std::in_place_type<pipeline::full_witness_partition>, *w.wtns);
+        else
+            req.partitions.emplace_back(std::in_place_type<pipeline::circuit_partition>,
+                                        w.circuits[job * o.partitions + p]);
+    }
+    return req;
+}
+
+// Keeps J jobs in flight until all N have ended.
+run_result run(const bench_opts& o, const workload& w, timeline_out& tl)
+{
+    run_result r;
+    r.handles.resize(o.proofs);
+    std::mutex m;
+    std::condition_variable cv;
+    unsigned ended = 0, submitted = 0;
+    pipeline::engine_config ec = o.ec;
+    ec.sink = tl.fan.get();
+    pipeline::engine eng(ec);
+    const pipeline::key_id key =
+        w.snark() ? eng.add_key(w.pk, nullptr, {"zkey", 0}) : eng.add_key(w.pk, w.pce, w.density, {"sha256", 0});
+    r.partition_bytes = eng.partition_bytes(key);
+    r.device_bytes = eng.device_bytes(key);
+    if (ec.host_memory_budget && r.partition_bytes > ec.host_memory_budget)
+        throw usage_error(fmt::format("--mem-budget {}: one partition needs about {}; no proof could ever run",
+                                      human_size(ec.host_memory_budget), human_size(r.partition_bytes)));
+    auto submit_one = [&] {
+        pipeline::proof_request req = request(o, w, key, submitted);
+        req.on_done = [&](const pipeline::job_result&) {
+            std::lock_guard lk(m);
+            ++ended;
+            cv.notify_all();
+        };
+        r.handles[submitted] = eng.submit(std::move(req));
+        ++submitted;
+    };
+    run_progress bar;
+    const uint64_t parts_total = uint64_t(o.proofs) * o.partitions;
+    const auto t0 = steady::now();
+    std::unique_lock lk(m);
+    for (;;) {
+        while (submitted < o.proofs && submitted - ended < o.jobs) {
+            lk.unlock();
+            submit_one();
+            lk.lock();
+        }
+        if (ended == o.proofs) break;
+        cv.wait_for(lk, std::chrono::milliseconds(200));
+        bar.show(tl.counter->partitions.load(), parts_total, ended, o.proofs, secs(steady::now() - t0), false);
+    }
+    r.wall = secs(steady::now() - t0);
+    bar.show(tl.counter->partitions.load(), parts_total, ended, o.proofs, r.wall, true);
+    r.stats = eng.stats();
+    return r;
+}
+
+// ---- the results ------------------------------------------------------------------------
 
 std::string median_txt(const timeline::stage_stats& s)
 {
@@ -198,230 +383,103 @@ std::string median_txt(const timeline::stage_stats& s)
     return fmt::format("{} (p90 {})", timeline::format_duration(s.median), timeline::format_duration(s.p90));
 }
 
+// The short figures (without --waterfall): throughput, stage medians, utilisation, verdict.
+void print_figures(const run_result& r, unsigned completed, const timeline::analysis& an,
+                   const timeline::render_options& ro)
+{
+    const std::string& d = ro.device_word;
+    std::printf("\n  wall %.2f s for %s: %.3f s/proof, %.2f proofs/min\n", r.wall, count_of(completed, "proof").c_str(),
+                completed ? r.wall / completed : 0.0, completed ? 60.0 * completed / r.wall : 0.0);
+    std::printf("  per partition, median (p90): synthesis %s, queued %s, %s stage %s, %s work %s\n",
+                median_txt(an.synth).c_str(), median_txt(an.queue_wait).c_str(), d.c_str(),
+                median_txt(an.device_stage).c_str(), d.c_str(), median_txt(an.device_work).c_str());
+    std::printf("  %s utilisation: %.1f %% (%s)\n", d.c_str(), 100.0 * an.utilisation,
+                timeline::in_device_words(timeline::source_name(an.source), ro).c_str());
+    std::printf("%s", timeline::in_device_words("  verdict: " + an.verdict_text + "\n", ro).c_str());
+}
+
+void print_resources(const run_result& r, const timeline::render_options& ro)
+{
+    const double held = r.wall > 0 && !r.stats.device_busy_ns.empty() ? double(r.stats.device_busy_ns[0]) * 1e-9 / r.wall : 0;
+    rusage ru{};
+    getrusage(RUSAGE_SELF, &ru);
+    std::printf("  %s lock held %.1f %% of the wall time; %s calls for %s\n", ro.device_word.c_str(), 100.0 * held,
+                std::to_string(r.stats.device_calls).c_str(), count_of(r.stats.partitions_proved, "partition").c_str());
+    std::printf("  memory: peak RSS %s; estimate %s host per partition in flight, %s %s per prove; peak budget "
+                "reserved %s host, %s %s\n",
+                human_size(uint64_t(ru.ru_maxrss) * 1024).c_str(), human_size(r.partition_bytes).c_str(),
+                human_size(r.device_bytes).c_str(), ro.device_word.c_str(), human_size(r.stats.memory_peak).c_str(),
+                r.stats.device_memory_peak.empty() ? "-" : human_size(r.stats.device_memory_peak[0]).c_str(),
+                ro.device_word.c_str());
+}
+
+// Verifies every partition proof independently of the engine's self-verify:
+// the public inputs are the witness's public signals, or the circuit's digest.
+unsigned verify_all(const bench_opts& o, const workload& w, const run_result& r)
+{
+    const auto t0 = steady::now();
+    progress_step step("cuzk bench", "verifying every proof");
+    const groth16::prepared_verifying_key pvk = groth16::prepare_verifying_key(w.pk->vk);
+    unsigned valid = 0;
+    for (unsigned i = 0; i < o.proofs; ++i) {
+        const auto& res = r.handles[i].result();
+        if (res.status != pipeline::job_status::completed) continue;
+        for (unsigned p = 0; p < o.partitions; ++p) {
+            std::vector<fr> expect;
+            if (w.snark()) {
+                expect.assign(w.wtns->begin() + 1, w.wtns->begin() + w.pk->num_inputs);
+            } else {
+                const auto a = groth16::synthesize_witness(*w.circuits[i * o.partitions + p]);
+                expect.assign(a.inputs.begin() + 1, a.inputs.end());
+            }
+            if (res.partitions[p].public_inputs == expect && groth16::verify(pvk, res.partitions[p].proof, expect))
+                ++valid;
+            else
+                std::printf("  INVALID: %s partition %u\n", res.id.c_str(), p);
+        }
+    }
+    step.end();
+    const unsigned total = o.proofs * o.partitions;
+    std::printf("  verified %u of %u partition proofs in %.2f s: %s\n", valid, total, secs(steady::now() - t0),
+                valid == total ? "all valid" : "FAILED");
+    return valid;
+}
+
 } // namespace
 
 int cmd_bench(args a)
 {
-    for (size_t i = 0; i < a.size(); ++i)
-        if (!std::strcmp(a[i], "-h") || !std::strcmp(a[i], "--help")) {
-            std::fputs(bench_usage, stdout);
-            return 0;
-        }
-    bench_opts o = parse(a);
-    const bool tty = o.progress && isatty(STDERR_FILENO);
+    const options opts(a, bench_flags, 0, 0);
+    if (opts.help()) return show_help(bench_usage, bench_about, bench_flags);
+    bench_opts o = parse(opts);
+    o.why_cpu = opts.get_or("--backend", "auto") == "cpu" ? "--backend cpu" : no_gpu_reason();
 
-    if (std::string why; o.ec.backend == pipeline::engine_backend::cuda && !cuda_available(&why))   // before the setup
-        throw error(errc::unsupported, fmt::format("--backend cuda: CUDA is not available: {}", why));
+    const workload w = o.zkey_path.empty() ? make_sha256(o) : load_snarkjs(o);
+    timeline_out tl(o.timeline_path);
+    print_engine(o);
+    const run_result r = run(o, w, tl);
+    tl.finish();
 
-    // ---- the workload: a snarkjs key and witness, or the built-in circuit with a development key
-    const bool snark = !o.zkey_path.empty();
-    auto t0 = steady::now();
-    std::shared_ptr<const groth16::proving_key> pk;
-    std::shared_ptr<const r1cs::pce> pce;
-    groth16::query_density density;
-    std::shared_ptr<const std::vector<fr>> wtns;   // snark: the witness every partition proves
-    if (snark) {
-        auto z = std::make_shared<io::zkey>(io::read_zkey(o.zkey_path));
-        wtns = std::make_shared<const std::vector<fr>>(io::read_wtns(o.wtns_path));
-        const double t_read = secs(steady::now() - t0);
-        pk = std::shared_ptr<const groth16::proving_key>(z, &z->pk);
-        std::printf("cuzk bench: snarkjs key %s: %u constraints, %u private signals, %u public signals; witness %s\n",
-                    o.zkey_path.c_str(), pk->n_constraints, pk->num_aux, pk->num_inputs - 1, o.wtns_path.c_str());
-        std::printf("  key: domain 2^%d; key and witness read in %.2f s\n", int(__builtin_ctzll(pk->domain_size)),
-                    t_read);
-        if (wtns->size() != size_t(pk->num_inputs) + pk->num_aux)
-            throw error(errc::invalid_argument,
-                        fmt::format("{}: {} values, the key {} expects {}", o.wtns_path, wtns->size(), o.zkey_path,
-                                    size_t(pk->num_inputs) + pk->num_aux));
-    } else {
-        auto p = std::make_shared<r1cs::pce>(r1cs::record(sha256_preimage_circuit::blank(o.blocks)));
-        pce = p;
-        const double t_pce = secs(steady::now() - t0);
-        std::printf("cuzk bench: SHA-256 preimage circuit, %u block(s): %llu constraints, %u aux, %u public inputs\n",
-                    o.blocks, (unsigned long long)pce->num_constraints, pce->num_aux, pce->num_inputs - 1);
-        std::fflush(stdout);
-        t0 = steady::now();
-        pk = std::make_shared<groth16::proving_key>(
-            groth16::setup_bellperson(groth16::describe(*pce), &density, {o.ec.device_threads}));
-        const double t_setup = secs(steady::now() - t0);
-        std::printf("  key: domain 2^%d; recorded in %.2f s, set up in %.2f s (single-party dev key, NOT a trusted "
-                    "ceremony)\n",
-                    int(__builtin_ctzll(pk->domain_size)), t_pce, t_setup);
-    }
-    const groth16::prepared_verifying_key pvk = groth16::prepare_verifying_key(pk->vk);
-
-    // ---- messages: one per partition, from the seed
-    const unsigned n_parts_total = o.proofs * o.partitions;
-    std::vector<std::shared_ptr<const sha256_preimage_circuit>> circuits;
-    if (!snark) {
-        std::mt19937_64 rng(o.seed);
-        for (unsigned i = 0; i < n_parts_total; ++i) {
-            std::vector<uint8_t> m(sha256_preimage_circuit::max_message_bytes(o.blocks));
-            for (auto& b : m) b = uint8_t(rng());
-            circuits.push_back(std::make_shared<sha256_preimage_circuit>(std::move(m)));
-        }
-    }
-
-    // ---- timeline: in memory for the analysis, a counter for progress, the file on request
-    auto rec = std::make_shared<timeline::recorder>();
-    auto counter = std::make_shared<progress_counter>();
-    auto fan = std::make_shared<timeline::fan_out>();
-    fan->add(rec);
-    fan->add(counter);
-    std::ofstream tl_file;
-    std::shared_ptr<timeline::chrome_trace_sink> chrome;
-    if (!o.timeline_path.empty()) {
-        tl_file.open(o.timeline_path, std::ios::binary | std::ios::trunc);
-        if (!tl_file)
-            throw error(errc::io, fmt::format("{}: cannot create: {}", o.timeline_path, std::strerror(errno)));
-        const bool json = o.timeline_path.size() >= 5 &&
-                          o.timeline_path.compare(o.timeline_path.size() - 5, 5, ".json") == 0;
-        if (json) {
-            chrome = std::make_shared<timeline::chrome_trace_sink>(tl_file);
-            fan->add(chrome);
-        } else {
-            fan->add(std::make_shared<timeline::csv_sink>(tl_file));
-        }
-    }
-    o.ec.sink = fan.get();
-
-    const auto& ec = o.ec;
-    std::printf("  engine: backend %s; %u synthesis worker(s) x %s thread(s), lookahead %u, 1 device x %u prove "
-                "worker(s) x %u partition(s) per call (device threads %s), %u tail thread(s), self-verify %s, memory "
-                "budget %s host, %s device\n",
-                pipeline::backend_name(ec.backend), ec.synth_workers,
-                ec.synth_threads ? std::to_string(ec.synth_threads).c_str() : "all", ec.lookahead,
-                ec.workers_per_device, ec.partitions_per_call,
-                ec.device_threads ? std::to_string(ec.device_threads).c_str() : "all", ec.tail_threads,
-                ec.self_verify ? "on" : "off", ec.host_memory_budget ? mib(ec.host_memory_budget).c_str() : "unlimited",
-                ec.device_memory_budget ? mib(ec.device_memory_budget).c_str() : "unlimited");
-    std::printf("  run: %u proof(s) x %u partition(s), %u in flight\n", o.proofs, o.partitions, o.jobs);
-    std::fflush(stdout);
-
-    // ---- run
-    std::vector<pipeline::job_handle> handles(o.proofs);
-    std::mutex m;
-    std::condition_variable cv;
-    unsigned ended = 0;
-    steady::time_point t_start, t_end;
-    pipeline::engine_stats st;
-    {
-        pipeline::engine eng(o.ec);
-        const pipeline::key_id key =
-            snark ? eng.add_key(pk, nullptr, {"zkey", 0}) : eng.add_key(pk, pce, density, {"sha256", 0});
-        std::printf("  memory estimate: %s host per partition in flight, %s device per device part\n",
-                    mib(eng.partition_bytes(key)).c_str(), mib(eng.device_bytes(key)).c_str());
-        std::fflush(stdout);
-        unsigned submitted = 0;
-        auto submit_one = [&] {
-            pipeline::proof_request req;
-            req.key = key;
-            req.id = fmt::format("proof-{}", submitted);
-            for (unsigned p = 0; p < o.partitions; ++p) {
-                if (snark) req.partitions.push_back(pipeline::full_witness_partition{*wtns});
-                else req.partitions.push_back(pipeline::circuit_partition{circuits[submitted * o.partitions + p]});
-            }
-            req.on_done = [&](const pipeline::job_result&) {
-                std::lock_guard lk(m);
-                ++ended;
-                cv.notify_all();
-            };
-            handles[submitted] = eng.submit(std::move(req));
-            ++submitted;
-        };
-        t_start = steady::now();
-        for (unsigned j = 0; j < o.jobs && submitted < o.proofs; ++j) submit_one();
-        std::unique_lock lk(m);
-        for (;;) {
-            // Keep J jobs in flight: one new job per ended one.
-            while (submitted < o.proofs && submitted - ended < o.jobs) {
-                lk.unlock();
-                submit_one();
-                lk.lock();
-            }
-            if (ended == o.proofs) break;
-            cv.wait_for(lk, std::chrono::milliseconds(200));
-            if (tty)
-                draw_progress(counter->partitions.load(), n_parts_total, ended, o.proofs, secs(steady::now() - t_start));
-        }
-        t_end = steady::now();
-        lk.unlock();
-        if (tty) {
-            draw_progress(counter->partitions.load(), n_parts_total, ended, o.proofs, secs(t_end - t_start));
-            std::fprintf(stderr, "\n");
-        }
-        st = eng.stats();
-    }
-    if (chrome) chrome->finish();
-    if (tl_file.is_open()) {
-        tl_file.close();
-        if (!tl_file) throw error(errc::io, fmt::format("{}: write failed", o.timeline_path));
-    }
-
-    // ---- results
-    const double wall = secs(t_end - t_start);
     unsigned completed = 0;
-    for (const auto& h : handles) {
-        const auto& r = h.result();
-        if (r.status == pipeline::job_status::completed) ++completed;
-        else std::printf("  %s %s: %s\n", r.id.c_str(), pipeline::status_name(r.status), r.message.c_str());
+    for (const auto& h : r.handles) {
+        const auto& res = h.result();
+        if (res.status == pipeline::job_status::completed) ++completed;
+        else std::printf("  %s %s: %s\n", res.id.c_str(), pipeline::status_name(res.status), res.message.c_str());
     }
-    std::printf("\n  wall %.2f s for %u proof(s): %.3f s/proof, %.2f proofs/min\n", wall, completed,
-                completed ? wall / completed : 0.0, completed ? 60.0 * completed / wall : 0.0);
-
-    const std::vector<timeline::event> events = rec->events();
+    const std::vector<timeline::event> events = tl.rec->events();
     const timeline::analysis an = timeline::analyse(events);
-    std::printf("  per partition: synthesis %s, queue wait %s, device stage %s, device work %s\n",
-                median_txt(an.synth).c_str(), median_txt(an.queue_wait).c_str(), median_txt(an.device_stage).c_str(),
-                median_txt(an.device_work).c_str());
-    const double lock_util = wall > 0 && !st.device_busy_ns.empty() ? double(st.device_busy_ns[0]) * 1e-9 / wall : 0;
-    std::printf("  device utilisation: %.1f %% (%s); device lock held %.1f %% of the wall time\n",
-                100.0 * an.utilisation, timeline::source_name(an.source), 100.0 * lock_util);
-    rusage ru{};
-    getrusage(RUSAGE_SELF, &ru);
-    std::printf("  peak RSS %s; peak budget reserved %s host, %s device; %llu device call(s) for %llu partition(s)\n",
-                mib(uint64_t(ru.ru_maxrss) * 1024).c_str(), mib(st.memory_peak).c_str(),
-                st.device_memory_peak.empty() ? "-" : mib(st.device_memory_peak[0]).c_str(),
-                (unsigned long long)st.device_calls, (unsigned long long)st.partitions_proved);
-
-    // Verify every proof (independently of the engine's self-verify).
-    t0 = steady::now();
-    unsigned valid = 0, checked = 0;
-    for (unsigned i = 0; i < o.proofs; ++i) {
-        const auto& r = handles[i].result();
-        if (r.status != pipeline::job_status::completed) continue;
-        for (unsigned p = 0; p < o.partitions; ++p) {
-            // The public inputs: the witness's public signals, or what the
-            // circuit commits to (its digest) from a plain witness run.
-            std::vector<fr> expect;
-            if (snark) {
-                expect.assign(wtns->begin() + 1, wtns->begin() + pk->num_inputs);
-            } else {
-                const auto w = groth16::synthesize_witness(*circuits[i * o.partitions + p]);
-                expect.assign(w.inputs.begin() + 1, w.inputs.end());
-            }
-            ++checked;
-            if (r.partitions[p].public_inputs == expect && groth16::verify(pvk, r.partitions[p].proof, expect))
-                ++valid;
-            else
-                std::printf("  INVALID: %s partition %u\n", r.id.c_str(), p);
-        }
-    }
-    std::printf("  verified %u of %u partition proofs (%u checked) in %.2f s: %s\n", valid, n_parts_total, checked,
-                secs(steady::now() - t0),
-                valid == n_parts_total ? "all valid" : "FAILED");
+    timeline::render_options ro = words_of(o);
+    if (!o.waterfall) print_figures(r, completed, an, ro);
+    print_resources(r, ro);
+    const unsigned valid = verify_all(o, w, r);
     if (!o.timeline_path.empty()) std::printf("  timeline: %s (%zu events)\n", o.timeline_path.c_str(), events.size());
-    std::printf("  verdict: %s\n", an.verdict_text.c_str());
     if (o.waterfall) {
-        timeline::render_options ro;
         ro.width = o.width ? o.width : timeline::terminal_width();
-        ro.title = snark ? fmt::format("cuzk bench: {} x {} partitions, {}", o.proofs, o.partitions, o.zkey_path)
-                         : fmt::format("cuzk bench: {} x {} partitions, sha256 {} block(s)", o.proofs, o.partitions,
-                                       o.blocks);
+        ro.title = w.snark() ? o.zkey_path : fmt::format("sha256 {}", count_of(o.blocks, "block"));
         std::printf("\n%s", timeline::render_text(an, ro).c_str());
     }
     std::fflush(stdout);
-    return valid == n_parts_total && completed == o.proofs ? 0 : 1;
+    return valid == o.proofs * o.partitions && completed == o.proofs ? 0 : 1;
 }
 
 } // namespace cuzk::cli

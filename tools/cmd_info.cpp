@@ -8,7 +8,10 @@
 
 #include <fmt/format.h>
 
+#include "cli_util.hpp"
 #include "commands.hpp"
+#include "options.hpp"
+#include "progress.hpp"
 #include "cuzk/error.hpp"
 #include "cuzk/io/bellperson.hpp"
 #include "cuzk/io/json.hpp"
@@ -52,15 +55,41 @@ int info_params(const std::string& path)
     return 0;
 }
 
+// snarkjs JSON: public signals, a proof or a verification key.
+int info_json(const std::string& path)
+{
+    const io::json j = io::json::parse(io::read_text_file(path), path);
+    if (j.is_array()) {
+        std::printf("%s: public signals (JSON), %zu values\n", path.c_str(), j.size());
+        return 0;
+    }
+    if (j.find("pi_a")) {
+        (void)io::read_proof_json(path);
+        std::printf("%s: Groth16 proof (snarkjs JSON), curve bls12381, points on the curve and in "
+                    "the prime-order subgroup\n", path.c_str());
+        return 0;
+    }
+    if (j.find("vk_alpha_1")) {
+        const auto vk = io::read_vk_json(path);
+        std::printf("%s: Groth16 verification key (snarkjs JSON), curve bls12381, %u public signals, points "
+                    "in the prime-order subgroup, vk_alphabeta_12 = e(alpha, beta)\n",
+                    path.c_str(), vk.n_public());
+        return 0;
+    }
+    throw error(errc::bad_format, fmt::format("{}: JSON, but not a proof, public signals or verification key", path));
+}
+
 } // namespace
 
 int cmd_info(args a)
 {
-    if (a.size() != 1) {
-        std::fprintf(stderr, "usage: cuzk info <file>\n");
-        return 2;
-    }
-    const std::string path = a[0];
+    const options o(a, {}, 1, 1);
+    if (o.help())
+        return show_help("info <file>", "What a file holds and whether its points check out: snarkjs .zkey, .wtns, "
+                         ".r1cs, bellperson .params, .vk and 192-byte proofs, cuzk PCE files, snarkjs JSON (proof, "
+                         "public signals, verification key).", {});
+    const std::string path = o.positional()[0];
+    progress_step step("cuzk info", "reading " + path);
     const io::mapped_file f(path);
     const auto b = f.bytes();
     const std::string magic = b.size() >= 4 ? std::string(reinterpret_cast<const char*>(b.data()), 4) : "";
@@ -99,27 +128,7 @@ int cmd_info(args a)
                     path.c_str(), vk.ic.size() - 1);
         return 0;
     }
-    if (!b.empty() && (b[0] == '{' || b[0] == '[' || b[0] == ' ' || b[0] == '\n')) {
-        const io::json j = io::json::parse(io::read_text_file(path), path);
-        if (j.is_array()) {
-            std::printf("%s: public signals (JSON), %zu values\n", path.c_str(), j.size());
-            return 0;
-        }
-        if (j.find("pi_a")) {
-            (void)io::read_proof_json(path);
-            std::printf("%s: Groth16 proof (snarkjs JSON), curve bls12381, points on the curve and in "
-                        "the prime-order subgroup\n", path.c_str());
-            return 0;
-        }
-        if (j.find("vk_alpha_1")) {
-            const auto vk = io::read_vk_json(path);
-            std::printf("%s: Groth16 verification key (snarkjs JSON), curve bls12381, %u public signals, points "
-                        "in the prime-order subgroup, vk_alphabeta_12 = e(alpha, beta)\n",
-                        path.c_str(), vk.n_public());
-            return 0;
-        }
-        throw error(errc::bad_format, fmt::format("{}: JSON, but not a proof, public signals or verification key", path));
-    }
+    if (!b.empty() && (b[0] == '{' || b[0] == '[' || b[0] == ' ' || b[0] == '\n')) return info_json(path);
     if (b.size() % 192 == 0 && !b.empty()) {
         const auto proofs = io::proofs_from_bytes(b);
         std::printf("%s: %zu bellperson Groth16 proof(s) (192 bytes each), points on the curve and in the prime-order subgroup\n", path.c_str(),

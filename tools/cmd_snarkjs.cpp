@@ -6,11 +6,15 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <fmt/format.h>
 
 #include "commands.hpp"
+#include "cli_util.hpp"
 #include "options.hpp"
+#include "progress.hpp"
+#include "cuzk/backend/cuda.hpp"
 #include "cuzk/backend/gpu_prover.hpp"
 #include "cuzk/error.hpp"
 #include "cuzk/groth16/prover.hpp"
@@ -57,74 +61,94 @@ static groth16::r1cs_description describe_r1cs(const io::r1cs_file& r)
     return d;
 }
 
+namespace {
+
+const char* const setup_usage = "setup <circuit.r1cs> <circuit.zkey>\nsetup sha256 [--blocks B] [--threads N] <out.params> <out.vk>";
+const char* const prove_usage =
+    "prove <circuit.zkey> <witness.wtns> <proof.json> <public.json> [--threads N] [--gpu]\n"
+    "prove sha256 <in.params> <proof.bin> <public.json> [--blocks B] [--seed S] [--threads N]";
+const char* const verify_usage =
+    "verify <verification_key.json> <public.json> <proof.json>\nverify sha256 <in.vk> <public.json> <proof.bin>";
+
+constexpr flag_spec prove_flags[] = {
+    {"--threads", "N", "CPU threads (default 0 = all cores)"},
+    {"--gpu", nullptr, "prove on the GPU (an error saying why when none is usable)"},
+};
+
+bool is_sha256(args a) { return !a.empty() && !std::strcmp(a[0], "sha256"); }
+
+// The proof on the GPU: the key uploaded once, then the device prover.
+groth16::proof prove_gpu(const std::shared_ptr<io::zkey>& zkp, const std::vector<fr>& w, groth16::prove_timings& tm)
+{
+    const auto t0 = std::chrono::steady_clock::now();
+    const gpu_key key(std::shared_ptr<const groth16::proving_key>(zkp, &zkp->pk), {}, nullptr);
+    std::fprintf(stderr, "cuzk prove: key on the GPU in %.3f s (%s)\n", secs_since(t0),
+                 key.resident() ? "resident" : "streamed from host memory");
+    return gpu_prove_snarkjs(key, w, os_random_fr(), os_random_fr(), nullptr, &tm);
+}
+
+} // namespace
+
 int cmd_setup(args a)
 {
-    if (a.size() >= 1 && !std::strcmp(a[0], "sha256")) return sha256_setup(a.subspan(1));
-    if (a.size() != 2) {
-        std::fprintf(stderr, "usage: cuzk setup <circuit.r1cs> <circuit.zkey>\n"
-                             "       cuzk setup sha256 [--blocks B] <out.params> <out.vk>\n");
-        return 2;
-    }
-    const std::string r1cs_path = a[0], zkey_path = a[1];
+    if (is_sha256(a)) return sha256_setup(a.subspan(1));
+    const options o(a, {}, 2, 2);
+    if (o.help())
+        return show_help(setup_usage, "A single-party development key (NOT a trusted ceremony) for a circom circuit "
+                         "(curve bls12381), written as a snarkjs .zkey; `setup sha256 --help` for the built-in circuit.",
+                         {});
+    const std::string r1cs_path = o.positional()[0], zkey_path = o.positional()[1];
     const auto t0 = std::chrono::steady_clock::now();
-    const io::r1cs_file r = io::read_r1cs(r1cs_path);
-    const groth16::r1cs_description d = describe_r1cs(r);
+    const io::r1cs_file r =
+        read_as("argument 1, the circuit (circom .r1cs)", [&] { return io::read_r1cs(r1cs_path); });
+    const groth16::r1cs_description d = read_as("argument 1, " + r1cs_path, [&] { return describe_r1cs(r); });
     std::fprintf(stderr,
                  "cuzk setup: %s: %u constraints, %u public signals, %u private; domain 2^%d\n"
                  "cuzk setup: single-party development key, NOT a trusted ceremony\n",
                  r1cs_path.c_str(), d.num_constraints, d.num_inputs - 1, d.num_aux,
                  int(__builtin_ctzll(groth16::groth16_domain_size(d))));
+    progress_step step("cuzk setup", "setting up the key");
     const groth16::proving_key pk = groth16::setup_snarkjs(d);
-    io::write_zkey(zkey_path, pk);
+    step.end();
+    read_as("argument 2, the key to write (.zkey)", [&] { io::write_zkey(zkey_path, pk); });
     std::fprintf(stderr, "cuzk setup: wrote %s in %.2f s\n", zkey_path.c_str(), secs_since(t0));
     return 0;
 }
 
 int cmd_prove(args a)
 {
-    if (a.size() >= 1 && !std::strcmp(a[0], "sha256")) return sha256_prove(a.subspan(1));
-    unsigned threads = 0;
-    bool gpu = false;
-    std::vector<std::string> pos;
-    for (size_t i = 0; i < a.size(); ++i) {
-        if (!std::strcmp(a[i], "--threads") && i + 1 < a.size()) threads = unsigned(parse_u64("--threads", a[++i], 0, 4096));
-        else if (!std::strcmp(a[i], "--gpu")) gpu = true;
-        else pos.emplace_back(a[i]);
-    }
-    if (pos.size() != 4) {
-        std::fprintf(stderr,
-                     "usage: cuzk prove <circuit.zkey> <witness.wtns> <proof.json> <public.json> [--threads N] [--gpu]\n"
-                     "       cuzk prove sha256 ...\n");
-        return 2;
-    }
-    const auto t0 = std::chrono::steady_clock::now();
-    const auto zkp = std::make_shared<io::zkey>(io::read_zkey(pos[0]));
-    const io::zkey& zk = *zkp;
-    const double t_load = secs_since(t0);
-    const std::vector<fr> w = io::read_wtns(pos[1]);
-    if (w.size() != zk.n_vars)
-        throw error(errc::invalid_argument, fmt::format("{}: the witness has {} values, {} expects {}", pos[1],
-                                                        w.size(), pos[0], zk.n_vars));
+    if (is_sha256(a)) return sha256_prove(a.subspan(1));
+    const options o(a, prove_flags, 4, 4);
+    if (o.help())
+        return show_help(prove_usage, "A Groth16 proof with rapidsnark's arguments: a snarkjs .zkey (curve bls12381) "
+                         "and its witness in, a snarkjs proof.json and public.json out; `prove sha256 --help` for the "
+                         "built-in circuit.", prove_flags);
+    const auto& pos = o.positional();
     groth16::prove_options opt;
-    opt.threads = threads;
+    opt.threads = unsigned(o.get_u64_or("--threads", 0, 4096, 0));
+    if (o.has("--gpu") && !cuda_available()) throw error(errc::unsupported, "--gpu: " + no_gpu_reason());
+    const auto t0 = std::chrono::steady_clock::now();
+    progress_step load("cuzk prove", "reading " + pos[0]);
+    const auto zkp = read_as("argument 1, the proving key (.zkey)",
+                             [&] { return std::make_shared<io::zkey>(io::read_zkey(pos[0])); });
+    const double t_load = secs_since(t0);
+    const std::vector<fr> w = read_as("argument 2, the witness (.wtns)", [&] { return io::read_wtns(pos[1]); });
+    load.end();
+    if (w.size() != zkp->n_vars)
+        throw error(errc::invalid_argument, fmt::format("argument 2, {}: the witness has {} values, the key {} "
+                                                        "expects {}", pos[1], w.size(), pos[0], zkp->n_vars));
     groth16::prove_timings tm;
-    auto t1 = std::chrono::steady_clock::now();
-    groth16::proof pr;
-    if (gpu) {
-        // The key on the device (uploaded once), then the device prover.
-        const gpu_key key(std::shared_ptr<const groth16::proving_key>(zkp, &zkp->pk), {}, nullptr);
-        std::fprintf(stderr, "cuzk prove: key on the GPU in %.3f s (%s)\n", secs_since(t1),
-                     key.resident() ? "resident" : "streamed from host memory");
-        t1 = std::chrono::steady_clock::now();
-        pr = gpu_prove_snarkjs(key, w, os_random_fr(), os_random_fr(), nullptr, &tm);
-    } else {
-        pr = groth16::prove_snarkjs(zk.pk, w, opt, &tm);
-    }
+    const auto t1 = std::chrono::steady_clock::now();
+    progress_step proving("cuzk prove", "proving");
+    const groth16::proof pr = o.has("--gpu") ? prove_gpu(zkp, w, tm) : groth16::prove_snarkjs(zkp->pk, w, opt, &tm);
+    proving.end();
     const double t_prove = secs_since(t1);
-    io::write_proof_json(pos[2], pr);
-    io::write_public_json(pos[3], std::span<const fr>(w).subspan(1, zk.n_public));
+    read_as("argument 3, the proof to write", [&] { io::write_proof_json(pos[2], pr); });
+    read_as("argument 4, the public signals to write",
+            [&] { io::write_public_json(pos[3], std::span<const fr>(w).subspan(1, zkp->n_public)); });
     std::fprintf(stderr,
-                 "cuzk prove: load %.3f s, prove %.3f s (H %.3f, MSM H %.3f, L %.3f, A %.3f, B1 %.3f, B2 %.3f)\n",
+                 "cuzk prove: load %.3f s, prove %.3f s (H by NTTs %.3f; multi-scalar multiplications (MSM) over the "
+                 "key's H %.3f, L %.3f, A %.3f, B in G1 %.3f, B in G2 %.3f)\n",
                  t_load, t_prove, tm.h_ns * 1e-9, tm.msm_h_ns * 1e-9, tm.msm_l_ns * 1e-9, tm.msm_a_ns * 1e-9,
                  tm.msm_b1_ns * 1e-9, tm.msm_b2_ns * 1e-9);
     return 0;
@@ -132,22 +156,23 @@ int cmd_prove(args a)
 
 int cmd_verify(args a)
 {
-    if (a.size() >= 1 && !std::strcmp(a[0], "sha256")) return sha256_verify(a.subspan(1));
-    if (a.size() != 3) {
-        std::fprintf(stderr, "usage: cuzk verify <verification_key.json> <public.json> <proof.json>\n"
-                             "       cuzk verify sha256 <file.vk> <public.json> <proof.bin>\n");
-        return 2;
-    }
-    const std::string vk_path = a[0], pub_path = a[1], proof_path = a[2];
+    if (is_sha256(a)) return sha256_verify(a.subspan(1));
+    const options o(a, {}, 3, 3);
+    if (o.help())
+        return show_help(verify_usage, "Like `snarkjs groth16 verify`: prints OK and exits 0 when the proof is valid, "
+                         "INVALID and exits 1 otherwise. A first argument ending in .vk is taken as `verify sha256`.",
+                         {});
+    const std::string vk_path = o.positional()[0], pub_path = o.positional()[1], proof_path = o.positional()[2];
     if (has_suffix(vk_path, ".vk")) return sha256_verify(a);
-    const io::snarkjs_vk svk = io::read_vk_json(vk_path);
-    const std::vector<fr> pub = io::read_public_json(pub_path);
-    if (pub.size() != svk.n_public()) {
-        std::fprintf(stderr, "cuzk verify: %s has %zu public signals, %s expects %u\n", pub_path.c_str(), pub.size(),
-                     vk_path.c_str(), svk.n_public());
-        return 1;
-    }
-    const groth16::proof pr = io::read_proof_json(proof_path);
+    const io::snarkjs_vk svk = read_as("argument 1, the verification key (verification_key.json)",
+                                       [&] { return io::read_vk_json(vk_path); });
+    const std::vector<fr> pub =
+        read_as("argument 2, the public signals (public.json)", [&] { return io::read_public_json(pub_path); });
+    if (pub.size() != svk.n_public())
+        throw error(errc::invalid_argument, fmt::format("argument 2, {}: {} public signals, the key {} expects {}",
+                                                        pub_path, pub.size(), vk_path, svk.n_public()));
+    const groth16::proof pr =
+        read_as("argument 3, the proof (proof.json)", [&] { return io::read_proof_json(proof_path); });
     const groth16::prepared_verifying_key pvk = groth16::prepare_verifying_key(svk.to_verifying_key());
     if (groth16::verify(pvk, pr, pub)) {
         std::printf("OK\n");

@@ -13,7 +13,10 @@
 
 #include <fmt/format.h>
 
+#include "cli_util.hpp"
 #include "commands.hpp"
+#include "options.hpp"
+#include "progress.hpp"
 #include "cuzk/error.hpp"
 #include "cuzk/timeline/analysis.hpp"
 #include "cuzk/timeline/parse.hpp"
@@ -24,27 +27,33 @@ namespace cuzk::cli {
 
 namespace {
 
-const char* const waterfall_usage =
-    "usage: cuzk waterfall <log|-> [--svg FILE] [--html FILE] [--trace FILE] [--width N] [--top N]\n"
-    "                      [--min-gap-ms X] [--max-rows N] [--gpus N] [--skip-bad]\n"
-    "  <log>: CSV TIMELINE lines (ours, or curio's daemon log with its CUZK_TIMING lines)\n"
-    "         or a Chrome trace JSON; - reads stdin\n"
-    "  --trace FILE    write the events as a Chrome trace JSON (chrome://tracing, Perfetto)\n"
-    "  --gpus N        devices for the kernel utilisation (default: as many as the log names, at least 1)\n"
-    "  --width N       terminal columns (default $COLUMNS or 100)\n"
-    "  --top N         idle gaps listed (default 10)\n"
-    "  --min-gap-ms X  shortest idle gap listed (default 1)\n"
-    "  --max-rows N    partition rows drawn (default all)\n"
-    "  --skip-bad      skip malformed TIMELINE lines instead of stopping\n";
+const char* const waterfall_usage = "waterfall <log|-> [--svg FILE] [--html FILE] [--trace FILE] [--width N] [--top N]\n"
+                                    "          [--min-gap-ms X] [--max-rows N] [--gpus N] [--skip-bad]";
+const char* const waterfall_about =
+    "Reads a timeline: CSV TIMELINE lines (cuzk's, or a curio daemon log with its CUZK_TIMING lines among other "
+    "output), or a Chrome trace JSON; - reads stdin. Prints the waterfall (one row per partition, one per device, "
+    "time across; the legend above it says what each mark means), the device utilisation, the idle gaps by cause "
+    "and the verdict: what bounds the throughput.";
 
-unsigned long parse_count(const char* flag, const char* v)
+constexpr flag_spec waterfall_flags[] = {
+    {"--svg", "FILE", "also write the waterfall as SVG"},
+    {"--html", "FILE", "also write a self-contained HTML page (SVG and summary)"},
+    {"--trace", "FILE", "write the events as a Chrome trace JSON (chrome://tracing, Perfetto)"},
+    {"--width", "N", "terminal columns, 40 ... 100000 (default $COLUMNS or 100)"},
+    {"--top", "N", "idle gaps listed (default 10)"},
+    {"--min-gap-ms", "X", "shortest idle gap listed, in ms (default 1)"},
+    {"--max-rows", "N", "partition rows drawn (default all)"},
+    {"--gpus", "N", "devices for the kernel utilisation, 1 ... 4096 (default: as many as the log names, at least 1)"},
+    {"--skip-bad", nullptr, "skip malformed TIMELINE lines instead of stopping"},
+};
+
+double parse_ms(const std::string& v)
 {
     char* end = nullptr;
-    errno = 0;
-    const unsigned long n = std::strtoul(v, &end, 10);
-    if (!*v || *end || errno || v[0] == '-')
-        throw error(errc::invalid_argument, fmt::format("{}: '{}' is not a non-negative integer", flag, v));
-    return n;
+    const double ms = std::strtod(v.c_str(), &end);
+    if (v.empty() || *end || !(ms >= 0) || ms > 1e9)
+        throw usage_error(fmt::format("--min-gap-ms: expected a number of milliseconds, got '{}'", v));
+    return ms;
 }
 
 void write_file(const std::string& path, const std::string& text)
@@ -70,53 +79,21 @@ void write_trace(const std::string& path, const std::vector<timeline::event>& ev
 
 int cmd_waterfall(args a)
 {
-    std::string log, svg, html, trace;
+    const options o(a, waterfall_flags, 1, 1);
+    if (o.help()) return show_help(waterfall_usage, waterfall_about, waterfall_flags);
+    const std::string log = o.positional()[0], svg = o.get_or("--svg", ""), html = o.get_or("--html", ""),
+                      trace = o.get_or("--trace", "");
     timeline::render_options ro;
-    ro.width = timeline::terminal_width();
+    ro.width = unsigned(o.get_u64_or("--width", 40, 100000, timeline::terminal_width()));
+    ro.top_gaps = o.get_u64_or("--top", 0, 1'000'000, ro.top_gaps);
+    ro.max_rows = o.get_u64_or("--max-rows", 0, UINT32_MAX, 0);
     timeline::analysis_options ao;
+    ao.devices = unsigned(o.get_u64_or("--gpus", 1, 4096, 0));
+    if (o.has("--min-gap-ms")) ao.min_gap_ns = uint64_t(parse_ms(o.get("--min-gap-ms")) * 1e6);
     timeline::parse_options po;
-    for (size_t i = 0; i < a.size(); ++i) {
-        const std::string arg = a[i];
-        auto value = [&]() -> const char* {
-            if (i + 1 >= a.size()) throw error(errc::invalid_argument, fmt::format("{} needs a value", arg));
-            return a[++i];
-        };
-        if (arg == "-h" || arg == "--help") {
-            std::fputs(waterfall_usage, stdout);
-            return 0;
-        } else if (arg == "--svg") svg = value();
-        else if (arg == "--html") html = value();
-        else if (arg == "--trace") trace = value();
-        else if (arg == "--gpus") {
-            ao.devices = unsigned(parse_count("--gpus", value()));
-            if (ao.devices == 0 || ao.devices > 4096)
-                throw error(errc::invalid_argument, "--gpus: expected 1 … 4096 devices");
-        }
-        else if (arg == "--width") ro.width = unsigned(parse_count("--width", value()));
-        else if (arg == "--top") ro.top_gaps = parse_count("--top", value());
-        else if (arg == "--max-rows") ro.max_rows = parse_count("--max-rows", value());
-        else if (arg == "--skip-bad") po.skip_bad_lines = true;
-        else if (arg == "--min-gap-ms") {
-            const char* v = value();
-            char* end = nullptr;
-            const double ms = std::strtod(v, &end);
-            if (!*v || *end || !(ms >= 0) || ms > 1e9)
-                throw error(errc::invalid_argument, fmt::format("--min-gap-ms: '{}' is not a number of ms", v));
-            ao.min_gap_ns = uint64_t(ms * 1e6);
-        } else if (arg.size() > 1 && arg[0] == '-' && arg != "-") {
-            std::fprintf(stderr, "cuzk waterfall: unknown option %s\n%s", arg.c_str(), waterfall_usage);
-            return 2;
-        } else if (log.empty()) log = arg;
-        else {
-            std::fprintf(stderr, "cuzk waterfall: more than one log given\n%s", waterfall_usage);
-            return 2;
-        }
-    }
-    if (log.empty()) {
-        std::fputs(waterfall_usage, stderr);
-        return 2;
-    }
+    po.skip_bad_lines = o.has("--skip-bad");
 
+    progress_step step("cuzk waterfall", "reading " + log);
     const timeline::parse_result pr = timeline::read_log_file(log, po);
     for (const std::string& w : pr.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
     if (pr.skipped) std::fprintf(stderr, "warning: %s: %zu malformed entries skipped\n", log.c_str(), pr.skipped);
@@ -128,6 +105,7 @@ int cmd_waterfall(args a)
     }
     ro.title = log == "-" ? std::string("<stdin>") : log;
     const timeline::analysis an = timeline::analyse(pr.events, ao);
+    step.end();
     std::printf("%s: %s, %zu events", ro.title.c_str(), timeline::format_name(pr.format), pr.events.size());
     if (pr.format == timeline::log_format::lines) {
         std::printf(" from %zu of %zu lines", pr.timeline_lines, pr.lines);

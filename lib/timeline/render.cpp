@@ -9,7 +9,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cctype>
 #include <cstdlib>
+#include <utility>
 #include <map>
 
 #include <fmt/format.h>
@@ -28,7 +30,27 @@ struct row {
     const device_report* dev = nullptr;
 };
 
-std::string device_label(int32_t d) { return d >= 0 ? fmt::format("dev {}", d) : std::string("dev ?"); }
+std::string device_label(int32_t d, const std::string& short_word = "dev")
+{
+    return d >= 0 ? fmt::format("{} {}", short_word, d) : short_word + " ?";
+}
+
+std::string plural(size_t n, const char* noun) { return fmt::format("{} {}{}", n, noun, n == 1 ? "" : "s"); }
+
+// Replaces every whole word `from` in `text` by `to`.
+std::string replace_word(const std::string& text, const std::string& from, const std::string& to)
+{
+    std::string out;
+    size_t pos = 0;
+    auto is_word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+    for (size_t hit; (hit = text.find(from, pos)) != std::string::npos; pos = hit + from.size()) {
+        const bool left = hit == 0 || !is_word(text[hit - 1]);
+        const size_t e = hit + from.size();
+        const bool right = e >= text.size() || !is_word(text[e]);
+        out += text.substr(pos, hit - pos) + (left && right ? to : from);
+    }
+    return out + text.substr(pos);
+}
 
 std::string partition_label(const partition_timing& p)
 {
@@ -38,7 +60,7 @@ std::string partition_label(const partition_timing& p)
 }
 
 // Rows in drawing order: per job a header and its partitions, then devices.
-std::vector<row> layout(const analysis& a, size_t max_rows, size_t& hidden)
+std::vector<row> layout(const analysis& a, size_t max_rows, size_t& hidden, const std::string& short_word = "dev")
 {
     std::vector<row> rows;
     hidden = 0;
@@ -64,7 +86,7 @@ std::vector<row> layout(const analysis& a, size_t max_rows, size_t& hidden)
         ++drawn;
     }
     for (const device_report& d : a.devices) {
-        row r{row::device, device_label(d.device) + " busy"};
+        row r{row::device, device_label(d.device, short_word) + " busy"};
         r.dev = &d;
         rows.push_back(r);
     }
@@ -139,6 +161,7 @@ std::string partition_plot(const partition_timing& p, const scale& s)
 {
     std::string plot(s.w, ' ');
     if (p.has_synth) paint(plot, s, p.synth, '~');
+    if (p.has_synth && p.has_queue && p.queue.begin > p.synth.end) paint(plot, s, {p.synth.end, p.queue.begin}, '_');
     if (p.has_queue) paint(plot, s, p.queue, '.');
     if (p.has_device) paint(plot, s, p.device_stage, '=');
     for (const interval& iv : p.lock_wait) paint(plot, s, iv, ':');
@@ -251,7 +274,45 @@ std::string render_kernel(const kernel_report& k, unsigned width)
     return out;
 }
 
+// The legend of the marks drawn in the plots, each explained once.
+std::string legend(const std::vector<row>& rows, const std::vector<std::string>& plots, const render_options& opt,
+                   bool workers)
+{
+    std::string part, dev;
+    for (size_t i = 0; i < rows.size(); ++i) (rows[i].kind == row::partition ? part : dev) += plots[i];
+    const std::string& d = opt.device_word;
+    const std::pair<char, std::string> part_marks[] = {
+        {'~', "synthesis"}, {'_', "waiting to be queued (lookahead full)"}, {'.', "queued for the " + d},
+        {'=', d + " stage, other work"}, {':', "waiting for the " + d + " lock"}, {'*', "CPU tail"},
+        {'#', d + " work"}};
+    const std::pair<char, std::string> dev_marks[] = {
+        {'#', "busy"}, {'S', "no synthesized partition ready"}, {'L', "lock held by a worker not using it"},
+        {'T', "CPU tail"}, {'N', "nothing submitted"}, {'Q', "partition ready, not yet dispatched"},
+        {'-', "short idle gaps"}};
+    std::string out = "legend: rows pN";
+    out += workers ? " wK: partition N of the job, run by prove worker K;" : ": partition N of the job;";
+    for (const auto& [c, text] : part_marks)
+        if (part.find(c) != std::string::npos) out += fmt::format("  {} {}", c, text);
+    out += fmt::format(".  {} rows: ", opt.device_short);
+    bool first = true;
+    for (const auto& [c, text] : dev_marks)
+        if (dev.find(c) != std::string::npos) {
+            out += fmt::format("{}{} {}", first ? "" : ", ", c, c == '#' || c == '-' ? text : "idle, " + text);
+            first = false;
+        }
+    return out + (first ? "none." : ".");
+}
+
 } // namespace
+
+std::string in_device_words(const std::string& text, const render_options& opt)
+{
+    if (opt.device_word == "device") return text;
+    std::string t = replace_word(text, "GPU_START..GPU_END", opt.device_word + " stage brackets");
+    t = replace_word(t, "device spans", opt.device_word + " work spans");
+    t = replace_word(t, "devices", opt.device_word + "s");
+    return replace_word(t, "device", opt.device_word);
+}
 
 unsigned terminal_width() noexcept
 {
@@ -268,7 +329,7 @@ std::string render_waterfall(const analysis& a, const render_options& opt)
 {
     const unsigned width = std::max(opt.width, min_width);
     size_t hidden = 0;
-    const auto rows = layout(a, opt.max_rows, hidden);
+    const auto rows = layout(a, opt.max_rows, hidden, opt.device_short);
     size_t lw = 6;
     for (const row& r : rows)
         if (r.kind != row::job_header) lw = std::max(lw, r.label.size() + 2);
@@ -281,27 +342,32 @@ std::string render_waterfall(const analysis& a, const render_options& opt)
         if (l.size() > width) l.resize(width);
         out += l + "\n";
     };
-    std::string head = fmt::format("waterfall: {} partitions in {} jobs over {}", a.partitions.size(),
-                                   a.jobs.size(), seconds(a.span.length()));
-    if (a.span.begin) head += fmt::format(" (t=0 at log offset {:.3f} ms)", double(a.span.begin) * 1e-6);
+    std::vector<std::string> plots(rows.size());
+    std::string used;   // every mark drawn, partition rows first, then a '|', then device rows
+    bool workers = false;
+    for (size_t i = 0; i < rows.size(); ++i) {
+        if (rows[i].kind == row::job_header) continue;
+        plots[i] = rows[i].kind == row::partition ? partition_plot(*rows[i].part, s) : device_plot(*rows[i].dev, s);
+        workers = workers || (rows[i].kind == row::partition && rows[i].part->worker >= 0);
+    }
+    std::string head = fmt::format("waterfall: {} in {} over {}", plural(a.partitions.size(), "partition"),
+                                   plural(a.jobs.size(), "job"), seconds(a.span.length()));
+    if (a.span.begin)
+        head += fmt::format(" (time 0 is the first event, {:.3f} ms into the log's clock)", double(a.span.begin) * 1e-6);
     out += wrap(head, width, 2);
-    out += wrap("~ synthesis  . queue wait  = device stage  : lock wait  * CPU tail  # device work;  "
-                "device rows: # busy, idle: "
-                "S no partition ready, L lock held, T CPU tail, N nothing submitted, Q ready/not dispatched, "
-                "- short gaps",
-                width, 2);
-    for (const row& r : rows) {
+    out += wrap(legend(rows, plots, opt, workers), width, 4);
+    for (size_t i = 0; i < rows.size(); ++i) {
+        const row& r = rows[i];
         if (r.kind == row::job_header) {
             std::string h = r.label;
             if (r.job)
-                h += fmt::format(": {} partition{}, {}, {} .. {}", r.job->partitions, r.job->partitions == 1 ? "" : "s",
+                h += fmt::format(": {}, {}, {} .. {}", plural(r.job->partitions, "partition"),
                                  r.job->completed ? "completed" : "not completed",
                                  seconds(r.job->active.begin - a.span.begin), seconds(r.job->active.end - a.span.begin));
             line(h);
             continue;
         }
-        const std::string plot = r.kind == row::partition ? partition_plot(*r.part, s) : device_plot(*r.dev, s);
-        out += fit("  " + r.label, lw) + "|" + plot + "|\n";
+        out += fit("  " + r.label, lw) + "|" + plots[i] + "|\n";
     }
     if (hidden) line(fmt::format("  ... {} more partition rows not drawn", hidden));
 
@@ -334,11 +400,11 @@ std::string render_summary(const analysis& a, const render_options& opt)
 {
     const unsigned width = std::max(opt.width, min_width);
     std::string out;
-    auto add = [&](const std::string& text, size_t indent = 4) { out += wrap(text, width, indent); };
+    auto add = [&](const std::string& text, size_t indent = 4) { out += wrap(in_device_words(text, opt), width, indent); };
 
     add(fmt::format("device utilisation (from {}):", source_name(a.source)));
     for (const device_report& d : a.devices)
-        add(fmt::format("  {:<6} {:>6.1f}%  busy {} of a {} window, {} busy intervals", device_label(d.device),
+        add(fmt::format("  {:<6} {:>6.1f}%  busy {} of a {} window, {} busy intervals", device_label(d.device, opt.device_short),
                         100 * d.utilisation, format_duration(d.busy_ns), format_duration(d.window.length()),
                         d.busy.size()));
     for (const device_report& d : a.devices)
@@ -376,7 +442,7 @@ std::string render_summary(const analysis& a, const render_options& opt)
                 for (size_t c = 0; c < gap_cause_count; ++c)
                     if (c != size_t(g.cause) && g.by_cause[c])
                         more += fmt::format(", {} {}", cause_letter(gap_cause(c)), format_duration(g.by_cause[c]));
-            add(fmt::format("    {:<6} at {:>10}  {:>9}  {}{}", device_label(g.device),
+            add(fmt::format("    {:<6} at {:>10}  {:>9}  {}{}", device_label(g.device, opt.device_short),
                             seconds(g.span.begin - a.span.begin), format_duration(g.span.length()),
                             cause_name(g.cause), more),
                 8);
@@ -386,12 +452,13 @@ std::string render_summary(const analysis& a, const render_options& opt)
     add(fmt::format("per partition {:>20} {:>5} {:>9} {:>9} {:>9} {:>9}", "", "n", "min", "median", "p90", "max"));
     auto stat = [&](const char* name, const stage_stats& st) {
         if (!st.count) return;
-        add(fmt::format("  {:<32} {:>5} {:>9} {:>9} {:>9} {:>9}", name, st.count, format_duration(st.min),
+        add(fmt::format("  {:<32} {:>5} {:>9} {:>9} {:>9} {:>9}", in_device_words(name, opt), st.count, format_duration(st.min),
                         format_duration(st.median), format_duration(st.p90), format_duration(st.max)));
     };
     stat("synthesis", a.synth);
     stat("queue wait", a.queue_wait);
-    stat("device stage (GPU_START..END)", a.device_stage);
+    const bool own_words = opt.device_word != "device";
+    stat(own_words ? "device stage" : "device stage (GPU_START..END)", a.device_stage);
     stat("device work (spans)", a.device_work);
     stat("NTT + H MSM (CUZK_TIMING)", a.kernel.ntt_msm_h);
     stat("batch additions (CUZK_TIMING)", a.kernel.batch_add);

@@ -1,0 +1,52 @@
+// Small helpers shared by the cuzk commands: errors that name the argument a
+// file was meant to be, byte sizes for people, and the backend choice.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "cuzk/error.hpp"
+#include "options.hpp"
+
+namespace cuzk::cli {
+
+// Runs read() and, when it throws cuzk::error, throws it again prefixed with
+// what the argument was meant to be ("argument 1, the verification key
+// (verification_key.json): x.json: expected a JSON object ..."), so that files
+// given in the wrong order are recognisable.
+template <class Read>
+auto read_as(const std::string& role, Read&& read)
+{
+    try {
+        return std::forward<Read>(read)();
+    } catch (const error& e) {
+        throw error(e.code(), fmt::format("{}: {}", role, e.what()));
+    }
+}
+
+// "512 B", "1.0 KiB", "1.5 MiB", "2.00 GiB": the unit that keeps the number small.
+std::string human_size(uint64_t bytes);
+
+// "123", "512K", "512KiB", "1.5G", "2GB": K/M/G/T are powers of 1024 with or
+// without "iB"; "B" alone is bytes. usage_error naming `flag` otherwise.
+uint64_t parse_size(const std::string& flag, const std::string& text);
+
+// Why no GPU can be used, in words (from cuda_available's reason).
+std::string no_gpu_reason();
+
+// --backend auto|cpu|cuda (default auto): true for the GPU. auto picks the GPU
+// when one is usable; cuda without one is an error saying why.
+bool choose_gpu(const options& o);
+
+// Prints "usage: cuzk <usage>" (one line per form), `about` and the flags on
+// stdout; returns 0 (the exit status of --help).
+int show_help(const char* usage, const char* about, std::span<const flag_spec> flags);
+
+// "1 proof", "2 proofs".
+std::string count_of(uint64_t n, const char* noun);
+
+} // namespace cuzk::cli
