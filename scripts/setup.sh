@@ -4,7 +4,7 @@
 # are already installed are not fetched again. Run as root (or with sudo).
 set -euo pipefail
 
-pkgs=(build-essential cmake ninja-build pkg-config libfmt-dev libmsgsl-dev catch2
+pkgs=(build-essential cmake ninja-build pkg-config libfmt-dev catch2
       libbenchmark-dev libgmp-dev libssl-dev)
 # Go and Rust hosts of the C ABI (tests host:go, host:rust): Go 1.19, the
 # bindgen program (it loads libclang at run time and needs clang's own headers),

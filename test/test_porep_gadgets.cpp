@@ -317,7 +317,7 @@ fr native_node(merkle_hasher h, std::span<const fr> children)
     std::vector<uint8_t> bytes(32 * children.size());
     for (size_t i = 0; i < children.size(); ++i) children[i].to_bytes_le(&bytes[32 * i]);
     const filecoin::domain d = filecoin::sha256_trunc(bytes);
-    fr out;
+    fr out = fr::zero();
     fr::from_bytes_le(d.data(), out);
     return out;
 }

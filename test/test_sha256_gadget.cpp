@@ -211,8 +211,8 @@ TEST_CASE("one compression: values, constraint count, constant folding", "[sha25
         CHECK(witness_word(cs, out[i]) == want[i]);
     }
     CHECK(cs.is_satisfied());
-    std::printf("SHA-256 compression (variable state and block): %zu constraints, %zu aux variables\n", per,
-                cs.num_aux() - 8 * 32 - 512);
+    INFO("SHA-256 compression (variable state and block): " << per << " constraints, "
+         << cs.num_aux() - 8 * 32 - 512 << " aux variables");
     CHECK(per > 20000);
     CHECK(per < 30000);
 
@@ -313,8 +313,8 @@ TEST_CASE("preimage circuit size grows by one compression per block", "[sha256]"
     for (size_t blocks = 1; blocks <= 3; ++blocks) {
         witness_cs w;
         sha256_preimage_circuit::blank(blocks).synthesize(w);
-        std::printf("sha256_preimage_circuit, %zu block(s): %zu constraints, %zu aux, %zu inputs\n", blocks,
-                    w.num_constraints(), w.num_aux(), w.num_inputs());
+        INFO("sha256_preimage_circuit, " << blocks << " block(s): " << w.num_constraints() << " constraints, "
+             << w.num_aux() << " aux, " << w.num_inputs() << " inputs");
         CHECK(w.num_constraints() > prev);
         prev = w.num_constraints();
     }

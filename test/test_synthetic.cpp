@@ -4,7 +4,6 @@
 // and the result is a function of the seed only (not of the thread count).
 #include <catch2/catch.hpp>
 
-#include <cstdio>
 
 #include "cuzk/error.hpp"
 #include "cuzk/groth16/circuit.hpp"
@@ -69,10 +68,9 @@ TEST_CASE("synthetic_porep is satisfied and well formed with statistics near the
         REQUIRE_FALSE(first_unsatisfied(s.p, s.inputs, s.aux, 2).has_value());
 
         const synthetic_stats st = measure_synthetic(s.p, s.inputs, s.aux, 2);
-        std::printf("synthetic 2^%u: %llu rows, %u aux; nnz/row A %.3f B %.3f C %.3f; aux density A %.4f B %.4f; "
-                    "0/1 %.4f (zeros %.4f, ones %.4f)\n",
-                    L, (unsigned long long)s.p.num_constraints, s.p.num_aux, st.nnz_a, st.nnz_b, st.nnz_c,
-                    st.a_aux_density, st.b_aux_density, st.frac01, st.frac_zero, st.frac_one);
+        INFO("nnz/row A " << st.nnz_a << " B " << st.nnz_b << " C " << st.nnz_c << "; aux density A "
+             << st.a_aux_density << " B " << st.b_aux_density << "; 0/1 " << st.frac01 << " (zeros "
+             << st.frac_zero << ", ones " << st.frac_one << ")");
         // Tolerances: the small circuits carry the per-chunk seeds (17
         // variables) and the COPY rows, and the queues leave a few variables
         // unused at the chunk's end.

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # test install:find_package — installs the build tree into a fresh prefix,
-# builds test/install/consumer against it with find_package(cuzk), runs it.
+# builds test/install/consumer against it with find_package(cuzk), runs it,
+# then builds against the same prefix through pkg-config (cuzk.pc, cuzk-capi.pc).
 #   run.sh <build dir> <source dir> <work dir> [sanitizers]
 # With sanitizers (the build's CUZK_SANITIZE, e.g. address,undefined) the
 # installed libraries are instrumented, so the consumer is built with the same
@@ -20,5 +21,28 @@ cmake --build "$work/build" >"$work/build.log"
 "$work/build/consumer_cpp"
 if [[ -x $work/build/consumer_c ]]; then
   "$work/build/consumer_c"
+fi
+
+# The build tree is a package too (export()): the consumer configures against it.
+cmake -S "$src/test/install/consumer" -B "$work/build-tree" -G Ninja -Dcuzk_DIR="$build" \
+  -DCUZK_EXAMPLE_SOURCE="$src/examples/prove_sha256.cpp" >"$work/configure-build-tree.log"
+
+# pkg-config finds the same install: cuzk.pc (C++ library) links a program
+# that calls into libcuzk.a, cuzk-capi.pc (when the C ABI was built) the C consumer.
+pcdir=$(dirname "$(find "$work/prefix" -name cuzk.pc -print -quit)")
+export PKG_CONFIG_PATH=$pcdir
+pkg-config --exists --print-errors "cuzk = $(pkg-config --modversion cuzk)"
+sanflags=()
+[[ -n $san ]] && sanflags=(-fsanitize="$san")
+printf '%s\n' '#include "cuzk/groth16/setup.hpp"' \
+  'int main() { return cuzk::groth16::toxic_waste::random().tau.is_zero() ? 1 : 0; }' >"$work/pc.cpp"
+# shellcheck disable=SC2046  # pkg-config output is a list of flags
+c++ -std=c++20 "${sanflags[@]}" "$work/pc.cpp" -o "$work/pc_cpp" $(pkg-config --cflags --libs cuzk)
+"$work/pc_cpp"
+if pkg-config --exists cuzk-capi; then
+  # shellcheck disable=SC2046
+  cc "${sanflags[@]}" "$src/test/install/consumer/main.c" -o "$work/pc_c" $(pkg-config --cflags --libs cuzk-capi) \
+    -Wl,-rpath,"$(pkg-config --variable=libdir cuzk-capi)"
+  "$work/pc_c"
 fi
 echo "install:find_package: ok"
