@@ -91,11 +91,11 @@ step_build() {
   cmake -S "$root" -B "$b" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA=ON \
         -DCMAKE_CUDA_ARCHITECTURES="${CUZK_GPU_ARCH:-90}" -DCUZK_BUILD_EXAMPLES=OFF &&
   cmake --build "$b" --parallel "$(nproc)" --target cuzk_cli test_gpu test_gpu_prove test_gpu_witness \
-        test_gpu_setup test_gpu_poseidon test_engine bench_filecoin bench_gpu bench_gpu_witness bench_porep
+        test_gpu_setup test_gpu_poseidon test_engine test_fc_seal bench_filecoin bench_gpu bench_gpu_witness bench_porep
 }
 step_tests() {
   local t rc=0 found=0
-  for t in test_gpu test_gpu_prove test_gpu_witness test_gpu_setup test_gpu_poseidon test_engine; do
+  for t in test_gpu test_gpu_prove test_gpu_witness test_gpu_setup test_gpu_poseidon test_engine test_fc_seal; do
     [[ -x $b/test/$t ]] || { echo "== $t: not built, skipped"; continue; }
     found=1
     echo "== $t"
