@@ -59,7 +59,7 @@ c2_output porep_c2(pipeline::engine& engine, pipeline::key_id key, const c1_outp
     req.key = key;
     for (unsigned k = 0; k < P; ++k)
         req.partitions.push_back(pipeline::circuit_partition{std::make_shared<const porep_circuit>(c1, k)});
-    req.id = "porep-c2";
+    req.id = "";   // the engine names it (job-<n>): repeated runs stay apart on the timeline
     const pipeline::job_handle h = engine.submit(std::move(req));
     if (progress) {
         while (!h.wait_for(std::chrono::milliseconds(200))) progress(0, P);
