@@ -2,23 +2,13 @@
 #include "cuzk/r1cs/gadgets/boolean.hpp"
 
 #include "cuzk/error.hpp"
+#include "gadget_constrain.hpp"
 
 namespace cuzk::r1cs::gadgets {
 
 namespace {
 
-// Builds the three combinations only when the system keeps them.
-template <class F>
-inline void constrain(constraint_system& cs, F&& make)
-{
-    if (!cs.keeps_constraints()) {
-        cs.enforce_count();
-        return;
-    }
-    linear_combination a, b, c;
-    make(a, b, c);
-    cs.enforce(a, b, c);
-}
+using detail::constrain;
 
 inline const fr& two()
 {
