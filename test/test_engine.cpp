@@ -537,7 +537,14 @@ TEST_CASE("engine: 1000+ jobs from several threads with failures and cancellatio
             }
             canceller.join();
             for (size_t j = 0; j < jobs_here; ++j) REQUIRE(handles[j].wait_for(120s));
-            const auto st = eng.stats();
+            // A job ends as soon as one partition fails or it is cancelled;
+            // a synthesis of its other partitions may still be running then
+            // and holds its reservation until it returns. Wait for those.
+            auto st = eng.stats();
+            for (int i = 0; i < 6000 && (st.memory_reserved != 0 || st.lookahead_queued != 0); ++i) {
+                std::this_thread::sleep_for(10ms);
+                st = eng.stats();
+            }
             CHECK(st.jobs_submitted == jobs_here);
             CHECK(st.jobs_completed + st.jobs_failed + st.jobs_cancelled == jobs_here);
             CHECK(st.jobs_live == 0);
@@ -803,20 +810,22 @@ TEST_CASE("engine: destruction with pending jobs cancels them", "[engine]")
 
 TEST_CASE("engine: the timeline's verdict follows the bottleneck", "[engine]")
 {
-    // The synthesis delay is ten device parts of the tiny key, at least 40 ms,
-    // so the ratio holds on a loaded machine or under a sanitizer too.
+    // The synthesis delay is twenty whole proofs of the tiny key (device part
+    // and CPU tail, the slowest of three runs), at least 40 ms, so the ratio
+    // holds on a loaded machine or under a sanitizer too.
     auto device_part_time = [](const test_key& k) {
         const auto w = groth16::synthesize_witness(k.circuit(1));
         const size_t m = k.pce->num_constraints;
         std::vector<fr> a(m), b(m), c(m);
         r1cs::evaluate(*k.pce, w.inputs, w.aux, a, b, c, 1);
-        auto best = std::chrono::steady_clock::duration::max();
+        auto worst = std::chrono::steady_clock::duration::zero();
         for (int i = 0; i < 3; ++i) {
             const auto t0 = std::chrono::steady_clock::now();
-            (void)groth16::prove_start(*k.pk, k.density, a, b, c, w.inputs, w.aux, {1});
-            best = std::min(best, std::chrono::steady_clock::now() - t0);
+            const auto sums = groth16::prove_start(*k.pk, k.density, a, b, c, w.inputs, w.aux, {1});
+            (void)groth16::prove_finish(k.pk->vk, sums);
+            worst = std::max(worst, std::chrono::steady_clock::now() - t0);
         }
-        return std::chrono::duration_cast<std::chrono::milliseconds>(best);
+        return std::chrono::duration_cast<std::chrono::milliseconds>(worst);
     };
     auto run = [](const test_key& k, std::chrono::milliseconds synth_delay, unsigned parts) {
         test_recorder rec;
@@ -844,7 +853,7 @@ TEST_CASE("engine: the timeline's verdict follows the bottleneck", "[engine]")
     SECTION("slow synthesis, tiny device part: synthesis-bound")
     {
         const test_key k(test::test_seed() + 11, 1, 4);
-        const auto a = run(k, std::max<std::chrono::milliseconds>(40ms, 10 * device_part_time(k)), 6);
+        const auto a = run(k, std::max<std::chrono::milliseconds>(40ms, 20 * device_part_time(k)), 6);
         INFO(a.verdict_text);
         CHECK(a.source == timeline::busy_source::device_spans);
         CHECK(a.verdict == timeline::verdict_kind::synthesis_bound);

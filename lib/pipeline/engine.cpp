@@ -743,7 +743,7 @@ struct engine_core {
         std::vector<tail_item> own_tails;   // tail_threads == 0: run after the lock
         // The call's last partition is handed on only after the lock, the
         // device bytes and the counters are released: once every job has
-        // ended, no call still holds any of them (stats() reads 0 reserved).
+        // ended and the synthesis workers are idle, no call holds any of them.
         struct last_part {
             work_item* it;
             groth16::prove_sums sums;
