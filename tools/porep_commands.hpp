@@ -6,22 +6,54 @@
 
 namespace cuzk::cli::porep {
 
+// Flags that several subcommands take with the same meaning, defined once.
+// A flag whose help differs between commands (--out, --backend, --vk, and the
+// shape flags where a command says more) stays in that command's table.
+namespace flag {
+inline constexpr flag_spec threads{"--threads", "T", "threads (default: all cores)"};
+inline constexpr flag_spec json{"--json", nullptr, "print one JSON object"};
+
+// A test shape given by --nodes instead of a sector size.
+inline constexpr flag_spec shape_nodes{"--nodes", "N",
+                                       "a test shape of N nodes instead (with --layers, --challenges, --tree)"};
+inline constexpr flag_spec shape_layers{"--layers", "L", "layers of a --nodes shape (default 2)"};
+inline constexpr flag_spec shape_challenges{"--challenges", "K",
+                                            "challenges per partition of a --nodes shape (default 2)"};
+inline constexpr flag_spec shape_tree{"--tree", "A-B-C", "tree shape of a --nodes shape (default 8-0-0)"};
+inline constexpr flag_spec circuit_sector_size{
+    "--sector-size", "S", "a Filecoin sector's partition circuit: 2KiB, 8MiB, 512MiB, 32GiB or 64GiB"};
+
+// The graph of labels and parents.
+inline constexpr flag_spec graph_nodes{"--nodes", "N", "sector nodes (32-byte)"};
+inline constexpr flag_spec graph_porep_id{"--porep-id", "ID", "registered proof number or 64 hex digits"};
+inline constexpr flag_spec graph_api{"--api", "1.0|1.1|1.2",
+                                     "API version (parent order); default: the proof's, or 1.1"};
+
+// A sector's identity and commitments (the public inputs).
+inline constexpr flag_spec comm_r{"--comm-r", "HEX", "comm_r"};
+inline constexpr flag_spec comm_d{"--comm-d", "HEX", "comm_d"};
+inline constexpr flag_spec prover_id{"--prover-id", "HEX", "prover id"};
+inline constexpr flag_spec sector_id{"--sector-id", "N", "sector number"};
+inline constexpr flag_spec ticket{"--ticket", "HEX", "ticket"};
+inline constexpr flag_spec seed{"--seed", "HEX", "interactive seed"};
+} // namespace flag
+
 inline constexpr flag_spec seal_flags[] = {
     {"--sector-size", "S", "2KiB, 8MiB, 512MiB, 32GiB or 64GiB"},
-    {"--nodes", "N", "a test shape of N nodes instead (with --layers, --challenges, --tree)"},
-    {"--layers", "L", "layers of a --nodes shape (default 2)"},
+    flag::shape_nodes,
+    flag::shape_layers,
     {"--challenges", "K", "challenges of a --nodes shape (default 2, one partition)"},
-    {"--tree", "A-B-C", "tree shape of a --nodes shape (default 8-0-0)"},
+    flag::shape_tree,
     {"--porep-id", "ID", "registered proof number (5 = 2 KiB V1_1, ...) or 64 hex digits"},
     {"--replica-id", "HEX", "the replica id, given outright"},
     {"--prover-id", "HEX", "prover id (with --sector-id and --ticket: the replica id is derived)"},
-    {"--sector-id", "N", "sector number"},
-    {"--ticket", "HEX", "ticket"},
+    flag::sector_id,
+    flag::ticket,
     {"--data", "FILE", "unpadded data (at most 127/128 of the sector; zero-filled after); --zero: all zero (default)"},
     {"--zero", nullptr, "seal all-zero data (the default)"},
     {"--out", "DIR", "the sealed sector's directory"},
-    {"--threads", "T", "threads (default: all cores)"},
-    {"--json", nullptr, "print one JSON object"},
+    flag::threads,
+    flag::json,
     {"--backend", "auto|cpu|cuda", "where to hash the Poseidon trees (default auto: the GPU when present)"},
 };
 inline constexpr flag_spec c1_flags[] = {
@@ -30,77 +62,77 @@ inline constexpr flag_spec c1_flags[] = {
     {"--sector-size", "S", "--synthetic: 2KiB ... 64GiB (the V1_1 proof of that size unless --porep-id says otherwise)"},
     {"--porep-id", "ID", "--synthetic: registered proof number (8 = 32 GiB V1_1), or 64 hex digits with a size or shape"},
     {"--nodes", "N", "--synthetic: a test shape of N nodes instead (with --layers, --challenges, --partitions, --tree)"},
-    {"--layers", "L", "layers of a --nodes shape (default 2)"},
-    {"--challenges", "K", "challenges per partition of a --nodes shape (default 2)"},
+    flag::shape_layers,
+    flag::shape_challenges,
     {"--partitions", "P", "partitions of a --nodes shape (default 1)"},
-    {"--tree", "A-B-C", "tree shape of a --nodes shape (default 8-0-0)"},
+    flag::shape_tree,
     {"--gen-seed", "N", "--synthetic: the 64-bit generator seed (default 0); the same seed gives the same file"},
     {"--zero", nullptr, "--synthetic: an all-zero (committed-capacity) sector, replica_id derived as Filecoin's"},
     {"--out", "FILE", "where to write the C1 output JSON"},
-    {"--threads", "T", "threads (default: all cores)"},
-    {"--json", nullptr, "print one JSON object"},
+    flag::threads,
+    flag::json,
     {"--backend", "auto|cpu|cuda", "where to rebuild the Poseidon trees (default auto: the GPU when present)"},
 };
 inline constexpr flag_spec check_flags[] = {
     {"--prover-id", "HEX", "with --sector-id: also check that replica_id derives from them and the ticket"},
-    {"--sector-id", "N", "sector number"},
-    {"--threads", "T", "threads (default: all cores)"},
-    {"--json", nullptr, "print one JSON object"},
+    flag::sector_id,
+    flag::threads,
+    flag::json,
 };
 inline constexpr flag_spec labels_flags[] = {
-    {"--nodes", "N", "sector nodes (32-byte)"},
-    {"--porep-id", "ID", "registered proof number or 64 hex digits"},
-    {"--api", "1.0|1.1|1.2", "API version (parent order); default: the proof's, or 1.1"},
+    flag::graph_nodes,
+    flag::graph_porep_id,
+    flag::graph_api,
     {"--replica-id", "HEX", "replica id, 64 hex digits"},
     {"--layers", "L", "layers to label"},
     {"--last", nullptr, "print only the last label (layer L, node N-1)"},
-    {"--threads", "T", "threads (default: all cores)"},
-    {"--json", nullptr, "print one JSON object"},
+    flag::threads,
+    flag::json,
 };
 inline constexpr flag_spec parents_flags[] = {
-    {"--nodes", "N", "sector nodes (32-byte)"},
-    {"--porep-id", "ID", "registered proof number or 64 hex digits"},
-    {"--api", "1.0|1.1|1.2", "API version (parent order); default: the proof's, or 1.1"},
+    flag::graph_nodes,
+    flag::graph_porep_id,
+    flag::graph_api,
     {"--node", "I", "print the parents of node I"},
     {"--cache-digest", nullptr, "print the SHA-256 of the whole parent cache"},
-    {"--threads", "T", "threads (default: all cores)"},
-    {"--json", nullptr, "print one JSON object"},
+    flag::threads,
+    flag::json,
 };
 inline constexpr flag_spec poseidon_flags[] = {
     {"--arity", "A", "2, 4, 8, 11, 16, 24 or 36 (MerkleTree domain tag)"},
-    {"--json", nullptr, "print one JSON object"},
+    flag::json,
 };
 inline constexpr flag_spec inputs_flags[] = {
     {"--porep-id", "ID", "registered proof number (the shape comes from it)"},
-    {"--comm-r", "HEX", "comm_r"},
-    {"--comm-d", "HEX", "comm_d"},
-    {"--prover-id", "HEX", "prover id"},
-    {"--sector-id", "N", "sector number"},
-    {"--ticket", "HEX", "ticket"},
-    {"--seed", "HEX", "interactive seed"},
+    flag::comm_r,
+    flag::comm_d,
+    flag::prover_id,
+    flag::sector_id,
+    flag::ticket,
+    flag::seed,
     {"--partition", "K", "partition (default 0)"},
-    {"--json", nullptr, "print one JSON object"},
+    flag::json,
 };
 
 inline constexpr flag_spec circuit_flags[] = {
-    {"--sector-size", "S", "a Filecoin sector's partition circuit: 2KiB, 8MiB, 512MiB, 32GiB or 64GiB"},
-    {"--nodes", "N", "a test shape of N nodes instead (with --layers, --challenges, --tree)"},
+    flag::circuit_sector_size,
+    flag::shape_nodes,
     {"--layers", "L", "layers of a --nodes shape (default 2; the column hash needs 2 or 11)"},
-    {"--challenges", "K", "challenges per partition of a --nodes shape (default 2)"},
-    {"--tree", "A-B-C", "tree shape of a --nodes shape (default 8-0-0)"},
-    {"--json", nullptr, "print one JSON object"},
+    flag::shape_challenges,
+    flag::shape_tree,
+    flag::json,
 };
 inline constexpr flag_spec setup_flags[] = {
-    {"--sector-size", "S", "a Filecoin sector's partition circuit: 2KiB, 8MiB, 512MiB, 32GiB or 64GiB"},
-    {"--nodes", "N", "a test shape of N nodes instead (with --layers, --challenges, --tree)"},
-    {"--layers", "L", "layers of a --nodes shape (default 2)"},
-    {"--challenges", "K", "challenges per partition of a --nodes shape (default 2)"},
-    {"--tree", "A-B-C", "tree shape of a --nodes shape (default 8-0-0)"},
+    flag::circuit_sector_size,
+    flag::shape_nodes,
+    flag::shape_layers,
+    flag::shape_challenges,
+    flag::shape_tree,
     {"--out", "FILE", "the key, bellperson .params"},
     {"--vk", "FILE", "its verifying key, bellperson .vk"},
     {"--backend", "auto|cpu|cuda", "where to make the key (default auto: the GPU when present)"},
-    {"--threads", "T", "threads (default: all cores)"},
-    {"--json", nullptr, "print one JSON object"},
+    flag::threads,
+    flag::json,
 };
 inline constexpr flag_spec c2_flags[] = {
     {"--params", "FILE", "the circuit's key (bellperson .params)"},
@@ -113,20 +145,20 @@ inline constexpr flag_spec c2_flags[] = {
     {"--repeat", "N", "prove the C1 output N times with the same key (a benchmark; default 1)"},
     {"--timeline", "FILE", "write the run's timeline (CSV, or a Chrome trace for *.json)"},
     {"--waterfall", nullptr, "print the waterfall and timeline summary on stderr"},
-    {"--threads", "T", "threads (default: all cores)"},
-    {"--json", nullptr, "print one JSON object"},
+    flag::threads,
+    flag::json,
 };
 inline constexpr flag_spec verify_flags[] = {
     {"--vk", "FILE", "verifying key (bellperson .vk)"},
     {"--proof", "FILE", "the proof (192 bytes per partition)"},
     {"--c1", "FILE", "take the shape, commitments, replica id and seed from this C1 output"},
     {"--porep-id", "ID", "or: the registered proof number"},
-    {"--comm-r", "HEX", "comm_r"},
-    {"--comm-d", "HEX", "comm_d"},
-    {"--prover-id", "HEX", "prover id"},
-    {"--sector-id", "N", "sector number"},
-    {"--ticket", "HEX", "ticket"},
-    {"--seed", "HEX", "interactive seed"},
+    flag::comm_r,
+    flag::comm_d,
+    flag::prover_id,
+    flag::sector_id,
+    flag::ticket,
+    flag::seed,
 };
 
 int porep_circuit_cmd(const options& o);

@@ -202,56 +202,172 @@ zkey read_zkey(const std::string& path, const zkey_read_options& opt)
     return parse_zkey(f.bytes(), path, opt);
 }
 
+namespace {
+
+// Section 1: the protocol, Groth16 only.
+void read_zkey_protocol(const binfile& bf, const std::string& name)
+{
+    auto r = bf.reader(1, "header");
+    const uint32_t protocol = r.u32_le("protocol id");
+    if (protocol != 1) {
+        const char* pname = protocol == 2 ? "PLONK" : protocol == 10 ? "FFLONK" : "unknown";
+        throw error(errc::unsupported, fmt::format("{}: protocol {} ({}) is not supported; cuzk reads Groth16 "
+                                                   "zkeys (protocol 1)",
+                                                   name, protocol, pname));
+    }
+    r.expect_end("header");
+}
+
+// Section 2: curve, sizes, verifying key.
+void read_groth16_header(const binfile& bf, const std::string& name, zkey& z)
+{
+    auto& pk = z.pk;
+    const std::string s2 = fmt::format("{} section 2 (Groth16 header)", name);
+    auto r = bf.reader(2, "Groth16 header");
+    check_prime(r, name, "q", fp_params::modulus);
+    check_prime(r, name, "r", fr_params::modulus);
+    z.n_vars = r.u32_le("nVars");
+    z.n_public = r.u32_le("nPublic");
+    const uint32_t domain = r.u32_le("domainSize");
+    if (uint64_t(z.n_public) + 1 > z.n_vars)
+        r.fail(errc::bad_format, fmt::format("nPublic = {} needs at least {} variables, nVars = {}", z.n_public,
+                                             uint64_t(z.n_public) + 1, z.n_vars));
+    if (!is_pow2(domain)) r.fail(errc::bad_format, fmt::format("domainSize = {} is not a power of two", domain));
+    pk.num_inputs = z.n_public + 1;
+    pk.num_aux = z.n_vars - z.n_public - 1;
+    pk.domain_size = domain;
+    // The verifying key's points are few and reach the verifier: always
+    // checked in the subgroup, whatever opt.check says for the big sections.
+    auto g1 = [&](const char* what) {
+        return g1_from_lem(r.bytes(96, what).subspan<0, 96>(), subgroup_check::check, s2 + " " + what);
+    };
+    auto g2 = [&](const char* what) {
+        return g2_from_lem(r.bytes(192, what).subspan<0, 192>(), subgroup_check::check, s2 + " " + what);
+    };
+    pk.vk.alpha_g1 = g1("alpha1");
+    pk.vk.beta_g1 = g1("beta1");
+    pk.vk.beta_g2 = g2("beta2");
+    pk.vk.gamma_g2 = g2("gamma2");
+    pk.vk.delta_g1 = g1("delta1");
+    pk.vk.delta_g2 = g2("delta2");
+    r.expect_end("Groth16 header");
+}
+
+// A section of `count` G1 points.
+std::vector<g1_affine> read_g1_section(const binfile& bf, const std::string& name, uint32_t id, const char* sname,
+                                       size_t count, subgroup_check chk, unsigned threads)
+{
+    const auto body = bf.section(id, sname);
+    return decode_section<g1_affine, 96>(body, count, threads, [&](std::span<const uint8_t, 96> b, size_t i) {
+        return g1_lem_decode(b.data(), chk,
+                             [&] { return fmt::format("{} section {} ({}) point {}", name, id, sname, i); });
+    });
+}
+
+// Section 7: B's G2 points.
+std::vector<g2_affine> read_g2_section(const binfile& bf, const std::string& name, size_t count, subgroup_check chk,
+                                       unsigned threads)
+{
+    const auto body = bf.section(7, "PointsB2");
+    return decode_section<g2_affine, 192>(body, count, threads, [&](std::span<const uint8_t, 192> b, size_t i) {
+        return g2_lem_decode(b.data(), chk, [&] { return fmt::format("{} section 7 (PointsB2) point {}", name, i); });
+    });
+}
+
+// One 44-byte entry of section 4: matrix, constraint, signal (u32 LE each)
+// and the stored coefficient, each checked against the header's sizes.
+void decode_coef(const uint8_t* p, size_t i, const std::string& name, uint64_t domain, uint64_t n_vars,
+                 groth16::sparse_coef& c)
+{
+    auto u32 = [&](size_t o) {
+        return uint32_t(p[o]) | uint32_t(p[o + 1]) << 8 | uint32_t(p[o + 2]) << 16 | uint32_t(p[o + 3]) << 24;
+    };
+    c.matrix = u32(0);
+    c.constraint = u32(4);
+    c.signal = u32(8);
+    const auto where = [&] { return fmt::format("{} section 4 (Coefs) entry {}", name, i); };
+    if (c.matrix > 1)
+        throw error(errc::bad_format, fmt::format("{}: matrix {} (expected 0 = A or 1 = B)", where(), c.matrix));
+    if (c.constraint >= domain)
+        throw error(errc::bad_format,
+                    fmt::format("{}: constraint {} >= domainSize {}", where(), c.constraint, domain));
+    if (c.signal >= n_vars)
+        throw error(errc::bad_format, fmt::format("{}: signal {} >= nVars {}", where(), c.signal, n_vars));
+    const auto s = load_le<4>(p + 12);
+    if (!fr::is_canonical(s)) throw error(errc::non_canonical, fmt::format("{}: coefficient is >= r", where()));
+    c.value = coef_from_stored(s);
+}
+
+// The input constraints: A-entry 1 on signal s in row n_constraints + s,
+// s = 0..nPublic; they are the last rows, so the largest row index is
+// n_constraints + nPublic. Sets pk.n_constraints from them.
+void check_input_constraints(const std::string& name, zkey& z)
+{
+    auto& pk = z.pk;
+    const uint64_t n_pub1 = uint64_t(z.n_public) + 1;
+    uint64_t max_row = 0;
+    for (const auto& c : pk.coefs) max_row = std::max<uint64_t>(max_row, c.constraint);
+    if (pk.coefs.empty() || max_row < z.n_public)
+        throw error(errc::bad_format,
+                    fmt::format("{} section 4 (Coefs): the {} input constraints are missing", name, n_pub1));
+    pk.n_constraints = uint32_t(max_row - z.n_public);
+    std::vector<uint8_t> seen(size_t(n_pub1), 0);
+    for (const auto& c : pk.coefs)
+        if (c.matrix == 0 && c.constraint >= pk.n_constraints && c.signal == c.constraint - pk.n_constraints &&
+            c.value.is_one())
+            seen[c.signal] = 1;
+    for (size_t s = 0; s < seen.size(); ++s)
+        if (!seen[s])
+            throw error(errc::bad_format,
+                        fmt::format("{} section 4 (Coefs): missing the input constraint for signal {} (an A "
+                                    "coefficient 1 in row {})",
+                                    name, s, pk.n_constraints + s));
+}
+
+// Section 4: the A and B matrices.
+void read_coefs(const binfile& bf, const std::string& name, unsigned threads, zkey& z)
+{
+    auto& pk = z.pk;
+    auto r = bf.reader(4, "Coefs");
+    const uint32_t n = r.u32_le("nCoefs");
+    if (r.remaining() != uint64_t(n) * coef_entry)
+        r.fail(errc::bad_length, fmt::format("nCoefs = {} needs {} bytes, the section has {}", n,
+                                             uint64_t(n) * coef_entry, r.remaining()));
+    const auto body = r.bytes(r.remaining(), "coefficients");
+    pk.coefs.resize(n);
+    const uint64_t domain = pk.domain_size, n_vars = z.n_vars;
+    for_chunks(n, threads, 8192, [&](size_t b, size_t e) {
+        for (size_t i = b; i < e; ++i) decode_coef(body.data() + i * coef_entry, i, name, domain, n_vars, pk.coefs[i]);
+    });
+    check_input_constraints(name, z);
+}
+
+// Section 10 (optional), the MPC contributions: keep the hash, walk the records.
+void read_contributions(const binfile& bf, zkey& z)
+{
+    if (!bf.has(10)) return;
+    auto r = bf.reader(10, "Contributions");
+    const auto h = r.bytes(64, "csHash");
+    std::copy(h.begin(), h.end(), z.cs_hash.begin());
+    z.n_contributions = r.u32_le("number of contributions");
+    for (uint32_t i = 0; i < z.n_contributions; ++i) {
+        r.skip(3 * 96 + 192 + 64 + 4, fmt::format("contribution {}", i));
+        const uint32_t plen = r.u32_le(fmt::format("contribution {} parameter length", i));
+        r.skip(plen, fmt::format("contribution {} parameters", i));
+    }
+    r.expect_end("Contributions");
+}
+
+} // namespace
+
 zkey parse_zkey(std::span<const uint8_t> data, const std::string& name, const zkey_read_options& opt)
 {
     const binfile bf(data, name, "zkey", 1, 2);
     zkey z;
     auto& pk = z.pk;
     pk.conv = groth16::convention::snarkjs;
-
-    {   // section 1: protocol
-        auto r = bf.reader(1, "header");
-        const uint32_t protocol = r.u32_le("protocol id");
-        if (protocol != 1) {
-            const char* pname = protocol == 2 ? "PLONK" : protocol == 10 ? "FFLONK" : "unknown";
-            throw error(errc::unsupported, fmt::format("{}: protocol {} ({}) is not supported; cuzk reads Groth16 "
-                                                       "zkeys (protocol 1)",
-                                                       name, protocol, pname));
-        }
-        r.expect_end("header");
-    }
-
-    const std::string s2 = fmt::format("{} section 2 (Groth16 header)", name);
-    {   // section 2: curve, sizes, verifying key
-        auto r = bf.reader(2, "Groth16 header");
-        check_prime(r, name, "q", fp_params::modulus);
-        check_prime(r, name, "r", fr_params::modulus);
-        z.n_vars = r.u32_le("nVars");
-        z.n_public = r.u32_le("nPublic");
-        const uint32_t domain = r.u32_le("domainSize");
-        if (uint64_t(z.n_public) + 1 > z.n_vars)
-            r.fail(errc::bad_format, fmt::format("nPublic = {} needs at least {} variables, nVars = {}", z.n_public,
-                                                 uint64_t(z.n_public) + 1, z.n_vars));
-        if (!is_pow2(domain)) r.fail(errc::bad_format, fmt::format("domainSize = {} is not a power of two", domain));
-        pk.num_inputs = z.n_public + 1;
-        pk.num_aux = z.n_vars - z.n_public - 1;
-        pk.domain_size = domain;
-        // The verifying key's points are few and reach the verifier: always
-        // checked in the subgroup, whatever opt.check says for the big sections.
-        auto g1 = [&](const char* what) {
-            return g1_from_lem(r.bytes(96, what).subspan<0, 96>(), subgroup_check::check, s2 + " " + what);
-        };
-        auto g2 = [&](const char* what) {
-            return g2_from_lem(r.bytes(192, what).subspan<0, 192>(), subgroup_check::check, s2 + " " + what);
-        };
-        pk.vk.alpha_g1 = g1("alpha1");
-        pk.vk.beta_g1 = g1("beta1");
-        pk.vk.beta_g2 = g2("beta2");
-        pk.vk.gamma_g2 = g2("gamma2");
-        pk.vk.delta_g1 = g1("delta1");
-        pk.vk.delta_g2 = g2("delta2");
-        r.expect_end("Groth16 header");
-    }
+    read_zkey_protocol(bf, name);
+    read_groth16_header(bf, name, z);
 
     // Sizes of the point sections, checked before anything is allocated.
     const uint64_t n_vars = z.n_vars, n_pub1 = uint64_t(z.n_public) + 1, n_aux = pk.num_aux;
@@ -263,102 +379,23 @@ zkey parse_zkey(std::span<const uint8_t> data, const std::string& name, const zk
     bf.expect_size(9, "PointsH", pk.domain_size * 96);
 
     auto g1_section = [&](uint32_t id, const char* sname, size_t count, subgroup_check chk) {
-        const auto body = bf.section(id, sname);
-        return decode_section<g1_affine, 96>(body, count, opt.threads, [&](std::span<const uint8_t, 96> b, size_t i) {
-            return g1_lem_decode(b.data(), chk,
-                                 [&] { return fmt::format("{} section {} ({}) point {}", name, id, sname, i); });
-        });
+        return read_g1_section(bf, name, id, sname, count, chk, opt.threads);
     };
     pk.vk.ic = g1_section(3, "IC", size_t(n_pub1), subgroup_check::check);   // part of the verifying key
-
-    {   // section 4: the A and B matrices
-        auto r = bf.reader(4, "Coefs");
-        const uint32_t n = r.u32_le("nCoefs");
-        if (r.remaining() != uint64_t(n) * coef_entry)
-            r.fail(errc::bad_length, fmt::format("nCoefs = {} needs {} bytes, the section has {}", n,
-                                                 uint64_t(n) * coef_entry, r.remaining()));
-        const auto body = r.bytes(r.remaining(), "coefficients");
-        pk.coefs.resize(n);
-        const uint64_t domain = pk.domain_size;
-        for_chunks(n, opt.threads, 8192, [&](size_t b, size_t e) {
-            for (size_t i = b; i < e; ++i) {
-                const uint8_t* p = body.data() + i * coef_entry;
-                auto u32 = [&](size_t o) {
-                    return uint32_t(p[o]) | uint32_t(p[o + 1]) << 8 | uint32_t(p[o + 2]) << 16 |
-                           uint32_t(p[o + 3]) << 24;
-                };
-                auto& c = pk.coefs[i];
-                c.matrix = u32(0);
-                c.constraint = u32(4);
-                c.signal = u32(8);
-                const auto where = [&] { return fmt::format("{} section 4 (Coefs) entry {}", name, i); };
-                if (c.matrix > 1)
-                    throw error(errc::bad_format, fmt::format("{}: matrix {} (expected 0 = A or 1 = B)", where(),
-                                                              c.matrix));
-                if (c.constraint >= domain)
-                    throw error(errc::bad_format, fmt::format("{}: constraint {} >= domainSize {}", where(),
-                                                              c.constraint, domain));
-                if (c.signal >= n_vars)
-                    throw error(errc::bad_format,
-                                fmt::format("{}: signal {} >= nVars {}", where(), c.signal, n_vars));
-                const auto s = load_le<4>(p + 12);
-                if (!fr::is_canonical(s))
-                    throw error(errc::non_canonical, fmt::format("{}: coefficient is >= r", where()));
-                c.value = coef_from_stored(s);
-            }
-        });
-        // The input constraints: A-entry 1 on signal s in row n_constraints + s,
-        // s = 0..nPublic; they are the last rows, so the largest row index is
-        // n_constraints + nPublic.
-        uint64_t max_row = 0;
-        for (const auto& c : pk.coefs) max_row = std::max<uint64_t>(max_row, c.constraint);
-        if (n == 0 || max_row < z.n_public)
-            throw error(errc::bad_format,
-                        fmt::format("{} section 4 (Coefs): the {} input constraints are missing", name, n_pub1));
-        pk.n_constraints = uint32_t(max_row - z.n_public);
-        std::vector<uint8_t> seen(size_t(n_pub1), 0);
-        for (const auto& c : pk.coefs)
-            if (c.matrix == 0 && c.constraint >= pk.n_constraints && c.signal == c.constraint - pk.n_constraints &&
-                c.value.is_one())
-                seen[c.signal] = 1;
-        for (size_t s = 0; s < seen.size(); ++s)
-            if (!seen[s])
-                throw error(errc::bad_format,
-                            fmt::format("{} section 4 (Coefs): missing the input constraint for signal {} (an A "
-                                        "coefficient 1 in row {})",
-                                        name, s, pk.n_constraints + s));
-    }
-
+    read_coefs(bf, name, opt.threads, z);
     pk.a = g1_section(5, "PointsA", size_t(n_vars), opt.check);
     pk.b_g1 = g1_section(6, "PointsB1", size_t(n_vars), opt.check);
-    {
-        const auto body = bf.section(7, "PointsB2");
-        pk.b_g2 = decode_section<g2_affine, 192>(body, size_t(n_vars), opt.threads,
-                                                 [&](std::span<const uint8_t, 192> b, size_t i) {
-                                                     return g2_lem_decode(b.data(), opt.check, [&] {
-                                                         return fmt::format("{} section 7 (PointsB2) point {}", name, i);
-                                                     });
-                                                 });
-    }
+    pk.b_g2 = read_g2_section(bf, name, size_t(n_vars), opt.check, opt.threads);
     pk.l = g1_section(8, "PointsC", size_t(n_aux), opt.check);
     pk.h = g1_section(9, "PointsH", size_t(pk.domain_size), opt.check);
-
-    if (bf.has(10)) {   // MPC contributions: keep the hash, walk the records
-        auto r = bf.reader(10, "Contributions");
-        const auto h = r.bytes(64, "csHash");
-        std::copy(h.begin(), h.end(), z.cs_hash.begin());
-        z.n_contributions = r.u32_le("number of contributions");
-        for (uint32_t i = 0; i < z.n_contributions; ++i) {
-            r.skip(3 * 96 + 192 + 64 + 4, fmt::format("contribution {}", i));
-            const uint32_t plen = r.u32_le(fmt::format("contribution {} parameter length", i));
-            r.skip(plen, fmt::format("contribution {} parameters", i));
-        }
-        r.expect_end("Contributions");
-    }
+    read_contributions(bf, z);
     return z;
 }
 
-void write_zkey(const std::string& path, const groth16::proving_key& pk, const zkey_write_options& opt)
+namespace {
+
+// The key's sizes and coefficients against what a zkey can hold.
+void check_writable(const std::string& path, const groth16::proving_key& pk)
 {
     auto bad = [&](const std::string& m) { throw error(errc::invalid_argument, fmt::format("write_zkey {}: {}", path, m)); };
     if (pk.conv != groth16::convention::snarkjs)
@@ -385,12 +422,12 @@ void write_zkey(const std::string& path, const groth16::proving_key& pk, const z
             bad(fmt::format("coefficient {} (matrix {}, constraint {}, signal {}) is out of range", i, c.matrix,
                             c.constraint, c.signal));
     }
+}
 
-    binfile_writer w(path, "zkey", 1, 10);
-    w.begin_section(1);
-    w.write_u32(1);   // Groth16
-    w.end_section();
-
+// Section 2: both primes, the sizes and the verifying key.
+void write_groth16_header(binfile_writer& w, const groth16::proving_key& pk)
+{
+    const uint64_t n_vars = uint64_t(pk.num_inputs) + pk.num_aux;
     w.begin_section(2);
     uint8_t buf[192];
     w.write_u32(uint32_t(fq_bytes));
@@ -417,45 +454,60 @@ void write_zkey(const std::string& path, const groth16::proving_key& pk, const z
     put_g1(pk.vk.delta_g1);
     put_g2(pk.vk.delta_g2);
     w.end_section();
+}
 
-    auto g1_section = [&](uint32_t id, const std::vector<g1_affine>& pts) {
-        w.begin_section(id);
-        write_points<g1_affine, 96>(w, pts, [](const g1_affine& p, std::span<uint8_t, 96> o) { g1_to_lem(p, o); });
-        w.end_section();
-    };
-    g1_section(3, pk.vk.ic);
-
+// Section 4: the coefficient count, then 44-byte entries, written 4096 at a time.
+void write_coefs(binfile_writer& w, const std::vector<groth16::sparse_coef>& coefs)
+{
     w.begin_section(4);
-    w.write_u32(uint32_t(pk.coefs.size()));
-    {
-        std::vector<uint8_t> cb;
-        cb.reserve(4096 * coef_entry);
-        for (size_t i = 0; i < pk.coefs.size(); ++i) {
-            const auto& c = pk.coefs[i];
-            uint8_t e[coef_entry];
-            for (int k = 0; k < 4; ++k) {
-                e[k] = uint8_t(c.matrix >> (8 * k));
-                e[4 + k] = uint8_t(c.constraint >> (8 * k));
-                e[8 + k] = uint8_t(c.signal >> (8 * k));
-            }
-            store_le(coef_to_stored(c.value), e + 12);
-            cb.insert(cb.end(), e, e + coef_entry);
-            if (cb.size() >= 4096 * coef_entry) {
-                w.write(cb.data(), cb.size());
-                cb.clear();
-            }
+    w.write_u32(uint32_t(coefs.size()));
+    std::vector<uint8_t> cb;
+    cb.reserve(4096 * coef_entry);
+    for (size_t i = 0; i < coefs.size(); ++i) {
+        const auto& c = coefs[i];
+        uint8_t e[coef_entry];
+        for (int k = 0; k < 4; ++k) {
+            e[k] = uint8_t(c.matrix >> (8 * k));
+            e[4 + k] = uint8_t(c.constraint >> (8 * k));
+            e[8 + k] = uint8_t(c.signal >> (8 * k));
         }
-        w.write(cb.data(), cb.size());
+        store_le(coef_to_stored(c.value), e + 12);
+        cb.insert(cb.end(), e, e + coef_entry);
+        if (cb.size() >= 4096 * coef_entry) {
+            w.write(cb.data(), cb.size());
+            cb.clear();
+        }
     }
+    w.write(cb.data(), cb.size());
     w.end_section();
+}
 
-    g1_section(5, pk.a);
-    g1_section(6, pk.b_g1);
+void write_g1_section(binfile_writer& w, uint32_t id, const std::vector<g1_affine>& pts)
+{
+    w.begin_section(id);
+    write_points<g1_affine, 96>(w, pts, [](const g1_affine& p, std::span<uint8_t, 96> o) { g1_to_lem(p, o); });
+    w.end_section();
+}
+
+} // namespace
+
+void write_zkey(const std::string& path, const groth16::proving_key& pk, const zkey_write_options& opt)
+{
+    check_writable(path, pk);
+    binfile_writer w(path, "zkey", 1, 10);
+    w.begin_section(1);
+    w.write_u32(1);   // Groth16
+    w.end_section();
+    write_groth16_header(w, pk);
+    write_g1_section(w, 3, pk.vk.ic);
+    write_coefs(w, pk.coefs);
+    write_g1_section(w, 5, pk.a);
+    write_g1_section(w, 6, pk.b_g1);
     w.begin_section(7);
     write_points<g2_affine, 192>(w, pk.b_g2, [](const g2_affine& p, std::span<uint8_t, 192> o) { g2_to_lem(p, o); });
     w.end_section();
-    g1_section(8, pk.l);
-    g1_section(9, pk.h);
+    write_g1_section(w, 8, pk.l);
+    write_g1_section(w, 9, pk.h);
 
     w.begin_section(10);
     w.write(opt.cs_hash.data(), opt.cs_hash.size());

@@ -295,31 +295,43 @@ void save_pce(const pce& p, const std::string& path)
     fc.keep = true;
 }
 
-pce load_pce(const std::string& path, bool verify_checksum, unsigned threads)
+namespace {
+
+// The whole file, mapped; refuses one shorter than the header.
+std::shared_ptr<mapping> map_whole_file(const std::string& path)
 {
     auto map = std::make_shared<mapping>();
-    {
-        uint64_t file_bytes = 0;
-        const int fd = io::open_regular_file(path, file_bytes);
-        struct stat st {};
-        st.st_size = off_t(file_bytes);
-        if (uint64_t(st.st_size) < header_bytes) {
-            ::close(fd);
-            fail(errc::bad_length, path,
-                 std::to_string(st.st_size) + " bytes, shorter than the " + std::to_string(header_bytes) +
-                     "-byte header");
-        }
-        void* a = ::mmap(nullptr, size_t(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
-        const int e = errno;
+    uint64_t file_bytes = 0;
+    const int fd = io::open_regular_file(path, file_bytes);
+    struct stat st {};
+    st.st_size = off_t(file_bytes);
+    if (uint64_t(st.st_size) < header_bytes) {
         ::close(fd);
-        if (a == MAP_FAILED) fail(errc::io, path, std::string("cannot map: ") + std::strerror(e));
-        map->data = static_cast<const uint8_t*>(a);
-        map->size = size_t(st.st_size);
+        fail(errc::bad_length, path,
+             std::to_string(st.st_size) + " bytes, shorter than the " + std::to_string(header_bytes) +
+                 "-byte header");
     }
-    const uint8_t* h = map->data;
-    const uint64_t file_size = map->size;
+    void* a = ::mmap(nullptr, size_t(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
+    const int e = errno;
+    ::close(fd);
+    if (a == MAP_FAILED) fail(errc::io, path, std::string("cannot map: ") + std::strerror(e));
+    map->data = static_cast<const uint8_t*>(a);
+    map->size = size_t(st.st_size);
+    return map;
+}
 
-    // ---- header
+// What a checked header says about the payload.
+struct header_info {
+    counts c;
+    layout l;
+    uint64_t payload;   // bytes after the header
+    uint64_t chunk;     // checksum chunk size
+};
+
+// Magic, version, size and checksum of the header, then its counts against
+// each other and against the file's size.
+header_info read_header(const uint8_t* h, uint64_t file_size, const std::string& path)
+{
     if (std::memcmp(h + h_magic, magic, 8) != 0) fail(errc::bad_format, path, "bad magic (not a cuzk PCE file)");
     if (get_u32(h, h_version) != version)
         fail(errc::bad_format, path,
@@ -330,8 +342,8 @@ pce load_pce(const std::string& path, bool verify_checksum, unsigned threads)
     if (pce_hash64(h, h_header_hash) != get_u64(h, h_header_hash))
         fail(errc::bad_format, path, "header checksum mismatch (the header is corrupt)");
 
-    counts c{get_u64(h, h_num_inputs), get_u64(h, h_num_aux), get_u64(h, h_num_constraints),
-             {get_u64(h, h_nnz), get_u64(h, h_nnz + 8), get_u64(h, h_nnz + 16)}, get_u64(h, h_num_coeffs)};
+    const counts c{get_u64(h, h_num_inputs), get_u64(h, h_num_aux), get_u64(h, h_num_constraints),
+                   {get_u64(h, h_nnz), get_u64(h, h_nnz + 8), get_u64(h, h_nnz + 16)}, get_u64(h, h_num_coeffs)};
     constexpr uint64_t sane = uint64_t(1) << 40;
     if (c.ni == 0 || c.ni > 0xFFFF'FFFFull || c.na > 0xFFFF'FFFFull || c.ni + c.na > (uint64_t(1) << 32))
         fail(errc::bad_format, path, "variable counts out of range (" + std::to_string(c.ni) + " inputs, " +
@@ -350,22 +362,29 @@ pce load_pce(const std::string& path, bool verify_checksum, unsigned threads)
     const uint64_t chunk = get_u64(h, h_chunk);
     if (chunk == 0 || chunk % section_align != 0 || chunk > (uint64_t(1) << 30))
         fail(errc::bad_format, path, "checksum chunk size " + std::to_string(chunk) + " is invalid");
+    return {c, l, payload, chunk};
+}
 
-    const uint8_t* body = h + header_bytes;
+// The payload checksum: chunks in parallel, then the hash of the chunk hashes.
+void verify_payload(const uint8_t* body, const header_info& hi, uint64_t expected, unsigned threads,
+                    const std::string& path)
+{
+    const uint64_t payload = hi.payload, chunk = hi.chunk;
+    const size_t nchunks = size_t((payload + chunk - 1) / chunk);
+    std::vector<uint64_t> hs(nchunks);
+    parallel_tasks(threads, nchunks, [&](size_t i, unsigned) {
+        const uint64_t off = uint64_t(i) * chunk;
+        hs[i] = pce_hash64(body + off, size_t(std::min(chunk, payload - off)), i);
+    });
+    if (pce_hash64(hs.data(), hs.size() * 8, payload) != expected)
+        fail(errc::bad_format, path, "payload checksum mismatch (the file is corrupt)");
+}
 
-    // ---- checksum: chunks in parallel, then the hash of the chunk hashes
-    if (verify_checksum) {
-        const size_t nchunks = size_t((payload + chunk - 1) / chunk);
-        std::vector<uint64_t> hs(nchunks);
-        parallel_tasks(threads, nchunks, [&](size_t i, unsigned) {
-            const uint64_t off = uint64_t(i) * chunk;
-            hs[i] = pce_hash64(body + off, size_t(std::min(chunk, payload - off)), i);
-        });
-        if (pce_hash64(hs.data(), hs.size() * 8, payload) != get_u64(h, h_payload_hash))
-            fail(errc::bad_format, path, "payload checksum mismatch (the file is corrupt)");
-    }
-
-    // ---- views
+// The pce's arrays as views of the payload (not checked yet).
+pce payload_views(const uint8_t* body, const header_info& hi)
+{
+    const counts& c = hi.c;
+    const layout& l = hi.l;
     pce p;
     p.num_inputs = uint32_t(c.ni);
     p.num_aux = uint32_t(c.na);
@@ -378,28 +397,39 @@ pce load_pce(const std::string& path, bool verify_checksum, unsigned threads)
     p.a_aux_density = {u64s(10), c.na, 0};
     p.b_input_density = {u64s(11), c.ni, 0};
     p.b_aux_density = {u64s(12), c.na, 0};
+    return p;
+}
 
-    // ---- structure: everything evaluate() relies on for memory safety
+// One matrix: row pointers from 0 to nnz, never decreasing; columns and
+// coefficient codes in range.
+void check_matrix(const csr_matrix& m, const char* mname, uint64_t nnz, const counts& c, unsigned threads,
+                  const std::string& path)
+{
+    if (m.row_ptr[0] != 0 || m.row_ptr[c.m] != nnz)
+        fail(errc::bad_format, path, std::string("matrix ") + mname + ": row pointers do not span the entries");
+    std::atomic<bool> bad_rows{false}, bad_cols{false};
+    const uint64_t nv = c.ni + c.na, ncode = coef_table_base + c.k;
+    parallel_for(threads, size_t(c.m), [&](size_t r0, size_t r1, unsigned) {
+        for (size_t r = r0; r < r1; ++r)
+            if (m.row_ptr[r] > m.row_ptr[r + 1]) bad_rows = true;
+    });
+    if (bad_rows) fail(errc::bad_format, path, std::string("matrix ") + mname + ": row pointers decrease");
+    parallel_for(threads, m.nnz(), [&](size_t k0, size_t k1, unsigned) {
+        bool bad = false;
+        for (size_t k = k0; k < k1; ++k) bad |= (m.col[k] >= nv) | (m.coef[k] >= ncode);
+        if (bad) bad_cols = true;
+    });
+    if (bad_cols)
+        fail(errc::bad_format, path, std::string("matrix ") + mname + ": column or coefficient code out of range");
+}
+
+// Everything evaluate() relies on for memory safety; counts the density
+// bitmaps' bits.
+void check_structure(pce& p, const counts& c, unsigned threads, const std::string& path)
+{
     const char* const mname[3] = {"A", "B", "C"};
-    for (int i = 0; i < 3; ++i) {
-        const csr_matrix& m = *mats[i];
-        if (m.row_ptr[0] != 0 || m.row_ptr[c.m] != c.nnz[i])
-            fail(errc::bad_format, path, std::string("matrix ") + mname[i] + ": row pointers do not span the entries");
-        std::atomic<bool> bad_rows{false}, bad_cols{false};
-        const uint64_t nv = c.ni + c.na, ncode = coef_table_base + c.k;
-        parallel_for(threads, size_t(c.m), [&](size_t r0, size_t r1, unsigned) {
-            for (size_t r = r0; r < r1; ++r)
-                if (m.row_ptr[r] > m.row_ptr[r + 1]) bad_rows = true;
-        });
-        if (bad_rows) fail(errc::bad_format, path, std::string("matrix ") + mname[i] + ": row pointers decrease");
-        parallel_for(threads, m.nnz(), [&](size_t k0, size_t k1, unsigned) {
-            bool bad = false;
-            for (size_t k = k0; k < k1; ++k) bad |= (m.col[k] >= nv) | (m.coef[k] >= ncode);
-            if (bad) bad_cols = true;
-        });
-        if (bad_cols)
-            fail(errc::bad_format, path, std::string("matrix ") + mname[i] + ": column or coefficient code out of range");
-    }
+    const csr_matrix* mats[3] = {&p.a, &p.b, &p.c};
+    for (int i = 0; i < 3; ++i) check_matrix(*mats[i], mname[i], c.nnz[i], c, threads, path);
     for (size_t k = 0; k < p.coeffs.size(); ++k)
         if (!fr::is_canonical(p.coeffs[k].mont()))
             fail(errc::bad_format, path, "coefficient " + std::to_string(k) + " is not a canonical field element");
@@ -410,6 +440,19 @@ pce load_pce(const std::string& path, bool verify_checksum, unsigned threads)
         for (uint64_t w : d->words) n += uint64_t(std::popcount(w));
         d->popcount = n;
     }
+}
+
+} // namespace
+
+pce load_pce(const std::string& path, bool verify_checksum, unsigned threads)
+{
+    auto map = map_whole_file(path);
+    const uint8_t* h = map->data;
+    const header_info hi = read_header(h, map->size, path);
+    const uint8_t* body = h + header_bytes;
+    if (verify_checksum) verify_payload(body, hi, get_u64(h, h_payload_hash), threads, path);
+    pce p = payload_views(body, hi);
+    check_structure(p, hi.c, threads, path);
     p.storage = std::move(map);
     return p;
 }

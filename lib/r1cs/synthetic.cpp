@@ -146,46 +146,68 @@ void sort_row(entry* e, size_t n)
 }
 
 // Generates chunk c into the sink. Local ids: 0 … seeds−1 the seeds, then one
-// per row; the unified column of local id t is ni + aux_base(c) + t.
+// per row; the unified column of local id t is ni + aux_base(c) + t. The
+// generator's state lives across the rows of the chunk; run() makes them.
 template <class Sink>
-void generate_chunk(const plan& pl, uint64_t c, Sink& sink)
-{
-    splitmix rng{mix_seed(pl.seed, c + 1)};
-    const uint64_t rows = pl.rows_of(c);
-    const uint64_t base = pl.aux_base(c);
-    const uint32_t col0 = uint32_t(pl.ni + base);
-    std::vector<uint8_t> bit(plan::aux_of_rows(rows));
+struct chunk_generator {
+    const plan& pl;
+    const uint64_t c;
+    Sink& sink;
+    splitmix rng;
+    const uint64_t rows, base;
+    const uint32_t col0;
+    std::vector<uint8_t> bit;
     pool pa, pb;
-    pa.queue.reserve(rows / 2 + 64);
-    pb.queue.reserve(rows / 2 + 64);
     std::vector<std::pair<uint32_t, fr>> gen;   // general values not yet used (local id, value)
     size_t gen_head = 0;
     std::pair<uint32_t, fr> last_gen;
-
-    // Seeds: 16 bits (used in A and B), one general value.
     uint32_t next = 0;
-    for (; next + 1 < synthetic_chunk_seeds; ++next) {
-        bit[next] = uint8_t(rng() & 1);
-        pa.add(next, true);
-        pb.add(next, true);
-        if constexpr (Sink::values) sink.value(base + next, bit[next] ? fr::one() : fr::zero());
-    }
-    {
-        const fr g = fr::random(rng);
-        last_gen = {next, g};
-        gen.push_back(last_gen);
-        if constexpr (Sink::values) sink.value(base + next, g);
-        ++next;
-    }
-
     double deficit[k_count] = {0, 0, 0, 0};
-    double k_acc = 0, exempt_acc = rng.unit(), mark_acc = rng.unit();
+    double k_acc = 0, exempt_acc = 0, mark_acc = 0;
     entry ra[max_k + 4], rb[4], rc[4];
     uint64_t r = 0;
 
+    chunk_generator(const plan& pl_, uint64_t c_, Sink& sink_)
+        : pl(pl_), c(c_), sink(sink_), rng{mix_seed(pl.seed, c + 1)}, rows(pl.rows_of(c)), base(pl.aux_base(c)),
+          col0(uint32_t(pl.ni + base)), bit(plan::aux_of_rows(rows))
+    {
+        pa.queue.reserve(rows / 2 + 64);
+        pb.queue.reserve(rows / 2 + 64);
+        seeds();
+        // The accumulators start at random phases (drawn after the seeds).
+        exempt_acc = rng.unit();
+        mark_acc = rng.unit();
+    }
+
+    void put_bit(uint32_t id)
+    {
+        if constexpr (Sink::values) sink.value(base + id, bit[id] ? fr::one() : fr::zero());
+    }
+    void put_general(uint32_t id, const fr& v)
+    {
+        last_gen = {id, v};
+        gen.push_back(last_gen);
+        if constexpr (Sink::values) sink.value(base + id, v);
+    }
+
+    // Seeds: 16 bits (used in A and B), one general value.
+    void seeds()
+    {
+        for (; next + 1 < synthetic_chunk_seeds; ++next) {
+            bit[next] = uint8_t(rng() & 1);
+            pa.add(next, true);
+            pb.add(next, true);
+            put_bit(next);
+        }
+        const fr g = fr::random(rng);
+        put_general(next, g);
+        ++next;
+    }
+
     // A new bit (output of AND/XOR/BOOL): exemption and marking by running
     // accumulators (exact rates, no drift).
-    auto new_bit = [&](uint32_t id, bool in_b_already) {
+    void new_bit(uint32_t id, bool in_b_already)
+    {
         if (in_b_already) {   // BOOL's x: in A and B by its own row
             pa.add(id, false);
             pb.add(id, false);
@@ -200,25 +222,28 @@ void generate_chunk(const plan& pl, uint64_t c, Sink& sink)
             mark_acc -= 1;
             pb.add(id, true);
         }
-    };
-    auto take_gen = [&]() {
+    }
+    std::pair<uint32_t, fr> take_gen()
+    {
         if (gen_head < gen.size()) return gen[gen_head++];
         return last_gen;
-    };
+    }
 
     // A fresh random bit every synthetic_refresh_rows rows: without it a
     // chunk's bits can fall into the all-zero state, which AND and XOR
     // never leave.
-    auto refresh = [&]() {
+    void refresh()
+    {
         if (r % synthetic_refresh_rows != 0) return;
         const uint32_t id = next++;
         bit[id] = uint8_t(rng() & 1);
         pa.add(id, true);
-        if constexpr (Sink::values) sink.value(base + id, bit[id] ? fr::one() : fr::zero());
-    };
+        put_bit(id);
+    }
 
     // Chunk 0 starts with the COPY rows of the public inputs.
-    if (c == 0) {
+    void copy_rows()
+    {
         for (uint32_t i = 1; i < pl.ni && r < rows; ++i, ++r) {
             refresh();
             const uint32_t id = next++;
@@ -226,15 +251,13 @@ void generate_chunk(const plan& pl, uint64_t c, Sink& sink)
             rb[0] = {0, coef_plus_one};
             rc[0] = {col0 + id, coef_plus_one};
             sink.row({ra, 1}, {rb, 1}, {rc, 1});
-            last_gen = {id, pl.inputs[i]};
-            gen.push_back(last_gen);
-            if constexpr (Sink::values) sink.value(base + id, pl.inputs[i]);
+            put_general(id, pl.inputs[i]);
         }
     }
 
-    for (; r < rows; ++r) {
-        refresh();
-        // Kind: the largest deficit after adding the shares (with jitter).
+    // Kind: the largest deficit after adding the shares (with jitter).
+    int next_kind()
+    {
         int kd = 0;
         double best = -1e300;
         for (int t = 0; t < k_count; ++t) {
@@ -247,62 +270,72 @@ void generate_chunk(const plan& pl, uint64_t c, Sink& sink)
             }
         }
         deficit[kd] -= 1;
-        const uint32_t id = next++;
-        const uint32_t out = col0 + id;
+        return kd;
+    }
 
-        if (kd == k_bool) {
-            const uint8_t x = uint8_t(rng() & 1);
-            bit[id] = x;
-            ra[0] = {out, coef_plus_one};
-            rb[0] = {0, coef_plus_one};
-            rb[1] = {out, coef_minus_one};
-            sink.row({ra, 1}, {rb, 2}, {});
-            if constexpr (Sink::values) sink.value(base + id, x ? fr::one() : fr::zero());
-            new_bit(id, true);
-            continue;
+    // BOOL: x·(1 − x) = 0 for a fresh random bit x.
+    void bool_row(uint32_t id)
+    {
+        const uint32_t out = col0 + id;
+        const uint8_t x = uint8_t(rng() & 1);
+        bit[id] = x;
+        ra[0] = {out, coef_plus_one};
+        rb[0] = {0, coef_plus_one};
+        rb[1] = {out, coef_minus_one};
+        sink.row({ra, 1}, {rb, 2}, {});
+        put_bit(id);
+        new_bit(id, true);
+    }
+
+    // A pool bit for a LIN row's power-of-two term, in a column the row's
+    // bits do not use yet (entries from n0 on); ~0u when none is found.
+    uint32_t distinct_bit(size_t n0, size_t n)
+    {
+        for (int t = 0; t < 8; ++t) {
+            const uint32_t cand = pa.pick(rng);
+            if (cand == ~0u) break;
+            bool dup = false;
+            for (size_t q = n0; q < n; ++q) dup |= ra[q].col == col0 + cand;
+            if (!dup) return cand;
         }
-        if (kd == k_lin) {
-            k_acc += pl.k;
-            unsigned k = unsigned(k_acc);
-            k_acc -= k;
-            k = std::clamp(k, 2u, max_k);
-            // One general value, or up to four while a backlog is waiting
-            // (the COPY rows of chunk 0), each in place of a bit.
-            size_t n = 0;
-            fr y = fr::zero();
-            const size_t ng = std::min<size_t>({4, k - 1, std::max<size_t>(1, gen.size() - gen_head)});
-            for (size_t q = 0; q < ng; ++q) {
-                const auto g = take_gen();
-                ra[n++] = {col0 + g.first, code_mu};
-                if constexpr (Sink::values) y += pl.mu * g.second;
-            }
-            for (unsigned j = unsigned(ng) - 1; j + 1 < k; ++j) {
-                uint32_t x = ~0u;
-                for (int t = 0; t < 8; ++t) {   // distinct columns in the row
-                    const uint32_t cand = pa.pick(rng);
-                    if (cand == ~0u) break;
-                    bool dup = false;
-                    for (size_t q = ng; q < n; ++q) dup |= ra[q].col == col0 + cand;
-                    if (!dup) {
-                        x = cand;
-                        break;
-                    }
-                }
-                if (x == ~0u) continue;
-                ra[n++] = {col0 + x, code_pow2(j)};
-                if constexpr (Sink::values)
-                    if (bit[x]) y += j == 0 ? fr::one() : pl.mu_pow2(j);
-            }
-            sort_row(ra, n);
-            rb[0] = {0, coef_plus_one};
-            rc[0] = {out, coef_plus_one};
-            sink.row({ra, n}, {rb, 1}, {rc, 1});
-            last_gen = {id, y};
-            gen.push_back(last_gen);
-            if constexpr (Sink::values) sink.value(base + id, y);
-            continue;
+        return ~0u;
+    }
+
+    // LIN: y = μ·(general values) + Σ 2^j·bits, about pl.k entries in A.
+    void lin_row(uint32_t id)
+    {
+        k_acc += pl.k;
+        unsigned k = unsigned(k_acc);
+        k_acc -= k;
+        k = std::clamp(k, 2u, max_k);
+        // One general value, or up to four while a backlog is waiting
+        // (the COPY rows of chunk 0), each in place of a bit.
+        size_t n = 0;
+        fr y = fr::zero();
+        const size_t ng = std::min<size_t>({4, k - 1, std::max<size_t>(1, gen.size() - gen_head)});
+        for (size_t q = 0; q < ng; ++q) {
+            const auto g = take_gen();
+            ra[n++] = {col0 + g.first, code_mu};
+            if constexpr (Sink::values) y += pl.mu * g.second;
         }
-        // AND / XOR.
+        for (unsigned j = unsigned(ng) - 1; j + 1 < k; ++j) {
+            const uint32_t x = distinct_bit(ng, n);
+            if (x == ~0u) continue;
+            ra[n++] = {col0 + x, code_pow2(j)};
+            if constexpr (Sink::values)
+                if (bit[x]) y += j == 0 ? fr::one() : pl.mu_pow2(j);
+        }
+        sort_row(ra, n);
+        rb[0] = {0, coef_plus_one};
+        rc[0] = {col0 + id, coef_plus_one};
+        sink.row({ra, n}, {rb, 1}, {rc, 1});
+        put_general(id, y);
+    }
+
+    // AND (a·b = out) or XOR (2a·b = a + b − out) of two pool bits.
+    void logic_row(int kd, uint32_t id)
+    {
+        const uint32_t out = col0 + id;
         uint32_t a = pa.pick(rng);
         uint32_t b = pb.pick(rng, a);
         if (b == ~0u) b = a;
@@ -322,12 +355,31 @@ void generate_chunk(const plan& pl, uint64_t c, Sink& sink)
             rc[0] = {out, coef_plus_one};
             sink.row({ra, 1}, {rb, 1}, {rc, 1});
         }
-        if constexpr (Sink::values) sink.value(base + id, v ? fr::one() : fr::zero());
+        put_bit(id);
         new_bit(id, false);
     }
-    if (next != plan::aux_of_rows(rows))
-        throw error(errc::internal, fmt::format("synthetic_porep: chunk {} allocated {} aux, its layout has {}", c,
-                                                next, plan::aux_of_rows(rows)));
+
+    void run()
+    {
+        if (c == 0) copy_rows();
+        for (; r < rows; ++r) {
+            refresh();
+            const int kd = next_kind();
+            const uint32_t id = next++;
+            if (kd == k_bool) bool_row(id);
+            else if (kd == k_lin) lin_row(id);
+            else logic_row(kd, id);
+        }
+        if (next != plan::aux_of_rows(rows))
+            throw error(errc::internal, fmt::format("synthetic_porep: chunk {} allocated {} aux, its layout has {}", c,
+                                                    next, plan::aux_of_rows(rows)));
+    }
+};
+
+template <class Sink>
+void generate_chunk(const plan& pl, uint64_t c, Sink& sink)
+{
+    chunk_generator<Sink>(pl, c, sink).run();
 }
 
 struct synth_storage {
@@ -340,28 +392,35 @@ struct synth_storage {
 
 } // namespace
 
-synthetic_circuit synthetic_porep(const synthetic_params& prm)
+namespace {
+
+[[noreturn]] void bad_params(const std::string& msg)
 {
-    const auto bad = [](const std::string& msg) { throw error(errc::invalid_argument, "synthetic_porep: " + msg); };
+    throw error(errc::invalid_argument, "synthetic_porep: " + msg);
+}
+
+// The checks on the parameters that do not need the plan.
+void check_params(const synthetic_params& prm)
+{
     if (prm.log2_domain < 6 || prm.log2_domain > 31)
-        bad(fmt::format("log2_domain = {} is outside 6 … 31", prm.log2_domain));
-    if (prm.num_inputs < 1) bad("num_inputs must count ONE (>= 1)");
+        bad_params(fmt::format("log2_domain = {} is outside 6 … 31", prm.log2_domain));
+    if (prm.num_inputs < 1) bad_params("num_inputs must count ONE (>= 1)");
     const uint64_t n = uint64_t{1} << prm.log2_domain;
     if (uint64_t(prm.num_inputs) + prm.margin + 64 > n)
-        bad(fmt::format("num_inputs + margin = {} leaves too few rows in a 2^{} domain",
-                        uint64_t(prm.num_inputs) + prm.margin, prm.log2_domain));
-    if (!(prm.frac01 > 0 && prm.frac01 < 1)) bad(fmt::format("frac01 = {} is outside (0, 1)", prm.frac01));
-    if (!(prm.nnz_a > 0 && prm.nnz_b > 0 && prm.nnz_c > 0)) bad("nnz targets must be positive");
+        bad_params(fmt::format("num_inputs + margin = {} leaves too few rows in a 2^{} domain",
+                               uint64_t(prm.num_inputs) + prm.margin, prm.log2_domain));
+    if (!(prm.frac01 > 0 && prm.frac01 < 1)) bad_params(fmt::format("frac01 = {} is outside (0, 1)", prm.frac01));
+    if (!(prm.nnz_a > 0 && prm.nnz_b > 0 && prm.nnz_c > 0)) bad_params("nnz targets must be positive");
     if (!(prm.a_aux_density >= 0 && prm.a_aux_density <= 1))
-        bad(fmt::format("a_aux_density = {} is outside [0, 1]", prm.a_aux_density));
+        bad_params(fmt::format("a_aux_density = {} is outside [0, 1]", prm.a_aux_density));
     if (!(prm.b_aux_density >= 0 && prm.b_aux_density <= 1))
-        bad(fmt::format("b_aux_density = {} is outside [0, 1]", prm.b_aux_density));
+        bad_params(fmt::format("b_aux_density = {} is outside [0, 1]", prm.b_aux_density));
+}
 
-    plan pl;
-    pl.ni = prm.num_inputs;
-    pl.m = n - prm.num_inputs - prm.margin;
-    pl.chunks = (pl.m + synthetic_chunk_rows - 1) / synthetic_chunk_rows;
-    if (pl.m < prm.num_inputs + 16) bad("too few rows for the COPY rows of the public inputs");
+// The shares of the row kinds and the A entries per LIN row, from the
+// targets: BOOL rows give B its second entry, XOR rows C's extra ones.
+void plan_kinds(const synthetic_params& prm, plan& pl)
+{
     // LIN rows make the non-0/1 values, less those that the public inputs,
     // their COPY rows and the chunks' general seeds already are.
     const double extra_general = 2.0 * (prm.num_inputs - 1) + double(pl.chunks);
@@ -372,101 +431,129 @@ synthetic_circuit synthetic_porep(const synthetic_params& prm)
     const double p_xor = (prm.nnz_c - 1 + p_bool) / 2;
     const double p_and = 1 - p_lin - p_bool - p_xor;
     if (p_bool < -1e-12 || p_bool > 1 - p_lin)
-        bad(fmt::format("nnz_b = {} is outside [1, 1 + frac01]", prm.nnz_b));
+        bad_params(fmt::format("nnz_b = {} is outside [1, 1 + frac01]", prm.nnz_b));
     if (p_xor < -1e-12 || p_and < -1e-12)
-        bad(fmt::format("nnz_c = {} cannot be reached with nnz_b = {} and frac01 = {}", prm.nnz_c, prm.nnz_b,
-                        prm.frac01));
+        bad_params(fmt::format("nnz_c = {} cannot be reached with nnz_b = {} and frac01 = {}", prm.nnz_c, prm.nnz_b,
+                               prm.frac01));
     pl.p[k_and] = std::max(0.0, p_and);
     pl.p[k_xor] = std::max(0.0, p_xor);
     pl.p[k_lin] = p_lin;
     pl.p[k_bool] = std::max(0.0, p_bool);
     pl.k = (prm.nnz_a - 1 + p_lin) / p_lin;
-    if (pl.k < 2 || pl.k > max_k) bad(fmt::format("nnz_a = {} needs {} A entries per LIN row (2 … 64)", prm.nnz_a, pl.k));
-    // Rates over the AND/XOR output bits (the candidates): leave
-    // (1 − dA)·num_aux out of A, and put dB·num_aux in B less the bits that
-    // are in B anyway (the 16 seed bits of each chunk, the BOOL rows' bits).
+    if (pl.k < 2 || pl.k > max_k)
+        bad_params(fmt::format("nnz_a = {} needs {} A entries per LIN row (2 … 64)", prm.nnz_a, pl.k));
+}
+
+// Rates over the AND/XOR output bits (the candidates): leave
+// (1 − dA)·num_aux out of A, and put dB·num_aux in B less the bits that
+// are in B anyway (the 16 seed bits of each chunk, the BOOL rows' bits).
+void plan_densities(const synthetic_params& prm, plan& pl)
+{
     const double na = double(pl.num_aux());
     const double cand = std::max(1.0, (pl.p[k_and] + pl.p[k_xor]) * double(pl.m));
     pl.exempt_rate = std::clamp((1 - prm.a_aux_density) * na / cand, 0.0, 1.0);
     const double in_b = double(pl.chunks) * (synthetic_chunk_seeds - 1) + pl.p[k_bool] * double(pl.m);
     if (prm.b_aux_density * na > in_b + cand + 1)
-        bad(fmt::format("b_aux_density = {} exceeds the share of bits that B can use", prm.b_aux_density));
+        bad_params(fmt::format("b_aux_density = {} exceeds the share of bits that B can use", prm.b_aux_density));
     pl.mark_rate = std::clamp((prm.b_aux_density * na - in_b) / cand, 0.0, 1.0);
+}
+
+// The whole plan (everything but the coefficient table), or the reason the
+// parameters cannot be met.
+plan make_plan(const synthetic_params& prm)
+{
+    check_params(prm);
+    const uint64_t n = uint64_t{1} << prm.log2_domain;
+    plan pl;
+    pl.ni = prm.num_inputs;
+    pl.m = n - prm.num_inputs - prm.margin;
+    pl.chunks = (pl.m + synthetic_chunk_rows - 1) / synthetic_chunk_rows;
+    if (pl.m < prm.num_inputs + 16) bad_params("too few rows for the COPY rows of the public inputs");
+    plan_kinds(prm, pl);
+    plan_densities(prm, pl);
     pl.seed = prm.seed;
-    {
-        splitmix g{mix_seed(prm.seed, 0)};
-        pl.mu = fr::random(g);
-        pl.inputs.resize(prm.num_inputs);
-        pl.inputs[0] = fr::one();
-        for (uint32_t i = 1; i < prm.num_inputs; ++i) pl.inputs[i] = fr::random(g);
-    }
-    const uint64_t num_aux = pl.num_aux();
-    if (uint64_t(prm.num_inputs) + num_aux >= (uint64_t{1} << 32)) bad("more than 2^32 variables");
+    splitmix g{mix_seed(prm.seed, 0)};
+    pl.mu = fr::random(g);
+    pl.inputs.resize(prm.num_inputs);
+    pl.inputs[0] = fr::one();
+    for (uint32_t i = 1; i < prm.num_inputs; ++i) pl.inputs[i] = fr::random(g);
+    if (uint64_t(prm.num_inputs) + pl.num_aux() >= (uint64_t{1} << 32)) bad_params("more than 2^32 variables");
+    return pl;
+}
 
-    auto st = std::make_shared<synth_storage>();
-    st->table.resize(63);
-    st->table[0] = pl.mu;
-    {
-        fr t = fr::one();
-        for (unsigned j = 1; j < 63; ++j) st->table[j] = (t = t + t);
-    }
-    pl.mu_table = st->table.data();
+// The coefficient table: μ, then 2^j for j = 1 … 62.
+std::vector<fr> coefficient_table(const fr& mu)
+{
+    std::vector<fr> table(63);
+    table[0] = mu;
+    fr t = fr::one();
+    for (unsigned j = 1; j < 63; ++j) table[j] = (t = t + t);
+    return table;
+}
 
-    // Pass 1: entries per chunk.
+// Pass 1: the entries of each chunk, as running offsets per matrix
+// (off[c] = the entries before chunk c).
+std::vector<std::array<uint64_t, 3>> count_entries(const plan& pl, unsigned threads)
+{
     std::vector<std::array<uint64_t, 3>> off(pl.chunks + 1, {0, 0, 0});
-    parallel_tasks(prm.threads, pl.chunks, [&](size_t c, unsigned) {
+    parallel_tasks(threads, pl.chunks, [&](size_t c, unsigned) {
         count_sink s;
         generate_chunk(pl, c, s);
         off[c + 1] = {s.nnz[0], s.nnz[1], s.nnz[2]};
     });
     for (uint64_t c = 0; c < pl.chunks; ++c)
         for (int i = 0; i < 3; ++i) off[c + 1][i] += off[c][i];
+    return off;
+}
 
-    // Pass 2: rows and witness at their offsets.
+// Pass 2: rows and witness at their offsets.
+void write_entries(const plan& pl, const std::vector<std::array<uint64_t, 3>>& off, unsigned threads,
+                   synth_storage& st, std::vector<fr>& aux)
+{
     for (int i = 0; i < 3; ++i) {
-        st->row_ptr[i].resize(pl.m + 1);
-        st->row_ptr[i][0] = 0;
-        st->col[i].resize(off[pl.chunks][i]);
-        st->code[i].resize(off[pl.chunks][i]);
+        st.row_ptr[i].resize(pl.m + 1);
+        st.row_ptr[i][0] = 0;
+        st.col[i].resize(off[pl.chunks][i]);
+        st.code[i].resize(off[pl.chunks][i]);
     }
-    synthetic_circuit out;
-    out.aux.resize(num_aux);
-    out.inputs = pl.inputs;
-    parallel_tasks(prm.threads, pl.chunks, [&](size_t c, unsigned) {
+    parallel_tasks(threads, pl.chunks, [&](size_t c, unsigned) {
         write_sink s;
         s.row_idx = c * synthetic_chunk_rows;
         for (int i = 0; i < 3; ++i) {
             s.pos[i] = off[c][i];
-            s.row_ptr[i] = st->row_ptr[i].data();
-            s.col[i] = st->col[i].data();
-            s.code[i] = st->code[i].data();
+            s.row_ptr[i] = st.row_ptr[i].data();
+            s.col[i] = st.col[i].data();
+            s.code[i] = st.code[i].data();
         }
-        s.aux = out.aux.data();
+        s.aux = aux.data();
         generate_chunk(pl, c, s);
         for (int i = 0; i < 3; ++i)
             if (s.pos[i] != off[c + 1][i])
                 throw error(errc::internal, fmt::format("synthetic_porep: chunk {} wrote a different number of "
                                                         "entries than it counted", c));
     });
+}
 
-    // Density bitmaps.
-    const uint32_t ni = prm.num_inputs;
-    st->dens[0].assign((num_aux + 63) / 64, 0);
-    st->dens[1].assign(size_t((uint64_t(ni) + 63) / 64), 0);
-    st->dens[2].assign((num_aux + 63) / 64, 0);
+// Density bitmaps: A's aux columns (dens[0]) from matrix 0; B's input
+// (dens[1]) and aux (dens[2]) columns from matrix 1.
+void density_bitmaps(uint32_t ni, uint64_t num_aux, unsigned threads, synth_storage& st)
+{
+    st.dens[0].assign((num_aux + 63) / 64, 0);
+    st.dens[1].assign(size_t((uint64_t(ni) + 63) / 64), 0);
+    st.dens[2].assign((num_aux + 63) / 64, 0);
     const auto set_bits = [&](int mat) {
-        const auto& cols = st->col[mat];
-        parallel_for(prm.threads, cols.size(), [&](size_t lo, size_t hi, unsigned) {
+        const auto& cols = st.col[mat];
+        parallel_for(threads, cols.size(), [&](size_t lo, size_t hi, unsigned) {
             for (size_t k = lo; k < hi; ++k) {
                 const uint32_t col = cols[k];
                 uint64_t* w;
                 uint64_t bitpos;
                 if (col >= ni) {
-                    w = &st->dens[mat == 0 ? 0 : 2][(col - ni) / 64];
+                    w = &st.dens[mat == 0 ? 0 : 2][(col - ni) / 64];
                     bitpos = (col - ni) % 64;
                 } else {
                     if (mat == 0) continue;
-                    w = &st->dens[1][col / 64];
+                    w = &st.dens[1][col / 64];
                     bitpos = col % 64;
                 }
                 const uint64_t m = uint64_t{1} << bitpos;
@@ -477,8 +564,12 @@ synthetic_circuit synthetic_porep(const synthetic_params& prm)
     };
     set_bits(0);
     set_bits(1);
+}
 
-    pce& p = out.p;
+// The pce's views of the storage, which it then owns.
+void assemble_pce(const plan& pl, uint64_t num_aux, std::shared_ptr<synth_storage> st, pce& p)
+{
+    const uint32_t ni = pl.ni;
     p.num_inputs = ni;
     p.num_aux = uint32_t(num_aux);
     p.num_constraints = pl.m;
@@ -493,6 +584,25 @@ synthetic_circuit synthetic_porep(const synthetic_params& prm)
         *dens[i] = {st->dens[i], lens[i], pc};
     }
     p.storage = std::move(st);
+}
+
+} // namespace
+
+synthetic_circuit synthetic_porep(const synthetic_params& prm)
+{
+    plan pl = make_plan(prm);
+    const uint64_t num_aux = pl.num_aux();
+    auto st = std::make_shared<synth_storage>();
+    st->table = coefficient_table(pl.mu);
+    pl.mu_table = st->table.data();
+
+    const auto off = count_entries(pl, prm.threads);
+    synthetic_circuit out;
+    out.aux.resize(num_aux);
+    out.inputs = pl.inputs;
+    write_entries(pl, off, prm.threads, *st, out.aux);
+    density_bitmaps(prm.num_inputs, num_aux, prm.threads, *st);
+    assemble_pce(pl, num_aux, std::move(st), out.p);
     return out;
 }
 

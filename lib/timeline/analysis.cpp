@@ -192,23 +192,27 @@ std::string format_duration(uint64_t ns)
     return fmt::format("{} ns", ns);
 }
 
-// ---- the analysis ------------------------------------------------------------------
+// ---- the analysis, step by step -----------------------------------------------------
 
-analysis analyse(std::span<const event> input, const analysis_options& opt)
+namespace {
+
+using row_map = std::map<row_key, row_acc>;
+using row_index_map = std::map<row_key, size_t>;
+using device_lists = std::map<int32_t, std::vector<interval>>;   // by device; -1 = any device
+
+// The events in time order (stable: equal times keep the log's order).
+std::vector<const event*> sorted_events(std::span<const event> input)
 {
-    analysis a;
-    a.options = opt;
-    a.events = input.size();
-    if (input.empty()) {
-        a.verdict_text = "no device work: the timeline is empty";
-        return a;
-    }
     std::vector<const event*> ev(input.size());
     for (size_t i = 0; i < input.size(); ++i) ev[i] = &input[i];
     std::stable_sort(ev.begin(), ev.end(), [](const event* x, const event* y) { return x->t_ns < y->t_ns; });
-    a.span = {ev.front()->t_ns, ev.back()->t_ns};
+    return ev;
+}
 
-    // ---- jobs (by first event) and failures
+// Jobs in the order of their first event, active until their last; returns
+// the jobs that failed or were cancelled.
+std::set<std::string> collect_jobs(const std::vector<const event*>& ev, analysis& a)
+{
     std::map<std::string, size_t> job_index;
     std::set<std::string> failed_jobs;
     for (const event* e : ev) {
@@ -218,162 +222,203 @@ analysis analyse(std::span<const event> input, const analysis_options& opt)
         a.jobs[it->second].active.end = e->t_ns;
         if (e->name == "JOB_FAILED" || e->name == "JOB_CANCELLED") failed_jobs.insert(e->job);
     }
+    return failed_jobs;
+}
 
-    // ---- stage events → rows
-    std::map<row_key, row_acc> rows;
-    auto row_of = [&](const event* e) -> row_acc& {
-        row_acc& r = rows[row_key{e->job, e->partition}];
-        r.first_t = std::min(r.first_t, e->t_ns);
-        if (e->worker >= 0) r.any_worker = e->worker;
-        return r;
-    };
+// The row of e's partition, created on first sight.
+row_acc& row_of(row_map& rows, const event* e)
+{
+    row_acc& r = rows[row_key{e->job, e->partition}];
+    r.first_t = std::min(r.first_t, e->t_ns);
+    if (e->worker >= 0) r.any_worker = e->worker;
+    return r;
+}
+
+// GPU_PICKUP, GPU_START or GPU_END of a row.
+void add_device_stage_event(row_acc& r, const event* e)
+{
+    const std::string& n = e->name;
+    const uint64_t t = e->t_ns;
+    if (e->worker >= 0) r.worker = e->worker;
+    if (e->device >= 0) r.device = e->device;
+    if (n == "GPU_PICKUP") {
+        r.pickup = std::max(r.pickup, t);
+        r.first_pickup = std::min(r.first_pickup, t);
+        r.seen_pickup = true;
+    } else if (n == "GPU_START") {
+        r.gpu_start = std::min(r.gpu_start, t);
+    } else {
+        r.gpu_end = std::max(r.gpu_end, t);
+        r.seen_gpu_end = true;
+    }
+}
+
+// The stage events (instants) into the rows of their partitions.
+void collect_stage_events(const std::vector<const event*>& ev, row_map& rows)
+{
     for (const event* e : ev) {
         if (e->ph != phase::instant) continue;
         const std::string& n = e->name;
         const uint64_t t = e->t_ns;
         if (n == "SYNTH_START") {
-            auto& r = row_of(e);
+            auto& r = row_of(rows, e);
             r.synth_start = std::min(r.synth_start, t);
         } else if (n == "SYNTH_END") {
-            auto& r = row_of(e);
+            auto& r = row_of(rows, e);
             r.synth_end = std::max(r.synth_end, t);
             r.seen_synth_end = true;
         } else if (n == "CHAN_SEND" || n == "GPU_QUEUE") {
-            auto& r = row_of(e);
+            auto& r = row_of(rows, e);
             r.chan_send = std::min(r.chan_send, t);
         } else if (n == "GPU_PICKUP" || n == "GPU_START" || n == "GPU_END") {
-            auto& r = row_of(e);
-            if (e->worker >= 0) r.worker = e->worker;
-            if (e->device >= 0) r.device = e->device;
-            if (n == "GPU_PICKUP") {
-                r.pickup = std::max(r.pickup, t);
-                r.first_pickup = std::min(r.first_pickup, t);
-                r.seen_pickup = true;
-            } else if (n == "GPU_START") {
-                r.gpu_start = std::min(r.gpu_start, t);
-            } else {
-                r.gpu_end = std::max(r.gpu_end, t);
-                r.seen_gpu_end = true;
-            }
+            add_device_stage_event(row_of(rows, e), e);
         }
     }
+}
 
-    // ---- spans
+// Begin/end pairs matched per (name, job, partition, worker, device), the
+// innermost open begin first; counts the events left without a partner.
+std::vector<span_rec> match_spans(const std::vector<const event*>& ev, size_t& unmatched)
+{
     std::vector<span_rec> spans;
-    {
-        using key = std::tuple<std::string, std::string, int32_t, int32_t, int32_t>;
-        std::map<key, std::vector<const event*>> open;
-        for (const event* e : ev) {
-            if (e->ph == phase::instant) continue;
-            key k{e->name, e->job, e->partition, e->worker, e->device};
-            auto& stack = open[k];
-            if (e->ph == phase::begin) {
-                stack.push_back(e);
-            } else if (stack.empty()) {
-                ++a.unmatched_spans;
-            } else {
-                spans.push_back({stack.back(), {stack.back()->t_ns, e->t_ns}});
-                stack.pop_back();
-            }
+    using key = std::tuple<std::string, std::string, int32_t, int32_t, int32_t>;
+    std::map<key, std::vector<const event*>> open;
+    for (const event* e : ev) {
+        if (e->ph == phase::instant) continue;
+        key k{e->name, e->job, e->partition, e->worker, e->device};
+        auto& stack = open[k];
+        if (e->ph == phase::begin) {
+            stack.push_back(e);
+        } else if (stack.empty()) {
+            ++unmatched;
+        } else {
+            spans.push_back({stack.back(), {stack.back()->t_ns, e->t_ns}});
+            stack.pop_back();
         }
-        for (const auto& [k, stack] : open) a.unmatched_spans += stack.size();
     }
+    for (const auto& [k, stack] : open) unmatched += stack.size();
+    return spans;
+}
 
-    // Device work spans belong to their partition's row (created if the row
-    // has no stage events but the span names a job).
+// Device work spans belong to their partition's row (created if the row has
+// no stage events but the span names a job). Returns whether there are any.
+bool add_device_work_rows(const std::vector<span_rec>& spans, row_map& rows)
+{
     bool any_device_work = false;
     for (const span_rec& s : spans) {
         if (!is_device_work(*s.begin)) continue;
         any_device_work = true;
-        if (!s.begin->job.empty()) row_of(s.begin);
+        if (!s.begin->job.empty()) row_of(rows, s.begin);
     }
+    return any_device_work;
+}
 
-    // ---- rows → partition_timing, grouped by job order then partition
-    for (auto& [k, r] : rows) {
-        partition_timing p;
-        p.job = k.job;
-        p.partition = k.partition;
-        p.worker = r.worker >= 0 ? r.worker : r.any_worker;
-        p.device = r.device;
-        if (r.synth_start != UINT64_MAX && r.seen_synth_end && r.synth_end >= r.synth_start) {
-            p.has_synth = true;
-            p.synth = {r.synth_start, r.synth_end};
-        }
-        if (r.chan_send != UINT64_MAX && r.seen_pickup && r.pickup >= r.chan_send) {
-            p.has_queue = true;
-            p.queue = {r.chan_send, r.pickup};
-        }
-        const uint64_t dstart = r.gpu_start != UINT64_MAX ? r.gpu_start : r.first_pickup;
-        if (dstart != UINT64_MAX && r.seen_gpu_end && r.gpu_end >= dstart) {
-            p.has_device = true;
-            p.device_stage = {dstart, r.gpu_end};
-        }
-        p.done = r.seen_gpu_end;
-        a.partitions.push_back(std::move(p));
+partition_timing timing_of(const row_key& k, const row_acc& r)
+{
+    partition_timing p;
+    p.job = k.job;
+    p.partition = k.partition;
+    p.worker = r.worker >= 0 ? r.worker : r.any_worker;
+    p.device = r.device;
+    if (r.synth_start != UINT64_MAX && r.seen_synth_end && r.synth_end >= r.synth_start) {
+        p.has_synth = true;
+        p.synth = {r.synth_start, r.synth_end};
     }
-    {
-        std::map<std::string, size_t> order;
-        for (size_t i = 0; i < a.jobs.size(); ++i) order[a.jobs[i].id] = i + 1;   // "" → 0, first
-        std::stable_sort(a.partitions.begin(), a.partitions.end(),
-                         [&](const partition_timing& x, const partition_timing& y) {
-                             const size_t ox = order[x.job], oy = order[y.job];
-                             return ox != oy ? ox < oy : x.partition < y.partition;
-                         });
+    if (r.chan_send != UINT64_MAX && r.seen_pickup && r.pickup >= r.chan_send) {
+        p.has_queue = true;
+        p.queue = {r.chan_send, r.pickup};
     }
-    std::map<row_key, size_t> row_index;
+    const uint64_t dstart = r.gpu_start != UINT64_MAX ? r.gpu_start : r.first_pickup;
+    if (dstart != UINT64_MAX && r.seen_gpu_end && r.gpu_end >= dstart) {
+        p.has_device = true;
+        p.device_stage = {dstart, r.gpu_end};
+    }
+    p.done = r.seen_gpu_end;
+    return p;
+}
+
+// Rows → partition_timing, grouped by job order then partition; returns
+// each partition's index in a.partitions.
+row_index_map build_partitions(const row_map& rows, analysis& a)
+{
+    for (const auto& [k, r] : rows) a.partitions.push_back(timing_of(k, r));
+    std::map<std::string, size_t> order;
+    for (size_t i = 0; i < a.jobs.size(); ++i) order[a.jobs[i].id] = i + 1;   // "" → 0, first
+    std::stable_sort(a.partitions.begin(), a.partitions.end(),
+                     [&](const partition_timing& x, const partition_timing& y) {
+                         const size_t ox = order[x.job], oy = order[y.job];
+                         return ox != oy ? ox < oy : x.partition < y.partition;
+                     });
+    row_index_map row_index;
     for (size_t i = 0; i < a.partitions.size(); ++i)
         row_index[row_key{a.partitions[i].job, a.partitions[i].partition}] = i;
+    return row_index;
+}
 
-    // ---- device busy intervals
-    std::map<int32_t, std::vector<interval>> busy;
-    if (any_device_work) {
-        a.source = busy_source::device_spans;
-        std::map<size_t, std::vector<interval>> per_row;
-        for (const span_rec& s : spans) {
-            if (!is_device_work(*s.begin)) continue;
-            busy[s.begin->device].push_back(s.iv);
-            auto it = row_index.find(row_key{s.begin->job, s.begin->partition});
-            if (it != row_index.end()) {
-                per_row[it->second].push_back(s.iv);
-                if (a.partitions[it->second].device < 0) a.partitions[it->second].device = s.begin->device;
-            }
-        }
-        for (auto& [i, v] : per_row) {
-            a.partitions[i].device_work = merge_intervals(std::move(v));
-            for (const interval& iv : a.partitions[i].device_work) a.partitions[i].device_work_ns += iv.length();
-        }
-    } else {
+// Device busy intervals, from the device work spans when there are any
+// (also giving each partition its device work), else from the device stages.
+device_lists device_busy(const std::vector<span_rec>& spans, bool any_device_work, const row_index_map& row_index,
+                         analysis& a)
+{
+    device_lists busy;
+    if (!any_device_work) {
         for (const partition_timing& p : a.partitions)
             if (p.has_device) busy[p.device].push_back(p.device_stage);
         if (!busy.empty()) a.source = busy_source::stage_brackets;
+        return busy;
     }
-
-    // Lock waits and CPU tails of each partition (for drawing).
-    {
-        std::map<size_t, std::vector<interval>> locks, tails;
-        for (const span_rec& s : spans) {
-            const std::string& n = s.begin->name;
-            if (n != "LOCK_WAIT" && n != "CPU_TAIL") continue;
-            auto it = row_index.find(row_key{s.begin->job, s.begin->partition});
-            if (it == row_index.end()) continue;
-            (n == "LOCK_WAIT" ? locks : tails)[it->second].push_back(s.iv);
+    a.source = busy_source::device_spans;
+    std::map<size_t, std::vector<interval>> per_row;
+    for (const span_rec& s : spans) {
+        if (!is_device_work(*s.begin)) continue;
+        busy[s.begin->device].push_back(s.iv);
+        auto it = row_index.find(row_key{s.begin->job, s.begin->partition});
+        if (it != row_index.end()) {
+            per_row[it->second].push_back(s.iv);
+            if (a.partitions[it->second].device < 0) a.partitions[it->second].device = s.begin->device;
         }
-        for (auto& [i, v] : locks) a.partitions[i].lock_wait = merge_intervals(std::move(v));
-        for (auto& [i, v] : tails) a.partitions[i].cpu_tail = merge_intervals(std::move(v));
     }
+    for (auto& [i, v] : per_row) {
+        a.partitions[i].device_work = merge_intervals(std::move(v));
+        for (const interval& iv : a.partitions[i].device_work) a.partitions[i].device_work_ns += iv.length();
+    }
+    return busy;
+}
 
-    // ---- interval lists for the gap causes
-    std::map<int32_t, std::vector<interval>> lock_iv, tail_iv;   // by device; -1 = any device
+// Lock waits and CPU tails of each partition (for drawing).
+void attach_locks_and_tails(const std::vector<span_rec>& spans, const row_index_map& row_index, analysis& a)
+{
+    std::map<size_t, std::vector<interval>> locks, tails;
     for (const span_rec& s : spans) {
         const std::string& n = s.begin->name;
-        if (n == "LOCK_WAIT") lock_iv[s.begin->device].push_back(s.iv);
-        else if (n == "CPU_TAIL") tail_iv[s.begin->device].push_back(s.iv);
+        if (n != "LOCK_WAIT" && n != "CPU_TAIL") continue;
+        auto it = row_index.find(row_key{s.begin->job, s.begin->partition});
+        if (it == row_index.end()) continue;
+        (n == "LOCK_WAIT" ? locks : tails)[it->second].push_back(s.iv);
+    }
+    for (auto& [i, v] : locks) a.partitions[i].lock_wait = merge_intervals(std::move(v));
+    for (auto& [i, v] : tails) a.partitions[i].cpu_tail = merge_intervals(std::move(v));
+}
+
+// The interval lists that decide a gap's cause.
+struct cause_lists {
+    device_lists lock_iv, tail_iv;   // by device
+    std::vector<interval> jobs_iv;   // merged: some job active
+    std::vector<interval> queued_iv; // merged: some partition waiting for dispatch
+};
+
+cause_lists build_cause_lists(const std::vector<span_rec>& spans, const row_map& rows, const analysis& a)
+{
+    cause_lists l;
+    for (const span_rec& s : spans) {
+        const std::string& n = s.begin->name;
+        if (n == "LOCK_WAIT") l.lock_iv[s.begin->device].push_back(s.iv);
+        else if (n == "CPU_TAIL") l.tail_iv[s.begin->device].push_back(s.iv);
     }
     if (a.source == busy_source::device_spans)
         for (const partition_timing& p : a.partitions)
-            if (p.has_device) tail_iv[p.device].push_back(p.device_stage);
-    std::vector<interval> jobs_iv, queued_iv;
-    for (const job_timing& j : a.jobs) jobs_iv.push_back(j.active);
+            if (p.has_device) l.tail_iv[p.device].push_back(p.device_stage);
+    for (const job_timing& j : a.jobs) l.jobs_iv.push_back(j.active);
     // A partition waits for dispatch from CHAN_SEND until its device stage
     // starts (GPU_START; GPU_PICKUP when there is none), or to the end of
     // the log if it never starts.
@@ -382,79 +427,106 @@ analysis analyse(std::span<const event> input, const analysis_options& opt)
             uint64_t end = a.span.end;
             if (r.gpu_start != UINT64_MAX && r.gpu_start >= r.chan_send) end = r.gpu_start;
             else if (r.seen_pickup && r.pickup >= r.chan_send) end = r.pickup;
-            queued_iv.push_back({r.chan_send, end});
+            l.queued_iv.push_back({r.chan_send, end});
         }
-    jobs_iv = merge_intervals(std::move(jobs_iv));
-    queued_iv = merge_intervals(std::move(queued_iv));
+    l.jobs_iv = merge_intervals(std::move(l.jobs_iv));
+    l.queued_iv = merge_intervals(std::move(l.queued_iv));
     // Single-instant jobs have empty intervals; they are still "active" at
     // that instant only, which no gap of positive length can contain.
+    return l;
+}
 
-    for (auto& [dev, v] : busy) {
-        device_report d;
-        d.device = dev;
-        d.busy = merge_intervals(std::move(v));
-        if (d.busy.empty()) continue;
-        d.window = {d.busy.front().begin, d.busy.back().end};
-        for (const interval& i : d.busy) d.busy_ns += i.length();
-        d.utilisation = d.window.length() ? double(d.busy_ns) / double(d.window.length()) : 1.0;
+// The lock / tail intervals that apply to device dev, merged.
+std::vector<interval> for_device(const device_lists& m, int32_t dev)
+{
+    std::vector<interval> out;
+    for (const auto& [k, iv] : m)
+        if (k == dev || k < 0 || dev < 0) out.insert(out.end(), iv.begin(), iv.end());
+    return merge_intervals(std::move(out));
+}
 
-        // The lock / tail lists that apply to this device.
-        auto for_device = [&](const std::map<int32_t, std::vector<interval>>& m) {
-            std::vector<interval> out;
-            for (const auto& [k, iv] : m)
-                if (k == dev || k < 0 || dev < 0) out.insert(out.end(), iv.begin(), iv.end());
-            return merge_intervals(std::move(out));
-        };
-        const auto locks = for_device(lock_iv), tails = for_device(tail_iv);
+// The merged lists a device's gaps are classified against.
+struct device_causes {
+    std::vector<interval> locks, tails;
+    const std::vector<interval>& jobs;
+    const std::vector<interval>& queued;
+};
 
-        std::vector<uint64_t> cuts;
-        for (size_t i = 0; i + 1 < d.busy.size(); ++i) {
-            idle_gap g;
-            g.device = dev;
-            g.span = {d.busy[i].end, d.busy[i + 1].begin};
-            const uint64_t ga = g.span.begin, gb = g.span.end;
-            cuts.assign({ga, gb});
-            for (const std::vector<interval>* list : {&locks, &tails, &std::as_const(jobs_iv), &std::as_const(queued_iv)})
-                boundaries_inside(*list, ga, gb, cuts);
-            std::sort(cuts.begin(), cuts.end());
-            cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
-            for (size_t c = 0; c + 1 < cuts.size(); ++c) {
-                const uint64_t p = cuts[c], q = cuts[c + 1];
-                gap_cause cause;
-                if (overlaps(locks, p, q)) cause = gap_cause::lock_held;
-                else if (overlaps(tails, p, q)) cause = gap_cause::cpu_tail;
-                else if (!overlaps(jobs_iv, p, q)) cause = gap_cause::nothing_submitted;
-                else if (!overlaps(queued_iv, p, q)) cause = gap_cause::no_partition_ready;
-                else cause = gap_cause::queued_not_picked;
-                g.by_cause[size_t(cause)] += q - p;
-            }
-            size_t best = 0;
-            for (size_t c = 1; c < gap_cause_count; ++c)
-                if (g.by_cause[c] > g.by_cause[best]) best = c;
-            g.cause = gap_cause(best);
-            for (size_t c = 0; c < gap_cause_count; ++c) d.idle_by_cause[c] += g.by_cause[c];
-            if (g.span.length() >= opt.min_gap_ns) {
-                d.gaps.push_back(g);
-            } else {
-                d.small_gaps_ns += g.span.length();
-                ++d.small_gaps;
-            }
+// A gap cut at every list boundary inside it; each piece is charged to the
+// first cause that holds over it, and the gap's cause is the largest share.
+idle_gap classify_gap(int32_t dev, interval span, const device_causes& dc, std::vector<uint64_t>& cuts)
+{
+    idle_gap g;
+    g.device = dev;
+    g.span = span;
+    const uint64_t ga = g.span.begin, gb = g.span.end;
+    cuts.assign({ga, gb});
+    for (const std::vector<interval>* list : {&dc.locks, &dc.tails, &dc.jobs, &dc.queued})
+        boundaries_inside(*list, ga, gb, cuts);
+    std::sort(cuts.begin(), cuts.end());
+    cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
+    for (size_t c = 0; c + 1 < cuts.size(); ++c) {
+        const uint64_t p = cuts[c], q = cuts[c + 1];
+        gap_cause cause;
+        if (overlaps(dc.locks, p, q)) cause = gap_cause::lock_held;
+        else if (overlaps(dc.tails, p, q)) cause = gap_cause::cpu_tail;
+        else if (!overlaps(dc.jobs, p, q)) cause = gap_cause::nothing_submitted;
+        else if (!overlaps(dc.queued, p, q)) cause = gap_cause::no_partition_ready;
+        else cause = gap_cause::queued_not_picked;
+        g.by_cause[size_t(cause)] += q - p;
+    }
+    size_t best = 0;
+    for (size_t c = 1; c < gap_cause_count; ++c)
+        if (g.by_cause[c] > g.by_cause[best]) best = c;
+    g.cause = gap_cause(best);
+    return g;
+}
+
+// One device's busy time, window and classified gaps; busy is not empty.
+device_report report_device(int32_t dev, std::vector<interval> busy, const cause_lists& l,
+                            const analysis_options& opt)
+{
+    device_report d;
+    d.device = dev;
+    d.busy = std::move(busy);
+    d.window = {d.busy.front().begin, d.busy.back().end};
+    for (const interval& i : d.busy) d.busy_ns += i.length();
+    d.utilisation = d.window.length() ? double(d.busy_ns) / double(d.window.length()) : 1.0;
+    const device_causes dc{for_device(l.lock_iv, dev), for_device(l.tail_iv, dev), l.jobs_iv, l.queued_iv};
+    std::vector<uint64_t> cuts;
+    for (size_t i = 0; i + 1 < d.busy.size(); ++i) {
+        const idle_gap g = classify_gap(dev, {d.busy[i].end, d.busy[i + 1].begin}, dc, cuts);
+        for (size_t c = 0; c < gap_cause_count; ++c) d.idle_by_cause[c] += g.by_cause[c];
+        if (g.span.length() >= opt.min_gap_ns) {
+            d.gaps.push_back(g);
+        } else {
+            d.small_gaps_ns += g.span.length();
+            ++d.small_gaps;
         }
+    }
+    return d;
+}
+
+void report_devices(device_lists& busy, const cause_lists& l, const analysis_options& opt, analysis& a)
+{
+    for (auto& [dev, v] : busy) {
+        std::vector<interval> merged = merge_intervals(std::move(v));
+        if (merged.empty()) continue;
+        device_report d = report_device(dev, std::move(merged), l, opt);
         a.busy_ns += d.busy_ns;
         a.window_ns += d.window.length();
         for (size_t c = 0; c < gap_cause_count; ++c) a.idle_by_cause[c] += d.idle_by_cause[c];
         a.devices.push_back(std::move(d));
     }
     a.utilisation = a.window_ns ? double(a.busy_ns) / double(a.window_ns) : (a.devices.empty() ? 0.0 : 1.0);
+}
 
-    // ---- stage statistics and concurrency
-    std::vector<uint64_t> synth, queue, dstage, dwork, starts, ends;
+// Per-stage statistics over the partitions.
+void stage_statistics(analysis& a)
+{
+    std::vector<uint64_t> synth, queue, dstage, dwork;
     for (const partition_timing& p : a.partitions) {
-        if (p.has_synth) {
-            synth.push_back(p.synth.length());
-            starts.push_back(p.synth.begin);
-            ends.push_back(p.synth.end);
-        }
+        if (p.has_synth) synth.push_back(p.synth.length());
         if (p.has_queue) queue.push_back(p.queue.length());
         if (p.has_device) dstage.push_back(p.device_stage.length());
         if (p.device_work_ns) dwork.push_back(p.device_work_ns);
@@ -463,6 +535,18 @@ analysis analyse(std::span<const event> input, const analysis_options& opt)
     a.queue_wait = compute_stats(queue);
     a.device_stage = compute_stats(dstage);
     a.device_work = compute_stats(dwork);
+}
+
+// The syntheses running at each synthesis' start, and the synthesis time by
+// that count.
+void synthesis_concurrency(analysis& a)
+{
+    std::vector<uint64_t> starts, ends;
+    for (const partition_timing& p : a.partitions)
+        if (p.has_synth) {
+            starts.push_back(p.synth.begin);
+            ends.push_back(p.synth.end);
+        }
     std::sort(starts.begin(), starts.end());
     std::sort(ends.begin(), ends.end());
     std::map<int, std::vector<uint64_t>> buckets;
@@ -476,37 +560,40 @@ analysis analyse(std::span<const event> input, const analysis_options& opt)
         buckets[p.synth_concurrency].push_back(p.synth.length());
     }
     for (auto& [c, v] : buckets) a.by_concurrency.push_back({c, v.size(), median_of(v)});
+}
 
-    // ---- throughput
-    {
-        std::map<std::string, std::pair<size_t, size_t>> per_job;   // partitions, done
-        for (const partition_timing& p : a.partitions) {
-            auto& pj = per_job[p.job];
-            ++pj.first;
-            if (p.done) {
-                ++pj.second;
-                ++a.throughput.partitions_done;
-            }
-        }
-        for (job_timing& j : a.jobs) {
-            const auto it = per_job.find(j.id);
-            if (it == per_job.end()) continue;
-            j.partitions = it->second.first;
-            j.completed = it->second.first > 0 && it->second.first == it->second.second && !failed_jobs.count(j.id);
-            if (j.completed) ++a.throughput.jobs_completed;
-        }
-        a.throughput.jobs_seen = a.jobs.size();
-        a.throughput.wall = a.span;
-        const double wall_s = double(a.span.length()) * 1e-9;
-        if (a.throughput.jobs_completed && wall_s > 0) {
-            a.throughput.s_per_proof = wall_s / double(a.throughput.jobs_completed);
-            a.throughput.proofs_per_min = 60.0 * double(a.throughput.jobs_completed) / wall_s;
+// Jobs completed (every partition done, not failed) over the log's span.
+void measure_throughput(const std::set<std::string>& failed_jobs, analysis& a)
+{
+    std::map<std::string, std::pair<size_t, size_t>> per_job;   // partitions, done
+    for (const partition_timing& p : a.partitions) {
+        auto& pj = per_job[p.job];
+        ++pj.first;
+        if (p.done) {
+            ++pj.second;
+            ++a.throughput.partitions_done;
         }
     }
+    for (job_timing& j : a.jobs) {
+        const auto it = per_job.find(j.id);
+        if (it == per_job.end()) continue;
+        j.partitions = it->second.first;
+        j.completed = it->second.first > 0 && it->second.first == it->second.second && !failed_jobs.count(j.id);
+        if (j.completed) ++a.throughput.jobs_completed;
+    }
+    a.throughput.jobs_seen = a.jobs.size();
+    a.throughput.wall = a.span;
+    const double wall_s = double(a.span.length()) * 1e-9;
+    if (a.throughput.jobs_completed && wall_s > 0) {
+        a.throughput.s_per_proof = wall_s / double(a.throughput.jobs_completed);
+        a.throughput.proofs_per_min = 60.0 * double(a.throughput.jobs_completed) / wall_s;
+    }
+}
 
-    a.kernel = analyse_kernel_timing(input, a.partitions, opt.devices);
-
-    // ---- verdict
+// Below the device-bound threshold: the verdict of the largest idle cause
+// (ties: synthesis, then lock/tail, then idle), and its sentence.
+std::string idle_verdict(analysis& a)
+{
     const uint64_t idle = a.window_ns - std::min(a.window_ns, a.busy_ns);
     const auto& ic = a.idle_by_cause;
     const uint64_t c_synth = ic[size_t(gap_cause::no_partition_ready)];
@@ -514,6 +601,29 @@ analysis analyse(std::span<const event> input, const analysis_options& opt)
     const uint64_t c_idle = ic[size_t(gap_cause::nothing_submitted)];
     const uint64_t c_disp = ic[size_t(gap_cause::queued_not_picked)];
     auto share = [&](uint64_t x) { return idle ? double(x) / double(idle) : 0.0; };
+    const uint64_t top = std::max({c_synth, c_lock, c_idle, c_disp});
+    if (top == c_synth) {
+        a.verdict = verdict_kind::synthesis_bound;
+        return fmt::format("{} of the {} idle had no synthesized partition ready", pct(share(c_synth)),
+                           format_duration(idle));
+    }
+    if (top == c_lock) {
+        a.verdict = verdict_kind::lock_cpu_tail_bound;
+        return fmt::format("{} of the {} idle was lock held by another worker ({}) or CPU tail ({})",
+                           pct(share(c_lock)), format_duration(idle), pct(share(ic[size_t(gap_cause::lock_held)])),
+                           pct(share(ic[size_t(gap_cause::cpu_tail)])));
+    }
+    if (top == c_idle) {
+        a.verdict = verdict_kind::idle_submission_bound;
+        return fmt::format("{} of the {} idle had no job submitted", pct(share(c_idle)), format_duration(idle));
+    }
+    a.verdict = verdict_kind::dispatch_bound;
+    return fmt::format("{} of the {} idle had a partition ready but not dispatched", pct(share(c_disp)),
+                       format_duration(idle));
+}
+
+void decide_verdict(analysis& a, const analysis_options& opt)
+{
     const std::string busy_txt = fmt::format("device busy {} of its {} window (from {})", pct(a.utilisation),
                                              format_duration(a.window_ns), source_name(a.source));
     const std::string stages_txt =
@@ -529,26 +639,7 @@ analysis analyse(std::span<const event> input, const analysis_options& opt)
         a.verdict_text = fmt::format("{}: {} >= {}{}", verdict_name(a.verdict), busy_txt,
                                      pct(opt.device_bound_threshold), stages_txt);
     } else {
-        const uint64_t top = std::max({c_synth, c_lock, c_idle, c_disp});
-        std::string detail;
-        if (top == c_synth) {
-            a.verdict = verdict_kind::synthesis_bound;
-            detail = fmt::format("{} of the {} idle had no synthesized partition ready", pct(share(c_synth)),
-                                 format_duration(idle));
-        } else if (top == c_lock) {
-            a.verdict = verdict_kind::lock_cpu_tail_bound;
-            detail = fmt::format("{} of the {} idle was lock held by another worker ({}) or CPU tail ({})",
-                                 pct(share(c_lock)), format_duration(idle),
-                                 pct(share(ic[size_t(gap_cause::lock_held)])),
-                                 pct(share(ic[size_t(gap_cause::cpu_tail)])));
-        } else if (top == c_idle) {
-            a.verdict = verdict_kind::idle_submission_bound;
-            detail = fmt::format("{} of the {} idle had no job submitted", pct(share(c_idle)), format_duration(idle));
-        } else {
-            a.verdict = verdict_kind::dispatch_bound;
-            detail = fmt::format("{} of the {} idle had a partition ready but not dispatched", pct(share(c_disp)),
-                                 format_duration(idle));
-        }
+        const std::string detail = idle_verdict(a);
         a.verdict_text = fmt::format("{}: {} < {}; {}{}", verdict_name(a.verdict), busy_txt,
                                      pct(opt.device_bound_threshold), detail, stages_txt);
     }
@@ -556,6 +647,40 @@ analysis analyse(std::span<const event> input, const analysis_options& opt)
         a.verdict_text += fmt::format("; kernels (CUZK_TIMING) ran {} of the device window, GPU_START..GPU_END "
                                       "holds {}",
                                       pct(a.kernel.utilisation), pct(a.kernel.bracket_utilisation));
+}
+
+} // namespace
+
+// ---- the analysis ------------------------------------------------------------------
+
+analysis analyse(std::span<const event> input, const analysis_options& opt)
+{
+    analysis a;
+    a.options = opt;
+    a.events = input.size();
+    if (input.empty()) {
+        a.verdict_text = "no device work: the timeline is empty";
+        return a;
+    }
+    const std::vector<const event*> ev = sorted_events(input);
+    a.span = {ev.front()->t_ns, ev.back()->t_ns};
+
+    const std::set<std::string> failed_jobs = collect_jobs(ev, a);
+    row_map rows;
+    collect_stage_events(ev, rows);
+    const std::vector<span_rec> spans = match_spans(ev, a.unmatched_spans);
+    const bool any_device_work = add_device_work_rows(spans, rows);
+    const row_index_map row_index = build_partitions(rows, a);
+
+    device_lists busy = device_busy(spans, any_device_work, row_index, a);
+    attach_locks_and_tails(spans, row_index, a);
+    report_devices(busy, build_cause_lists(spans, rows, a), opt, a);
+
+    stage_statistics(a);
+    synthesis_concurrency(a);
+    measure_throughput(failed_jobs, a);
+    a.kernel = analyse_kernel_timing(input, a.partitions, opt.devices);
+    decide_verdict(a, opt);
     return a;
 }
 

@@ -275,41 +275,152 @@ parse_result parse_lines(std::string_view text, const std::string& name, const p
     return r;
 }
 
+namespace {
+
+// A trace cut off before finish(), closed and parsed again: first as it is,
+// then without a partly written last event (the sink writes ",\n" before
+// each event and never a raw newline inside one). nullopt if neither parses.
+std::optional<io::json> parse_cut_trace(std::string_view text, const std::string& name)
+{
+    std::string_view t = trim(text);
+    for (int attempt = 0; attempt < 2; ++attempt) {
+        if (attempt == 1) {
+            const size_t cut = t.rfind(",\n");
+            if (cut == std::string_view::npos) break;
+            t = t.substr(0, cut);
+        }
+        for (const char* tail : {"]}", "]"}) {
+            std::string closed(t);
+            if (!closed.empty() && closed.back() == ',') closed.pop_back();
+            closed += tail;
+            try {
+                return io::json::parse(closed, name);
+            } catch (const error&) {
+            }
+        }
+    }
+    return std::nullopt;
+}
+
+// The trace's JSON document; a cut-off trace is read with a warning, else
+// the parser's error stands.
+io::json parse_trace_document(std::string_view text, const std::string& name, parse_result& r)
+{
+    try {
+        return io::json::parse(text, name);
+    } catch (const error&) {
+        std::optional<io::json> doc = parse_cut_trace(text, name);
+        if (!doc) throw;
+        r.warnings.push_back(fmt::format("{}: the trace was not closed (cut off?); read the complete events", name));
+        return std::move(*doc);
+    }
+}
+
+// Where traceEvents[i] goes, and what a bad one does: throw, or with
+// skip_bad_lines be counted, warned about and skipped.
+struct trace_context {
+    const std::string& name;
+    const parse_options& opt;
+    parse_result& r;
+    size_t i;
+
+    void bad(const std::string& why) const
+    {
+        const std::string msg = fmt::format("{}: traceEvents[{}]: {}", name, i, why);
+        if (!opt.skip_bad_lines) throw error(errc::bad_format, msg);
+        ++r.skipped;
+        if (r.warnings.size() < max_warnings) r.warnings.push_back(msg);
+    }
+};
+
+// The phase of a "ph" value ("X", complete, is a begin with a duration);
+// nullopt for metadata, counters, flows, async: not ours.
+std::optional<phase> trace_phase(const std::string& p, bool& complete)
+{
+    complete = false;
+    if (p == "B") return phase::begin;
+    if (p == "E") return phase::end;
+    if (p == "i" || p == "I" || p == "R" || p == "n") return phase::instant;
+    if (p == "X") {
+        complete = true;
+        return phase::begin;
+    }
+    return std::nullopt;
+}
+
+// A member in µs (a decimal number) as ns; nullopt when missing or not one.
+std::optional<uint64_t> trace_us(const io::json& je, const char* key)
+{
+    const io::json* v = je.find(key);
+    if (v && v->is_number()) return parse_decimal_ns(v->number_text(), 1000);
+    return std::nullopt;
+}
+
+// The event's args: job, partition / worker / device (integers), the rest
+// as details. False (after cx.bad) for a non-integer id.
+bool read_trace_args(const io::json& je, event& e, const trace_context& cx)
+{
+    const io::json* args = je.find("args");
+    if (!args || !args->is_object()) return true;
+    for (const auto& [k, v] : args->as_object()) {
+        if (k == "job") {
+            e.job = json_text(v);
+        } else if (k == "partition" || k == "worker" || k == "device") {
+            const auto n = json_int(v);
+            if (!n) {
+                cx.bad(fmt::format("args.{} is not an integer", k));
+                return false;
+            }
+            (k == "partition" ? e.partition : k == "worker" ? e.worker : e.device) = *n;
+        } else {
+            e.details.emplace_back(k, json_text(v));
+        }
+    }
+    return true;
+}
+
+// traceEvents[cx.i] into cx.r: one event, or a begin and an end for "X".
+void read_trace_event(const io::json& je, const trace_context& cx)
+{
+    if (!je.is_object()) return cx.bad("not an object");
+    const io::json* ph = je.find("ph");
+    if (!ph || !ph->is_string()) return cx.bad("no \"ph\" string");
+    event e;
+    bool complete = false;
+    const std::optional<phase> p = trace_phase(ph->as_string(), complete);
+    if (!p) return;
+    e.ph = *p;
+    const io::json* nm = je.find("name");
+    if (!nm || !nm->is_string()) return cx.bad("no \"name\" string");
+    e.name = nm->as_string();
+    if (!cx.opt.keep_names && e.name == "GPU_QUEUE") e.name = "CHAN_SEND";
+    const std::optional<uint64_t> t = trace_us(je, "ts");
+    if (!t) return cx.bad("\"ts\" is missing or not a non-negative decimal number of µs");
+    e.t_ns = *t;
+    std::optional<uint64_t> dur;
+    if (complete) {
+        dur = trace_us(je, "dur");
+        if (!dur) return cx.bad("an \"X\" event without a valid \"dur\"");
+    }
+    if (!read_trace_args(je, e, cx)) return;
+    if (complete) {
+        event end = e;
+        end.ph = phase::end;
+        end.t_ns = e.t_ns + *dur;
+        cx.r.events.push_back(std::move(e));
+        cx.r.events.push_back(std::move(end));
+    } else {
+        cx.r.events.push_back(std::move(e));
+    }
+}
+
+} // namespace
+
 parse_result parse_chrome_json(std::string_view text, const std::string& name, const parse_options& opt)
 {
     parse_result r;
     r.format = log_format::chrome_json;
-    io::json doc;
-    try {
-        doc = io::json::parse(text, name);
-    } catch (const error&) {
-        // A trace cut off before finish(): close it and try again, first as
-        // it is, then without a partly written last event (the sink writes
-        // ",\n" before each event and never a raw newline inside one).
-        std::string_view t = trim(text);
-        bool ok = false;
-        for (int attempt = 0; attempt < 2 && !ok; ++attempt) {
-            if (attempt == 1) {
-                const size_t cut = t.rfind(",\n");
-                if (cut == std::string_view::npos) break;
-                t = t.substr(0, cut);
-            }
-            for (const char* tail : {"]}", "]"}) {
-                std::string closed(t);
-                if (!closed.empty() && closed.back() == ',') closed.pop_back();
-                closed += tail;
-                try {
-                    doc = io::json::parse(closed, name);
-                    ok = true;
-                    r.warnings.push_back(fmt::format(
-                        "{}: the trace was not closed (cut off?); read the complete events", name));
-                    break;
-                } catch (const error&) {
-                }
-            }
-        }
-        if (!ok) throw;
-    }
+    const io::json doc = parse_trace_document(text, name, r);
     const io::json* arr = &doc;
     if (doc.is_object()) {
         arr = doc.find("traceEvents");
@@ -317,85 +428,7 @@ parse_result parse_chrome_json(std::string_view text, const std::string& name, c
     }
     if (!arr->is_array()) throw error(errc::bad_format, fmt::format("{}: traceEvents is not an array", name));
     size_t idx = 0;
-    for (const io::json& je : arr->as_array()) {
-        const size_t i = idx++;
-        auto bad = [&](const std::string& why) {
-            const std::string msg = fmt::format("{}: traceEvents[{}]: {}", name, i, why);
-            if (!opt.skip_bad_lines) throw error(errc::bad_format, msg);
-            ++r.skipped;
-            if (r.warnings.size() < max_warnings) r.warnings.push_back(msg);
-        };
-        if (!je.is_object()) {
-            bad("not an object");
-            continue;
-        }
-        const io::json* ph = je.find("ph");
-        if (!ph || !ph->is_string()) {
-            bad("no \"ph\" string");
-            continue;
-        }
-        const std::string& p = ph->as_string();
-        event e;
-        bool complete = false;
-        if (p == "B") e.ph = phase::begin;
-        else if (p == "E") e.ph = phase::end;
-        else if (p == "i" || p == "I" || p == "R" || p == "n") e.ph = phase::instant;
-        else if (p == "X") {
-            e.ph = phase::begin;
-            complete = true;
-        } else
-            continue;   // metadata, counters, flows, async: not ours
-        const io::json* nm = je.find("name");
-        if (!nm || !nm->is_string()) {
-            bad("no \"name\" string");
-            continue;
-        }
-        e.name = nm->as_string();
-        if (!opt.keep_names && e.name == "GPU_QUEUE") e.name = "CHAN_SEND";
-        const io::json* ts = je.find("ts");
-        std::optional<uint64_t> t;
-        if (ts && ts->is_number()) t = parse_decimal_ns(ts->number_text(), 1000);
-        if (!t) {
-            bad("\"ts\" is missing or not a non-negative decimal number of µs");
-            continue;
-        }
-        e.t_ns = *t;
-        std::optional<uint64_t> dur;
-        if (complete) {
-            const io::json* d = je.find("dur");
-            if (d && d->is_number()) dur = parse_decimal_ns(d->number_text(), 1000);
-            if (!dur) {
-                bad("an \"X\" event without a valid \"dur\"");
-                continue;
-            }
-        }
-        bool ok = true;
-        if (const io::json* args = je.find("args"); args && args->is_object()) {
-            for (const auto& [k, v] : args->as_object()) {
-                if (k == "job") e.job = json_text(v);
-                else if (k == "partition" || k == "worker" || k == "device") {
-                    const auto n = json_int(v);
-                    if (!n) {
-                        bad(fmt::format("args.{} is not an integer", k));
-                        ok = false;
-                        break;
-                    }
-                    (k == "partition" ? e.partition : k == "worker" ? e.worker : e.device) = *n;
-                } else
-                    e.details.emplace_back(k, json_text(v));
-            }
-        }
-        if (!ok) continue;
-        if (complete) {
-            event end = e;
-            end.ph = phase::end;
-            end.t_ns = e.t_ns + *dur;
-            r.events.push_back(std::move(e));
-            r.events.push_back(std::move(end));
-        } else {
-            r.events.push_back(std::move(e));
-        }
-    }
+    for (const io::json& je : arr->as_array()) read_trace_event(je, trace_context{name, opt, r, idx++});
     sort_events(r.events);
     return r;
 }

@@ -396,23 +396,59 @@ std::string render_waterfall(const analysis& a, const render_options& opt)
     return out;
 }
 
-std::string render_summary(const analysis& a, const render_options& opt)
-{
-    const unsigned width = std::max(opt.width, min_width);
+namespace {
+
+// The summary's text: each line word-wrapped to the width, in the backend's
+// own words.
+struct summary_text {
+    const render_options& opt;
+    unsigned width;
     std::string out;
-    auto add = [&](const std::string& text, size_t indent = 4) { out += wrap(in_device_words(text, opt), width, indent); };
+    void add(const std::string& text, size_t indent = 4) { out += wrap(in_device_words(text, opt), width, indent); }
+};
 
-    add(fmt::format("device utilisation (from {}):", source_name(a.source)));
+// Utilisation per device and in all, then the kernel time.
+void summary_utilisation(const analysis& a, summary_text& s)
+{
+    const render_options& opt = s.opt;
+    s.add(fmt::format("device utilisation (from {}):", source_name(a.source)));
     for (const device_report& d : a.devices)
-        add(fmt::format("  {:<6} {:>6.1f}%  busy {} of a {} window, {} busy intervals", device_label(d.device, opt.device_short),
-                        100 * d.utilisation, format_duration(d.busy_ns), format_duration(d.window.length()),
-                        d.busy.size()));
+        s.add(fmt::format("  {:<6} {:>6.1f}%  busy {} of a {} window, {} busy intervals", device_label(d.device, opt.device_short),
+                          100 * d.utilisation, format_duration(d.busy_ns), format_duration(d.window.length()),
+                          d.busy.size()));
     for (const device_report& d : a.devices)
-        if (d.device < 0) add("  (dev ?: the log names no devices; this is the union over all of them)");
-    if (a.devices.empty()) add("  no device busy intervals");
-    else add(fmt::format("  {:<6} {:>6.1f}%", "total", 100 * a.utilisation));
-    if (a.kernel.present()) out += render_kernel(a.kernel, width);
+        if (d.device < 0) s.add("  (dev ?: the log names no devices; this is the union over all of them)");
+    if (a.devices.empty()) s.add("  no device busy intervals");
+    else s.add(fmt::format("  {:<6} {:>6.1f}%", "total", 100 * a.utilisation));
+    if (a.kernel.present()) s.out += render_kernel(a.kernel, s.width);
+}
 
+// The longest listed gaps (longest first), each with its other causes.
+void summary_longest_gaps(const analysis& a, std::vector<const idle_gap*> gaps, summary_text& s)
+{
+    const render_options& opt = s.opt;
+    std::stable_sort(gaps.begin(), gaps.end(),
+                     [](const idle_gap* x, const idle_gap* y) { return x->span.length() > y->span.length(); });
+    if (gaps.empty() || !opt.top_gaps) return;
+    s.add(fmt::format("  longest {}:", std::min(gaps.size(), opt.top_gaps)));
+    for (size_t i = 0; i < gaps.size() && i < opt.top_gaps; ++i) {
+        const idle_gap& g = *gaps[i];
+        std::string more;
+        const uint64_t main = g.by_cause[size_t(g.cause)];
+        if (main < g.span.length())
+            for (size_t c = 0; c < gap_cause_count; ++c)
+                if (c != size_t(g.cause) && g.by_cause[c])
+                    more += fmt::format(", {} {}", cause_letter(gap_cause(c)), format_duration(g.by_cause[c]));
+        s.add(fmt::format("    {:<6} at {:>10}  {:>9}  {}{}", device_label(g.device, opt.device_short),
+                          seconds(g.span.begin - a.span.begin), format_duration(g.span.length()),
+                          cause_name(g.cause), more),
+              8);
+    }
+}
+
+// The idle gaps: counts, idle time by cause, the longest ones.
+void summary_gaps(const analysis& a, summary_text& s)
+{
     uint64_t idle = 0;
     for (uint64_t x : a.idle_by_cause) idle += x;
     size_t listed = 0, small = 0;
@@ -424,36 +460,24 @@ std::string render_summary(const analysis& a, const render_options& opt)
         small_ns += d.small_gaps_ns;
         for (const idle_gap& g : d.gaps) gaps.push_back(&g);
     }
-    add(fmt::format("idle gaps: {} of at least {} and {} shorter ({}); idle {} in all:", listed,
-                    format_duration(a.options.min_gap_ns), small, format_duration(small_ns), format_duration(idle)));
+    s.add(fmt::format("idle gaps: {} of at least {} and {} shorter ({}); idle {} in all:", listed,
+                      format_duration(a.options.min_gap_ns), small, format_duration(small_ns), format_duration(idle)));
     for (size_t c = 0; c < gap_cause_count; ++c)
         if (a.idle_by_cause[c])
-            add(fmt::format("  [{}] {:<38} {:>9} {:>6.1f}%", cause_letter(gap_cause(c)), cause_name(gap_cause(c)),
-                            format_duration(a.idle_by_cause[c]), idle ? 100.0 * a.idle_by_cause[c] / idle : 0.0));
-    std::stable_sort(gaps.begin(), gaps.end(),
-                     [](const idle_gap* x, const idle_gap* y) { return x->span.length() > y->span.length(); });
-    if (!gaps.empty() && opt.top_gaps) {
-        add(fmt::format("  longest {}:", std::min(gaps.size(), opt.top_gaps)));
-        for (size_t i = 0; i < gaps.size() && i < opt.top_gaps; ++i) {
-            const idle_gap& g = *gaps[i];
-            std::string more;
-            const uint64_t main = g.by_cause[size_t(g.cause)];
-            if (main < g.span.length())
-                for (size_t c = 0; c < gap_cause_count; ++c)
-                    if (c != size_t(g.cause) && g.by_cause[c])
-                        more += fmt::format(", {} {}", cause_letter(gap_cause(c)), format_duration(g.by_cause[c]));
-            add(fmt::format("    {:<6} at {:>10}  {:>9}  {}{}", device_label(g.device, opt.device_short),
-                            seconds(g.span.begin - a.span.begin), format_duration(g.span.length()),
-                            cause_name(g.cause), more),
-                8);
-        }
-    }
+            s.add(fmt::format("  [{}] {:<38} {:>9} {:>6.1f}%", cause_letter(gap_cause(c)), cause_name(gap_cause(c)),
+                              format_duration(a.idle_by_cause[c]), idle ? 100.0 * a.idle_by_cause[c] / idle : 0.0));
+    summary_longest_gaps(a, std::move(gaps), s);
+}
 
-    add(fmt::format("per partition {:>20} {:>5} {:>9} {:>9} {:>9} {:>9}", "", "n", "min", "median", "p90", "max"));
+// Statistics per stage, and synthesis time by concurrency.
+void summary_stages(const analysis& a, summary_text& s)
+{
+    const render_options& opt = s.opt;
+    s.add(fmt::format("per partition {:>20} {:>5} {:>9} {:>9} {:>9} {:>9}", "", "n", "min", "median", "p90", "max"));
     auto stat = [&](const char* name, const stage_stats& st) {
         if (!st.count) return;
-        add(fmt::format("  {:<32} {:>5} {:>9} {:>9} {:>9} {:>9}", in_device_words(name, opt), st.count, format_duration(st.min),
-                        format_duration(st.median), format_duration(st.p90), format_duration(st.max)));
+        s.add(fmt::format("  {:<32} {:>5} {:>9} {:>9} {:>9} {:>9}", in_device_words(name, opt), st.count, format_duration(st.min),
+                          format_duration(st.median), format_duration(st.p90), format_duration(st.max)));
     };
     stat("synthesis", a.synth);
     stat("queue wait", a.queue_wait);
@@ -465,22 +489,38 @@ std::string render_summary(const analysis& a, const render_options& opt)
     stat("tail MSMs (CUZK_TIMING)", a.kernel.tail_msm);
     stat("kernel region (gpu_total_ms)", a.kernel.region);
     if (!a.by_concurrency.empty()) {
-        add("synthesis time by concurrent syntheses at its start:");
+        s.add("synthesis time by concurrent syntheses at its start:");
         for (const concurrency_bucket& b : a.by_concurrency)
-            add(fmt::format("  {:>3} running: {:>5} partitions, median {}", b.concurrency, b.count,
-                            format_duration(b.median_synth_ns)));
+            s.add(fmt::format("  {:>3} running: {:>5} partitions, median {}", b.concurrency, b.count,
+                              format_duration(b.median_synth_ns)));
     }
+}
+
+// Throughput, unmatched spans, the verdict.
+void summary_outcome(const analysis& a, summary_text& s)
+{
     const throughput_report& t = a.throughput;
     if (t.jobs_completed)
-        add(fmt::format("throughput: {} of {} jobs completed ({} partitions) in {}: {:.3f} s/proof, {:.2f} proofs/min",
-                        t.jobs_completed, t.jobs_seen, t.partitions_done, seconds(t.wall.length()), t.s_per_proof,
-                        t.proofs_per_min));
+        s.add(fmt::format("throughput: {} of {} jobs completed ({} partitions) in {}: {:.3f} s/proof, {:.2f} proofs/min",
+                          t.jobs_completed, t.jobs_seen, t.partitions_done, seconds(t.wall.length()), t.s_per_proof,
+                          t.proofs_per_min));
     else
-        add(fmt::format("throughput: no job completed ({} seen, {} partitions done) in {}", t.jobs_seen,
-                        t.partitions_done, seconds(t.wall.length())));
-    if (a.unmatched_spans) add(fmt::format("note: {} span begin/end events had no partner", a.unmatched_spans));
-    add("verdict: " + a.verdict_text);
-    return out;
+        s.add(fmt::format("throughput: no job completed ({} seen, {} partitions done) in {}", t.jobs_seen,
+                          t.partitions_done, seconds(t.wall.length())));
+    if (a.unmatched_spans) s.add(fmt::format("note: {} span begin/end events had no partner", a.unmatched_spans));
+    s.add("verdict: " + a.verdict_text);
+}
+
+} // namespace
+
+std::string render_summary(const analysis& a, const render_options& opt)
+{
+    summary_text s{opt, std::max(opt.width, min_width), {}};
+    summary_utilisation(a, s);
+    summary_gaps(a, s);
+    summary_stages(a, s);
+    summary_outcome(a, s);
+    return s.out;
 }
 
 std::string render_text(const analysis& a, const render_options& opt)
@@ -488,22 +528,43 @@ std::string render_text(const analysis& a, const render_options& opt)
     return render_waterfall(a, opt) + "\n" + render_summary(a, opt);
 }
 
-std::string render_svg(const analysis& a, const render_options& opt)
-{
-    const double W = std::max(400u, opt.svg_width);
-    const double label_w = 150, right = 20, top = 56, row_h = 16, bar_h = 10;
-    const double plot_w = W - label_w - right;
-    size_t hidden = 0;
-    const auto rows = layout(a, opt.max_rows, hidden);
-    const uint64_t t0 = a.span.begin, d = std::max<uint64_t>(1, a.span.length());
-    auto x_of = [&](uint64_t t) { return label_w + plot_w * double(t > t0 ? t - t0 : 0) / double(d); };
+namespace {
 
+// An SVG drawing in progress: time → x, and the bars with their tooltips.
+struct svg_canvas {
+    static constexpr double label_w = 150, right = 20, top = 56, row_h = 16, bar_h = 10;
+    double W, plot_w;
+    uint64_t t0, d;
     std::string o;
-    // The header is written last, when the height is known.
-    o += fmt::format("<text x=\"4\" y=\"14\" font-size=\"13\">{}</text>\n",
-                     xml_escape((opt.title.empty() ? std::string("cuzk waterfall") : opt.title) + " — " +
-                                verdict_name(a.verdict)));
-    // Legend.
+
+    svg_canvas(const analysis& a, const render_options& opt)
+        : W(std::max(400u, opt.svg_width)), plot_w(W - label_w - right), t0(a.span.begin),
+          d(std::max<uint64_t>(1, a.span.length()))
+    {
+    }
+    double x_of(uint64_t t) const { return label_w + plot_w * double(t > t0 ? t - t0 : 0) / double(d); }
+    void rect(double x0, double x1, double y, double h, const char* fill, const std::string& title)
+    {
+        const double w = std::max(x1 - x0, 0.75);
+        o += fmt::format("<rect x=\"{:.2f}\" y=\"{:.1f}\" width=\"{:.2f}\" height=\"{:.1f}\" fill=\"{}\">"
+                         "<title>{}</title></rect>\n",
+                         x0, y, w, h, fill, xml_escape(title));
+    }
+    // A bar of the row at y (bar top by) over the interval.
+    void bar(const interval& iv, double by, const char* fill, const std::string& title)
+    {
+        rect(x_of(iv.begin), x_of(iv.end), by, bar_h, fill, title);
+    }
+    std::string iv_title(const char* what, const interval& iv) const
+    {
+        return fmt::format("{} {} .. {} ({})", what, seconds(iv.begin - t0), seconds(iv.end - t0),
+                           format_duration(iv.length()));
+    }
+};
+
+// The colour legend, wrapped to the width; returns the top of the rows.
+double svg_legend(svg_canvas& cv)
+{
     struct item {
         const char* color;
         const char* text;
@@ -518,88 +579,105 @@ std::string render_svg(const analysis& a, const render_options& opt)
     double ly = 32;
     for (const item& it : legend) {
         const double tw = 7.0 * double(std::char_traits<char>::length(it.text)) + 22;
-        if (lx + tw > W) {
+        if (lx + tw > cv.W) {
             lx = 4;
             ly += 14;
         }
-        o += fmt::format("<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"10\" height=\"10\" fill=\"{}\"/>"
-                         "<text x=\"{:.1f}\" y=\"{:.1f}\">{}</text>\n",
-                         lx, ly - 9, it.color, lx + 13, ly, it.text);
+        cv.o += fmt::format("<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"10\" height=\"10\" fill=\"{}\"/>"
+                            "<text x=\"{:.1f}\" y=\"{:.1f}\">{}</text>\n",
+                            lx, ly - 9, it.color, lx + 13, ly, it.text);
         lx += tw;
     }
-    const double y0 = std::max(top, ly + 10);
-    auto rect = [&](double x0, double x1, double y, double h, const char* fill, const std::string& title) {
-        const double w = std::max(x1 - x0, 0.75);
-        o += fmt::format("<rect x=\"{:.2f}\" y=\"{:.1f}\" width=\"{:.2f}\" height=\"{:.1f}\" fill=\"{}\">"
-                         "<title>{}</title></rect>\n",
-                         x0, y, w, h, fill, xml_escape(title));
-    };
-    auto iv_title = [&](const char* what, const interval& iv) {
-        return fmt::format("{} {} .. {} ({})", what, seconds(iv.begin - t0), seconds(iv.end - t0),
-                           format_duration(iv.length()));
-    };
-    // Grid lines first, under the bars.
+    return std::max(svg_canvas::top, ly + 10);
+}
+
+// Grid lines and the time axis at axis_y (under the bars: drawn first).
+void svg_axis(svg_canvas& cv, double y0, double axis_y)
+{
     int dec = 0;
-    const double span_s = double(d) * 1e-9;
-    const double step = tick_step(span_s, std::max(1u, unsigned(plot_w / 70)), dec);
-    const double axis_y = y0 + row_h * double(rows.size() + (hidden ? 1 : 0)) + 2;
+    const double span_s = double(cv.d) * 1e-9;
+    const double step = tick_step(span_s, std::max(1u, unsigned(cv.plot_w / 70)), dec);
     for (int k = 0; k < 100000; ++k) {
         const double tau = k * step;
         if (tau > span_s * (1 + 1e-9)) break;
-        const double x = label_w + plot_w * tau / span_s;
-        o += fmt::format("<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"#e6e6e6\"/>"
-                         "<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"#000\"/>"
-                         "<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\">{:.{}f}</text>\n",
-                         x, y0, x, axis_y, x, axis_y, x, axis_y + 4, x, axis_y + 16, tau, dec);
+        const double x = svg_canvas::label_w + cv.plot_w * tau / span_s;
+        cv.o += fmt::format("<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"#e6e6e6\"/>"
+                            "<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"#000\"/>"
+                            "<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\">{:.{}f}</text>\n",
+                            x, y0, x, axis_y, x, axis_y, x, axis_y + 4, x, axis_y + 16, tau, dec);
     }
-    o += fmt::format("<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"#000\"/>\n", label_w,
-                     axis_y, label_w + plot_w, axis_y);
-    o += fmt::format("<text x=\"4\" y=\"{:.1f}\">t (s)</text>\n", axis_y + 16);
+    cv.o += fmt::format("<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"#000\"/>\n",
+                        svg_canvas::label_w, axis_y, svg_canvas::label_w + cv.plot_w, axis_y);
+    cv.o += fmt::format("<text x=\"4\" y=\"{:.1f}\">t (s)</text>\n", axis_y + 16);
+}
+
+void svg_partition_row(svg_canvas& cv, const row& r, double y, double by)
+{
+    const partition_timing& p = *r.part;
+    cv.o += fmt::format("<text x=\"14\" y=\"{:.1f}\">{}</text>\n", y + 12, xml_escape(r.label));
+    const std::string who = fmt::format("{} p{}: ", p.job, p.partition);
+    if (p.has_synth) cv.bar(p.synth, by, "#4e79a7", who + cv.iv_title("synthesis", p.synth));
+    if (p.has_queue) cv.bar(p.queue, by, "#c7c7c7", who + cv.iv_title("queue wait", p.queue));
+    if (p.has_device) cv.bar(p.device_stage, by, "#f6c28b", who + cv.iv_title("device stage", p.device_stage));
+    for (const interval& iv : p.lock_wait) cv.bar(iv, by, "#d4b9da", who + cv.iv_title("lock wait", iv));
+    for (const interval& iv : p.cpu_tail) cv.bar(iv, by, "#8cd17d", who + cv.iv_title("CPU tail", iv));
+    for (const interval& iv : p.device_work) cv.bar(iv, by, "#e15759", who + cv.iv_title("device work", iv));
+}
+
+void svg_device_row(svg_canvas& cv, const row& r, double y, double by)
+{
+    const device_report& dv = *r.dev;
+    cv.o += fmt::format("<text x=\"4\" y=\"{:.1f}\" font-weight=\"bold\">{}</text>\n", y + 12,
+                        xml_escape(r.label + fmt::format(" {:.1f}%", 100 * dv.utilisation)));
+    for (const idle_gap& g : dv.gaps)
+        cv.bar(g.span, by, cause_color(g.cause), cv.iv_title(cause_name(g.cause), g.span));
+    for (const interval& iv : dv.busy) cv.bar(iv, by, "#59a14f", cv.iv_title("busy", iv));
+}
+
+// The rows from y0 down, then the note on rows not drawn.
+void svg_rows(svg_canvas& cv, const std::vector<row>& rows, size_t hidden, double y0)
+{
     double y = y0;
     for (const row& r : rows) {
-        const double by = y + (row_h - bar_h) / 2;
+        const double by = y + (svg_canvas::row_h - svg_canvas::bar_h) / 2;
         if (r.kind == row::job_header) {
             std::string h = r.label;
             if (r.job) h += fmt::format(" ({} partitions, {})", r.job->partitions, r.job->completed ? "completed" : "not completed");
-            o += fmt::format("<text x=\"4\" y=\"{:.1f}\" font-weight=\"bold\">{}</text>\n", y + 12, xml_escape(h));
+            cv.o += fmt::format("<text x=\"4\" y=\"{:.1f}\" font-weight=\"bold\">{}</text>\n", y + 12, xml_escape(h));
         } else if (r.kind == row::partition) {
-            const partition_timing& p = *r.part;
-            o += fmt::format("<text x=\"14\" y=\"{:.1f}\">{}</text>\n", y + 12, xml_escape(r.label));
-            const std::string who = fmt::format("{} p{}: ", p.job, p.partition);
-            if (p.has_synth) rect(x_of(p.synth.begin), x_of(p.synth.end), by, bar_h, "#4e79a7", who + iv_title("synthesis", p.synth));
-            if (p.has_queue) rect(x_of(p.queue.begin), x_of(p.queue.end), by, bar_h, "#c7c7c7", who + iv_title("queue wait", p.queue));
-            if (p.has_device)
-                rect(x_of(p.device_stage.begin), x_of(p.device_stage.end), by, bar_h, "#f6c28b",
-                     who + iv_title("device stage", p.device_stage));
-            for (const interval& iv : p.lock_wait)
-                rect(x_of(iv.begin), x_of(iv.end), by, bar_h, "#d4b9da", who + iv_title("lock wait", iv));
-            for (const interval& iv : p.cpu_tail)
-                rect(x_of(iv.begin), x_of(iv.end), by, bar_h, "#8cd17d", who + iv_title("CPU tail", iv));
-            for (const interval& iv : p.device_work)
-                rect(x_of(iv.begin), x_of(iv.end), by, bar_h, "#e15759", who + iv_title("device work", iv));
+            svg_partition_row(cv, r, y, by);
         } else {
-            const device_report& dv = *r.dev;
-            o += fmt::format("<text x=\"4\" y=\"{:.1f}\" font-weight=\"bold\">{}</text>\n", y + 12,
-                             xml_escape(r.label + fmt::format(" {:.1f}%", 100 * dv.utilisation)));
-            for (const idle_gap& g : dv.gaps)
-                rect(x_of(g.span.begin), x_of(g.span.end), by, bar_h, cause_color(g.cause),
-                     iv_title(cause_name(g.cause), g.span));
-            for (const interval& iv : dv.busy)
-                rect(x_of(iv.begin), x_of(iv.end), by, bar_h, "#59a14f", iv_title("busy", iv));
+            svg_device_row(cv, r, y, by);
         }
-        y += row_h;
+        y += svg_canvas::row_h;
     }
-    if (hidden) {
-        o += fmt::format("<text x=\"4\" y=\"{:.1f}\">… {} more partition rows not drawn</text>\n", y + 12, hidden);
-        y += row_h;
-    }
-    o += "</svg>\n";
-    const double H = axis_y + 24;
+    if (hidden)
+        cv.o += fmt::format("<text x=\"4\" y=\"{:.1f}\">… {} more partition rows not drawn</text>\n", y + 12,
+                            hidden);
+}
+
+} // namespace
+
+std::string render_svg(const analysis& a, const render_options& opt)
+{
+    svg_canvas cv(a, opt);
+    size_t hidden = 0;
+    const auto rows = layout(a, opt.max_rows, hidden);
+    // The header is written last, when the height is known.
+    cv.o += fmt::format("<text x=\"4\" y=\"14\" font-size=\"13\">{}</text>\n",
+                        xml_escape((opt.title.empty() ? std::string("cuzk waterfall") : opt.title) + " — " +
+                                   verdict_name(a.verdict)));
+    const double y0 = svg_legend(cv);
+    const double axis_y = y0 + svg_canvas::row_h * double(rows.size() + (hidden ? 1 : 0)) + 2;
+    svg_axis(cv, y0, axis_y);
+    svg_rows(cv, rows, hidden, y0);
+    cv.o += "</svg>\n";
+    const double W = cv.W, H = axis_y + 24;
     return fmt::format("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{:.0f}\" height=\"{:.0f}\" "
                        "viewBox=\"0 0 {:.0f} {:.0f}\" font-family=\"monospace\" font-size=\"11\">\n"
                        "<rect width=\"{:.0f}\" height=\"{:.0f}\" fill=\"#ffffff\"/>\n",
                        W, H, W, H, W, H) +
-           o;
+           cv.o;
 }
 
 std::string render_html(const analysis& a, const render_options& opt)
