@@ -43,7 +43,8 @@
  * be shared between threads, except where a comment says otherwise (the
  * recorder serialises its calls internally; timeline strings, see
  * cuzk_timeline_buffer_drain). Blocking functions: cuzk_job_wait,
- * cuzk_engine_destroy (joins the engine's threads), and the loaders and
+ * cuzk_engine_destroy (joins the engine's threads, and waits for the
+ * timeline callback to take the events still queued), and the loaders and
  * setup (they run long computations on the calling thread and on internal
  * threads).
  *
@@ -128,7 +129,7 @@ extern "C" {
  * signature, struct layout or meaning); the shared library's SONAME carries
  * it. New functions keep it; a struct that grows bumps it (see the
  * conventions on struct_size). */
-#define CUZK_ABI_VERSION 1
+#define CUZK_ABI_VERSION 2
 
 #define CUZK_SCALAR_SIZE 32 /* bytes per Fr scalar */
 #define CUZK_PROOF_SIZE 192 /* bytes per Groth16 proof */
@@ -425,16 +426,24 @@ typedef struct cuzk_event {
     const char* const* detail_values;  /* num_details value strings */
 } cuzk_event;
 
-/* Callbacks for timeline events. Threading: on_event is called on the
- * engine's threads, concurrently from several of them, and also on the
- * host's own thread inside cuzk_engine_submit, cuzk_job_cancel and
- * cuzk_engine_destroy; sometimes with engine locks held. It must therefore
- * return quickly, must not block on the engine, and must not call any
- * function of this library that takes an engine or job handle (it may call
- * cuzk_timeline_buffer_* and the version and status functions). It cannot
- * report errors. The table is copied by cuzk_engine_create; user_data is
- * retained: it must stay valid until cuzk_engine_destroy returns (no call
- * comes after that). */
+/* Callbacks for timeline events. Delivery: the engine queues each event
+ * (a copy; it never waits for the host) and one delivery thread of the
+ * engine, a cuzk thread, calls on_event with them one at a time, in the
+ * order they were queued, never concurrently and never under an engine
+ * lock. So on_event may call any function of this library, on this engine
+ * too: statistics, polling, waiting for or cancelling a job, submitting a
+ * job. A slow callback only delays the later events (they wait in memory).
+ * cuzk_engine_destroy delivers every event queued before it and joins the
+ * delivery thread before it returns; no call comes after that.
+ * Destroying the engine from inside its own callback is allowed and safe:
+ * the handle is invalid at once, the events not yet delivered are
+ * discarded, and no callback starts after the current one returns; the
+ * engine shuts down (cancels its jobs, joins its threads) inside that
+ * cuzk_engine_destroy call, or, if another thread is inside a call on the
+ * engine at that moment, when that call returns. on_event cannot report
+ * errors. The table is copied by cuzk_engine_create; user_data is retained:
+ * it must stay valid until cuzk_engine_destroy returns (or, when the
+ * callback destroyed the engine, until that callback returns). */
 typedef struct cuzk_timeline_callbacks {
     uint32_t struct_size;  /* sizeof(cuzk_timeline_callbacks) */
     void* user_data;       /* passed back as the first argument; may be NULL */
@@ -469,7 +478,7 @@ CUZK_API cuzk_status cuzk_timeline_buffer_dropped(uint64_t* out, const cuzk_time
 /* ==== Engine ====================================================================== */
 
 #define CUZK_BACKEND_CPU 0u  /* device work on host threads (every build) */
-#define CUZK_BACKEND_CUDA 1u /* CUDA device 0; CUZK_ERR_UNSUPPORTED where CUDA is not available */
+#define CUZK_BACKEND_CUDA 1u /* CUDA devices (see devices, cuda_devices); CUZK_ERR_UNSUPPORTED where CUDA is not available */
 
 /* Maps pipeline::engine_config (see include/cuzk/pipeline/engine.hpp for the
  * stages these sizes belong to). */
@@ -478,7 +487,7 @@ typedef struct cuzk_engine_options {
     uint32_t synth_workers;        /* partitions synthesized at once (>= 1); default 2 */
     uint32_t synth_threads;        /* threads inside one synthesis; 0 = all; default 1 */
     uint32_t lookahead;            /* synthesized partitions waiting for a prove worker (>= 1); default 2 */
-    uint32_t devices;              /* devices (the CPU backend is one); default 1 */
+    uint32_t devices;              /* devices: cpu: modelled (0 = 1); cuda: the first N (0 = every visible one); default 0 */
     uint32_t workers_per_device;   /* prove workers per device (>= 1); default 2 */
     uint32_t device_threads;       /* threads of the CPU backend's device work; 0 = all; default 0 */
     uint32_t tail_threads;         /* CPU-tail threads; 0 = the prove worker runs its tail; default 1 */
@@ -492,8 +501,14 @@ typedef struct cuzk_engine_options {
     cuzk_timeline_buffer* timeline_buffer;
     /* (Appended to the first draft of this header; part of ABI 1.) */
     uint32_t partitions_per_call;  /* partitions of one key a prove worker runs per device-lock hold (>= 1); default 1 */
-    uint32_t backend;              /* CUZK_BACKEND_CPU (default) or CUZK_BACKEND_CUDA (one device) */
+    uint32_t backend;              /* CUZK_BACKEND_CPU (default) or CUZK_BACKEND_CUDA */
     uint64_t device_memory_budget; /* bytes per device for resident keys and device parts; 0 = unlimited; default 0 */
+    /* (Appended at ABI 2 for several devices.) cuda: the CUDA device numbers
+     * to prove on, in the engine's device order (copied; devices must then
+     * be 0 or num_cuda_devices); NULL = as `devices` says. */
+    const int32_t* cuda_devices;
+    uint32_t num_cuda_devices;
+    uint32_t device_error_limit;   /* exclude a device after this many device errors in a row; 0 = never (default) */
 } cuzk_engine_options;
 
 /* Sets struct_size and the defaults above. Errors: CUZK_ERR_NULL. */
@@ -502,19 +517,23 @@ CUZK_API cuzk_status cuzk_engine_options_init(cuzk_engine_options* out);
 /* Starts an engine (its threads run until cuzk_engine_destroy). opt is
  * copied; NULL means the defaults.
  * Errors: CUZK_ERR_NULL (out), CUZK_ERR_STRUCT_SIZE,
- * CUZK_ERR_INVALID_ARGUMENT (a zero worker count, lookahead, device count or
- * partitions_per_call; an unknown backend; more than one device with the
- * cuda backend; a non-zero reserved field), CUZK_ERR_UNSUPPORTED (the cuda
- * backend where CUDA is not available: the message says why),
+ * CUZK_ERR_INVALID_ARGUMENT (a zero worker count, lookahead or
+ * partitions_per_call; an unknown backend; cuda_devices on the cpu backend,
+ * a CUDA device that does not exist or is listed twice, devices contradicting
+ * num_cuda_devices; a non-zero reserved field), CUZK_ERR_UNSUPPORTED (the
+ * cuda backend where CUDA is not available: the message says why),
  * CUZK_ERR_INVALID_HANDLE (timeline_buffer). */
 CUZK_API cuzk_status cuzk_engine_create(cuzk_engine** out, const cuzk_engine_options* opt, char* err,
                                         size_t err_len);
 /* Cancels every job of the engine that has not ended (their status becomes
  * CUZK_JOB_CANCELLED, message "engine shut down"), waits for the work in
- * progress to stop and joins the threads; the handle is invalid afterwards.
- * Must not be called from a timeline callback. If another thread is inside
- * a call on this engine at that moment, the engine stops when that call
- * returns. */
+ * progress to stop and joins the threads, delivers the timeline events
+ * still queued to the callback and joins its delivery thread; the handle is
+ * invalid afterwards. If other threads (the timeline callback's included)
+ * are inside calls on this engine at that moment, it first waits for those
+ * calls to return. May be called from this engine's own timeline callback
+ * (see cuzk_timeline_callbacks: the events not yet delivered are then
+ * discarded, and the call does not wait for the callback to return). */
 CUZK_API void cuzk_engine_destroy(cuzk_engine* engine);
 CUZK_API size_t cuzk_engine_last_error(char* out, size_t out_len, const cuzk_engine* engine);
 
@@ -602,6 +621,36 @@ typedef struct cuzk_engine_stats {
 /* Fills *out up to out->struct_size bytes. Errors: CUZK_ERR_NULL,
  * CUZK_ERR_INVALID_HANDLE, CUZK_ERR_STRUCT_SIZE. */
 CUZK_API cuzk_status cuzk_engine_stats_get(cuzk_engine_stats* out, const cuzk_engine* engine);
+
+/* One device of an engine (the engine's device numbers are 0 … count − 1). */
+typedef struct cuzk_device_stats {
+    uint32_t struct_size;          /* set by the caller: sizeof(cuzk_device_stats) */
+    int32_t number;                /* cuda: the CUDA device number; cpu: the index */
+    uint32_t excluded;             /* 1 once excluded (cuzk_engine_exclude_device or device_error_limit) */
+    uint32_t reserved;
+    uint64_t busy_ns;              /* time inside device parts, under the device's lock */
+    uint64_t partitions;           /* device parts run, including failed ones */
+    uint64_t failures;             /* device parts failed with a device error */
+    uint64_t memory_reserved;      /* bytes of its device budget reserved now (resident keys, parts) */
+    uint64_t memory_peak;
+} cuzk_device_stats;
+
+/* *out = the number of devices the engine proves on.
+ * Errors: CUZK_ERR_NULL, CUZK_ERR_INVALID_HANDLE. */
+CUZK_API cuzk_status cuzk_engine_device_count(uint32_t* out, const cuzk_engine* engine);
+/* Fills *out (up to out->struct_size bytes) for the engine's device `device`.
+ * Errors: CUZK_ERR_NULL, CUZK_ERR_INVALID_HANDLE, CUZK_ERR_STRUCT_SIZE,
+ * CUZK_ERR_INVALID_ARGUMENT (no such device). */
+CUZK_API cuzk_status cuzk_device_stats_get(cuzk_device_stats* out, const cuzk_engine* engine, uint32_t device);
+/* Takes device `device` out of service: it takes no more work (a device
+ * part in progress ends first) and the other devices carry on. When no
+ * device is left, every job that has not ended fails with CUZK_ERR_DEVICE
+ * and cuzk_engine_submit returns CUZK_ERR_DEVICE. reason is copied into the
+ * timeline event DEVICE_EXCLUDED (may be NULL). *out_excluded (may be NULL)
+ * = 1 when this call excluded it, 0 when it was excluded already.
+ * Errors: CUZK_ERR_INVALID_HANDLE, CUZK_ERR_INVALID_ARGUMENT (no such device). */
+CUZK_API cuzk_status cuzk_engine_exclude_device(uint32_t* out_excluded, cuzk_engine* engine, uint32_t device,
+                                                const char* reason);
 
 /* ==== Jobs ======================================================================== */
 
@@ -729,8 +778,9 @@ CUZK_API cuzk_status cuzk_borrowed_partition_init(cuzk_borrowed_partition* out);
  * ended it. So after CUZK_OK every partition's release is called exactly
  * once, at the latest when the job ends; never concurrently for one
  * partition. When the call fails, no release is called and the host keeps
- * its arrays. The callback has the timeline callback's restrictions (no call
- * on an engine or job handle; return quickly).
+ * its arrays. The callback is called directly on the thread named above
+ * (not deferred like the timeline callback): it must return quickly and
+ * must not call a function that takes an engine or job handle.
  *
  * Checks before queueing: struct sizes, kinds, forms, counts and NULL arrays
  * as cuzk_engine_submit; for ABC partitions also every value (< r) and

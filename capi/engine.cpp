@@ -7,6 +7,60 @@ using namespace cuzk::capi;
 
 namespace cuzk::capi {
 
+namespace {
+
+// The deleter of engine objects (see engine_reaper).
+struct engine_deleter {
+    std::shared_ptr<engine_reaper> r;
+    void operator()(engine_obj* p) const noexcept
+    {
+        {
+            std::lock_guard lk(r->mu);
+            if (r->waiting) {
+                r->handed = p;
+                r->cv.notify_all();
+                return;
+            }
+        }
+        delete p;
+    }
+};
+
+// Removes the engine handle from the registry and returns its object (null
+// when `h` is not a live engine handle).
+std::shared_ptr<engine_obj> take_engine(const cuzk_engine* h)
+{
+    registry& r = reg();
+    std::unique_lock lk(r.mu);
+    auto it = r.live.find(token(h));
+    if (it == r.live.end() || it->second->get_kind() != kind::engine) return nullptr;
+    std::shared_ptr<engine_obj> o = std::static_pointer_cast<engine_obj>(std::move(it->second));
+    r.live.erase(it);
+    return o;   // released by the caller, outside the registry lock
+}
+
+// cuzk_engine_destroy on any thread but the engine's delivery thread: waits
+// until the calls on the engine in progress on other threads (its timeline
+// callback's included) have returned, then shuts the engine down here.
+void destroy_here(std::shared_ptr<engine_obj> e) noexcept
+{
+    const std::shared_ptr<engine_reaper> r = e->reaper;
+    {
+        std::lock_guard lk(r->mu);
+        r->waiting = true;
+    }
+    e.reset();   // the last reference, or the deleter hands it over later
+    engine_obj* p = nullptr;
+    {
+        std::unique_lock lk(r->mu);
+        r->cv.wait(lk, [&] { return r->handed != nullptr; });
+        p = r->handed;
+    }
+    delete p;
+}
+
+} // namespace
+
 cuzk_job* submit_job(engine_obj& e, pipeline::proof_request req, const cuzk_job_options* opt, const char* fn)
 {
     if (opt) {
@@ -57,12 +111,19 @@ CUZK_API cuzk_status cuzk_engine_create(cuzk_engine** out, const cuzk_engine_opt
         else cuzk_engine_options_init(&o);
         if (o.reserved0 != 0) fail(CUZK_ERR_INVALID_ARGUMENT, fmt::format("{}: reserved0 must be 0", fn));
 
-        auto e = std::make_shared<engine_obj>();
+        auto reaper = std::make_shared<engine_reaper>();
+        std::shared_ptr<engine_obj> e(new engine_obj, engine_deleter{reaper});
+        e->reaper = std::move(reaper);
         std::vector<std::shared_ptr<timeline::sink>> sinks;
         if (o.timeline_callbacks) {
             const cuzk_timeline_callbacks cb = read_struct(o.timeline_callbacks, sizeof(cuzk_timeline_callbacks), fn,
                                                            "cuzk_timeline_callbacks");
-            sinks.push_back(make_callback_sink(cb));
+            // The engine records under its lock: the host's callback runs on
+            // the engine object's delivery thread instead (cuzk.h).
+            if (cb.on_event) {
+                e->events = std::make_shared<timeline::async_sink>(make_callback_sink(cb));
+                sinks.push_back(e->events);
+            }
         }
         if (o.timeline_buffer) {
             auto b = find<timeline_buffer_obj>(o.timeline_buffer);
@@ -81,6 +142,12 @@ CUZK_API cuzk_status cuzk_engine_create(cuzk_engine** out, const cuzk_engine_opt
         cfg.self_verify = o.self_verify != 0;
         cfg.partitions_per_call = o.partitions_per_call;
         cfg.device_memory_budget = o.device_memory_budget;
+        cfg.device_error_limit = o.device_error_limit;
+        if (o.num_cuda_devices > 4096)
+            fail(CUZK_ERR_INVALID_ARGUMENT, fmt::format("{}: num_cuda_devices {} is above 4096", fn, o.num_cuda_devices));
+        if (o.num_cuda_devices && !o.cuda_devices)
+            fail(CUZK_ERR_NULL, fmt::format("{}: cuda_devices is NULL with num_cuda_devices {}", fn, o.num_cuda_devices));
+        if (o.cuda_devices) cfg.cuda_devices.assign(o.cuda_devices, o.cuda_devices + o.num_cuda_devices);
         if (o.backend == CUZK_BACKEND_CPU) cfg.backend = pipeline::engine_backend::cpu;
         else if (o.backend == CUZK_BACKEND_CUDA) cfg.backend = pipeline::engine_backend::cuda;
         else fail(CUZK_ERR_INVALID_ARGUMENT, fmt::format("{}: unknown backend {}", fn, o.backend));
@@ -94,7 +161,24 @@ CUZK_API cuzk_status cuzk_engine_create(cuzk_engine** out, const cuzk_engine_opt
     });
 }
 
-CUZK_API void cuzk_engine_destroy(cuzk_engine* engine) { remove_handle(engine, kind::engine); }
+CUZK_API void cuzk_engine_destroy(cuzk_engine* engine)
+{
+    if (!engine) return;
+    try {
+        std::shared_ptr<engine_obj> e = take_engine(engine);
+        if (!e) return;
+        if (e->events && e->events->on_delivery_thread()) {
+            // From the engine's own timeline callback: nothing more is
+            // delivered; the engine shuts down when the last reference goes
+            // (now, or when another thread's call on it returns).
+            e->events->abandon();
+            e.reset();
+            return;
+        }
+        destroy_here(std::move(e));
+    } catch (...) {   // a failed lock: leave the engine to the references left
+    }
+}
 
 CUZK_API size_t cuzk_engine_last_error(char* out, size_t out_len, const cuzk_engine* engine)
 {
@@ -228,6 +312,53 @@ CUZK_API cuzk_status cuzk_engine_submit(cuzk_job** out, cuzk_engine* engine, uin
             }
         }
         *out = submit_job(e, std::move(req), opt, fn);
+        return CUZK_OK;
+    });
+}
+
+CUZK_API cuzk_status cuzk_engine_device_count(uint32_t* out, const cuzk_engine* engine)
+{
+    static const char* fn = "cuzk_engine_device_count";
+    return call<engine_obj>(engine, fn, [&](engine_obj& e) -> cuzk_status {
+        need(out, fn, "out");
+        *out = e.eng->device_count();
+        return CUZK_OK;
+    });
+}
+
+CUZK_API cuzk_status cuzk_device_stats_get(cuzk_device_stats* out, const cuzk_engine* engine, uint32_t device)
+{
+    static const char* fn = "cuzk_device_stats_get";
+    return call<engine_obj>(engine, fn, [&](engine_obj& e) -> cuzk_status {
+        need(out, fn, "out");
+        if (device >= e.eng->device_count())
+            fail(CUZK_ERR_INVALID_ARGUMENT,
+                 fmt::format("{}: no device {} (the engine has {})", fn, device, e.eng->device_count()));
+        const pipeline::engine_stats s = e.eng->stats();
+        cuzk_device_stats v{};
+        v.struct_size = sizeof v;
+        v.number = s.device_numbers[device];
+        v.excluded = s.device_excluded[device];
+        v.busy_ns = s.device_busy_ns[device];
+        v.partitions = s.device_partitions[device];
+        v.failures = s.device_failures[device];
+        v.memory_reserved = s.device_memory_reserved[device];
+        v.memory_peak = s.device_memory_peak[device];
+        write_struct(out, v, sizeof(cuzk_device_stats), fn);
+        return CUZK_OK;
+    });
+}
+
+CUZK_API cuzk_status cuzk_engine_exclude_device(uint32_t* out_excluded, cuzk_engine* engine, uint32_t device,
+                                                const char* reason)
+{
+    static const char* fn = "cuzk_engine_exclude_device";
+    return call<engine_obj>(engine, fn, [&](engine_obj& e) -> cuzk_status {
+        if (device >= e.eng->device_count())
+            fail(CUZK_ERR_INVALID_ARGUMENT,
+                 fmt::format("{}: no device {} (the engine has {})", fn, device, e.eng->device_count()));
+        const bool did = e.eng->exclude_device(device, reason ? reason : "excluded by the host");
+        if (out_excluded) *out_excluded = did ? 1 : 0;
         return CUZK_OK;
     });
 }

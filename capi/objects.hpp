@@ -3,6 +3,7 @@
 // area files share. Not installed.
 #pragma once
 
+#include <condition_variable>
 #include <deque>
 #include <optional>
 
@@ -15,6 +16,7 @@
 #include "cuzk/pipeline/engine.hpp"
 #include "cuzk/r1cs/pce.hpp"
 #include "cuzk/r1cs/pce_builder.hpp"
+#include "cuzk/timeline/async_sink.hpp"
 #include "cuzk/timeline/sinks.hpp"
 
 namespace cuzk::capi {
@@ -65,7 +67,8 @@ struct recorder_obj final : object {
 };
 
 // ---- timeline (timeline.cpp) ---------------------------------------------------------------
-// The engine's events into a host callback (converted to cuzk_event on the fly).
+// Events into a host callback (converted to cuzk_event on the fly), on the
+// calling thread: the engine object puts it behind a timeline::async_sink.
 std::shared_ptr<timeline::sink> make_callback_sink(const cuzk_timeline_callbacks& cb);
 
 // A bounded queue of events the host drains.
@@ -103,16 +106,42 @@ struct engine_key {
     std::optional<filecoin::seal_config> porep;   // set for a PoRep key (cuzk_porep_c2_submit)
 };
 
+struct engine_obj;
+
+// How an engine object reaches the thread that destroys it. The object is
+// held by a shared_ptr whose deleter (engine.cpp) deletes it where the last
+// reference goes, unless cuzk_engine_destroy is waiting for it: then the
+// object is handed to that thread, which shuts the engine down itself (so
+// that the timeline callback is never left running after destroy returns).
+struct engine_reaper {
+    std::mutex mu;
+    std::condition_variable cv;
+    bool waiting = false;
+    engine_obj* handed = nullptr;
+};
+
 struct engine_obj final : object {
     static constexpr kind static_kind = kind::engine;
     kind get_kind() const noexcept override { return static_kind; }
 
+    std::shared_ptr<engine_reaper> reaper;
+
+    // The host callback behind its delivery thread (null without a callback).
+    std::shared_ptr<timeline::async_sink> events;
     std::shared_ptr<timeline::fan_out> sink;    // must outlive eng (the engine borrows it)
     std::unique_ptr<pipeline::engine> eng;
     std::mutex keys_mu;
     std::unordered_map<uint32_t, engine_key> keys;
 
-    ~engine_obj() override { eng.reset(); }   // cancels, joins; then the sink goes
+    // Cancels, joins the engine's threads; then delivers the events still
+    // queued and joins the delivery thread. Run on the delivery thread (the
+    // callback destroyed its engine), the delivery was abandoned already and
+    // the thread ends by itself (timeline::async_sink::close).
+    ~engine_obj() override
+    {
+        eng.reset();
+        if (events) events->close();
+    }
 
     // The registered key `id`, or CUZK_ERR_INVALID_ARGUMENT naming fn.
     engine_key key(uint32_t id, const char* fn)

@@ -1,5 +1,5 @@
-// cuzk C ABI — the timeline: events into a host callback, or into a buffer
-// the host drains.
+// cuzk C ABI — the timeline: events into a host callback (behind the engine
+// object's timeline::async_sink, engine.cpp), or into a buffer the host drains.
 #include "objects.hpp"
 
 using namespace cuzk;

@@ -18,21 +18,69 @@ void cuda_fail(cudaError_t e, const char* expr, const char* file, int line)
     throw error(errc::device, msg);
 }
 
+namespace {
+// The device each host thread works on (set by select_device; −1: not yet
+// chosen, which means device 0 at the first use).
+thread_local int t_device = -1;
+std::mutex init_mu;
+context contexts[max_devices];
+} // namespace
+
+int current_device() noexcept { return t_device < 0 ? 0 : t_device; }
+
+int select_device(int device)
+{
+    int count = 0;
+    CUZK_CUDA_CHECK(cudaGetDeviceCount(&count));
+    if (device < 0 || device >= count || device >= max_devices)
+        throw error(errc::invalid_argument, "CUDA device " + std::to_string(device) + " does not exist (" +
+                                                std::to_string(count) + " visible)");
+    const int prev = current_device();
+    CUZK_CUDA_CHECK(cudaSetDevice(device));
+    t_device = device;
+    return prev;
+}
+
 context& ctx()
 {
-    static context c;
-    static std::mutex init_mu;
+    if (t_device < 0) select_device(0);
+    context& c = contexts[t_device];
     std::lock_guard<std::mutex> lk(init_mu);
     if (!c.ready) {
-        int count = 0;
-        CUZK_CUDA_CHECK(cudaGetDeviceCount(&count));
-        if (count <= 0) throw error(errc::device, "no CUDA device");
-        CUZK_CUDA_CHECK(cudaSetDevice(c.device));
+        c.device = t_device;
         CUZK_CUDA_CHECK(cudaGetDeviceProperties(&c.prop, c.device));
         CUZK_CUDA_CHECK(cudaStreamCreateWithFlags(&c.stream, cudaStreamNonBlocking));
         c.ready = true;
     }
     return c;
+}
+
+copy_timer::copy_timer(context& c, bool on)
+{
+    if (!on) return;
+    for (auto& e : ev_) CUZK_CUDA_CHECK(cudaEventCreate(&e));
+    CUZK_CUDA_CHECK(cudaStreamSynchronize(c.stream));
+    CUZK_CUDA_CHECK(cudaEventRecord(ev_[0], c.stream));
+    CUZK_CUDA_CHECK(cudaEventSynchronize(ev_[0]));
+    t0_ = std::chrono::steady_clock::now();
+}
+
+copy_timer::~copy_timer()
+{
+    for (auto& e : ev_)
+        if (e) cudaEventDestroy(e);
+}
+
+void copy_timer::finish(std::chrono::steady_clock::time_point copy_done, std::chrono::steady_clock::time_point* begin,
+                        std::chrono::steady_clock::time_point* end)
+{
+    if (!ev_[0]) return;
+    float ms = 0;
+    CUZK_CUDA_CHECK(cudaEventElapsedTime(&ms, ev_[0], ev_[1]));
+    const auto b = t0_ + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                             std::chrono::duration<double, std::milli>(ms));
+    *begin = b;
+    *end = copy_done > b ? copy_done : b;
 }
 
 void* ctx_slot(int s, size_t bytes)
@@ -180,6 +228,9 @@ namespace cuzk::cuda_bridge {
 
 using namespace cuzk::dev;
 
+int select_device(int device) { return dev::select_device(device); }
+int current_device() noexcept { return dev::current_device(); }
+
 int device_count(std::string* why)
 {
     int count = 0;
@@ -224,9 +275,18 @@ void* alloc(size_t bytes)
     return p;
 }
 
-void release(void* p) noexcept
+void release(void* p, int device) noexcept
 {
-    if (p) cudaFree(p);
+    if (!p) return;
+    const int cur = current_device();
+    if (device == cur) {
+        cudaFree(p);
+        return;
+    }
+    // Free it on its own device, then return to the thread's choice.
+    if (cudaSetDevice(device) == cudaSuccess) cudaFree(p);
+    cudaSetDevice(cur);
+    cudaGetLastError();
 }
 
 void copy_to_device(void* dst, const void* src, size_t bytes)

@@ -1,11 +1,13 @@
-// cuzk kernels — the CUDA side of the backend: error checks, the per-process
-// device context (device 0, one stream, cached scratch buffers), and the
+// cuzk kernels — the CUDA side of the backend: error checks, the device
+// contexts (one per CUDA device: a stream, cached scratch buffers), and the
 // launcher `cuda_be` that runs the backend-neutral bodies of msm_device.cuh and
 // ntt_device.cuh as kernels. Only .cu files include this header.
 #pragma once
 
 #include <cuda_runtime.h>
 
+#include <atomic>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -27,9 +29,11 @@ namespace cuzk::dev {
         if (cuzk_err_ != cudaSuccess) ::cuzk::dev::cuda_fail(cuzk_err_, #expr, __FILE__, __LINE__); \
     } while (0)
 
-// The process-wide device context. All entry points of the bridge lock `mu`
-// for their whole duration, so device work from several host threads is
-// serialised (one stream).
+// One context per CUDA device (at most max_devices), made at its first use.
+// All entry points of the bridge lock the context's `mu` for their whole
+// duration, so device work from several host threads on one device is
+// serialised (one stream per device); different devices run independently.
+inline constexpr int max_devices = 64;
 struct context {
     std::recursive_mutex mu;
     bool ready = false;
@@ -46,8 +50,13 @@ struct context {
     void* sort_temp = nullptr;
     size_t sort_temp_bytes = 0;
 };
-// The context, initialised on first use (throws errc::device when no device).
+// The context of the calling thread's device (cuda_bridge::select_device;
+// device 0 when the thread never chose), initialised on first use (throws
+// errc::device when no device).
 context& ctx();
+// The calling thread's device, and the choice of it (cuda_bridge.hpp).
+int current_device() noexcept;
+int select_device(int device);
 // Grows slot s to at least `bytes` (contents are lost when it grows).
 void* ctx_slot(int s, size_t bytes);
 void ctx_release_all();
@@ -58,6 +67,26 @@ void cuda_sort_pairs(const uint32_t* kin, uint32_t* kout, const uint32_t* vin, u
 void cuda_exclusive_sum(const uint32_t* in, uint32_t* out, size_t n);
 // max over i of the bit length of the 256-bit scalars k[4i … 4i+3] (kernels/backend.cu).
 unsigned cuda_scalar_bits(const uint64_t* k, size_t n);
+
+// Times the last device-to-host copy of a piece of work on the context's
+// stream: begin() anchors the device clock to the host's (the stream must
+// be idle: it synchronises) and arms be.copy_ev; finish() maps the event
+// recorded before the last copy onto the host clock. Events freed on exit.
+class copy_timer {
+public:
+    copy_timer(context& c, bool on);
+    ~copy_timer();
+    copy_timer(const copy_timer&) = delete;
+    copy_timer& operator=(const copy_timer&) = delete;
+    cudaEvent_t event() const { return ev_[1]; }
+    // The last copy's span: from its start on the device to `copy_done`.
+    void finish(std::chrono::steady_clock::time_point copy_done, std::chrono::steady_clock::time_point* begin,
+                std::chrono::steady_clock::time_point* end);
+
+private:
+    cudaEvent_t ev_[2] = {nullptr, nullptr};   // anchor, before the copy
+    std::chrono::steady_clock::time_point t0_{};
+};
 
 #if defined(__CUDACC__)
 template <class B>
@@ -83,6 +112,10 @@ __global__ void __launch_bounds__(ntt_threads, B::min_blocks_per_sm) block_kerne
 
 struct cuda_be {
     context& c;
+    // When set, every to_host records copy_ev before its copy and reads the
+    // host clock into copy_done after it (the last copy's D2H span).
+    cudaEvent_t copy_ev = nullptr;
+    std::chrono::steady_clock::time_point copy_done{};
 
     template <class T>
     T* buffer(int slot, size_t count)
@@ -92,8 +125,10 @@ struct cuda_be {
     void zero(void* p, size_t bytes) { CUZK_CUDA_CHECK(cudaMemsetAsync(p, 0, bytes, c.stream)); }
     void to_host(void* dst, const void* src, size_t bytes)
     {
+        if (copy_ev) CUZK_CUDA_CHECK(cudaEventRecord(copy_ev, c.stream));
         CUZK_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, c.stream));
         CUZK_CUDA_CHECK(cudaStreamSynchronize(c.stream));
+        if (copy_ev) copy_done = std::chrono::steady_clock::now();
     }
     template <class B>
     void each(size_t n, const B& body, unsigned block = 256)
@@ -106,11 +141,13 @@ struct cuda_be {
     template <class B>
     void blocks(size_t nblocks, unsigned threads, size_t smem, const B& body)
     {
-        static bool attr_set = false;   // per instantiation; under the context lock
-        if (!attr_set) {
+        // The attribute is per device: one bit per device, per instantiation.
+        static std::atomic<uint64_t> attr_set{0};
+        const uint64_t bit = uint64_t{1} << c.device;
+        if (!(attr_set.load(std::memory_order_acquire) & bit)) {
             CUZK_CUDA_CHECK(cudaFuncSetAttribute(block_kernel<B>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                                  int(size_t(2) << ntt_block_log) * int(sizeof(q16))));
-            attr_set = true;
+            attr_set.fetch_or(bit, std::memory_order_acq_rel);
         }
         block_kernel<B><<<unsigned(nblocks), threads, smem, c.stream>>>(body);
         CUZK_CUDA_CHECK(cudaGetLastError());

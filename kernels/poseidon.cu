@@ -5,6 +5,7 @@
 #include <cuda_runtime.h>
 
 #include <map>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -17,15 +18,18 @@ namespace cuzk::dev {
 namespace {
 
 // The device copy of one arity's constants, packed crc ‖ mds ‖ pre_sparse ‖
-// sparse, made on first use and kept for the life of the process (a few
-// tens of KiB per arity). Caller holds the context lock.
+// sparse, made on first use on each device and kept for the life of the
+// process (a few tens of KiB per arity). Caller holds the context lock; the
+// map is shared by the devices' contexts, so it has a lock of its own.
 poseidon_dconsts device_constants(const poseidon_bridge::constants& h)
 {
-    static std::map<unsigned, dfr*> uploaded;
+    static std::map<std::pair<int, unsigned>, dfr*> uploaded;   // by (device, arity)
     const unsigned t = h.arity + 1, rp = h.partial_rounds;
     const size_t n_crc = poseidon_crc_count(t, rp), n_mat = size_t(t) * t;
     const size_t n_sparse = poseidon_sparse_count(t, rp);
-    dfr*& d = uploaded[h.arity];
+    static std::mutex map_mu;
+    std::lock_guard<std::mutex> map_lk(map_mu);
+    dfr*& d = uploaded[{ctx().device, h.arity}];
     if (!d) {
         std::vector<fr> packed;
         packed.reserve(n_crc + 2 * n_mat + n_sparse);

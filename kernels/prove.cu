@@ -6,7 +6,13 @@
 // witness entry points; everything here queues on the same backend stream.
 #include <cuda_runtime.h>
 
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cctype>
+#include <cstdio>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -46,6 +52,59 @@ struct mul_into_body {
     CUZK_HD void operator()(size_t i) const { c[i] = a[i] * b[i]; }
 };
 
+// ---- page-locked memory near a device ------------------------------------------------------
+// The NUMA node of a device's PCI slot, from sysfs; −1 when the host has
+// one node, or the kernel does not say.
+int numa_node_of(int device)
+{
+    if (access("/sys/devices/system/node/node1", F_OK) != 0) return -1;   // one node: nothing to choose
+    char bus[32] = {0};
+    if (cudaDeviceGetPCIBusId(bus, int(sizeof bus), device) != cudaSuccess) {
+        cudaGetLastError();
+        return -1;
+    }
+    std::string path = "/sys/bus/pci/devices/";
+    for (const char* q = bus; *q; ++q) path += char(std::tolower(static_cast<unsigned char>(*q)));
+    path += "/numa_node";
+    std::FILE* f = std::fopen(path.c_str(), "r");
+    if (!f) return -1;
+    int node = -1;
+    if (std::fscanf(f, "%d", &node) != 1) node = -1;
+    std::fclose(f);
+    return node;
+}
+
+// `bytes` of page-locked memory, portable to every device. On a host with
+// several NUMA nodes the pages are placed on `device`'s node first (mmap,
+// mbind with a preferred node, first touch, then registered with CUDA);
+// otherwise, or when that fails, cudaHostAlloc. nullptr when no page-locked
+// memory can be had. Kept for the life of the process (the staging pieces).
+void* numa_pinned_alloc(size_t bytes, int device)
+{
+    const int node = numa_node_of(device);
+    if (node >= 0 && node < 64) {
+        void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (p != MAP_FAILED) {
+            const unsigned long mask = 1ul << node;
+            const long preferred = 1;   // MPOL_PREFERRED
+            bool ok = syscall(SYS_mbind, p, bytes, preferred, &mask, 64ul, 0ul) == 0;
+            if (ok) {
+                std::memset(p, 0, bytes);   // first touch: the pages land on the node
+                ok = cudaHostRegister(p, bytes, cudaHostRegisterPortable) == cudaSuccess;
+                if (!ok) cudaGetLastError();
+            }
+            if (ok) return p;
+            munmap(p, bytes);
+        }
+    }
+    void* p = nullptr;
+    if (cudaHostAlloc(&p, bytes, cudaHostAllocPortable) != cudaSuccess) {
+        cudaGetLastError();
+        return nullptr;
+    }
+    return p;
+}
+
 // ---- staged uploads ------------------------------------------------------------------------
 // Piece k is reused once the DMA that read it (event done[k]) has completed.
 // Two 64 MiB pinned pieces: the host copy into one overlaps the DMA from the
@@ -64,24 +123,25 @@ struct stage_state {
     cudaEvent_t tags_done = nullptr;
     bool tags_used = false;
 };
+// One staging state per device (the calling thread's, under its context
+// lock), so uploads to different devices do not share buffers or wait on
+// each other.
 stage_state& stage()
 {
-    static stage_state s;
-    return s;
+    static stage_state s[max_devices];
+    return s[ctx().device];
 }
 
 // Allocates the two staging pieces and their events; false when no pinned
-// memory can be had (the caller then copies without staging).
+// memory can be had (the caller then copies without staging). The pieces
+// are placed on the device's NUMA node when the host has several
+// (numa_pinned_alloc).
 bool ensure_stage(stage_state& st)
 {
     for (int k = 0; k < 2; ++k) {
         if (!st.buf[k]) {
-            const cudaError_t e = cudaHostAlloc(&st.buf[k], stage_bytes, cudaHostAllocDefault);
-            if (e != cudaSuccess) {
-                st.buf[k] = nullptr;
-                cudaGetLastError();
-                return false;
-            }
+            st.buf[k] = numa_pinned_alloc(stage_bytes, ctx().device);
+            if (!st.buf[k]) return false;
         }
         if (!st.done[k]) CUZK_CUDA_CHECK(cudaEventCreateWithFlags(&st.done[k], cudaEventDisableTiming));
     }
@@ -168,7 +228,7 @@ void* host_alloc_pinned(size_t bytes)
     context& c = ctx();
     std::lock_guard<std::recursive_mutex> lk(c.mu);
     void* p = nullptr;
-    const cudaError_t e = cudaHostAlloc(&p, bytes ? bytes : 1, cudaHostAllocDefault);
+    const cudaError_t e = cudaHostAlloc(&p, bytes ? bytes : 1, cudaHostAllocPortable);
     if (e == cudaErrorMemoryAllocation) {
         cudaGetLastError();
         throw error(errc::out_of_memory,
@@ -189,7 +249,7 @@ bool host_register(const void* p, size_t bytes) noexcept
     try {
         context& c = ctx();
         std::lock_guard<std::recursive_mutex> lk(c.mu);
-        const cudaError_t e = cudaHostRegister(const_cast<void*>(p), bytes, cudaHostRegisterDefault);
+        const cudaError_t e = cudaHostRegister(const_cast<void*>(p), bytes, cudaHostRegisterPortable);
         if (e != cudaSuccess) {
             cudaGetLastError();   // not sticky: clear it
             return false;

@@ -14,7 +14,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bdir=$root/build-demo
-"$root/scripts/setup.sh"
+"$root/scripts/setup.sh" --program
 
 if [[ -z ${CUZK_CUDA:-} ]]; then
   CUZK_CUDA=OFF

@@ -4,14 +4,27 @@
 # are already installed are not fetched again. Run as root (or with sudo).
 set -euo pipefail
 
-pkgs=(build-essential cmake ninja-build pkg-config libfmt-dev catch2
-      libbenchmark-dev libgmp-dev libssl-dev)
-# Go and Rust hosts of the C ABI (tests host:go, host:rust): Go 1.19, the
-# bindgen program (it loads libclang at run time and needs clang's own headers),
-# and Debian's cargo and rustc only when no Rust toolchain is on PATH already.
-pkgs+=(golang-go bindgen libclang1-14 libclang-common-14-dev)
-command -v cargo >/dev/null 2>&1 || pkgs+=(cargo)
-command -v rustc >/dev/null 2>&1 || pkgs+=(rustc)
+# --program: only what the library and the cuzk program need (scripts/demo.sh),
+# so that a fresh machine reaches the demo without the test toolchains.
+only_program=0
+case "${1:-}" in
+  --program) only_program=1 ;;
+  "") ;;
+  *) echo "usage: $0 [--program]" >&2; exit 2 ;;
+esac
+
+pkgs=(build-essential cmake ninja-build pkg-config libfmt-dev libssl-dev)
+if ((only_program == 0)); then
+  # Tests and benchmarks: Catch2 v2, Google Benchmark, GMP.
+  pkgs+=(catch2 libbenchmark-dev libgmp-dev)
+  # Go and Rust hosts of the C ABI (tests host:go, host:rust): Go 1.19, the
+  # bindgen program (it loads libclang at run time and needs clang's own
+  # headers), and Debian's cargo and rustc only when no Rust toolchain is on
+  # PATH already.
+  pkgs+=(golang-go bindgen libclang1-14 libclang-common-14-dev)
+  command -v cargo >/dev/null 2>&1 || pkgs+=(cargo)
+  command -v rustc >/dev/null 2>&1 || pkgs+=(rustc)
+fi
 
 missing=()
 for p in "${pkgs[@]}"; do

@@ -1533,7 +1533,16 @@ TEST_CASE("fault: CUZK_FAULT specifications", "[engine]")
     fault::disarm();
     CHECK_NOTHROW(fault::check(fault::point::kernel, "t"));
     CHECK(fault::fired(fault::point::kernel) == 0);
-    for (const char* bad : {"gpu", "kernel:x", "copy:1:2:3", "alloc:", ",", "kernel:-1"}) {
+    // A device filter: only checks on that device count.
+    fault::arm_from_spec("kernel@1:1");
+    CHECK_NOTHROW(fault::check(fault::point::kernel, "t", 0));
+    CHECK_NOTHROW(fault::check(fault::point::kernel, "t"));
+    CHECK_NOTHROW(fault::check(fault::point::kernel, "t", 1));   // skipped
+    CHECK_THROWS_AS(fault::check(fault::point::kernel, "t", 1), error);
+    CHECK_NOTHROW(fault::check(fault::point::kernel, "t", 1));   // count spent
+    fault::disarm();
+    for (const char* bad : {"gpu", "kernel:x", "copy:1:2:3", "alloc:", ",", "kernel:-1", "kernel@", "kernel@x",
+                            "kernel@-1", "kernel@99999"}) {
         INFO(bad);
         CHECK_THROWS_AS(fault::arm_from_spec(bad), error);
     }
@@ -1670,4 +1679,236 @@ TEST_CASE("engine: the host budget counts the resident keys and the pools, and i
         CHECK(st.memory_pooled <= cfg.synth_workers * aux_bytes);
         CHECK(st.memory_pooled % aux_bytes == 0);
     }
+}
+
+// ---- several devices ------------------------------------------------------------------------
+
+namespace {
+
+// The devices that ran a GPU_START in the recorded timeline.
+std::set<int32_t> devices_started(const std::vector<timeline::event>& ev)
+{
+    std::set<int32_t> out;
+    for (const auto& e : ev)
+        if (e.name == "GPU_START") out.insert(e.device);
+    return out;
+}
+
+// Three modelled devices with one prove worker each; device parts of tens of
+// ms against a synthesis of about one, so the queue stays full and every
+// device has work.
+pipeline::engine_config three_devices(timeline::sink* sink)
+{
+    pipeline::engine_config cfg;
+    cfg.synth_workers = 2;
+    cfg.lookahead = 6;
+    cfg.devices = 3;
+    cfg.workers_per_device = 1;
+    cfg.device_threads = 1;
+    cfg.sink = sink;
+    return cfg;
+}
+
+} // namespace
+
+TEST_CASE("engine: a job's partitions spread over the devices and all verify", "[engine]")
+{
+    const test_key k(test::test_seed() + 71, 2, 700);
+    test_recorder rec;
+    std::vector<uint64_t> values;
+    pipeline::engine_stats st;
+    {
+        pipeline::engine eng(three_devices(&rec));
+        REQUIRE(eng.device_count() == 3);
+        const auto key = eng.add_key(k.pk, k.pce);
+        std::vector<pipeline::partition> parts;
+        for (uint64_t p = 0; p < 12; ++p) {
+            values.push_back(100 + p);
+            parts.push_back(pipeline::circuit_partition{k.circuit_ptr(values.back())});
+        }
+        const pipeline::job_handle h = eng.submit({key, std::move(parts), 0, "spread"});
+        const auto& r = h.wait();
+        REQUIRE(r.status == job_status::completed);
+        CHECK(verify_result(k, r, values));
+        st = eng.stats();
+    }
+    REQUIRE(st.device_partitions.size() == 3);
+    CHECK(st.device_numbers == std::vector<int>{0, 1, 2});
+    uint64_t total = 0;
+    for (size_t d = 0; d < 3; ++d) {
+        INFO("device " << d);
+        CHECK(st.device_partitions[d] > 0);
+        CHECK(st.device_busy_ns[d] > 0);
+        CHECK(st.device_excluded[d] == 0);
+        total += st.device_partitions[d];
+    }
+    CHECK(total == 12);
+    const auto ev = rec.take();
+    CHECK(devices_started(ev) == std::set<int32_t>{0, 1, 2});
+    // The waterfall's analysis has a row (a report) per device.
+    const auto a = timeline::analyse(ev);
+    CHECK(a.devices.size() == 3);
+}
+
+TEST_CASE("engine: a failing device is named, fails only its partitions, and is excluded at the limit", "[engine]")
+{
+    const fault_guard guard;
+    const test_key k(test::test_seed() + 72, 2, 700);
+    test_recorder rec;
+    pipeline::engine_config cfg = three_devices(&rec);
+    cfg.devices = 2;
+    cfg.device_error_limit = 2;
+    pipeline::engine eng(cfg);
+    const auto key = eng.add_key(k.pk, k.pce);
+    fault::arm(fault::point::kernel, 0, 0, 1);   // every kernel check on device 1 fails
+    std::vector<pipeline::job_handle> hs;
+    for (uint64_t j = 0; j < 16; ++j)
+        hs.push_back(eng.submit({key, {pipeline::circuit_partition{k.circuit_ptr(j)}}, 0, "", {}}));
+    size_t failed = 0;
+    for (uint64_t j = 0; j < hs.size(); ++j) {
+        const auto& r = hs[j].wait();
+        INFO("job " << j << ": " << r.message);
+        if (r.status == job_status::failed) {
+            ++failed;
+            CHECK(r.code == errc::device);
+            CHECK(r.message.find("device 1 of the cpu backend: cpu prove: NTT: kernel launch failed") !=
+                  std::string::npos);
+        } else {
+            REQUIRE(r.status == job_status::completed);
+            CHECK(verify_result(k, r, {j}, false));
+        }
+    }
+    // Device 1 failed twice in a row and was excluded; device 0 proved the rest.
+    CHECK(failed == 2);
+    auto st = eng.stats();
+    CHECK(st.device_failures == std::vector<uint64_t>{0, 2});
+    CHECK(st.device_excluded == std::vector<uint8_t>{0, 1});
+    CHECK(st.device_partitions[1] == 2);
+    CHECK(st.device_partitions[0] == 14);
+    CHECK_FALSE(eng.exclude_device(1));   // already out
+    // The engine keeps proving on device 0.
+    CHECK(eng.submit({key, {pipeline::circuit_partition{k.circuit_ptr(99)}}, 0, "", {}}).wait().status ==
+          job_status::completed);
+    st = eng.stats();
+    CHECK(st.device_partitions[1] == 2);
+    const auto ev = rec.take();
+    const auto ex = std::count_if(ev.begin(), ev.end(), [](const timeline::event& e) {
+        return e.name == "DEVICE_EXCLUDED" && e.device == 1;
+    });
+    CHECK(ex == 1);
+}
+
+TEST_CASE("engine: with every device excluded, live jobs fail and submit refuses", "[engine]")
+{
+    const test_key k(test::test_seed() + 73, 1, 8);
+    pipeline::engine_config cfg;
+    cfg.devices = 2;
+    cfg.synth_workers = 1;
+    pipeline::engine eng(cfg);
+    const auto key = eng.add_key(k.pk, k.pce);
+    CHECK_THROWS_AS(eng.exclude_device(2), error);
+    auto g = std::make_shared<gate>();
+    const pipeline::job_handle h =
+        eng.submit({key, {pipeline::circuit_partition{std::make_shared<gated_circuit>(g, k.circuit(1))}}, 0, "held"});
+    g->wait_arrived(1);   // its synthesis has started: the job is live
+    CHECK(eng.exclude_device(0, "test"));
+    CHECK_FALSE(h.wait_for(50ms));   // device 1 is left: the job waits for it
+    CHECK(eng.exclude_device(1, "test"));
+    const auto& r = h.wait();
+    CHECK(r.status == job_status::failed);
+    CHECK(r.code == errc::device);
+    CHECK(r.message.find("no device left") != std::string::npos);
+    g->release();
+    try {
+        eng.submit({key, {pipeline::circuit_partition{k.circuit_ptr(2)}}, 0, "late"});
+        FAIL("submit without a device");
+    } catch (const error& e) {
+        CHECK(e.code() == errc::device);
+    }
+}
+
+TEST_CASE("engine: device configuration checks", "[engine]")
+{
+    pipeline::engine_config cfg;
+    cfg.cuda_devices = {0};   // a cuda option on the cpu backend
+    CHECK_THROWS_AS(pipeline::engine(cfg), error);
+    cfg.cuda_devices.clear();
+    cfg.devices = 0;          // 0 = one device on the cpu backend
+    pipeline::engine eng(cfg);
+    CHECK(eng.device_count() == 1);
+    CHECK(eng.config().devices == 1);
+    if (!cuda_available()) return;
+    pipeline::engine_config gc;
+    gc.backend = pipeline::engine_backend::cuda;
+    gc.cuda_devices = {0, 0};
+    CHECK_THROWS_AS(pipeline::engine(gc), error);   // listed twice
+    gc.cuda_devices = {cuda_device_count()};
+    CHECK_THROWS_AS(pipeline::engine(gc), error);   // does not exist
+    gc.cuda_devices = {0};
+    gc.devices = 2;
+    CHECK_THROWS_AS(pipeline::engine(gc), error);   // contradicts the list
+}
+
+TEST_CASE("engine: backend cuda over the listed devices: partitions spread, a failing device named", "[engine][gpu]")
+{
+    std::string why;
+    if (!cuda_available(&why)) {
+        WARN("skipped: " << why);
+        std::printf("SKIPPED: %s\n", why.c_str());
+        return;
+    }
+    const fault_guard guard;
+    const int visible = cuda_device_count();
+    const test_key k(test::test_seed() + 74, 2, 300);
+    for (const bool all : {false, true}) {
+        INFO((all ? "every visible device" : "device 0 listed"));
+        test_recorder rec;
+        pipeline::engine_config cfg;
+        cfg.backend = pipeline::engine_backend::cuda;
+        if (!all) cfg.cuda_devices = {0};
+        cfg.lookahead = 4;
+        cfg.workers_per_device = 1;
+        cfg.sink = &rec;
+        pipeline::engine eng(cfg);
+        const unsigned n = all ? unsigned(visible) : 1u;
+        REQUIRE(eng.device_count() == n);
+        const auto key = eng.add_key(k.pk, k.pce, {"gpu", 0});
+        std::vector<uint64_t> values;
+        std::vector<pipeline::partition> parts;
+        for (uint64_t p = 0; p < 4 * n; ++p) {
+            values.push_back(500 + p);
+            parts.push_back(pipeline::circuit_partition{k.circuit_ptr(values.back())});
+        }
+        const pipeline::job_handle h = eng.submit({key, std::move(parts), 0, "spread"});
+        REQUIRE(h.wait_for(300s));
+        const auto& r = h.result();
+        INFO(r.message);
+        REQUIRE(r.status == job_status::completed);
+        CHECK(verify_result(k, r, values));
+        const auto st = eng.stats();
+        std::vector<int> expect;
+        for (unsigned d = 0; d < n; ++d) expect.push_back(int(d));
+        CHECK(st.device_numbers == expect);
+        uint64_t total = 0;
+        for (unsigned d = 0; d < n; ++d) {
+            CHECK(st.device_memory_reserved[d] > 0);   // the key is resident on every device
+            total += st.device_partitions[d];
+        }
+        CHECK(total == 4 * n);
+        CHECK(devices_started(rec.take()).size() == n);
+    }
+    // A kernel failure on CUDA device 0 names it and fails only that job.
+    pipeline::engine_config cfg;
+    cfg.backend = pipeline::engine_backend::cuda;
+    cfg.cuda_devices = {0};
+    pipeline::engine eng(cfg);
+    const auto key = eng.add_key(k.pk, k.pce, {"gpu", 0});
+    fault::arm(fault::point::kernel, 0, 1, 0);
+    const pipeline::job_handle bad = eng.submit({key, {pipeline::circuit_partition{k.circuit_ptr(1)}}, 0, "bad"});
+    const auto& rb = bad.wait();
+    CHECK(rb.status == job_status::failed);
+    CHECK(rb.code == errc::device);
+    CHECK(rb.message.find("device 0 (CUDA 0): gpu prove: NTT: kernel launch failed") != std::string::npos);
+    const pipeline::job_handle good = eng.submit({key, {pipeline::circuit_partition{k.circuit_ptr(2)}}, 0, "good"});
+    CHECK(good.wait().status == job_status::completed);
 }

@@ -11,19 +11,6 @@
 
 namespace cuzk::cli {
 
-std::string human_size(uint64_t bytes)
-{
-    const char* const units[] = {"KiB", "MiB", "GiB", "TiB"};
-    if (bytes < 1024) return fmt::format("{} B", bytes);
-    double x = double(bytes) / 1024;
-    size_t u = 0;
-    while (x >= 1024 && u + 1 < std::size(units)) {
-        x /= 1024;
-        ++u;
-    }
-    return fmt::format("{:.{}f} {}", x, x < 10 ? 2 : 1, units[u]);
-}
-
 uint64_t parse_size(const std::string& flag, const std::string& text)
 {
     char* end = nullptr;
@@ -60,6 +47,30 @@ bool choose_gpu(const options& o)
     const bool have = cuda_available();
     if (b == "cuda" && !have) throw error(errc::unsupported, "--backend cuda: " + no_gpu_reason());
     return have;
+}
+
+device_choice parse_devices(const options& o, bool gpu)
+{
+    device_choice d;
+    if (o.has("--cpu-devices")) {
+        if (gpu) throw usage_error("--cpu-devices is for the CPU prover (--backend cpu); on the GPU use --devices");
+        d.cpu = unsigned(o.get_u64_or("--cpu-devices", 1, 1024, 1));
+    }
+    if (!o.has("--devices")) return d;
+    if (!gpu) throw usage_error("--devices names CUDA devices and needs the GPU prover; for the CPU use --cpu-devices");
+    const std::string list = o.get("--devices");
+    for (size_t pos = 0; pos <= list.size();) {
+        size_t comma = list.find(',', pos);
+        if (comma == std::string::npos) comma = list.size();
+        const std::string item = list.substr(pos, comma - pos);
+        char* end = nullptr;
+        const unsigned long v = std::strtoul(item.c_str(), &end, 10);
+        if (item.empty() || !std::isdigit(static_cast<unsigned char>(item[0])) || *end != '\0' || v > 4095)
+            throw usage_error(fmt::format("--devices: expected CUDA device numbers such as 0,2, got '{}'", list));
+        d.cuda.push_back(int(v));
+        pos = comma + 1;
+    }
+    return d;
 }
 
 int show_help(const char* usage, const char* about, std::span<const flag_spec> flags)

@@ -6,10 +6,12 @@
 #include <span>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 
 #include "cuzk/error.hpp"
+#include "cuzk/util/bytes.hpp"
 #include "options.hpp"
 
 namespace cuzk::cli {
@@ -28,8 +30,7 @@ auto read_as(const std::string& role, Read&& read)
     }
 }
 
-// "512 B", "1.0 KiB", "1.5 MiB", "2.00 GiB": the unit that keeps the number small.
-std::string human_size(uint64_t bytes);
+using cuzk::human_size;   // cuzk/util/bytes.hpp
 
 // "123", "512K", "512KiB", "1.5G", "2GB": K/M/G/T are powers of 1024 with or
 // without "iB"; "B" alone is bytes. usage_error naming `flag` otherwise.
@@ -41,6 +42,15 @@ std::string no_gpu_reason();
 // --backend auto|cpu|cuda (default auto): true for the GPU. auto picks the GPU
 // when one is usable; cuda without one is an error saying why.
 bool choose_gpu(const options& o);
+
+// The engine's devices from --devices LIST (CUDA device numbers, e.g. 0,2;
+// GPU only) and --cpu-devices N (devices the CPU prover models; CPU only).
+// Sets cuda_devices / devices of an engine_config whose backend is chosen.
+struct device_choice {
+    std::vector<int> cuda;   // empty: every visible device
+    unsigned cpu = 1;
+};
+device_choice parse_devices(const options& o, bool gpu);
 
 // Prints "usage: cuzk <usage>" (one line per form), `about` and the flags on
 // stdout; returns 0 (the exit status of --help).

@@ -8,6 +8,7 @@
 // JSON when the file ends in .json).
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cerrno>
@@ -70,7 +71,9 @@ constexpr flag_spec bench_flags[] = {
     {"--synth-workers", "S", "partitions synthesized at once (default 2)"},
     {"--synth-threads", "T", "threads per synthesis (default 1; 0 = all)"},
     {"--lookahead", "L", "synthesized partitions that may wait for the prover (default 2)"},
-    {"--gpu-workers", "W", "prove workers sharing the prover's lock (default 2)"},
+    {"--devices", "LIST", "CUDA devices to prove on, e.g. 0,2 (default: every visible GPU)"},
+    {"--cpu-devices", "N", "devices the CPU prover models, each with its lock and workers (default 1)"},
+    {"--gpu-workers", "W", "prove workers per device, sharing its lock (default 2)"},
     {"--partitions-per-call", "K", "partitions of one key a prove worker runs per lock hold (default 1)"},
     {"--device-threads", "D", "threads of the CPU prover (default 0 = all)"},
     {"--tail-threads", "T", "CPU-tail threads (default 1; 0 = tails run on the prove workers)"},
@@ -118,7 +121,11 @@ void parse_engine(const options& o, pipeline::engine_config& ec)
     if (o.has("--mem-budget")) ec.host_memory_budget = parse_size("--mem-budget", o.get("--mem-budget"));
     if (o.has("--device-memory-budget"))
         ec.device_memory_budget = parse_size("--device-memory-budget", o.get("--device-memory-budget"));
-    ec.backend = choose_gpu(o) ? pipeline::engine_backend::cuda : pipeline::engine_backend::cpu;
+    const bool gpu = choose_gpu(o);
+    ec.backend = gpu ? pipeline::engine_backend::cuda : pipeline::engine_backend::cpu;
+    const device_choice dc = parse_devices(o, gpu);
+    ec.cuda_devices = dc.cuda;
+    ec.devices = gpu ? 0 : dc.cpu;
 }
 
 bench_opts parse(const options& o)
@@ -259,13 +266,22 @@ std::string threads_txt(unsigned n) { return n ? std::to_string(n) : std::string
 void print_engine(const bench_opts& o)
 {
     const auto& ec = o.ec;
-    if (ec.backend == pipeline::engine_backend::cuda)
-        std::printf("  backend cuda: the prove stage on the GPU (%s)\n", cuda_device_info().c_str());
-    else
-        std::printf("  backend cpu: the prove stage (NTTs, MSMs) on %s CPU threads under one lock, called the CPU "
-                    "prover below (%s)\n",
-                    threads_txt(ec.device_threads).c_str(), o.why_cpu.c_str());
-    std::printf("  engine: %s x %s, lookahead %u, %s x %s per lock hold, %s, self-verify %s; "
+    if (ec.backend == pipeline::engine_backend::cuda) {
+        std::vector<int> devs = ec.cuda_devices;
+        if (devs.empty())
+            for (int d = 0; d < cuda_device_count(); ++d) devs.push_back(d);
+        std::printf("  backend cuda: the prove stage on %s\n", count_of(devs.size(), "GPU").c_str());
+        for (size_t i = 0; i < devs.size(); ++i) {
+            const cuda_device_scope on(devs[i]);
+            std::printf("    device %zu = CUDA %d: %s\n", i, devs[i], cuda_device_info().c_str());
+        }
+    } else {
+        std::printf("  backend cpu: the prove stage (NTTs, MSMs) on %s CPU threads under one lock per device (%s), "
+                    "called the CPU prover below (%s)\n",
+                    threads_txt(ec.device_threads).c_str(), count_of(std::max(1u, ec.devices), "device").c_str(),
+                    o.why_cpu.c_str());
+    }
+    std::printf("  engine: %s x %s, lookahead %u, %s per device x %s per lock hold, %s, self-verify %s; "
                 "memory budget %s host, %s device\n",
                 count_of(ec.synth_workers, "synthesis worker").c_str(),
                 ec.synth_threads ? count_of(ec.synth_threads, "thread").c_str() : "all threads",
@@ -400,16 +416,24 @@ void print_figures(const run_result& r, unsigned completed, const timeline::anal
 
 void print_resources(const run_result& r, const timeline::render_options& ro)
 {
-    const double held = r.wall > 0 && !r.stats.device_busy_ns.empty() ? double(r.stats.device_busy_ns[0]) * 1e-9 / r.wall : 0;
     rusage ru{};
     getrusage(RUSAGE_SELF, &ru);
-    std::printf("  %s lock held %.1f %% of the wall time; %s calls for %s\n", ro.device_word.c_str(), 100.0 * held,
-                std::to_string(r.stats.device_calls).c_str(), count_of(r.stats.partitions_proved, "partition").c_str());
+    std::string held;   // per device: its lock held, share of the wall time, and its partitions
+    for (size_t d = 0; d < r.stats.device_busy_ns.size(); ++d) {
+        const double f = r.wall > 0 ? double(r.stats.device_busy_ns[d]) * 1e-9 / r.wall : 0;
+        held += fmt::format("{}{}{:.1f} % ({})", d ? ", " : "", r.stats.device_busy_ns.size() > 1 ? fmt::format("device {} ", d) : "",
+                            100.0 * f, count_of(r.stats.device_partitions[d], "partition"));
+    }
+    std::printf("  %s lock held of the wall time: %s; %s calls\n", ro.device_word.c_str(), held.c_str(),
+                std::to_string(r.stats.device_calls).c_str());
     std::printf("  memory: peak RSS %s; estimate %s host per partition in flight, %s %s per prove; peak budget "
                 "reserved %s host, %s %s\n",
                 human_size(uint64_t(ru.ru_maxrss) * 1024).c_str(), human_size(r.partition_bytes).c_str(),
                 human_size(r.device_bytes).c_str(), ro.device_word.c_str(), human_size(r.stats.memory_peak).c_str(),
-                r.stats.device_memory_peak.empty() ? "-" : human_size(r.stats.device_memory_peak[0]).c_str(),
+                r.stats.device_memory_peak.empty()
+                    ? "-"
+                    : human_size(*std::max_element(r.stats.device_memory_peak.begin(), r.stats.device_memory_peak.end()))
+                          .c_str(),
                 ro.device_word.c_str());
 }
 

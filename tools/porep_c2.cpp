@@ -25,6 +25,7 @@
 #include "cuzk/timeline/render.hpp"
 #include "cuzk/timeline/sinks.hpp"
 #include "cuzk/util/parallel.hpp"
+#include "cli_util.hpp"
 #include "porep_commands.hpp"
 
 namespace cuzk::cli::porep {
@@ -179,6 +180,9 @@ int porep_c2(const options& o)
     sinks.add(std::shared_ptr<timeline::sink>(&done, [](timeline::sink*) {}));
     pipeline::engine_config ec;
     ec.backend = gpu ? pipeline::engine_backend::cuda : pipeline::engine_backend::cpu;
+    const device_choice dc = parse_devices(o, gpu);
+    ec.cuda_devices = dc.cuda;
+    ec.devices = gpu ? 0 : dc.cpu;
     ec.synth_workers = unsigned(o.get_u64_or("--synth-workers", 1, 64, 2));
     // Each synthesis runs the circuit's parallel witness on its share of the cores.
     ec.synth_threads = std::max(1u, resolve_threads(threads) / ec.synth_workers);

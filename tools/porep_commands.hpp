@@ -142,6 +142,8 @@ inline constexpr flag_spec c2_flags[] = {
     {"--out", "FILE", "where to write the proof (192 bytes per partition)"},
     {"--backend", "auto|cpu|cuda", "where to prove (default auto: the GPU when present)"},
     {"--synth-workers", "N", "partitions synthesized at once (default 2)"},
+    {"--devices", "LIST", "CUDA devices to prove on, e.g. 0,2 (default: every visible GPU)"},
+    {"--cpu-devices", "N", "devices the CPU prover models (default 1)"},
     {"--repeat", "N", "prove the C1 output N times with the same key (a benchmark; default 1)"},
     {"--timeline", "FILE", "write the run's timeline (CSV, or a Chrome trace for *.json)"},
     {"--waterfall", nullptr, "print the waterfall and timeline summary on stderr"},

@@ -95,15 +95,29 @@ std::string cuda_device_info()
     return cuda_bridge::device_info();
 }
 
+int cuda_select_device(int device) { return cuda_bridge::select_device(device); }
+int cuda_current_device() noexcept { return cuda_bridge::current_device(); }
+cuda_device_scope::~cuda_device_scope()
+{
+    try {
+        cuda_bridge::select_device(prev_);
+    } catch (...) {   // prev_ was valid when the scope began: nothing to do
+    }
+}
+
 // ---- memory and timing -----------------------------------------------------------------------
-gpu_buffer::gpu_buffer(size_t bytes) : p_(cuda_bridge::alloc(bytes)), n_(bytes) {}
-gpu_buffer::~gpu_buffer() { cuda_bridge::release(p_); }
+gpu_buffer::gpu_buffer(size_t bytes)
+    : p_(cuda_bridge::alloc(bytes)), n_(bytes), device_(cuda_bridge::current_device())
+{
+}
+gpu_buffer::~gpu_buffer() { cuda_bridge::release(p_, device_); }
 gpu_buffer& gpu_buffer::operator=(gpu_buffer&& o) noexcept
 {
     if (this != &o) {
-        cuda_bridge::release(p_);
+        cuda_bridge::release(p_, device_);
         p_ = std::exchange(o.p_, nullptr);
         n_ = std::exchange(o.n_, 0);
+        device_ = o.device_;
     }
     return *this;
 }
@@ -227,7 +241,9 @@ Jac msm_device_impl(const Aff* points, const fr::repr* scalars, size_t n, const 
     const unsigned c = opt.window_bits ? opt.window_bits : gpu_msm_window_bits(n, g2, bits);
     const unsigned windows = (bits + c) / c;   // W·c >= bits + 1: the top digit is non-negative
     std::vector<Xz> ws(windows);
-    cuda_bridge::msm_windows(points, scalars, n, c, windows, ws.data());
+    cuda_bridge::copy_span span;
+    cuda_bridge::msm_windows(points, scalars, n, c, windows, ws.data(), opt.window_copy ? &span : nullptr);
+    if (opt.window_copy) *opt.window_copy = gpu_copy_span{span.begin, span.end};
     return combine_windows<Jac>(ws, c);
 }
 
@@ -276,6 +292,9 @@ bool cuda_available(std::string* why)
 }
 int cuda_device_count() { return 0; }
 std::string cuda_device_info() { return "no CUDA device: built without CUDA"; }
+int cuda_select_device(int) { no_cuda("cuda_select_device"); }
+int cuda_current_device() noexcept { return 0; }
+cuda_device_scope::~cuda_device_scope() = default;
 
 gpu_buffer::gpu_buffer(size_t) { no_cuda("gpu_buffer"); }
 gpu_buffer::~gpu_buffer() = default;
@@ -283,6 +302,7 @@ gpu_buffer& gpu_buffer::operator=(gpu_buffer&& o) noexcept
 {
     p_ = std::exchange(o.p_, nullptr);
     n_ = std::exchange(o.n_, 0);
+    device_ = o.device_;
     return *this;
 }
 void gpu_buffer::upload(const void*, size_t, size_t) { no_cuda("gpu_buffer::upload"); }

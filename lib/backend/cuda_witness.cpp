@@ -194,7 +194,11 @@ Jac msm_witness_impl(const Aff* points, const fr* scalars, size_t n, gpu_msm_wit
     if (cnt.others > 0) {
         gpu_timer t;
         t.start();
-        acc = acc.add(gpu_msm_device(other_pts.as<Aff>(), other_sc.as<fr::repr>(), cnt.others));
+        gpu_msm_options mo;
+        gpu_copy_span d2h;
+        if (stats) mo.window_copy = &d2h;
+        acc = acc.add(gpu_msm_device(other_pts.as<Aff>(), other_sc.as<fr::repr>(), cnt.others, mo));
+        if (stats) stats->others_d2h = d2h;
         msm_ms = t.stop_ms();
     }
     if (stats) {

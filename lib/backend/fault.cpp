@@ -24,6 +24,7 @@ struct armed_point {
     uint64_t count = 0;    // failures still due (when not forever)
     bool forever = false;  // count 0: every check after skip fails
     bool armed = false;
+    int device = -1;       // only checks on this device count; −1: any
     uint64_t fired = 0;
 };
 
@@ -63,9 +64,27 @@ bool parse_u64(std::string_view s, uint64_t& v)
 struct arming {
     point p;
     uint64_t skip, count;
+    int device;
 };
 
-// "point[:skip[:count]]" pieces separated by commas.
+// "point" or "point@device".
+bool parse_point(std::string_view s, point& p, int& device)
+{
+    device = -1;
+    const size_t at = s.find('@');
+    if (at != std::string_view::npos) {
+        uint64_t d = 0;
+        if (!parse_u64(s.substr(at + 1), d) || d > 4095) return false;
+        device = int(d);
+        s = s.substr(0, at);
+    }
+    const auto q = point_of(s);
+    if (!q) return false;
+    p = *q;
+    return true;
+}
+
+// "point[@device][:skip[:count]]" pieces separated by commas.
 std::vector<arming> parse_spec(std::string_view spec)
 {
     std::vector<arming> out;
@@ -83,22 +102,25 @@ std::vector<arming> parse_spec(std::string_view spec)
             if (colon == std::string_view::npos) break;
             rest = rest.substr(colon + 1);
         }
-        const auto p = point_of(fields[0]);
+        point p{};
+        int device = -1;
         uint64_t skip = 0, count = 1;
-        if (!p || (nf > 1 && !parse_u64(fields[1], skip)) || (nf > 2 && !parse_u64(fields[2], count)))
+        if (!parse_point(fields[0], p, device) || (nf > 1 && !parse_u64(fields[1], skip)) ||
+            (nf > 2 && !parse_u64(fields[2], count)))
             throw error(errc::invalid_argument,
-                        fmt::format("CUZK_FAULT: '{}' is not point[:skip[:count]] with point alloc, kernel or copy",
+                        fmt::format("CUZK_FAULT: '{}' is not point[@device][:skip[:count]] with point alloc, kernel "
+                                    "or copy",
                                     piece));
-        out.push_back({*p, skip, count});
+        out.push_back({p, skip, count, device});
     }
     return out;
 }
 
-void arm_locked(state& s, point p, uint64_t skip, uint64_t count)
+void arm_locked(state& s, point p, uint64_t skip, uint64_t count, int device)
 {
     armed_point& a = s.pts[size_t(p)];
     const uint64_t fired_before = a.fired;
-    a = armed_point{skip, count, count == 0, true, fired_before};
+    a = armed_point{skip, count, count == 0, true, device, fired_before};
     s.refresh_any();
 }
 
@@ -110,7 +132,7 @@ void load_env()
         const std::vector<arming> list = parse_spec(v);
         state& s = st();
         std::lock_guard lk(s.mu);
-        for (const arming& a : list) arm_locked(s, a.p, a.skip, a.count);
+        for (const arming& a : list) arm_locked(s, a.p, a.skip, a.count, a.device);
     } catch (const error& e) {
         std::fprintf(stderr, "cuzk: ignoring CUZK_FAULT: %s\n", e.what());
     }
@@ -143,18 +165,18 @@ const char* point_name(point p) noexcept
     return "?";
 }
 
-void arm(point p, uint64_t skip, uint64_t count)
+void arm(point p, uint64_t skip, uint64_t count, int device)
 {
     state& s = st();
     std::call_once(s.env_once, load_env);   // a later first check must not re-arm from the environment
     std::lock_guard lk(s.mu);
-    arm_locked(s, p, skip, count);
+    arm_locked(s, p, skip, count, device);
 }
 
 void arm_from_spec(std::string_view spec)
 {
     const std::vector<arming> list = parse_spec(spec);
-    for (const arming& a : list) arm(a.p, a.skip, a.count);
+    for (const arming& a : list) arm(a.p, a.skip, a.count, a.device);
 }
 
 void disarm() noexcept
@@ -172,7 +194,7 @@ uint64_t fired(point p) noexcept
     return s.pts[size_t(p)].fired;
 }
 
-void check(point p, std::string_view where)
+void check(point p, std::string_view where, int device)
 {
     state& s = st();
     std::call_once(s.env_once, load_env);
@@ -180,7 +202,7 @@ void check(point p, std::string_view where)
     {
         std::lock_guard lk(s.mu);
         armed_point& a = s.pts[size_t(p)];
-        if (!a.armed) return;
+        if (!a.armed || (a.device >= 0 && a.device != device)) return;
         if (a.skip > 0) {
             --a.skip;
             return;

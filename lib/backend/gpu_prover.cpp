@@ -122,6 +122,7 @@ struct gpu_key::impl {
     std::optional<gpu_pce> dpce;
     bool has_user_pce = false;
     gpu_key_options opt;
+    int device = 0;   // the CUDA device of every buffer below
     bool snarkjs = false;
     bool resident = false;
 
@@ -426,6 +427,7 @@ Jac witness_query(gpu_key::impl& k, device_steps& ds, const query<Aff>& q, const
         gpu_msm_witness_stats st;
         const Jac part = gpu_msm_witness_device(pts, sc + off, len, &st);
         if (st.d2h_end != clock::time_point{}) ds.add_span("D2H", name, st.d2h_begin, st.d2h_end);
+        if (st.others_d2h.set()) ds.add_span("D2H", name, st.others_d2h.begin, st.others_d2h.end);
         if (st.batch_add_end != clock::time_point{}) {
             if (ba_b == clock::time_point{} || st.batch_add_begin < ba_b) ba_b = st.batch_add_begin;
             if (st.batch_add_end > ba_e) ba_e = st.batch_add_end;
@@ -471,9 +473,10 @@ void check_assignment(const gpu_key::impl& k, std::span<const fr> inputs, std::s
 template <class Body>
 auto guarded(gpu_key::impl& k, Body&& body)
 {
+    const cuda_device_scope on(k.device);
     std::lock_guard<std::mutex> lk(k.mu);
     try {
-        fault::check(fault::point::alloc, "gpu prove: device scratch");
+        fault::check(fault::point::alloc, "gpu prove: device scratch", k.device);
         ensure_scratch(k);
         return body();
     } catch (...) {
@@ -499,7 +502,7 @@ groth16::prove_sums prove_bellperson_device(gpu_key::impl& k, std::span<const fr
         device_steps ds(k, obs);
         {
             device_steps::scope s(ds, "H2D", "");
-            fault::check(fault::point::copy, "gpu prove: H2D of the witness");
+            fault::check(fault::point::copy, "gpu prove: H2D of the witness", k.device);
             pb::upload_pageable(w, inputs.data(), inputs.size_bytes());
             // Before a, b, c: the compact form of aux passes through abc.
             if (packed) {
@@ -532,7 +535,7 @@ groth16::prove_sums prove_bellperson_device(gpu_key::impl& k, std::span<const fr
         }
         {
             device_steps::scope s(ds, "NTT", "");
-            fault::check(fault::point::kernel, "gpu prove: NTT");
+            fault::check(fault::point::kernel, "gpu prove: NTT", k.device);
             // The input constraints input_i · 0 = 0, then zeros up to n.
             pb::copy_d2d(a + m, w, ni * sizeof(fr));
             pb::fill_zero(a + m + ni, (n - m - ni) * sizeof(fr));
@@ -564,7 +567,12 @@ groth16::prove_sums prove_bellperson_device(gpu_key::impl& k, std::span<const fr
             // Canonical already (the coset iNTT's scale above).
             auto* hr = reinterpret_cast<fr::repr*>(a);
             out.h = query_msm<g1_affine, g1_jacobian>(k, k.h, [&](const g1_affine* p, size_t off, size_t len) {
-                return gpu_msm_device(p, hr + off, len);
+                gpu_copy_span d2h;
+                gpu_msm_options mo;
+                mo.window_copy = &d2h;
+                const g1_jacobian part = gpu_msm_device(p, hr + off, len, mo);
+                if (d2h.set()) ds.add_span("D2H", "h", d2h.begin, d2h.end);
+                return part;
             });
             s.end();
         }
@@ -612,7 +620,7 @@ groth16::prove_sums prove_snarkjs_device(gpu_key::impl& k, std::span<const fr> w
         device_steps ds(k, obs);
         {
             device_steps::scope s(ds, "H2D", "");
-            fault::check(fault::point::copy, "gpu prove: H2D of the witness");
+            fault::check(fault::point::copy, "gpu prove: H2D of the witness", k.device);
             upload_witness(k, w, wit);
             s.end();
         }
@@ -623,7 +631,7 @@ groth16::prove_sums prove_snarkjs_device(gpu_key::impl& k, std::span<const fr> w
         }
         {
             device_steps::scope s(ds, "NTT", "");
-            fault::check(fault::point::kernel, "gpu prove: NTT");
+            fault::check(fault::point::kernel, "gpu prove: NTT", k.device);
             pb::fill_zero(a + m, (n - m) * sizeof(fr));
             pb::fill_zero(b + m, (n - m) * sizeof(fr));
             pb::mul_into(a, b, c, n);   // c = a∘b row by row (zero rows give zero)
@@ -691,12 +699,11 @@ std::shared_ptr<const r1cs::pce> pce_from_snarkjs(const groth16::proving_key& pk
 } // namespace
 
 // ---- the key ---------------------------------------------------------------------------------------
-gpu_key::gpu_key(std::shared_ptr<const groth16::proving_key> pkp, groth16::query_density density,
-                 std::shared_ptr<const r1cs::pce> pce, const gpu_key_options& opt)
-    : p_(std::make_unique<impl>())
+namespace {
+
+// The sizes every key has, checked.
+void init_sizes(gpu_key::impl& k, const std::shared_ptr<const groth16::proving_key>& pkp, const gpu_key_options& opt)
 {
-    if (!pkp) throw error(errc::invalid_argument, "gpu_key: no proving key");
-    impl& k = *p_;
     const groth16::proving_key& pk = *pkp;
     k.pk = pkp;
     k.opt = opt;
@@ -713,89 +720,95 @@ gpu_key::gpu_key(std::shared_ptr<const groth16::proving_key> pkp, groth16::query
         throw error(errc::invalid_argument, "gpu_key: more than 2^32 variables");
     if (pk.l.size() != k.na)
         throw error(errc::bad_format, fmt::format("gpu_key: L query has {} points for {} aux", pk.l.size(), k.na));
+}
 
-    if (!k.snarkjs) {
-        if (pk.h.size() + 1 != k.n)
-            throw error(errc::bad_format, fmt::format("gpu_key: H query has {} points for a domain of {}",
-                                                      pk.h.size(), k.n));
-        if (density.a_aux.size() != k.na || density.b_aux.size() != k.na || density.b_input.size() != k.ni)
-            throw error(errc::invalid_argument,
-                        fmt::format("gpu_key: density bitmaps have {}/{}/{} bits for {} inputs and {} aux",
-                                    density.a_aux.size(), density.b_input.size(), density.b_aux.size(), k.ni,
-                                    k.na));
-        // Index lists: A = every input, then aux j where a_aux[j]; B = input i
-        // where b_input[i], then aux j where b_aux[j] (prove_start's gather).
-        std::vector<uint32_t> ia, ib;
-        ia.reserve(k.ni + k.na);
-        ib.reserve(k.ni + k.na);
-        for (size_t i = 0; i < k.ni; ++i) {
-            ia.push_back(uint32_t(i));
-            if (density.b_input[i]) ib.push_back(uint32_t(i));
-        }
-        for (size_t j = 0; j < k.na; ++j) {
-            if (density.a_aux[j]) ia.push_back(uint32_t(k.ni + j));
-            if (density.b_aux[j]) ib.push_back(uint32_t(k.ni + j));
-        }
-        if (ia.size() != pk.a.size())
-            throw error(errc::invalid_argument,
-                        fmt::format("gpu_key: A query has {} points, the density selects {}", pk.a.size(), ia.size()));
-        if (ib.size() != pk.b_g1.size() || ib.size() != pk.b_g2.size())
-            throw error(errc::invalid_argument,
-                        fmt::format("gpu_key: B queries have {}/{} points, the density selects {}", pk.b_g1.size(),
-                                    pk.b_g2.size(), ib.size()));
-        k.na_pts = ia.size();
-        k.nb_pts = ib.size();
-        if (pce) {
-            if (pce->num_inputs != k.ni || pce->num_aux != k.na)
-                throw error(errc::invalid_argument,
-                            fmt::format("gpu_key: the PCE has {} inputs and {} aux, the key {} and {}",
-                                        pce->num_inputs, pce->num_aux, k.ni, k.na));
-            if (pce->num_constraints + k.ni > k.n)
-                throw error(errc::invalid_argument,
-                            fmt::format("gpu_key: {} constraints + {} input constraints do not fit the domain of {}",
-                                        pce->num_constraints, k.ni, k.n));
-            auto same = [](const r1cs::density_bitmap& bm, const std::vector<bool>& v) {
-                if (bm.bit_len != v.size()) return false;
-                for (size_t i = 0; i < v.size(); ++i)
-                    if (bm.test(i) != bool(v[i])) return false;
-                return true;
-            };
-            if (!same(pce->a_aux_density, density.a_aux) || !same(pce->b_input_density, density.b_input) ||
-                !same(pce->b_aux_density, density.b_aux))
-                throw error(errc::invalid_argument, "gpu_key: the PCE's densities differ from the given density");
-            k.pce = pce;
-            k.pce_rows = pce->num_constraints;
-            k.has_user_pce = true;
-        }
-        k.density = std::move(density);
-        k.h.host = pk.h;
-        k.l.host = pk.l;
-        k.a.host = pk.a;
-        k.b1.host = pk.b_g1;
-        k.b2.host = pk.b_g2;
-
-        // Index lists are resident whatever the budget (4 bytes per point).
-        k.idx_a = gpu_buffer(std::max<size_t>(ia.size() * 4, 1));
-        k.idx_b = gpu_buffer(std::max<size_t>(ib.size() * 4, 1));
-        k.idx_a.upload(ia.data(), ia.size() * 4);
-        k.idx_b.upload(ib.data(), ib.size() * 4);
-    } else {
-        if (pce) throw error(errc::invalid_argument, "gpu_key: a snarkjs key takes no PCE (it has its coefficients)");
-        if (!density.a_aux.empty() || !density.b_aux.empty() || !density.b_input.empty())
-            throw error(errc::invalid_argument, "gpu_key: a snarkjs key takes no density");
-        const size_t n_vars = k.ni + k.na;
-        if (pk.h.size() != k.n || pk.a.size() != n_vars || pk.b_g1.size() != n_vars || pk.b_g2.size() != n_vars)
-            throw error(errc::bad_format, "gpu_key: the snarkjs key's point sections do not match its sizes");
-        k.pce = pce_from_snarkjs(pk);
-        k.pce_rows = k.pce->num_constraints;
-        k.na_pts = k.nb_pts = n_vars;
-        k.h.host = pk.h;
-        k.l.host = pk.l;
-        k.a.host = pk.a;
-        k.b1.host = pk.b_g1;
-        k.b2.host = pk.b_g2;
+// A bellperson key: the density's index lists (resident), the PCE's checks,
+// the queries.
+void init_bellperson(gpu_key::impl& k, const groth16::proving_key& pk, groth16::query_density density,
+                     std::shared_ptr<const r1cs::pce> pce)
+{
+    // Index lists: A = every input, then aux j where a_aux[j]; B = input i
+    // where b_input[i], then aux j where b_aux[j] (prove_start's gather).
+    std::vector<uint32_t> ia, ib;
+    ia.reserve(k.ni + k.na);
+    ib.reserve(k.ni + k.na);
+    for (size_t i = 0; i < k.ni; ++i) {
+        ia.push_back(uint32_t(i));
+        if (density.b_input[i]) ib.push_back(uint32_t(i));
     }
+    for (size_t j = 0; j < k.na; ++j) {
+        if (density.a_aux[j]) ia.push_back(uint32_t(k.ni + j));
+        if (density.b_aux[j]) ib.push_back(uint32_t(k.ni + j));
+    }
+    if (ia.size() != pk.a.size())
+        throw error(errc::invalid_argument,
+                    fmt::format("gpu_key: A query has {} points, the density selects {}", pk.a.size(), ia.size()));
+    if (ib.size() != pk.b_g1.size() || ib.size() != pk.b_g2.size())
+        throw error(errc::invalid_argument,
+                    fmt::format("gpu_key: B queries have {}/{} points, the density selects {}", pk.b_g1.size(),
+                                pk.b_g2.size(), ib.size()));
+    k.na_pts = ia.size();
+    k.nb_pts = ib.size();
+    if (pce) {
+        if (pce->num_inputs != k.ni || pce->num_aux != k.na)
+            throw error(errc::invalid_argument,
+                        fmt::format("gpu_key: the PCE has {} inputs and {} aux, the key {} and {}",
+                                    pce->num_inputs, pce->num_aux, k.ni, k.na));
+        if (pce->num_constraints + k.ni > k.n)
+            throw error(errc::invalid_argument,
+                        fmt::format("gpu_key: {} constraints + {} input constraints do not fit the domain of {}",
+                                    pce->num_constraints, k.ni, k.n));
+        auto same = [](const r1cs::density_bitmap& bm, const std::vector<bool>& v) {
+            if (bm.bit_len != v.size()) return false;
+            for (size_t i = 0; i < v.size(); ++i)
+                if (bm.test(i) != bool(v[i])) return false;
+            return true;
+        };
+        if (!same(pce->a_aux_density, density.a_aux) || !same(pce->b_input_density, density.b_input) ||
+            !same(pce->b_aux_density, density.b_aux))
+            throw error(errc::invalid_argument, "gpu_key: the PCE's densities differ from the given density");
+        k.pce = pce;
+        k.pce_rows = pce->num_constraints;
+        k.has_user_pce = true;
+    }
+    k.density = std::move(density);
+    k.h.host = pk.h;
+    k.l.host = pk.l;
+    k.a.host = pk.a;
+    k.b1.host = pk.b_g1;
+    k.b2.host = pk.b_g2;
 
+    // Index lists are resident whatever the budget (4 bytes per point).
+    k.idx_a = gpu_buffer(std::max<size_t>(ia.size() * 4, 1));
+    k.idx_b = gpu_buffer(std::max<size_t>(ib.size() * 4, 1));
+    k.idx_a.upload(ia.data(), ia.size() * 4);
+    k.idx_b.upload(ib.data(), ib.size() * 4);
+}
+
+// A snarkjs key: its coefficient list becomes the PCE; one point per signal.
+void init_snarkjs(gpu_key::impl& k, const groth16::proving_key& pk, const groth16::query_density& density,
+                  const std::shared_ptr<const r1cs::pce>& pce)
+{
+    if (pce) throw error(errc::invalid_argument, "gpu_key: a snarkjs key takes no PCE (it has its coefficients)");
+    if (!density.a_aux.empty() || !density.b_aux.empty() || !density.b_input.empty())
+        throw error(errc::invalid_argument, "gpu_key: a snarkjs key takes no density");
+    const size_t n_vars = k.ni + k.na;
+    if (pk.h.size() != k.n || pk.a.size() != n_vars || pk.b_g1.size() != n_vars || pk.b_g2.size() != n_vars)
+        throw error(errc::bad_format, "gpu_key: the snarkjs key's point sections do not match its sizes");
+    k.pce = pce_from_snarkjs(pk);
+    k.pce_rows = k.pce->num_constraints;
+    k.na_pts = k.nb_pts = n_vars;
+    k.h.host = pk.h;
+    k.l.host = pk.l;
+    k.a.host = pk.a;
+    k.b1.host = pk.b_g1;
+    k.b2.host = pk.b_g2;
+}
+
+// The chunk size of streamed keys, the PCE upload, and residency: the
+// queries uploaded when they fit the budget, otherwise page-locked on the host.
+void place_queries(gpu_key::impl& k, const gpu_key_options& opt)
+{
     // Streaming chunk size: 128 MiB of G2 points per buffer, at most the
     // largest query, or the option.
     const size_t largest = std::max<size_t>(k.largest_query(), 1);
@@ -846,11 +859,42 @@ gpu_key::gpu_key(std::shared_ptr<const groth16::proving_key> pkp, groth16::query
     }
 }
 
-gpu_key::~gpu_key() = default;
+} // namespace
+
+gpu_key::gpu_key(std::shared_ptr<const groth16::proving_key> pkp, groth16::query_density density,
+                 std::shared_ptr<const r1cs::pce> pce, const gpu_key_options& opt)
+    : p_(std::make_unique<impl>())
+{
+    if (!pkp) throw error(errc::invalid_argument, "gpu_key: no proving key");
+    impl& k = *p_;
+    k.device = opt.device >= 0 ? opt.device : cuda_current_device();
+    const cuda_device_scope on(k.device);   // every allocation below lives there
+    try {
+        init_sizes(k, pkp, opt);
+        if (!k.snarkjs) init_bellperson(k, *pkp, std::move(density), std::move(pce));
+        else init_snarkjs(k, *pkp, density, pce);
+        place_queries(k, opt);
+    } catch (...) {
+        p_.reset();   // released on the key's device
+        throw;
+    }
+}
+
+gpu_key::~gpu_key()
+{
+    // The streams, events and buffers are released on the key's device.
+    try {
+        const cuda_device_scope on(p_->device);
+        p_.reset();
+    } catch (...) {   // the device was valid when the key was made; release what can be released
+        p_.reset();
+    }
+}
 const groth16::proving_key& gpu_key::pk() const noexcept { return *p_->pk; }
 const groth16::query_density& gpu_key::density() const noexcept { return p_->density; }
 bool gpu_key::has_pce() const noexcept { return p_->has_user_pce; }
 bool gpu_key::resident() const noexcept { return p_->resident; }
+int gpu_key::device() const noexcept { return p_->device; }
 uint64_t gpu_key::device_bytes() const noexcept
 {
     const impl& k = *p_;
@@ -875,7 +919,7 @@ uint64_t gpu_key::host_bytes() const noexcept
     return s;
 }
 
-// kernels/prove.cu: two staging pieces of 64 MiB.
+// kernels/prove.cu: two staging pieces of 64 MiB per device.
 uint64_t gpu_staging_host_bytes() noexcept { return uint64_t{2} << 26; }
 
 groth16::prove_sums gpu_prove_start(const gpu_key& key, std::span<const fr> a, std::span<const fr> b,
@@ -1028,6 +1072,7 @@ const groth16::proving_key& gpu_key::pk() const noexcept { return *p_->pk; }
 const groth16::query_density& gpu_key::density() const noexcept { return p_->density; }
 bool gpu_key::has_pce() const noexcept { return false; }
 bool gpu_key::resident() const noexcept { return false; }
+int gpu_key::device() const noexcept { return 0; }
 uint64_t gpu_key::device_bytes() const noexcept { return 0; }
 uint64_t gpu_key::prove_scratch_bytes() const noexcept { return 0; }
 uint64_t gpu_key::host_bytes() const noexcept { return 0; }

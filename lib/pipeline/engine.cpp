@@ -20,6 +20,7 @@
 #include "cuzk/groth16/circuit.hpp"
 #include "cuzk/groth16/prover_split.hpp"
 #include "cuzk/groth16/verifier.hpp"
+#include "cuzk/util/bytes.hpp"
 #include "cuzk/util/parallel.hpp"
 
 namespace cuzk::pipeline {
@@ -40,7 +41,9 @@ struct key_entry {
     uint64_t resident_bytes = 0;   // device memory the key holds (cuda: its gpu_key), per device
     uint64_t host_bytes = 0;       // host memory counted for the key in the host budget
     bool snarkjs = false;          // pk->conv == snarkjs
-    std::shared_ptr<const gpu_key> gpu;   // the cuda backend's resident key
+    // The cuda backend's keys, one per engine device (index = device), each
+    // resident on its CUDA device; empty on the cpu backend.
+    std::vector<std::shared_ptr<const gpu_key>> gpu;
 };
 
 // Dispatch order of partitions: priority (higher first), submission, partition.
@@ -55,6 +58,9 @@ struct order_key {
 };
 
 double ms(uint64_t ns) { return double(ns) * 1e-6; }
+
+// "1.50 MiB (1572864 bytes)": budget messages give both.
+std::string size_text(uint64_t bytes) { return fmt::format("{} ({} bytes)", human_size(bytes), bytes); }
 
 } // namespace
 
@@ -158,6 +164,9 @@ struct engine_core {
     engine_stats counters;
 
     std::vector<std::unique_ptr<std::mutex>> device_locks;
+    std::vector<int> numbers;                  // per device: CUDA device number (cuda) or index (cpu)
+    std::vector<unsigned> consecutive_errors;  // per device: device errors in a row
+    unsigned live_devices = 0;                 // devices not excluded
     std::vector<std::thread> threads;
 
     uint64_t now_ns() const noexcept
@@ -515,7 +524,7 @@ struct engine_core {
             if (!w[0].is_one())
                 throw error(errc::invalid_argument, "the witness: value 0 must be the constant one");
             it.inputs.assign(w.begin(), w.begin() + pk.num_inputs);
-            if (k.gpu) {   // the cuda backend evaluates A·w and B·w on the device (gpu_prove_start_snarkjs)
+            if (!k.gpu.empty()) {   // the cuda backend evaluates A·w and B·w on the device (gpu_prove_start_snarkjs)
                 it.w = std::move(w);
                 return;
             }
@@ -531,7 +540,7 @@ struct engine_core {
             return;
         }
         // The cuda backend evaluates witnesses of a key with a PCE on the device.
-        const bool on_device = k.gpu && k.gpu->has_pce();
+        const bool on_device = !k.gpu.empty() && k.gpu[0]->has_pce();
         if (auto* fw = std::get_if<full_witness_partition>(&in)) {
             if (fw->w.size() < pk.num_inputs)
                 throw error(errc::invalid_argument, fmt::format("the witness has {} values, key {} has {} inputs",
@@ -664,8 +673,8 @@ struct engine_core {
         batch.reserve(per_call);
         std::unique_lock lk(mu);
         for (;;) {
-            cv_prove.wait(lk, [&] { return stopping || !lookahead.empty(); });
-            if (stopping) return;
+            cv_prove.wait(lk, [&] { return stopping || counters.device_excluded[size_t(device)] || !lookahead.empty(); });
+            if (stopping || counters.device_excluded[size_t(device)]) return;
             // The head of the order, then what follows it while it is of the same key.
             const key_entry* key = lookahead.begin()->second->job->key.get();
             const uint64_t call_no = next_call++;
@@ -751,6 +760,7 @@ struct engine_core {
             uint64_t gpu_start;
         };
         std::optional<last_part> last;
+        bool exclude_now = false;   // device_error_limit reached
         for (size_t i = first; i < batch.size(); ++i) {
             work_item& it = *batch[i];
             if (i != first) {
@@ -761,9 +771,11 @@ struct engine_core {
             if (last) hand_on(*last->it, last->sums, last->err, worker, device, last->gpu_start, own_tails);
             last.reset();
             groth16::prove_sums sums{};   // value-initialised: read only when err is empty
-            span_observer obs(this, it.job.get(), int32_t(it.part), worker, device, bool(k.gpu));
-            const auto err = capture([&] { sums = run_device_part(it, k, obs); });
+            span_observer obs(this, it.job.get(), int32_t(it.part), worker, device, !k.gpu.empty());
+            auto err = capture([&] { sums = run_device_part(it, k, device, obs); });
             ++proved;
+            if (err) err->what = fmt::format("{}: {}", device_name(device), err->what);
+            exclude_now |= count_device_result(device, err);
             last = last_part{&it, sums, err, gpu_start};
         }
         dev.unlock();
@@ -777,21 +789,73 @@ struct engine_core {
         }
         if (last) hand_on(*last->it, last->sums, last->err, worker, device, last->gpu_start, own_tails);
         for (tail_item& t : own_tails) run_tail(t, worker);
+        if (exclude_now)
+            exclude(unsigned(device), fmt::format("{} consecutive device errors (device_error_limit)",
+                                                  cfg.device_error_limit));
+    }
+
+    // ---- devices -----------------------------------------------------------------------
+
+    // "device 1 (CUDA 3)" / "device 1 of the cpu backend", for messages.
+    std::string device_name(int32_t device) const
+    {
+        if (cfg.backend == engine_backend::cuda)
+            return fmt::format("device {} (CUDA {})", device, numbers[size_t(device)]);
+        return fmt::format("device {} of the cpu backend", device);
+    }
+
+    // Counts a device part's outcome; true when the device has now failed
+    // device_error_limit times in a row with a device error.
+    bool count_device_result(int32_t device, const std::optional<failure>& err)
+    {
+        std::lock_guard lk(mu);
+        const size_t d = size_t(device);
+        ++counters.device_partitions[d];
+        if (!err || err->code != errc::device) {
+            consecutive_errors[d] = 0;
+            return false;
+        }
+        ++counters.device_failures[d];
+        return cfg.device_error_limit != 0 && ++consecutive_errors[d] >= cfg.device_error_limit;
+    }
+
+    // Takes device d out of service (see engine::exclude_device). Without mu.
+    bool exclude(unsigned d, const std::string& reason)
+    {
+        std::vector<std::shared_ptr<job_state>> orphans;
+        {
+            std::lock_guard lk(mu);
+            if (counters.device_excluded[d]) return false;
+            counters.device_excluded[d] = 1;
+            --live_devices;
+            emit(timeline::phase::instant, "DEVICE_EXCLUDED", nullptr, -1, -1, int32_t(d), {{"reason", reason}});
+            if (live_devices == 0)
+                for (auto& [id, j] : live) orphans.push_back(j);
+        }
+        cv_prove.notify_all();
+        std::sort(orphans.begin(), orphans.end(), [](const auto& x, const auto& y) { return x->seq < y->seq; });
+        for (auto& j : orphans)
+            finish(j, job_status::failed,
+                   fmt::format("job {}: no device left to prove on ({} excluded: {})", j->id, device_name(int32_t(d)),
+                               reason),
+                   errc::device, -1);
+        return true;
     }
 
     // The device part of one partition on the engine's backend.
-    groth16::prove_sums run_device_part(work_item& it, const key_entry& k, span_observer& obs)
+    groth16::prove_sums run_device_part(work_item& it, const key_entry& k, int32_t device, span_observer& obs)
     {
-        if (k.gpu) {
-            if (k.snarkjs) return gpu_prove_start_snarkjs(*k.gpu, it.w, &obs);
-            if (it.device_eval && it.packed) return gpu_prove_start_witness(*k.gpu, it.inputs, *it.packed, &obs);
-            if (it.device_eval) return gpu_prove_start_witness(*k.gpu, it.inputs, it.aux, &obs);
-            return gpu_prove_start(*k.gpu, it.a, it.b, it.c, it.inputs, it.aux, &obs);
+        if (!k.gpu.empty()) {
+            const gpu_key& g = *k.gpu[size_t(device)];
+            if (k.snarkjs) return gpu_prove_start_snarkjs(g, it.w, &obs);
+            if (it.device_eval && it.packed) return gpu_prove_start_witness(g, it.inputs, *it.packed, &obs);
+            if (it.device_eval) return gpu_prove_start_witness(g, it.inputs, it.aux, &obs);
+            return gpu_prove_start(g, it.a, it.b, it.c, it.inputs, it.aux, &obs);
         }
         // The CPU backend has the failure points of a device too (fault.hpp).
-        fault::check(fault::point::alloc, "cpu prove: device scratch");
-        fault::check(fault::point::copy, "cpu prove: H2D of the witness");
-        fault::check(fault::point::kernel, "cpu prove: NTT");
+        fault::check(fault::point::alloc, "cpu prove: device scratch", device);
+        fault::check(fault::point::copy, "cpu prove: H2D of the witness", device);
+        fault::check(fault::point::kernel, "cpu prove: NTT", device);
         groth16::prove_options po;
         po.threads = cfg.device_threads;
         if (k.snarkjs) return groth16::prove_start_snarkjs(*k.pk, std::move(it.a), std::move(it.b), it.w, po, &obs);
@@ -926,48 +990,85 @@ const char* status_name(job_status s) noexcept
     return "?";
 }
 
+namespace {
+
+// The engine's devices: CUDA device numbers (cuda) or 0 … n−1 (cpu).
+std::vector<int> resolve_devices(const engine_config& cfg)
+{
+    std::vector<int> out;
+    if (cfg.backend == engine_backend::cpu) {
+        if (!cfg.cuda_devices.empty())
+            throw error(errc::invalid_argument, "engine: cuda_devices is for the cuda backend (the cpu backend takes devices)");
+        for (unsigned d = 0; d < std::max(1u, cfg.devices); ++d) out.push_back(int(d));
+        return out;
+    }
+    std::string why;
+    if (!cuda_available(&why))
+        throw error(errc::unsupported, fmt::format("engine: backend cuda is not available: {}", why));
+    const int visible = cuda_device_count();
+    if (!cfg.cuda_devices.empty()) {
+        if (cfg.devices != 0 && cfg.devices != cfg.cuda_devices.size())
+            throw error(errc::invalid_argument,
+                        fmt::format("engine: devices is {} but cuda_devices names {}", cfg.devices,
+                                    cfg.cuda_devices.size()));
+        out = cfg.cuda_devices;
+    } else {
+        const int n = cfg.devices == 0 ? visible : int(std::min<unsigned>(cfg.devices, 1u << 16));
+        for (int d = 0; d < n; ++d) out.push_back(d);
+    }
+    for (size_t i = 0; i < out.size(); ++i) {
+        if (out[i] < 0 || out[i] >= visible)
+            throw error(errc::invalid_argument, fmt::format("engine: CUDA device {} does not exist ({} visible)",
+                                                            out[i], visible));
+        if (std::find(out.begin(), out.begin() + long(i), out[i]) != out.begin() + long(i))
+            throw error(errc::invalid_argument, fmt::format("engine: CUDA device {} is listed twice", out[i]));
+    }
+    return out;
+}
+
+} // namespace
+
 engine::engine(const engine_config& cfg) : cfg_(cfg)
 {
-    if (cfg.synth_workers == 0 || cfg.lookahead == 0 || cfg.devices == 0 || cfg.workers_per_device == 0 ||
-        cfg.partitions_per_call == 0)
+    if (cfg.synth_workers == 0 || cfg.lookahead == 0 || cfg.workers_per_device == 0 || cfg.partitions_per_call == 0)
         throw error(errc::invalid_argument,
-                    fmt::format("engine: synth_workers ({}), lookahead ({}), devices ({}), workers_per_device ({}) "
-                                "and partitions_per_call ({}) must be at least 1",
-                                cfg.synth_workers, cfg.lookahead, cfg.devices, cfg.workers_per_device,
-                                cfg.partitions_per_call));
-    if (cfg.backend == engine_backend::cuda) {
-        std::string why;
-        if (!cuda_available(&why))
-            throw error(errc::unsupported, fmt::format("engine: backend cuda is not available: {}", why));
-        if (cfg.devices != 1)
-            throw error(errc::invalid_argument,
-                        fmt::format("engine: backend cuda drives one device (CUDA device 0), devices is {}",
-                                    cfg.devices));
-    } else if (cfg.backend != engine_backend::cpu) {
+                    fmt::format("engine: synth_workers ({}), lookahead ({}), workers_per_device ({}) and "
+                                "partitions_per_call ({}) must be at least 1",
+                                cfg.synth_workers, cfg.lookahead, cfg.workers_per_device, cfg.partitions_per_call));
+    if (cfg.backend != engine_backend::cpu && cfg.backend != engine_backend::cuda)
         throw error(errc::invalid_argument, "engine: unknown backend");
-    }
     auto p = std::make_shared<detail::engine_core>();
     p->cfg = cfg;
-    p->counters.device_busy_ns.assign(cfg.devices, 0);
-    p->dev_reserved.assign(cfg.devices, 0);
-    p->dev_peak.assign(cfg.devices, 0);
+    p->numbers = resolve_devices(cfg);
+    const size_t n_dev = p->numbers.size();
+    cfg_.devices = p->cfg.devices = unsigned(n_dev);
+    cfg_.cuda_devices = p->cfg.cuda_devices = cfg.backend == engine_backend::cuda ? p->numbers : std::vector<int>{};
+    p->live_devices = unsigned(n_dev);
+    p->consecutive_errors.assign(n_dev, 0);
+    p->counters.device_busy_ns.assign(n_dev, 0);
+    p->counters.device_partitions.assign(n_dev, 0);
+    p->counters.device_failures.assign(n_dev, 0);
+    p->counters.device_excluded.assign(n_dev, 0);
+    p->counters.device_numbers = p->numbers;
+    p->dev_reserved.assign(n_dev, 0);
+    p->dev_peak.assign(n_dev, 0);
     if (cfg.backend == engine_backend::cuda) {
-        // The backend's page-locked staging buffers count in the host budget.
-        p->resident_host = gpu_staging_host_bytes();
+        // The backend's page-locked staging buffers (per device) count in the host budget.
+        p->resident_host = gpu_staging_host_bytes() * n_dev;
         if (cfg.host_memory_budget != 0 && p->resident_host > cfg.host_memory_budget)
             throw error(errc::out_of_memory,
-                        fmt::format("engine: the host memory budget of {} bytes cannot hold the cuda backend's "
-                                    "page-locked staging buffers ({} bytes)",
-                                    cfg.host_memory_budget, p->resident_host));
+                        fmt::format("engine: the host memory budget of {} cannot hold the cuda backend's "
+                                    "page-locked staging buffers ({} for {} devices)",
+                                    human_size(cfg.host_memory_budget), human_size(p->resident_host), n_dev));
         p->peak = p->resident_host;
     }
-    for (unsigned d = 0; d < cfg.devices; ++d) p->device_locks.push_back(std::make_unique<std::mutex>());
+    for (size_t d = 0; d < n_dev; ++d) p->device_locks.push_back(std::make_unique<std::mutex>());
     p_ = std::move(p);
     // Worker numbers: synthesis, then prove workers (device-major), then tails.
     try {
         int32_t w = 0;
         for (unsigned i = 0; i < cfg.synth_workers; ++i, ++w) p_->threads.emplace_back([q = p_.get(), w] { q->synth_loop(w); });
-        for (unsigned d = 0; d < cfg.devices; ++d)
+        for (unsigned d = 0; d < cfg_.devices; ++d)
             for (unsigned i = 0; i < cfg.workers_per_device; ++i, ++w)
                 p_->threads.emplace_back([q = p_.get(), w, d] { q->prove_loop(w, int32_t(d)); });
         for (unsigned i = 0; i < cfg.tail_threads; ++i, ++w) p_->threads.emplace_back([q = p_.get(), w] { q->tail_loop(w); });
@@ -1033,14 +1134,15 @@ void check_device_budget(const detail::engine_core& c, const key_entry& e)
     const uint64_t resident = c.resident_total + e.resident_bytes;
     if (resident > budget)
         throw error(errc::out_of_memory,
-                    fmt::format("add_key {}: the device memory budget of {} bytes ({:.1f} MiB) cannot hold the "
-                                "resident keys ({} bytes with this one)",
-                                e.name, budget, double(budget) / 1048576.0, resident));
+                    fmt::format("add_key {}: the device memory budget of {} cannot hold the resident keys ({} with "
+                                "this one)",
+                                e.name, size_text(budget), size_text(resident)));
     if (c.max_device_bytes > budget - resident)
         throw error(errc::out_of_memory,
-                    fmt::format("add_key {}: with this key resident ({} bytes) the device memory budget of {} "
-                                "bytes no longer has room for a device part of {} bytes of an earlier key",
-                                e.name, e.resident_bytes, budget, c.max_device_bytes));
+                    fmt::format("add_key {}: with this key resident ({}) the device memory budget of {} no longer "
+                                "has room for a device part of {} of an earlier key",
+                                e.name, size_text(e.resident_bytes), size_text(budget),
+                                size_text(c.max_device_bytes)));
 }
 
 // The same for the host budget: the registered keys (and the backend's
@@ -1053,14 +1155,47 @@ void check_host_budget(const detail::engine_core& c, const key_entry& e)
     const uint64_t resident = c.resident_host + e.host_bytes;
     if (resident > budget)
         throw error(errc::out_of_memory,
-                    fmt::format("add_key {}: the host memory budget of {} bytes ({:.1f} MiB) cannot hold the "
-                                "registered keys ({} bytes with this one)",
-                                e.name, budget, double(budget) / 1048576.0, resident));
+                    fmt::format("add_key {}: the host memory budget of {} cannot hold the registered keys ({} with "
+                                "this one)",
+                                e.name, size_text(budget), size_text(resident)));
     if (c.max_partition_bytes > budget - resident)
         throw error(errc::out_of_memory,
-                    fmt::format("add_key {}: with this key ({} bytes of host memory) the host memory budget of {} "
-                                "bytes no longer has room for a partition of {} bytes of an earlier key",
-                                e.name, e.host_bytes, budget, c.max_partition_bytes));
+                    fmt::format("add_key {}: with this key ({} of host memory) the host memory budget of {} no "
+                                "longer has room for a partition of {} of an earlier key",
+                                e.name, size_text(e.host_bytes), size_text(budget),
+                                size_text(c.max_partition_bytes)));
+}
+
+// The key uploaded to each device, from host memory, one thread per device.
+std::vector<std::shared_ptr<const gpu_key>> make_device_keys(const std::vector<int>& numbers,
+                                                             const std::shared_ptr<const groth16::proving_key>& pk,
+                                                             const groth16::query_density& density,
+                                                             const std::shared_ptr<const r1cs::pce>& pce,
+                                                             const gpu_key_options& base)
+{
+    std::vector<std::shared_ptr<const gpu_key>> keys(numbers.size());
+    std::vector<std::exception_ptr> errs(numbers.size());
+    std::vector<std::thread> th;
+    for (size_t d = 0; d < numbers.size(); ++d)
+        th.emplace_back([&, d] {
+            try {
+                gpu_key_options go = base;
+                go.device = numbers[d];
+                keys[d] = std::make_shared<const gpu_key>(pk, density, pce, go);
+            } catch (...) {
+                errs[d] = std::current_exception();
+            }
+        });
+    for (auto& t : th) t.join();
+    for (size_t d = 0; d < numbers.size(); ++d)
+        if (errs[d]) {
+            try {
+                std::rethrow_exception(errs[d]);
+            } catch (const error& e) {
+                throw error(e.code(), fmt::format("add_key: CUDA device {}: {}", numbers[d], e.what()));
+            }
+        }
+    return keys;
 }
 
 // The part of add_key common to both conventions: the estimates, the cuda
@@ -1083,9 +1218,12 @@ key_id register_key(detail::engine_core& c, std::shared_ptr<key_entry> e,
             const uint64_t used = c.resident_total;
             go.device_budget = used < budget ? budget - used : 1;
         }
-        e->gpu = std::make_shared<const gpu_key>(pk, density, pce, go);
-        e->resident_bytes = e->gpu->device_bytes();
-        e->device_bytes = opt.device_bytes ? opt.device_bytes : e->gpu->prove_scratch_bytes();
+        e->gpu = make_device_keys(c.numbers, pk, density, pce, go);
+        // Every device is charged the largest of its keys' sizes.
+        for (const auto& g : e->gpu) {
+            e->resident_bytes = std::max(e->resident_bytes, g->device_bytes());
+            e->device_bytes = std::max(e->device_bytes, opt.device_bytes ? opt.device_bytes : g->prove_scratch_bytes());
+        }
     } else {
         e->device_bytes = opt.device_bytes ? opt.device_bytes : device_bytes_estimate(*pk);
     }
@@ -1099,7 +1237,8 @@ key_id register_key(detail::engine_core& c, std::shared_ptr<key_entry> e,
     // counted once however many keys share them, and what a cuda key holds
     // on the host besides.
     const auto seen = [&](const void* p) { return std::find(c.counted.begin(), c.counted.end(), p) != c.counted.end(); };
-    e->host_bytes = e->gpu ? e->gpu->host_bytes() : 0;
+    e->host_bytes = 0;
+    for (const auto& g : e->gpu) e->host_bytes += g->host_bytes();
     if (!seen(e->pk.get())) e->host_bytes += key_host_bytes(*e->pk);
     if (e->pce && !seen(e->pce.get())) e->host_bytes += e->pce->memory_bytes();
     check_device_budget(c, *e);
@@ -1256,11 +1395,10 @@ job_handle engine::submit(proof_request req)
         }
         if (resident > budget || key->partition_bytes > budget - resident)
             throw error(errc::out_of_memory,
-                        fmt::format("submit {}: one partition of key {} needs about {:.1f} MiB; the host memory "
-                                    "budget is {:.1f} MiB, {:.1f} MiB of it held by the registered keys; it could "
-                                    "never run (raise the budget)",
-                                    req.id, key->name, double(key->partition_bytes) / 1048576.0,
-                                    double(budget) / 1048576.0, double(resident) / 1048576.0));
+                        fmt::format("submit {}: one partition of key {} needs about {}; the host memory budget is "
+                                    "{}, {} of it held by the registered keys; it could never run (raise the budget)",
+                                    req.id, key->name, size_text(key->partition_bytes), size_text(budget),
+                                    size_text(resident)));
     }
     if (const uint64_t dbudget = cfg_.device_memory_budget; dbudget != 0) {
         uint64_t resident = 0;
@@ -1270,13 +1408,18 @@ job_handle engine::submit(proof_request req)
         }
         if (resident > dbudget || key->device_bytes > dbudget - resident)
             throw error(errc::out_of_memory,
-                        fmt::format("submit {}: one device part of key {} needs {} bytes ({:.1f} MiB) of device "
-                                    "memory; the device memory budget is {} bytes ({:.1f} MiB), {} of them held by "
-                                    "resident keys; it could never run (raise the budget)",
-                                    req.id, key->name, key->device_bytes, double(key->device_bytes) / 1048576.0,
-                                    dbudget, double(dbudget) / 1048576.0, resident));
+                        fmt::format("submit {}: one device part of key {} needs {} of device memory; the device "
+                                    "memory budget is {}, {} of it held by resident keys; it could never run (raise "
+                                    "the budget)",
+                                    req.id, key->name, size_text(key->device_bytes), size_text(dbudget),
+                                    size_text(resident)));
     }
 
+    {
+        std::lock_guard lk(p_->mu);
+        if (p_->live_devices == 0)
+            throw error(errc::device, fmt::format("submit {}: every device of the engine is excluded", req.id));
+    }
     auto job = std::make_shared<job_state>();
     job->priority = req.priority;
     job->n_parts = uint32_t(req.partitions.size());
@@ -1306,6 +1449,16 @@ job_handle engine::submit(proof_request req)
     }
     p_->cv_synth.notify_all();
     return job_handle(job);
+}
+
+unsigned engine::device_count() const noexcept { return cfg_.devices; }
+
+bool engine::exclude_device(unsigned d, const std::string& reason)
+{
+    if (d >= cfg_.devices)
+        throw error(errc::invalid_argument,
+                    fmt::format("exclude_device: no device {} (the engine has {})", d, cfg_.devices));
+    return p_->exclude(d, reason);
 }
 
 engine_stats engine::stats() const

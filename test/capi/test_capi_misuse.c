@@ -134,6 +134,53 @@ int main(void)
         o.synth_workers = 0;
         CHECK(cuzk_engine_create(&e, &o, err, sizeof err) == CUZK_ERR_INVALID_ARGUMENT);
         CHECK(err[0] != '\0');
+        /* Devices: a CUDA list on the cpu backend, a count without its list. */
+        {
+            const int32_t dev0 = 0;
+            e = NULL;
+            CHECK(cuzk_engine_options_init(&o) == CUZK_OK);
+            o.cuda_devices = &dev0;
+            o.num_cuda_devices = 1;
+            CHECK(cuzk_engine_create(&e, &o, err, sizeof err) == CUZK_ERR_INVALID_ARGUMENT);
+            CHECK_MSG(err, "cuda_devices");
+            o.cuda_devices = NULL;
+            CHECK(cuzk_engine_create(&e, &o, err, sizeof err) == CUZK_ERR_NULL);
+            CHECK_MSG(err, "cuda_devices");
+            CHECK(e == NULL);
+        }
+        /* The device calls: two modelled devices, one excluded. */
+        {
+            uint32_t n = 0, did = 7;
+            cuzk_device_stats ds;
+            CHECK(cuzk_engine_options_init(&o) == CUZK_OK);
+            o.devices = 2;
+            CHECK_CREATE(CUZK_OK, cuzk_engine_create(&e, &o, err, sizeof err));
+            CHECK_STATUS(CUZK_OK, cuzk_engine_device_count(&n, e), cuzk_engine_last_error, e);
+            CHECK(n == 2);
+            CHECK_STATUS(CUZK_ERR_NULL, cuzk_engine_device_count(NULL, e), cuzk_engine_last_error, e);
+            ds.struct_size = sizeof ds;
+            CHECK_STATUS(CUZK_OK, cuzk_device_stats_get(&ds, e, 1), cuzk_engine_last_error, e);
+            CHECK(ds.number == 1 && ds.excluded == 0 && ds.partitions == 0);
+            CHECK_STATUS(CUZK_ERR_INVALID_ARGUMENT, cuzk_device_stats_get(&ds, e, 2), cuzk_engine_last_error, e);
+            CHECK_MSG(LAST_ERROR(cuzk_engine_last_error, e), "no device 2");
+            CHECK_STATUS(CUZK_ERR_NULL, cuzk_device_stats_get(NULL, e, 0), cuzk_engine_last_error, e);
+            ds.struct_size = 3;
+            CHECK_STATUS(CUZK_ERR_STRUCT_SIZE, cuzk_device_stats_get(&ds, e, 0), cuzk_engine_last_error, e);
+            CHECK_STATUS(CUZK_ERR_INVALID_ARGUMENT, cuzk_engine_exclude_device(&did, e, 5, "x"),
+                         cuzk_engine_last_error, e);
+            CHECK_STATUS(CUZK_OK, cuzk_engine_exclude_device(&did, e, 1, NULL), cuzk_engine_last_error, e);
+            CHECK(did == 1);
+            CHECK_STATUS(CUZK_OK, cuzk_engine_exclude_device(&did, e, 1, "again"), cuzk_engine_last_error, e);
+            CHECK(did == 0);
+            ds.struct_size = sizeof ds;
+            CHECK_STATUS(CUZK_OK, cuzk_device_stats_get(&ds, e, 1), cuzk_engine_last_error, e);
+            CHECK(ds.excluded == 1);
+            cuzk_engine_destroy(e);
+            CHECK(cuzk_engine_device_count(&n, e) == CUZK_ERR_INVALID_HANDLE);
+            CHECK(cuzk_device_stats_get(&ds, e, 0) == CUZK_ERR_INVALID_HANDLE);
+            CHECK(cuzk_engine_exclude_device(NULL, e, 0, NULL) == CUZK_ERR_INVALID_HANDLE);
+            e = NULL;
+        }
         /* Output structs. */
         {
             cuzk_pce* p = NULL;

@@ -12,9 +12,12 @@
 // cuzk::error(errc::device) with the call, the place and CUDA's message; a
 // failed allocation throws errc::out_of_memory.
 //
-// Device: the first CUDA device (device 0). The backend keeps one stream and
-// caches scratch buffers and twiddle tables between calls (gpu_release_cache
-// frees them). Calls from several host threads are serialised.
+// Devices: every call runs on the calling thread's CUDA device (device 0
+// until the thread chooses another with cuda_select_device or a
+// cuda_device_scope). The backend keeps one stream per device and caches
+// scratch buffers and twiddle tables per device between calls
+// (gpu_release_cache frees the current device's). Calls from several host
+// threads on one device are serialised; different devices run independently.
 #pragma once
 
 #include <cstddef>
@@ -37,8 +40,28 @@ namespace cuzk {
 bool cuda_available(std::string* why = nullptr);
 // Number of CUDA devices; 0 without CUDA or without a driver.
 int cuda_device_count();
-// One line about device 0: name, compute capability, SMs, memory, versions.
+// One line about the calling thread's device: name, compute capability, SMs,
+// memory, versions.
 std::string cuda_device_info();
+
+// The calling thread's CUDA device (thread-local, as CUDA's own choice).
+// cuda_select_device returns the previous one; it throws
+// errc::invalid_argument for a device that does not exist, errc::unsupported
+// without CUDA. A device's buffers, timers and keys (gpu_buffer, gpu_timer,
+// gpu_key) belong to the device current when they were made.
+int cuda_select_device(int device);
+int cuda_current_device() noexcept;
+// cuda_select_device(device) for the scope's life, then the previous choice.
+class cuda_device_scope {
+public:
+    explicit cuda_device_scope(int device) : prev_(cuda_select_device(device)) {}
+    ~cuda_device_scope();
+    cuda_device_scope(const cuda_device_scope&) = delete;
+    cuda_device_scope& operator=(const cuda_device_scope&) = delete;
+
+private:
+    int prev_;
+};
 
 // ---- device memory and timing ---------------------------------------------------------
 // An owning device allocation (cudaMalloc). Move-only.
@@ -47,13 +70,17 @@ public:
     gpu_buffer() = default;
     explicit gpu_buffer(size_t bytes);
     ~gpu_buffer();
-    gpu_buffer(gpu_buffer&& o) noexcept : p_(std::exchange(o.p_, nullptr)), n_(std::exchange(o.n_, 0)) {}
+    gpu_buffer(gpu_buffer&& o) noexcept
+        : p_(std::exchange(o.p_, nullptr)), n_(std::exchange(o.n_, 0)), device_(o.device_)
+    {
+    }
     gpu_buffer& operator=(gpu_buffer&& o) noexcept;
     gpu_buffer(const gpu_buffer&) = delete;
     gpu_buffer& operator=(const gpu_buffer&) = delete;
 
     void* data() const { return p_; }
     size_t size() const { return n_; }
+    int device() const { return device_; }   // the CUDA device it lives on
     template <class T>
     T* as() const
     {
@@ -76,6 +103,7 @@ public:
 private:
     void* p_ = nullptr;
     size_t n_ = 0;
+    int device_ = 0;
 };
 
 // Device time between start() and stop_ms(), from two CUDA events recorded on
@@ -143,8 +171,19 @@ void gpu_ntt_device(fr* data, unsigned log_n, root_convention conv, gpu_ntt_kind
 // affine, the identity (0, 0) allowed. Signed-digit Pippenger with points
 // sorted into buckets (kernels/msm_device.cuh); the result is the same group
 // element as the CPU's msm() (compare with ==, or after to_affine()).
+// A copy back to the host as a timeline span (D2H), on the host's steady
+// clock: from the device's end of the work before it to the host holding the
+// data (the read after the synchronising copy, so it includes the wake-up).
+struct gpu_copy_span {
+    std::chrono::steady_clock::time_point begin{}, end{};
+    bool set() const { return end != std::chrono::steady_clock::time_point{}; }
+};
+
 struct gpu_msm_options {
     unsigned window_bits = 0;   // 1 … 24; 0 = gpu_msm_window_bits(n, …)
+    // When set: receives the copy of the window sums back to the host (left
+    // unset when the MSM has nothing to sum). Costs a synchronise at the start.
+    gpu_copy_span* window_copy = nullptr;
 };
 // The window the automatic choice takes for n points (see lib/backend/cuda.cpp).
 unsigned gpu_msm_window_bits(size_t n, bool g2 = false, unsigned scalar_bits = 255);
@@ -218,6 +257,9 @@ struct gpu_msm_witness_stats {
     // holding them (steady_clock read when the synchronising copy returns, so
     // it includes the wake-up). Unset (epoch) when there were no ones.
     std::chrono::steady_clock::time_point d2h_begin{}, d2h_end{};
+    // The Pippenger of the others: its window sums' copy back (unset when
+    // there were no others).
+    gpu_copy_span others_d2h;
 };
 g1_jacobian gpu_msm_witness_device(const g1_affine* points, const fr* scalars, size_t n,
                                    gpu_msm_witness_stats* stats = nullptr);

@@ -9,6 +9,7 @@
 // definitions live in the cuzk_kernels library.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -19,10 +20,20 @@ namespace cuzk::cuda_bridge {
 
 // Number of usable devices, or −1 with *why set (no driver, no device, …).
 int device_count(std::string* why);
+// The calling thread's device (a thread-local choice, as CUDA's own): every
+// later call of this bridge, prove_bridge and witness_bridge on this thread
+// runs on it, with that device's stream and caches. Device 0 until chosen.
+// select_device returns the previous choice; errc::invalid_argument for a
+// device that does not exist.
+int select_device(int device);
+int current_device() noexcept;
+// The current device's name, capability, memory and versions.
 std::string device_info();
 
+// Device memory on the current device; release frees it on `device` (the
+// device current when it was allocated).
 void* alloc(size_t bytes);
-void release(void* p) noexcept;
+void release(void* p, int device) noexcept;
 void copy_to_device(void* dst, const void* src, size_t bytes);
 void copy_to_host(void* dst, const void* src, size_t bytes);
 void synchronize();
@@ -50,12 +61,20 @@ void ntt(fr* data, unsigned log_n, unsigned conv_id, const fr& omega, bool inver
 
 // Largest bit length of the n scalars in device memory (0 when all are zero).
 unsigned scalar_bits(const fr::repr* scalars, size_t n);
+// A copy back to the host on the host's steady clock: from the device's end
+// of the work before it (a CUDA event mapped through an anchor) to the host
+// holding the data.
+struct copy_span {
+    std::chrono::steady_clock::time_point begin{}, end{};
+};
+
 // Window sums S_0 … S_{windows−1} of the signed-digit Pippenger with window
 // c (see kernels/msm_device.cuh); the MSM is Σ_w 2^(wc)·S_w. Points and
-// scalars are in device memory, window_sums in host memory.
+// scalars are in device memory, window_sums in host memory. With d2h set,
+// the window sums' copy back is timed into it.
 void msm_windows(const g1_affine* points, const fr::repr* scalars, size_t n, unsigned c, unsigned windows,
-                 g1_xyzz* window_sums);
+                 g1_xyzz* window_sums, copy_span* d2h = nullptr);
 void msm_windows(const g2_affine* points, const fr::repr* scalars, size_t n, unsigned c, unsigned windows,
-                 g2_xyzz* window_sums);
+                 g2_xyzz* window_sums, copy_span* d2h = nullptr);
 
 } // namespace cuzk::cuda_bridge

@@ -14,10 +14,13 @@
 // drains its stream on the way out, as for a real error).
 //
 // Arming: arm() from a test, or the environment variable CUZK_FAULT, read
-// once at the first check: a comma-separated list of point[:skip[:count]],
-// e.g. CUZK_FAULT=kernel:3 (the 4th kernel check fails, once) or
-// CUZK_FAULT=alloc:0:0,copy:10. An invalid CUZK_FAULT is reported on stderr
-// and ignored. Unarmed, a check is one relaxed atomic load.
+// once at the first check: a comma-separated list of
+// point[@device][:skip[:count]], e.g. CUZK_FAULT=kernel:3 (the 4th kernel
+// check fails, once), CUZK_FAULT=alloc:0:0,copy:10, or kernel@1:0:0 (every
+// kernel check on device 1 fails; checks on other devices pass and are not
+// counted). The device is the CUDA device number on the CUDA backend and
+// the engine's device number on the CPU backend. An invalid CUZK_FAULT is
+// reported on stderr and ignored. Unarmed, a check is one relaxed atomic load.
 #pragma once
 
 #include <cstdint>
@@ -30,8 +33,9 @@ inline constexpr unsigned num_points = 3;
 
 const char* point_name(point p) noexcept;   // "alloc", "kernel", "copy"
 
-// Arms p (replacing an earlier arming of p): skip checks pass, then count fail.
-void arm(point p, uint64_t skip = 0, uint64_t count = 1);
+// Arms p (replacing an earlier arming of p): skip checks pass, then count
+// fail; with device >= 0 only the checks on that device count.
+void arm(point p, uint64_t skip = 0, uint64_t count = 1, int device = -1);
 // Parses a CUZK_FAULT value and arms what it names (errc::invalid_argument
 // naming the bad piece; nothing is armed then).
 void arm_from_spec(std::string_view spec);
@@ -40,7 +44,9 @@ void disarm() noexcept;
 // Failures injected at p since the last disarm().
 uint64_t fired(point p) noexcept;
 
-// The check the backends call; `where` names the operation for the message.
-void check(point p, std::string_view where);
+// The check the backends call; `where` names the operation for the message,
+// `device` the device it runs on (−1: unknown, matches only an arming for
+// any device).
+void check(point p, std::string_view where, int device = -1);
 
 } // namespace cuzk::fault

@@ -10,8 +10,10 @@
 // failed allocation, or a prove whose scratch does not fit the device budget,
 // throws errc::out_of_memory. The device stays usable after either.
 //
-// Device: the first CUDA device. Calls on one gpu_key from several threads are
-// serialised by the backend; the engine holds its device lock around them.
+// Device: a gpu_key lives on one CUDA device (gpu_key_options::device) and
+// its proves run there. Calls on one gpu_key from several threads are
+// serialised; keys on different devices prove independently. The engine
+// holds one lock per device around them.
 #pragma once
 
 #include <chrono>
@@ -39,6 +41,10 @@ struct gpu_key_options {
     // when the largest query is smaller. Tests set a small odd value to
     // exercise many chunk boundaries.
     size_t stream_chunk_points = 0;
+    // The CUDA device the key is uploaded to and proves on; −1 = the calling
+    // thread's device (cuda_select_device; device 0 by default). Every prove
+    // with the key runs there, whatever device the calling thread has chosen.
+    int device = -1;
 };
 
 // A proving key (bellperson convention) prepared for the GPU: the H, L, A,
@@ -75,6 +81,7 @@ public:
     const groth16::query_density& density() const noexcept;
     bool has_pce() const noexcept;
     bool resident() const noexcept;          // false: points are streamed per prove
+    int device() const noexcept;             // the CUDA device it lives on
     uint64_t device_bytes() const noexcept;  // device memory held by this key now
     // Device scratch one prove needs on top of device_bytes() (a, b, c, h,
     // witness, scalars, MSM buckets and sort buffers, streaming chunks).
@@ -103,11 +110,10 @@ private:
 // interval of the witness MSM's 0/1 batch addition; the host cannot bracket
 // it); a bellperson MSM_H has none (h goes through the plain Pippenger; a
 // snarkjs key's H values go through the witness MSM, as on the CPU). D2H,
-// also step_span only, is the copy of a batch addition's partial sums back
-// to the host (one span per streamed chunk; from the device's end of the
-// reduction to the host holding the sums); the Pippenger's window sums come
-// back inside the MSM kernels' entry point, which times no copy of its own,
-// so they are inside MSM_x but have no D2H span. Spans are
+// also step_span only, is a copy of sums back to the host, from the device's
+// end of the reduction to the host holding them: a batch addition's partial
+// sums and a Pippenger's window sums (one span each per streamed chunk, inside
+// their MSM_x). Spans are
 // delivered after the last step, in step order. prove_timings: h_ns = NTT,
 // msm_*_ns = the MSM_x device times, total_ns = the host wall time of the
 // call (H2D and PCE_EVAL are in total_ns only).
@@ -185,9 +191,10 @@ groth16::proof gpu_prove_snarkjs(const gpu_key& k, std::span<const fr> witness, 
 // fraction of its size. dst[i] == src[i] afterwards. scratch: device memory
 // for src.size() values (overwritten). Synchronises before returning; returns
 // how many values were neither 0 nor 1.
-// Page-locked host memory the CUDA backend keeps for its staged host-to-device
-// copies (two pieces, process-wide, allocated at the first staged copy); 0
-// without CUDA.
+// Page-locked host memory the CUDA backend keeps per device for its staged
+// host-to-device copies (two pieces for each device used, allocated at the
+// first staged copy to it, on the device's NUMA node when the host has
+// several); 0 without CUDA.
 uint64_t gpu_staging_host_bytes() noexcept;
 
 size_t gpu_upload_witness(fr* dst, std::span<const fr> src, fr* scratch);

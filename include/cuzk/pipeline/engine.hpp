@@ -1,143 +1,21 @@
-// cuzk — the persistent proving engine.
+// cuzk — the persistent proving engine: registered keys, jobs of partitions,
+// three stages (synthesis workers, prove workers per device under the
+// device's lock, CPU-tail threads), host and device memory budgets, several
+// devices, and a timeline of every step. docs/ARCHITECTURE.md ("The proving
+// engine") tells the whole story; this header keeps the contracts.
 //
-// Keys are registered once and stay resident, shared by every job that names
-// them. A job is a list of partitions (independent Groth16 circuits under one
-// key); each partition flows through three stages:
-//
-//   [synthesis workers × synth_workers]   witness (a C++ circuit, or given by
-//        the host), a = A·w, b = B·w, c = C·w with the key's PCE, the
-//        satisfaction check; then pushed into the lookahead queue
-//        (bounded: at most `lookahead` synthesized partitions wait)
-//   [prove workers × workers_per_device, per device, one lock per device]
-//        the device part under the device lock: NTTs for H, MSM_H, MSM_L,
-//        MSM_A, MSM_B1, MSM_B2 (groth16::prove_start / prove_start_snarkjs on
-//        the CPU backend; cuzk::gpu_prove_start[_witness] on the CUDA one)
-//   [CPU-tail threads × tail_threads]  outside the lock: blinding with r, s
-//        (groth16::prove_finish), the 192-byte encoding, optional self-verify
-//
-// so one worker's tail and the next partition's synthesis overlap another
-// worker's device work.
-//
-// Order: partitions are dispatched, and picked from the lookahead queue, by
-// priority (higher first), then submission order, then partition number.
-//
-// Partitions per prove call (engine_config::partitions_per_call = k): a prove
-// worker takes the head of the lookahead queue and, behind it in the same
-// order, up to k − 1 more partitions *of the same key* that are already
-// waiting (it never waits for more, and stops at the first partition of
-// another key, so nothing overtakes the order), then runs their device parts
-// one after another in one hold of the device lock. Each partition keeps its
-// own GPU_PICKUP, GPU_START … GPU_END bracket (GPU_START of a later partition
-// when its own device part starts; the wait behind the earlier ones is queue
-// wait), and its tail goes to the tail threads as soon as its device part
-// ends. Trade-off: fewer lock hand-overs and, on a GPU, back-to-back kernels
-// of one key (no other worker's uploads in between) against latency (a
-// partition waits behind up to k − 1 others of the same call), less sharing
-// between the workers of a device (one takes k partitions while the other
-// may find the queue empty), and earlier freed lookahead slots (synthesis runs
-// further ahead: more partitions hold host memory at once). With lookahead
-// < k a call never reaches k. k = 1 is the plain pipeline.
-//
-// Host memory (engine_config::host_memory_budget; 0 = no limit, the
-// accounting still shows in engine_stats). Three things are counted, and
-// their sum never exceeds the budget:
-//   - the registered keys (memory_resident): each proving key's points and
-//     coefficients and each PCE (counted once however many keys share it),
-//     what a cuda key holds on the host besides (gpu_key::host_bytes: pinned
-//     copies, a snarkjs key's PCE) and, on the cuda backend, its page-locked
-//     staging buffers (gpu_staging_host_bytes). add_key refuses
-//     (errc::out_of_memory) a key that does not fit, or that would leave no
-//     room for a partition of an earlier key whose jobs are admitted, and
-//     waits while partitions in flight hold the room it needs;
-//   - partitions in flight (memory_reserved): every partition reserves its
-//     estimate (see partition_bytes_estimate) before its synthesis starts and
-//     returns it when its device part ends (what is left after that is a few
-//     points and the public inputs). A partition waits while the budget is
-//     short (head of line: later partitions do not overtake it); a job whose
-//     partition can never fit next to the keys is refused by submit() with
-//     errc::out_of_memory;
-//   - buffers kept for reuse (memory_pooled): aux vectors and the
-//     page-locked packed witnesses of the cuda backend. A buffer is pooled
-//     only while it fits, and pooled buffers are freed when a partition or a
-//     key needs their room.
-// Page-locked memory in use by a partition (its packed witness) is part of
-// that partition's estimate.
-//
-// Faults: the backends have three failure points per device part (a device
-// allocation, the witness copy, a kernel; cuzk/backend/fault.hpp, switched on
-// by CUZK_FAULT or fault::arm). A failure there ends only the partition's job
-// (failed, with the backend's message and code); the engine keeps proving.
-//
-// Device memory (engine_config::device_memory_budget, per device; 0 = no
-// limit of the engine's own, reservations still counted in engine_stats: the
-// device's allocator is the limit and a failed allocation fails that job with
-// errc::out_of_memory): every key has a
-// per-partition device estimate (key_options::device_bytes, else
-// device_bytes_estimate() on the CPU backend and gpu_key::prove_scratch_bytes()
-// on the CUDA one) and, on the CUDA backend, the bytes its resident gpu_key
-// holds, reserved once by add_key. A prove worker reserves one partition's
-// device bytes (the partitions of one call run one after another and reuse
-// the scratch) before it waits for the device lock (span DEV_MEM_WAIT while
-// short) and returns them when the call's device parts have ended. submit()
-// refuses (errc::out_of_memory) a job whose device part could never fit next
-// to the resident keys, naming both sizes; add_key refuses a key whose
-// resident bytes do not fit, or would leave no room for the device part of an
-// earlier key whose jobs are admitted. The CPU backend holds
-// no device memory: it accounts the same estimate as a model, so the knob
-// behaves (and can be tested and sized) as it will on a GPU.
-//
-// Backends (engine_config::backend): cpu runs the device part with
-// device_threads threads on the host. cuda (one device) builds a shared
-// cuzk::gpu_key per key at add_key (the queries, and the PCE when there is
-// one, resident in device memory) and runs the device part with
-// gpu_prove_start_witness for witness partitions of a key with a PCE (the
-// synthesis stage then skips the host PCE evaluation: PCE_EVAL and the
-// satisfaction check run on the device, and packs the aux assignment instead
-// (a PACK span, device −1: gpu_packed_witness, 2-bit tags for the 0/1 values
-// and the others alone, in page-locked memory reused between partitions;
-// the aux vector is freed), so that under the device lock only that packed
-// form is copied) and gpu_prove_start for circuit and
-// abc partitions (a, b, c from the host). Device spans (H2D, PCE_EVAL, NTT,
-// MSM_x, BATCH_ADD, D2H) then come from the device's own timing
-// (prove_observer::step_span), mapped onto the engine clock. snarkjs keys go
-// to gpu_prove_start_snarkjs (a·w and b·w on the device; the synthesis stage
-// only checks the witness). Creating a cuda engine where CUDA is not available
-// throws errc::unsupported with cuda_available()'s reason.
-//
-// Keys in the snarkjs convention (from io::read_zkey) take witness partitions
-// only, best as full_witness_partition (the .wtns order). Their synthesis
-// stage evaluates a = A·w and b = B·w from the key's coefficient list (span
-// PCE_EVAL); their device part is groth16::prove_start_snarkjs. Without R1CS
-// C rows there is no satisfaction check before proving: a witness that does
-// not satisfy the circuit fails at self-verify (errc::internal), or yields an
-// invalid proof when self_verify is off.
-//
-// Jobs end exactly once: completed (every partition proved, and verified
-// when self_verify is on), failed (the first failure: its message, error
-// code and partition; other partitions of the job are then dropped) or
-// cancelled (cancel(), or the engine being destroyed). Waiters are woken and
-// the job's on_done callback runs once. A failure inside one job (unsatisfied
-// witness, an exception from a circuit, a self-verify failure, wrong sizes)
-// never affects other jobs or the engine.
-//
-// Timeline: with a sink, the engine emits (t_ns since the engine started)
-//   JOB_SUBMIT, JOB_DONE / JOB_FAILED / JOB_CANCELLED       instants, per job
-//   SYNTH_START, SYNTH_END (synth_ms), CHAN_SEND             synthesis worker, device −1
-//   GPU_PICKUP (call=, an engine-wide number of the prove call, the same
-//   for the partitions taken together), GPU_START, GPU_END (gpu_ms)
-//                                                              prove worker, its device
-//   span DEV_MEM_WAIT (bytes=) while the device budget is short  prove worker, its device
-//   spans MEM_WAIT, PCE_EVAL (device −1); LOCK_WAIT, NTT, MSM_H, MSM_L, MSM_A,
-//   MSM_B1, MSM_B2, BATCH_ADD (nested in each MSM_x, detail query=…) with the
-//   prove worker's device (on the CUDA backend also H2D and PCE_EVAL, at the
-//   device's times); CPU_TAIL (device −1, the tail thread as worker).
-// GPU_END is emitted when the CPU tail has finished (curio's meaning). Worker
-// numbers are unique in the engine: synthesis workers 0 … S−1, then the
-// prove workers (device-major), then the tail threads.
-//
-// Threads: all explicit, started by the constructor and joined by the
-// destructor. The CPU backend has `devices` "devices" (locks); device work
-// runs with device_threads threads.
+// Contracts in brief:
+//   - order: priority (higher first), then submission, then partition;
+//   - a job ends exactly once (completed, failed with the first failure, or
+//     cancelled), its waiters are woken and on_done runs once; a failure in
+//     one job never affects another job or the engine;
+//   - the host memory budget bounds keys + partitions in flight + pools; the
+//     device budget (per device) bounds resident keys + device parts; work
+//     that could never fit is refused at add_key / submit, never queued;
+//   - every device has a lock, prove workers and its own copy of each key
+//     (cuda); a failing device names itself and can be excluded;
+//   - timeline::sink::record is called under the engine's lock and must not
+//     call into the engine.
 #pragma once
 
 #include <array>
@@ -166,7 +44,15 @@ struct engine_config {
     unsigned synth_workers = 2;        // partitions synthesized at once (>= 1)
     unsigned synth_threads = 1;        // threads inside one synthesis (a circuit's parallel witness, PCE evaluation, check); 0 = all
     unsigned lookahead = 2;            // synthesized partitions that may wait for a prove worker (>= 1)
-    unsigned devices = 1;              // device locks (the cuda backend: exactly 1, CUDA device 0)
+    // Devices: each has a lock, workers_per_device prove workers and its own
+    // memory budget. cpu: the devices modelled (0 = 1). cuda: the first
+    // `devices` CUDA devices (0 = every visible one), or those cuda_devices
+    // names (devices is then 0 or the list's size).
+    unsigned devices = 0;
+    std::vector<int> cuda_devices;     // cuda: CUDA device numbers, in the engine's device order
+    // A device whose device parts fail this many times in a row with a
+    // device error (errc::device) is excluded (exclude_device); 0 = never.
+    unsigned device_error_limit = 0;
     unsigned workers_per_device = 2;   // prove workers per device, sharing its lock (>= 1)
     unsigned partitions_per_call = 1;  // partitions of one key a prove worker runs per lock hold (>= 1)
     unsigned device_threads = 0;       // threads of the CPU backend's device work; 0 = all
@@ -309,7 +195,12 @@ struct engine_stats {
     uint64_t memory_peak = 0;                  // the most of reserved + resident + pooled ever held at once
     size_t jobs_live = 0;                      // submitted, not yet ended
     size_t lookahead_queued = 0;               // synthesized partitions waiting for a prove worker
-    std::vector<uint64_t> device_busy_ns;      // per device: time inside the device part, under the lock
+    // Per device (the engine's device order):
+    std::vector<uint64_t> device_busy_ns;      // time inside the device part, under the lock
+    std::vector<uint64_t> device_partitions;   // device parts run (including failed ones)
+    std::vector<uint64_t> device_failures;     // device parts that failed with a device error (errc::device)
+    std::vector<uint8_t> device_excluded;      // 1 once excluded (exclude_device or device_error_limit)
+    std::vector<int> device_numbers;           // cuda: the CUDA device number; cpu: the index
     std::vector<uint64_t> device_memory_reserved;   // per device: bytes of the device budget reserved now
     std::vector<uint64_t> device_memory_peak;       // per device: the most ever reserved at once
     uint64_t uptime_ns = 0;
@@ -318,9 +209,10 @@ struct engine_stats {
 class engine {
 public:
     // Starts the worker threads. Throws errc::invalid_argument for a zero
-    // worker count, lookahead, device count or partitions_per_call, or a cuda
-    // backend with more than one device; errc::unsupported for the cuda
-    // backend where CUDA is not available (the message has the reason).
+    // worker count, lookahead or partitions_per_call, a cuda device number
+    // that does not exist or is listed twice, or a device count that
+    // contradicts cuda_devices; errc::unsupported for the cuda backend where
+    // CUDA is not available (the message has the reason).
     explicit engine(const engine_config& cfg);
     // Cancels every job that has not ended (status cancelled, message "engine
     // shut down"), waits for the work in progress to stop, joins the
@@ -359,6 +251,15 @@ public:
     // or device memory budget (errc::out_of_memory, with both sizes in the
     // message).
     job_handle submit(proof_request req);
+
+    // Devices in use (the engine's device numbers are 0 … device_count() − 1).
+    unsigned device_count() const noexcept;
+    // Takes device d out of service: its prove workers take no more work
+    // (a device part in progress ends first), and the others carry on. When
+    // no device is left, every job that has not ended fails (errc::device)
+    // and submit() refuses new ones. Returns false when d was excluded
+    // already; errc::invalid_argument for a d out of range.
+    bool exclude_device(unsigned d, const std::string& reason = "excluded by the host");
 
     engine_stats stats() const;
     const engine_config& config() const noexcept { return cfg_; }

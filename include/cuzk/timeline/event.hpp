@@ -42,6 +42,13 @@ struct event {
 
 // Where events go. record() is called from any thread, concurrently, and
 // must not throw; flush() is called when a run ends.
+// The engine (pipeline::engine) calls record() while it holds its internal
+// lock, on its own threads and inside its public calls (submit, cancel, the
+// destructor). A sink given to the engine must therefore be quick, must not
+// block on anything the engine may be waiting for, and must never call into
+// that engine (stats, cancel, submit, … would deadlock). A sink that needs
+// to do any of that goes behind a timeline::async_sink (async_sink.hpp),
+// which queues the events and delivers them on a thread of its own.
 class sink {
 public:
     virtual ~sink() = default;
