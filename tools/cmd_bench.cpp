@@ -291,7 +291,7 @@ void print_engine(const bench_opts& o)
                 ec.host_memory_budget ? human_size(ec.host_memory_budget).c_str() : "unlimited",
                 ec.device_memory_budget ? human_size(ec.device_memory_budget).c_str() : "unlimited");
     std::printf("  run: %s x %s, %u in flight\n", count_of(o.proofs, "proof").c_str(),
-                count_of(o.partitions, "partition").c_str(), o.jobs);
+                count_of(o.partitions, "partition").c_str(), std::min(o.jobs, o.proofs));
     std::fflush(stdout);
 }
 
