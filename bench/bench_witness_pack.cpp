@@ -1,4 +1,4 @@
-// The host half of the packed witness upload (backend/detail/witness_pack.hpp)
+// The host half of the packed witness upload (lib/backend/bridge/witness_pack.hpp)
 // on the CPU: pass 1 (tags and counts) and pass 2 (the other values) over a
 // PoRep-like witness (70 % zeros, 20 % ones, 10 % other values), against the
 // plain copy into a staging buffer that the unpacked upload does, and against
@@ -15,7 +15,7 @@
 #include <random>
 #include <vector>
 
-#include "cuzk/backend/detail/witness_pack.hpp"
+#include "backend/bridge/witness_pack.hpp"
 #include "cuzk/util/parallel.hpp"
 
 using namespace cuzk;

@@ -1,13 +1,13 @@
 // cuzk kernels — the device context and the small entry points of the bridge
-// (include/cuzk/backend/cuda_bridge.hpp): discovery, memory, timers, field
+// (lib/backend/bridge/cuda_bridge.hpp): discovery, memory, timers, field
 // arithmetic checks and the multiply-throughput kernel, the scalar bit length.
 #include <cuda_runtime.h>
 
 #include <cstdio>
 #include <string>
 
+#include "backend/bridge/cuda_bridge.hpp"
 #include "cuda_backend.cuh"
-#include "cuzk/backend/cuda_bridge.hpp"
 
 namespace cuzk::dev {
 
@@ -152,15 +152,15 @@ struct field_apply_body {
     const F* a;
     const F* b;
     F* out;
-    unsigned op;
+    gpu_field_op op;
     CUZK_HD void operator()(size_t i) const
     {
         switch (op) {
-        case 0: out[i] = a[i] * b[i]; break;
-        case 1: out[i] = a[i].sqr(); break;
-        case 2: out[i] = a[i] + b[i]; break;
-        case 3: out[i] = a[i] - b[i]; break;
-        default: out[i] = -a[i]; break;
+        case gpu_field_op::mul: out[i] = a[i] * b[i]; break;
+        case gpu_field_op::sqr: out[i] = a[i].sqr(); break;
+        case gpu_field_op::add: out[i] = a[i] + b[i]; break;
+        case gpu_field_op::sub: out[i] = a[i] - b[i]; break;
+        default: out[i] = -a[i]; break;   // gpu_field_op::neg
         }
     }
 };
@@ -223,6 +223,11 @@ double mul_bench(unsigned blocks, unsigned iters, double* muls)
 }
 
 } // namespace cuzk::dev
+
+// The bridge's timer handle (lib/backend/bridge/handles.hpp): its start and stop events.
+struct cuzk::bridge::timer_handle {
+    cudaEvent_t a = nullptr, b = nullptr;
+};
 
 namespace cuzk::cuda_bridge {
 
@@ -318,15 +323,11 @@ void release_cache()
     ctx_release_all();
 }
 
-struct timer {
-    cudaEvent_t a = nullptr, b = nullptr;
-};
-
-void* timer_create()
+bridge::timer timer_create()
 {
     context& c = ctx();
     (void)c;
-    auto* t = new timer;
+    auto* t = new bridge::timer_handle;
     if (cudaEventCreate(&t->a) != cudaSuccess || cudaEventCreate(&t->b) != cudaSuccess) {
         timer_destroy(t);
         throw error(errc::device, "cudaEventCreate failed");
@@ -334,25 +335,23 @@ void* timer_create()
     return t;
 }
 
-void timer_destroy(void* p) noexcept
+void timer_destroy(bridge::timer t) noexcept
 {
-    auto* t = static_cast<timer*>(p);
     if (!t) return;
     if (t->a) cudaEventDestroy(t->a);
     if (t->b) cudaEventDestroy(t->b);
     delete t;
 }
 
-void timer_start(void* p)
+void timer_start(bridge::timer t)
 {
     context& c = ctx();
-    CUZK_CUDA_CHECK(cudaEventRecord(static_cast<timer*>(p)->a, c.stream));
+    CUZK_CUDA_CHECK(cudaEventRecord(t->a, c.stream));
 }
 
-double timer_stop_ms(void* p)
+double timer_stop_ms(bridge::timer t)
 {
     context& c = ctx();
-    auto* t = static_cast<timer*>(p);
     CUZK_CUDA_CHECK(cudaEventRecord(t->b, c.stream));
     CUZK_CUDA_CHECK(cudaEventSynchronize(t->b));
     float ms = 0;
@@ -361,7 +360,7 @@ double timer_stop_ms(void* p)
 }
 
 template <class F>
-static void apply(unsigned op, const void* a, const void* b, void* out, size_t n)
+static void apply(gpu_field_op op, const void* a, const void* b, void* out, size_t n)
 {
     context& c = ctx();
     std::lock_guard<std::recursive_mutex> lk(c.mu);
@@ -376,19 +375,21 @@ static void apply(unsigned op, const void* a, const void* b, void* out, size_t n
     be.to_host(out, dout, n * sizeof(F));
 }
 
-void field_apply(unsigned field, unsigned op, const void* a, const void* b, void* out, size_t n)
+void field_apply(bridge::field field, gpu_field_op op, const void* a, const void* b, void* out, size_t n)
 {
     if (n == 0) return;
-    if (field == 0) apply<dfp>(op, a, b, out, n);
-    else if (field == 1) apply<dfr>(op, a, b, out, n);
-    else apply<dfp2>(op, a, b, out, n);
+    switch (field) {
+    case bridge::field::fp: apply<dfp>(op, a, b, out, n); break;
+    case bridge::field::fr: apply<dfr>(op, a, b, out, n); break;
+    case bridge::field::fp2: apply<dfp2>(op, a, b, out, n); break;
+    }
 }
 
-double field_mul_bench(unsigned field, unsigned blocks, unsigned iters, double* muls)
+double field_mul_bench(bridge::field field, unsigned blocks, unsigned iters, double* muls)
 {
     context& c = ctx();
     std::lock_guard<std::recursive_mutex> lk(c.mu);
-    return field == 0 ? mul_bench<dfp>(blocks, iters, muls) : mul_bench<dfr>(blocks, iters, muls);
+    return field == bridge::field::fp ? mul_bench<dfp>(blocks, iters, muls) : mul_bench<dfr>(blocks, iters, muls);
 }
 
 unsigned scalar_bits(const fr::repr* scalars, size_t n)

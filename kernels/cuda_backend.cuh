@@ -15,6 +15,7 @@
 #include <string>
 #include <utility>
 
+#include "backend/bridge/handles.hpp"
 #include "cuzk/error.hpp"
 #include "msm_device.cuh"
 #include "ntt_device.cuh"
@@ -54,12 +55,20 @@ struct context {
 // device 0 when the thread never chose), initialised on first use (throws
 // errc::device when no device).
 context& ctx();
-// The calling thread's device, and the choice of it (cuda_bridge.hpp).
+// The calling thread's device, and the choice of it (lib/backend/bridge/cuda_bridge.hpp).
 int current_device() noexcept;
 int select_device(int device);
 // Grows slot s to at least `bytes` (contents are lost when it grows).
 void* ctx_slot(int s, size_t bytes);
 void ctx_release_all();
+
+// The bridge's stream and event handles (lib/backend/bridge/handles.hpp) are
+// CUDA's own handles under a host-side name: these are the only conversions
+// between the two. A null stream stays null (the callers give it its meaning).
+inline cudaStream_t cuda_handle(bridge::stream s) { return reinterpret_cast<cudaStream_t>(s); }
+inline cudaEvent_t cuda_handle(bridge::event e) { return reinterpret_cast<cudaEvent_t>(e); }
+inline bridge::stream bridge_handle(cudaStream_t s) { return reinterpret_cast<bridge::stream>(s); }
+inline bridge::event bridge_handle(cudaEvent_t e) { return reinterpret_cast<bridge::event>(e); }
 
 // Stable radix sort of (key, value) pairs by the low end_bit bits of the key,
 // and an exclusive prefix sum; both on the context's stream (kernels/sort.cu).

@@ -1,6 +1,6 @@
 // cuzk kernels — the device half of the setup: fixed-base scalar
 // multiplication on G1 and G2 in chunks (kernels/fixed_base.cuh), behind
-// include/cuzk/backend/detail/setup_bridge.hpp. Runs on the backend's stream
+// lib/backend/bridge/setup_bridge.hpp. Runs on the backend's stream
 // under its lock; the buffers are the handle's own (not the MSM's cached
 // slots), freed by table_destroy.
 #include <cuda_runtime.h>
@@ -8,8 +8,8 @@
 #include <algorithm>
 #include <string>
 
+#include "backend/bridge/setup_bridge.hpp"
 #include "cuda_backend.cuh"
-#include "cuzk/backend/detail/setup_bridge.hpp"
 #include "fixed_base.cuh"
 
 namespace cuzk::dev {
@@ -29,7 +29,12 @@ void* checked_malloc(size_t bytes, const char* what)
     return p;
 }
 
-struct fb_handle {
+} // namespace
+} // namespace cuzk::dev
+
+// The bridge's table handle (lib/backend/bridge/handles.hpp): the window
+// table and the chunk buffers, all on the device it was made on.
+struct cuzk::bridge::fixed_base_handle {
     bool g2 = false;
     unsigned w = 0, windows = 0;
     void* table = nullptr;
@@ -52,17 +57,22 @@ struct fb_handle {
     void reserve(size_t points)
     {
         if (points <= cap) return;
-        CUZK_CUDA_CHECK(cudaStreamSynchronize(ctx().stream));
+        CUZK_CUDA_CHECK(cudaStreamSynchronize(dev::ctx().stream));
         free_chunks();
-        scalars = checked_malloc(points * sizeof(dfr), "scalars");
-        xz = checked_malloc(points * xz_size, "XYZZ results");
-        aff = checked_malloc(points * aff_size, "affine results");
+        scalars = dev::checked_malloc(points * sizeof(dev::dfr), "scalars");
+        xz = dev::checked_malloc(points * xz_size, "XYZZ results");
+        aff = dev::checked_malloc(points * aff_size, "affine results");
         cap = points;
     }
 };
 
+namespace cuzk::dev {
+namespace {
+
+using fb_handle = bridge::fixed_base_handle;
+
 template <class HostAff>
-void* create(const HostAff* table, unsigned w, unsigned windows, bool g2)
+fb_handle* create(const HostAff* table, unsigned w, unsigned windows, bool g2)
 {
     context& c = ctx();
     std::lock_guard<std::recursive_mutex> lk(c.mu);
@@ -88,13 +98,12 @@ void* create(const HostAff* table, unsigned w, unsigned windows, bool g2)
 }
 
 template <class HostAff>
-double run(void* handle, const fr* k, size_t n, HostAff* out, size_t chunk)
+double run(fb_handle* h, const fr* k, size_t n, HostAff* out, size_t chunk)
 {
     using Aff = typename device_types<HostAff>::aff;
     using Xz = typename device_types<HostAff>::xz;
     context& c = ctx();
     std::lock_guard<std::recursive_mutex> lk(c.mu);
-    auto* h = static_cast<fb_handle*>(handle);
     if (n == 0) return 0;
     chunk = std::max<size_t>(1, std::min(chunk, n));
     h->reserve(chunk);
@@ -142,18 +151,17 @@ namespace cuzk::setup_bridge {
 
 using namespace cuzk::dev;
 
-void* table_create_g1(const g1_affine* table, unsigned window_bits, unsigned windows)
+bridge::fixed_base_table table_create_g1(const g1_affine* table, unsigned window_bits, unsigned windows)
 {
     return create(table, window_bits, windows, false);
 }
-void* table_create_g2(const g2_affine* table, unsigned window_bits, unsigned windows)
+bridge::fixed_base_table table_create_g2(const g2_affine* table, unsigned window_bits, unsigned windows)
 {
     return create(table, window_bits, windows, true);
 }
-void table_destroy(void* handle) noexcept
+void table_destroy(bridge::fixed_base_table h) noexcept
 {
-    if (!handle) return;
-    auto* h = static_cast<fb_handle*>(handle);
+    if (!h) return;
     try {
         context& c = ctx();
         std::lock_guard<std::recursive_mutex> lk(c.mu);
@@ -164,19 +172,18 @@ void table_destroy(void* handle) noexcept
     }
     delete h;
 }
-uint64_t table_device_bytes(const void* handle) noexcept
+uint64_t table_device_bytes(const bridge::fixed_base_handle* h) noexcept
 {
-    const auto* h = static_cast<const fb_handle*>(handle);
     return h ? h->table_bytes + h->cap * (sizeof(dfr) + h->xz_size + h->aff_size) : 0;
 }
-double fixed_base_g1(void* handle, const fr* k, size_t n, g1_affine* out, size_t chunk)
+double fixed_base_g1(bridge::fixed_base_table handle, const fr* k, size_t n, g1_affine* out, size_t chunk)
 {
-    if (static_cast<fb_handle*>(handle)->g2) throw error(errc::invalid_argument, "fixed_base_g1: a G2 table");
+    if (handle->g2) throw error(errc::invalid_argument, "fixed_base_g1: a G2 table");
     return run(handle, k, n, out, chunk);
 }
-double fixed_base_g2(void* handle, const fr* k, size_t n, g2_affine* out, size_t chunk)
+double fixed_base_g2(bridge::fixed_base_table handle, const fr* k, size_t n, g2_affine* out, size_t chunk)
 {
-    if (!static_cast<fb_handle*>(handle)->g2) throw error(errc::invalid_argument, "fixed_base_g2: a G1 table");
+    if (!handle->g2) throw error(errc::invalid_argument, "fixed_base_g2: a G1 table");
     return run(handle, k, n, out, chunk);
 }
 

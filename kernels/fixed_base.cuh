@@ -1,5 +1,6 @@
 // cuzk kernels — fixed-base scalar multiplication k·G on G1 and G2 for the
-// device-side setup (backend/gpu_setup.hpp, bridge detail/setup_bridge.hpp).
+// device-side setup (backend/gpu_setup.hpp; the bridge:
+// lib/backend/bridge/setup_bridge.hpp).
 //
 // Table: for W = ⌈255/w⌉ windows of w bits (scalars are below r < 2^255),
 // table[k·(2^w − 1) + d − 1] = d·2^(wk)·G in affine form, built on the host

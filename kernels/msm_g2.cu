@@ -1,6 +1,6 @@
 // cuzk kernels — the G2 MSM entry point of the bridge (kernels/msm_device.cuh).
+#include "backend/bridge/cuda_bridge.hpp"
 #include "cuda_backend.cuh"
-#include "cuzk/backend/cuda_bridge.hpp"
 
 namespace cuzk::cuda_bridge {
 

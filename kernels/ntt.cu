@@ -3,8 +3,8 @@
 // (kernels/ntt_device.cuh) on the context's stream.
 #include <cstdlib>
 
+#include "backend/bridge/cuda_bridge.hpp"
 #include "cuda_backend.cuh"
-#include "cuzk/backend/cuda_bridge.hpp"
 
 namespace cuzk::cuda_bridge {
 
@@ -18,7 +18,7 @@ struct scale_elements {
 };
 } // namespace
 
-void ntt(fr* data, unsigned log_n, unsigned conv_id, const fr& omega, bool inverse, bool coset, const fr& shift,
+void ntt(fr* data, unsigned log_n, root_convention conv, const fr& omega, bool inverse, bool coset, const fr& shift,
          const fr& scale)
 {
     context& c = ctx();
@@ -37,7 +37,7 @@ void ntt(fr* data, unsigned log_n, unsigned conv_id, const fr& omega, bool inver
     const size_t small = (size_t{2} << ((log_n + 1) / 2)) + 16;
     dfr* tables = be.buffer<dfr>(slot_ntt_tables, 2 * small);
 
-    auto& tw = c.twiddles[{log_n, conv_id}];
+    auto& tw = c.twiddles[{log_n, unsigned(conv)}];
     if (!tw.p) {
         tw.bytes = ntt_twiddle_count(log_n) * sizeof(dfr);
         CUZK_CUDA_CHECK(cudaMalloc(&tw.p, tw.bytes));

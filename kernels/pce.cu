@@ -1,6 +1,6 @@
 // cuzk kernels — the PCE evaluation on the device: a = A·w, b = B·w, c = C·w
 // over Fr (Montgomery form), and the satisfaction check a·b = c
-// (include/cuzk/backend/detail/witness_bridge.hpp).
+// (lib/backend/bridge/witness_bridge.hpp).
 //
 // Method: one thread per constraint row r computes the three rows A_r·w,
 // B_r·w, C_r·w one after the other (the rows of one constraint read nearby
@@ -30,8 +30,8 @@
 // entries), which halves their share and their device memory.
 #include <cuda_runtime.h>
 
+#include "backend/bridge/witness_bridge.hpp"
 #include "cuda_backend.cuh"
-#include "cuzk/backend/detail/witness_bridge.hpp"
 #include "cuzk/r1cs/pce.hpp"
 
 namespace cuzk::dev {

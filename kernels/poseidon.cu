@@ -1,5 +1,5 @@
 // cuzk kernels — Poseidon hashing on the device (kernels/poseidon_device.cuh)
-// behind include/cuzk/backend/detail/poseidon_bridge.hpp: batches of
+// behind lib/backend/bridge/poseidon_bridge.hpp: batches of
 // MerkleTree-tagged hashes, and the levels of a tree built in place in one
 // device array. Runs on the backend's stream under its lock.
 #include <cuda_runtime.h>
@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "backend/bridge/poseidon_bridge.hpp"
 #include "cuda_backend.cuh"
-#include "cuzk/backend/detail/poseidon_bridge.hpp"
 #include "poseidon_device.cuh"
 
 namespace cuzk::dev {

@@ -1,5 +1,5 @@
 // cuzk kernels — the device entry points of the GPU prover
-// (include/cuzk/backend/detail/prove_bridge.hpp): pinned memory, staged
+// (lib/backend/bridge/prove_bridge.hpp): pinned memory, staged
 // uploads, a copy stream and events for streamed keys and step timing, and
 // the small element-wise kernels of the H step and the scalar gathers.
 // The heavy work (NTT, MSM, PCE evaluation) is behind cuda_bridge and the
@@ -17,9 +17,9 @@
 #include <string>
 #include <vector>
 
+#include "backend/bridge/prove_bridge.hpp"
+#include "backend/bridge/witness_pack.hpp"
 #include "cuda_backend.cuh"
-#include "cuzk/backend/detail/prove_bridge.hpp"
-#include "cuzk/backend/detail/witness_pack.hpp"
 #include "cuzk/util/parallel.hpp"
 
 namespace cuzk::dev {
@@ -149,7 +149,7 @@ bool ensure_stage(stage_state& st)
 }
 
 // ---- packed witness upload (prove_bridge::upload_witness_packed) ---------------------------
-// The format: include/cuzk/backend/detail/witness_pack.hpp (whose host code
+// The format: lib/backend/bridge/witness_pack.hpp (whose host code
 // does both host passes; witness_pack::unpack is this kernel on the host).
 constexpr unsigned unpack_threads = 256;
 constexpr unsigned unpack_steps = unsigned(witness_pack::tile / unpack_threads);   // 16
@@ -210,7 +210,8 @@ namespace cuzk::prove_bridge {
 using namespace cuzk::dev;
 
 namespace {
-cudaStream_t as_stream(void* s) { return s ? static_cast<cudaStream_t>(s) : ctx().stream; }
+// A bridge stream, nullptr meaning the backend stream.
+cudaStream_t as_stream(bridge::stream s) { return s ? cuda_handle(s) : ctx().stream; }
 } // namespace
 
 void mem_info(size_t* free_bytes, size_t* total_bytes)
@@ -401,21 +402,21 @@ void fill_zero(void* dst, size_t bytes)
     CUZK_CUDA_CHECK(cudaMemsetAsync(dst, 0, bytes, c.stream));
 }
 
-void* stream_create()
+bridge::stream stream_create()
 {
     context& c = ctx();
     std::lock_guard<std::recursive_mutex> lk(c.mu);
     cudaStream_t s = nullptr;
     CUZK_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
-    return s;
+    return bridge_handle(s);
 }
 
-void stream_destroy(void* s) noexcept
+void stream_destroy(bridge::stream s) noexcept
 {
-    if (s) cudaStreamDestroy(static_cast<cudaStream_t>(s));
+    if (s) cudaStreamDestroy(cuda_handle(s));
 }
 
-void copy_h2d_on(void* s, void* dst, const void* src, size_t bytes)
+void copy_h2d_on(bridge::stream s, void* dst, const void* src, size_t bytes)
 {
     if (bytes == 0) return;
     context& c = ctx();
@@ -423,42 +424,42 @@ void copy_h2d_on(void* s, void* dst, const void* src, size_t bytes)
     CUZK_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, as_stream(s)));
 }
 
-void* event_create()
+bridge::event event_create()
 {
     context& c = ctx();
     std::lock_guard<std::recursive_mutex> lk(c.mu);
     cudaEvent_t e = nullptr;
     CUZK_CUDA_CHECK(cudaEventCreate(&e));
-    return e;
+    return bridge_handle(e);
 }
 
-void event_destroy(void* e) noexcept
+void event_destroy(bridge::event e) noexcept
 {
-    if (e) cudaEventDestroy(static_cast<cudaEvent_t>(e));
+    if (e) cudaEventDestroy(cuda_handle(e));
 }
 
-void event_record(void* e, void* s)
+void event_record(bridge::event e, bridge::stream s)
 {
     context& c = ctx();
     std::lock_guard<std::recursive_mutex> lk(c.mu);
-    CUZK_CUDA_CHECK(cudaEventRecord(static_cast<cudaEvent_t>(e), as_stream(s)));
+    CUZK_CUDA_CHECK(cudaEventRecord(cuda_handle(e), as_stream(s)));
 }
 
-void event_synchronize(void* e) { CUZK_CUDA_CHECK(cudaEventSynchronize(static_cast<cudaEvent_t>(e))); }
+void event_synchronize(bridge::event e) { CUZK_CUDA_CHECK(cudaEventSynchronize(cuda_handle(e))); }
 
-double event_elapsed_ms(void* a, void* b)
+double event_elapsed_ms(bridge::event a, bridge::event b)
 {
     float ms = 0;
-    CUZK_CUDA_CHECK(cudaEventElapsedTime(&ms, static_cast<cudaEvent_t>(a), static_cast<cudaEvent_t>(b)));
+    CUZK_CUDA_CHECK(cudaEventElapsedTime(&ms, cuda_handle(a), cuda_handle(b)));
     return double(ms);
 }
 
-void drain(void* s) noexcept
+void drain(bridge::stream s) noexcept
 {
     try {
         context& c = ctx();
         cudaStreamSynchronize(c.stream);
-        if (s) cudaStreamSynchronize(static_cast<cudaStream_t>(s));
+        if (s) cudaStreamSynchronize(cuda_handle(s));
         cudaGetLastError();   // clear a non-sticky error left by the failed call
     } catch (...) {
     }

@@ -1,5 +1,5 @@
-// cuzk kernels — the witness MSM's device parts (include/cuzk/backend/
-// detail/witness_bridge.hpp): the zero / one / other split of Montgomery
+// cuzk kernels — the witness MSM's device parts (lib/backend/bridge/
+// witness_bridge.hpp): the zero / one / other split of Montgomery
 // scalars, and BATCH_ADD, the sum of the points whose scalar is one. The
 // others go through the Pippenger of msm_device.cuh (called by the host code
 // in lib/backend/cuda_witness.cpp through gpu_msm_device).
@@ -31,8 +31,8 @@
 
 #include <algorithm>
 
+#include "backend/bridge/witness_bridge.hpp"
 #include "cuda_backend.cuh"
-#include "cuzk/backend/detail/witness_bridge.hpp"
 
 namespace cuzk::dev {
 

@@ -1,4 +1,4 @@
-// The packed witness format of the GPU upload (backend/detail/witness_pack.hpp)
+// The packed witness format of the GPU upload (lib/backend/bridge/witness_pack.hpp)
 // on the host: its layout pinned on a small case, and pack → unpack (the host
 // reference of the device expansion) giving the values back bit for bit for
 // many sizes and patterns, with the pieces of pass 2 taken in any split.
@@ -8,7 +8,7 @@
 #include <random>
 #include <vector>
 
-#include "cuzk/backend/detail/witness_pack.hpp"
+#include "backend/bridge/witness_pack.hpp"
 #include "gmp_util.hpp"
 #include "test_support.hpp"
 

@@ -1,7 +1,7 @@
 // cuzk — the host side of the CUDA backend (include/cuzk/backend/cuda.hpp):
 // argument checks, the window choice, the roots of unity, and the final
 // combination of the MSM's window sums. The device work is behind the bridge
-// (include/cuzk/backend/cuda_bridge.hpp, kernels/*.cu). Built without CUDA,
+// (lib/backend/bridge/cuda_bridge.hpp, kernels/*.cu). Built without CUDA,
 // every entry point throws errc::unsupported and cuda_available() says why.
 #include "cuzk/backend/cuda.hpp"
 
@@ -13,7 +13,7 @@
 #include "cuzk/error.hpp"
 
 #if CUZK_WITH_CUDA
-#include "cuzk/backend/cuda_bridge.hpp"
+#include "backend/bridge/cuda_bridge.hpp"
 #endif
 
 namespace cuzk {
@@ -149,34 +149,35 @@ void gpu_release_cache() { cuda_bridge::release_cache(); }
 // ---- field arithmetic --------------------------------------------------------------------------
 namespace {
 template <class F>
-void field_apply(unsigned field, gpu_field_op op, std::span<const F> a, std::span<const F> b, std::span<F> out)
+void field_apply(bridge::field field, gpu_field_op op, std::span<const F> a, std::span<const F> b, std::span<F> out)
 {
     const bool unary = op == gpu_field_op::sqr || op == gpu_field_op::neg;
     if (a.size() != out.size() || (!unary && b.size() != a.size()))
         throw error(errc::invalid_argument,
                     fmt::format("gpu_field_apply: lengths differ (a {}, b {}, out {})", a.size(), b.size(),
                                 out.size()));
-    cuda_bridge::field_apply(field, unsigned(op), a.data(), unary ? a.data() : b.data(), out.data(), a.size());
+    cuda_bridge::field_apply(field, op, a.data(), unary ? a.data() : b.data(), out.data(), a.size());
 }
 } // namespace
 
 void gpu_field_apply(gpu_field_op op, std::span<const fp> a, std::span<const fp> b, std::span<fp> out)
 {
-    field_apply<fp>(0, op, a, b, out);
+    field_apply<fp>(bridge::field::fp, op, a, b, out);
 }
 void gpu_field_apply(gpu_field_op op, std::span<const fr> a, std::span<const fr> b, std::span<fr> out)
 {
-    field_apply<fr>(1, op, a, b, out);
+    field_apply<fr>(bridge::field::fr, op, a, b, out);
 }
 void gpu_field_apply(gpu_field_op op, std::span<const fp2> a, std::span<const fp2> b, std::span<fp2> out)
 {
-    field_apply<fp2>(2, op, a, b, out);
+    field_apply<fp2>(bridge::field::fp2, op, a, b, out);
 }
 
 gpu_mul_rate gpu_bench_field_mul(gpu_field f, unsigned blocks, unsigned iters)
 {
     gpu_mul_rate r;
-    r.ms = cuda_bridge::field_mul_bench(f == gpu_field::fp ? 0 : 1, std::max(blocks, 1u), iters, &r.muls);
+    const bridge::field bf = f == gpu_field::fp ? bridge::field::fp : bridge::field::fr;
+    r.ms = cuda_bridge::field_mul_bench(bf, std::max(blocks, 1u), iters, &r.muls);
     return r;
 }
 
@@ -191,7 +192,7 @@ void gpu_ntt_device(fr* data, unsigned log_n, root_convention conv, gpu_ntt_kind
     if (kind == gpu_ntt_kind::coset_inverse && shift.is_zero())
         throw error(errc::invalid_argument, "gpu_ntt: the coset shift of coset_inverse is zero");
     const fr omega = root_of_unity(log_n, conv);
-    cuda_bridge::ntt(data, log_n, conv == root_convention::snarkjs ? 1u : 0u, omega, inverse, coset, shift, scale);
+    cuda_bridge::ntt(data, log_n, conv, omega, inverse, coset, shift, scale);
 }
 
 void gpu_ntt(std::span<fr> a, root_convention conv, gpu_ntt_kind kind, const fr& shift)

@@ -4,7 +4,7 @@
 // host side of the witness MSM (buffer sizing, the final sum of the batch
 // addition's partials, the Pippenger of the other scalars through
 // gpu_msm_device). The device work is behind
-// include/cuzk/backend/detail/witness_bridge.hpp (kernels/pce.cu,
+// lib/backend/bridge/witness_bridge.hpp (kernels/pce.cu,
 // kernels/witness_msm.cu). Built without CUDA, every entry point throws
 // errc::unsupported.
 #include "cuzk/backend/cuda.hpp"
@@ -18,7 +18,7 @@
 #include "cuzk/util/parallel.hpp"
 
 #if CUZK_WITH_CUDA
-#include "cuzk/backend/detail/witness_bridge.hpp"
+#include "backend/bridge/witness_bridge.hpp"
 #endif
 
 namespace cuzk {

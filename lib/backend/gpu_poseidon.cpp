@@ -1,6 +1,6 @@
 // cuzk — Poseidon on the GPU (backend/gpu_poseidon.hpp): argument checks,
 // the constants handed to the device half (kernels/poseidon.cu through
-// backend/detail/poseidon_bridge.hpp), device buffers for host arrays, and
+// lib/backend/bridge/poseidon_bridge.hpp), device buffers for host arrays, and
 // the compound tree's level plan. Built without CUDA every entry point
 // throws errc::unsupported.
 #include "cuzk/backend/gpu_poseidon.hpp"
@@ -11,7 +11,7 @@
 
 #if CUZK_WITH_CUDA
 #include "cuzk/backend/cuda.hpp"
-#include "cuzk/backend/detail/poseidon_bridge.hpp"
+#include "backend/bridge/poseidon_bridge.hpp"
 #include "cuzk/filecoin/poseidon.hpp"
 #include "cuzk/filecoin/poseidon_tree.hpp"
 #endif

@@ -40,9 +40,9 @@
 #include "cuzk/ntt/ntt.hpp"
 
 #if CUZK_WITH_CUDA
-#include "cuzk/backend/cuda_bridge.hpp"
-#include "cuzk/backend/detail/prove_bridge.hpp"
-#include "cuzk/backend/detail/witness_pack.hpp"
+#include "backend/bridge/cuda_bridge.hpp"
+#include "backend/bridge/prove_bridge.hpp"
+#include "backend/bridge/witness_pack.hpp"
 #endif
 
 namespace cuzk {
@@ -139,15 +139,15 @@ struct gpu_key::impl {
     std::mutex mu;
     gpu_buffer w, abc, gath, chunk[2];
     gpu_buffer wtag;   // tags and tile offsets of the packed witness upload
-    void* copy_stream = nullptr;
-    void* chunk_ev[2] = {nullptr, nullptr};
-    std::vector<void*> events;   // timing events, reused
+    bridge::stream copy_stream = nullptr;
+    bridge::event chunk_ev[2] = {nullptr, nullptr};
+    std::vector<bridge::event> events;   // timing events, reused
 
     ~impl()
     {
         pb::drain(copy_stream);
-        for (void* e : events) pb::event_destroy(e);
-        for (void* e : chunk_ev) pb::event_destroy(e);
+        for (bridge::event e : events) pb::event_destroy(e);
+        for (bridge::event e : chunk_ev) pb::event_destroy(e);
         pb::stream_destroy(copy_stream);
     }
 
@@ -242,8 +242,8 @@ void pin_query(query<Aff>& q)
 // ---- device step timing ------------------------------------------------------------------
 struct step_rec {
     std::string_view step, query;
-    void* begin;
-    void* end;
+    bridge::event begin;
+    bridge::event end;
 };
 struct host_span {
     size_t after;   // index into recs: reported after that step
@@ -274,7 +274,7 @@ public:
         void end()
         {
             if (done_) return;
-            void* e = d_.event();
+            bridge::event e = d_.event();
             pb::event_record(e, nullptr);
             d_.recs_.push_back({step_, query_, begin_, e});
             done_ = true;
@@ -290,7 +290,7 @@ public:
     private:
         device_steps& d_;
         std::string_view step_, query_;
-        void* begin_ = nullptr;
+        bridge::event begin_ = nullptr;
         bool done_ = false;
     };
 
@@ -334,7 +334,7 @@ public:
     }
 
 private:
-    void* event()
+    bridge::event event()
     {
         if (next_ == k_.events.size()) k_.events.push_back(pb::event_create());
         return k_.events[next_++];
@@ -342,7 +342,7 @@ private:
 
     gpu_key::impl& k_;
     groth16::prove_observer* obs_;
-    void* anchor_ = nullptr;
+    bridge::event anchor_ = nullptr;
     clock::time_point t0_;
     size_t next_ = 0;
     std::vector<step_rec> recs_;
@@ -370,7 +370,7 @@ void ensure_scratch(gpu_key::impl& k)
             grow(k.chunk[0], k.chunk_points * sizeof(g2_affine));
             grow(k.chunk[1], k.chunk_points * sizeof(g2_affine));
             if (!k.copy_stream) k.copy_stream = pb::stream_create();
-            for (void*& e : k.chunk_ev)
+            for (bridge::event& e : k.chunk_ev)
                 if (!e) e = pb::event_create();
         }
     };
@@ -485,7 +485,152 @@ auto guarded(gpu_key::impl& k, Body&& body)
     }
 }
 
+// ---- the bellperson prove, step by step -------------------------------------------------------
+// The device vectors of one prove: the witness w (inputs ‖ aux) and a, b, c
+// (n values each, one after the other in abc). Their first m rows are the
+// constraints' (from the host, or PCE_EVAL); the H step pads the rest.
+struct bp_vectors {
+    size_t m;
+    fr* w;
+    fr* a;
+    fr* b;
+    fr* c;
+};
+
+bp_vectors bellperson_vectors(gpu_key::impl& k, const abc_host* host_abc)
+{
+    fr* a = k.abc.as<fr>();
+    return {host_abc ? host_abc->a.size() : size_t(k.pce_rows), k.w.as<fr>(), a, a + k.n, a + 2 * k.n};
+}
+
+// H2D: inputs ‖ aux → w (aux as host values, or packed beforehand), and a,
+// b, c when the host gives them.
+void bellperson_h2d(gpu_key::impl& k, device_steps& ds, const bp_vectors& v, std::span<const fr> inputs,
+                    std::span<const fr> aux, const abc_host* host_abc, const gpu_packed_witness::impl* packed)
+{
+    device_steps::scope s(ds, "H2D", "");
+    fault::check(fault::point::copy, "gpu prove: H2D of the witness", k.device);
+    pb::upload_pageable(v.w, inputs.data(), inputs.size_bytes());
+    // Before a, b, c: the compact form of aux passes through abc.
+    if (packed) {
+        grow(k.wtag, pb::packed_scratch_words(packed->n) * sizeof(uint32_t));
+        pb::upload_packed(v.w + k.ni, packed->n, packed->tags, packed->vals, packed->others, k.abc.as<fr>(),
+                          k.wtag.as<uint32_t>());
+    } else {
+        upload_witness(k, v.w + k.ni, aux);
+    }
+    if (host_abc) {
+        pb::upload_pageable(v.a, host_abc->a.data(), v.m * sizeof(fr));
+        pb::upload_pageable(v.b, host_abc->b.data(), v.m * sizeof(fr));
+        pb::upload_pageable(v.c, host_abc->c.data(), v.m * sizeof(fr));
+    }
+    s.end();
+}
+
+// PCE_EVAL: a, b, c = A·w, B·w, C·w; errc::unsatisfied names the first row
+// with a·b != c (after the step's span is closed).
+void bellperson_pce_eval(gpu_key::impl& k, device_steps& ds, const bp_vectors& v)
+{
+    device_steps::scope s(ds, "PCE_EVAL", "");
+    int64_t bad = -1;
+    if (v.m) {
+        gpu_pce_eval_device(*k.dpce, v.w, v.a, v.b, v.c);
+        bad = gpu_first_unsatisfied_device(v.a, v.b, v.c, v.m);
+    }
+    s.end();
+    if (bad >= 0)
+        throw error(errc::unsatisfied, fmt::format("gpu_prove_start_witness: constraint {} of {} is not satisfied by "
+                                                   "the witness (a·b != c)",
+                                                   bad, v.m));
+}
+
+// NTT: bellperson's H step (compute_h_bellperson). Leaves h in a as
+// canonical integers, ready for MSM_H.
+void bellperson_h_step(gpu_key::impl& k, device_steps& ds, const bp_vectors& v)
+{
+    const size_t n = k.n, ni = k.ni, m = v.m;
+    fr* a = v.a;
+    device_steps::scope s(ds, "NTT", "");
+    fault::check(fault::point::kernel, "gpu prove: NTT", k.device);
+    // The input constraints input_i · 0 = 0, then zeros up to n.
+    pb::copy_d2d(a + m, v.w, ni * sizeof(fr));
+    pb::fill_zero(a + m + ni, (n - m - ni) * sizeof(fr));
+    pb::fill_zero(v.b + m, (n - m) * sizeof(fr));
+    pb::fill_zero(v.c + m, (n - m) * sizeof(fr));
+    const fr g = fr::from_u64(7);   // bellperson's coset shift
+    // The constant factors ride on the transforms' own scalings: the iNTT
+    // leaves out its 1/n (scale n), which joins the coset NTT's powers g^i;
+    // 1/Z joins the coset iNTT's (1/n)·g^−i.
+    const fr n_fr = fr::from_u64(n), n_inv = n_fr.inverse();
+    for (fr* x : {a, v.b, v.c}) {
+        gpu_ntt_device(x, k.log_n, root_convention::bellperson, gpu_ntt_kind::inverse, fr::one(), n_fr);
+        gpu_ntt_device(x, k.log_n, root_convention::bellperson, gpu_ntt_kind::coset_forward, g, n_inv);
+    }
+    // On the coset g·⟨ω⟩, Z(x) = x^n − 1 is the constant g^n − 1.
+    const fr z_inv = (g.pow(bigint<1>{{uint64_t(n)}}) - fr::one()).inverse();
+    pb::mul_sub(a, v.b, v.c, n);   // a·b − c
+    // The MSM wants h as canonical integers. The scale passed has the integer
+    // z_inv as its words (it is the field element z_inv·R⁻¹), so the
+    // transform's last Montgomery products leave words equal to the integers
+    // h_i: no separate conversion pass.
+    const fr z_inv_words = fr::from_mont(z_inv.to_repr());
+    gpu_ntt_device(a, k.log_n, root_convention::bellperson, gpu_ntt_kind::coset_inverse, g, z_inv_words);
+    s.end();
+}
+
+// MSM_H: Pippenger of the canonical h (in a) with H; each copy of the window
+// sums back to the host is a D2H span.
+g1_jacobian bellperson_msm_h(gpu_key::impl& k, device_steps& ds, fr* a)
+{
+    device_steps::scope s(ds, "MSM_H", "h");
+    auto* hr = reinterpret_cast<fr::repr*>(a);
+    const g1_jacobian h = query_msm<g1_affine, g1_jacobian>(k, k.h, [&](const g1_affine* p, size_t off, size_t len) {
+        gpu_copy_span d2h;
+        gpu_msm_options mo;
+        mo.window_copy = &d2h;
+        const g1_jacobian part = gpu_msm_device(p, hr + off, len, mo);
+        if (d2h.set()) ds.add_span("D2H", "h", d2h.begin, d2h.end);
+        return part;
+    });
+    s.end();
+    return h;
+}
+
+// MSM_L, MSM_A, MSM_B1, MSM_B2: witness MSMs; A and B take w gathered by
+// their index lists.
+void bellperson_witness_msms(gpu_key::impl& k, device_steps& ds, const bp_vectors& v, groth16::prove_sums& out)
+{
+    fr* w = v.w;
+    {
+        device_steps::scope s(ds, "MSM_L", "l");
+        out.l = witness_query<g1_affine, g1_jacobian>(k, ds, k.l, w + k.ni, "l");
+        s.end();
+    }
+    // b and c are free after the H step: the gathered scalars go there
+    // unless |A| or |B| exceeds n.
+    fr* g = k.gath_elems() ? k.gath.as<fr>() : v.b;
+    {
+        device_steps::scope s(ds, "MSM_A", "a");
+        pb::gather(w, k.idx_a.as<uint32_t>(), k.na_pts, g);
+        out.a = witness_query<g1_affine, g1_jacobian>(k, ds, k.a, g, "a");
+        s.end();
+    }
+    {
+        device_steps::scope s(ds, "MSM_B1", "b1");
+        pb::gather(w, k.idx_b.as<uint32_t>(), k.nb_pts, g);
+        out.b1 = witness_query<g1_affine, g1_jacobian>(k, ds, k.b1, g, "b1");
+        s.end();
+    }
+    {
+        device_steps::scope s(ds, "MSM_B2", "b2");
+        out.b2 = witness_query<g2_affine, g2_jacobian>(k, ds, k.b2, g, "b2");
+        s.end();
+    }
+}
+
 // aux comes as host values, or (packed != nullptr; aux is then empty) packed beforehand.
+// Steps: H2D, PCE_EVAL (unless the host gives a, b, c), NTT, MSM_H, MSM_L,
+// MSM_A, MSM_B1, MSM_B2.
 groth16::prove_sums prove_bellperson_device(gpu_key::impl& k, std::span<const fr> inputs, std::span<const fr> aux,
                                             const abc_host* host_abc, groth16::prove_observer* obs,
                                             groth16::prove_timings* timings,
@@ -493,114 +638,14 @@ groth16::prove_sums prove_bellperson_device(gpu_key::impl& k, std::span<const fr
 {
     const auto t_all = clock::now();
     return guarded(k, [&] {
-        const size_t n = k.n, ni = k.ni;
-        const size_t m = host_abc ? host_abc->a.size() : size_t(k.pce_rows);
-        fr* w = k.w.as<fr>();
-        fr* a = k.abc.as<fr>();
-        fr* b = a + n;
-        fr* c = b + n;
+        const bp_vectors v = bellperson_vectors(k, host_abc);
         device_steps ds(k, obs);
-        {
-            device_steps::scope s(ds, "H2D", "");
-            fault::check(fault::point::copy, "gpu prove: H2D of the witness", k.device);
-            pb::upload_pageable(w, inputs.data(), inputs.size_bytes());
-            // Before a, b, c: the compact form of aux passes through abc.
-            if (packed) {
-                grow(k.wtag, pb::packed_scratch_words(packed->n) * sizeof(uint32_t));
-                pb::upload_packed(w + ni, packed->n, packed->tags, packed->vals, packed->others, k.abc.as<fr>(),
-                                  k.wtag.as<uint32_t>());
-            } else {
-                upload_witness(k, w + ni, aux);
-            }
-            if (host_abc) {
-                pb::upload_pageable(a, host_abc->a.data(), m * sizeof(fr));
-                pb::upload_pageable(b, host_abc->b.data(), m * sizeof(fr));
-                pb::upload_pageable(c, host_abc->c.data(), m * sizeof(fr));
-            }
-            s.end();
-        }
-        if (!host_abc) {
-            device_steps::scope s(ds, "PCE_EVAL", "");
-            int64_t bad = -1;
-            if (m) {
-                gpu_pce_eval_device(*k.dpce, w, a, b, c);
-                bad = gpu_first_unsatisfied_device(a, b, c, m);
-            }
-            s.end();
-            if (bad >= 0)
-                throw error(errc::unsatisfied,
-                            fmt::format("gpu_prove_start_witness: constraint {} of {} is not satisfied by the "
-                                        "witness (a·b != c)",
-                                        bad, m));
-        }
-        {
-            device_steps::scope s(ds, "NTT", "");
-            fault::check(fault::point::kernel, "gpu prove: NTT", k.device);
-            // The input constraints input_i · 0 = 0, then zeros up to n.
-            pb::copy_d2d(a + m, w, ni * sizeof(fr));
-            pb::fill_zero(a + m + ni, (n - m - ni) * sizeof(fr));
-            pb::fill_zero(b + m, (n - m) * sizeof(fr));
-            pb::fill_zero(c + m, (n - m) * sizeof(fr));
-            const fr g = fr::from_u64(7);   // bellperson's coset shift
-            // The constant factors ride on the transforms' own scalings: the
-            // iNTT leaves out its 1/n (scale n), which joins the coset NTT's
-            // powers g^i; 1/Z joins the coset iNTT's (1/n)·g^−i.
-            const fr n_fr = fr::from_u64(n), n_inv = n_fr.inverse();
-            for (fr* v : {a, b, c}) {
-                gpu_ntt_device(v, k.log_n, root_convention::bellperson, gpu_ntt_kind::inverse, fr::one(), n_fr);
-                gpu_ntt_device(v, k.log_n, root_convention::bellperson, gpu_ntt_kind::coset_forward, g, n_inv);
-            }
-            // On the coset g·⟨ω⟩, Z(x) = x^n − 1 is the constant g^n − 1.
-            const fr z_inv = (g.pow(bigint<1>{{uint64_t(n)}}) - fr::one()).inverse();
-            pb::mul_sub(a, b, c, n);   // a·b − c
-            // The MSM wants h as canonical integers. The scale passed has the
-            // integer z_inv as its words (it is the field element z_inv·R⁻¹),
-            // so the transform's last Montgomery products leave words equal
-            // to the integers h_i: no separate conversion pass.
-            const fr z_inv_words = fr::from_mont(z_inv.to_repr());
-            gpu_ntt_device(a, k.log_n, root_convention::bellperson, gpu_ntt_kind::coset_inverse, g, z_inv_words);
-            s.end();
-        }
+        bellperson_h2d(k, ds, v, inputs, aux, host_abc, packed);
+        if (!host_abc) bellperson_pce_eval(k, ds, v);
+        bellperson_h_step(k, ds, v);
         groth16::prove_sums out;
-        {
-            device_steps::scope s(ds, "MSM_H", "h");
-            // Canonical already (the coset iNTT's scale above).
-            auto* hr = reinterpret_cast<fr::repr*>(a);
-            out.h = query_msm<g1_affine, g1_jacobian>(k, k.h, [&](const g1_affine* p, size_t off, size_t len) {
-                gpu_copy_span d2h;
-                gpu_msm_options mo;
-                mo.window_copy = &d2h;
-                const g1_jacobian part = gpu_msm_device(p, hr + off, len, mo);
-                if (d2h.set()) ds.add_span("D2H", "h", d2h.begin, d2h.end);
-                return part;
-            });
-            s.end();
-        }
-        {
-            device_steps::scope s(ds, "MSM_L", "l");
-            out.l = witness_query<g1_affine, g1_jacobian>(k, ds, k.l, w + ni, "l");
-            s.end();
-        }
-        // b and c are free after the H step: the gathered scalars go there
-        // unless |A| or |B| exceeds n.
-        fr* g = k.gath_elems() ? k.gath.as<fr>() : b;
-        {
-            device_steps::scope s(ds, "MSM_A", "a");
-            pb::gather(w, k.idx_a.as<uint32_t>(), k.na_pts, g);
-            out.a = witness_query<g1_affine, g1_jacobian>(k, ds, k.a, g, "a");
-            s.end();
-        }
-        {
-            device_steps::scope s(ds, "MSM_B1", "b1");
-            pb::gather(w, k.idx_b.as<uint32_t>(), k.nb_pts, g);
-            out.b1 = witness_query<g1_affine, g1_jacobian>(k, ds, k.b1, g, "b1");
-            s.end();
-        }
-        {
-            device_steps::scope s(ds, "MSM_B2", "b2");
-            out.b2 = witness_query<g2_affine, g2_jacobian>(k, ds, k.b2, g, "b2");
-            s.end();
-        }
+        out.h = bellperson_msm_h(k, ds, v.a);
+        bellperson_witness_msms(k, ds, v, out);
         ds.finish(timings, t_all);
         return out;
     });

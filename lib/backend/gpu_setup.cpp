@@ -12,7 +12,7 @@
 #include "cuzk/util/parallel.hpp"
 
 #if CUZK_WITH_CUDA
-#include "cuzk/backend/detail/setup_bridge.hpp"
+#include "backend/bridge/setup_bridge.hpp"
 #endif
 
 namespace cuzk {
@@ -113,8 +113,8 @@ private:
     }
     unsigned th_, w1_, w2_;
     uint64_t chunk_;
-    void* h1_ = nullptr;
-    void* h2_ = nullptr;
+    bridge::fixed_base_table h1_ = nullptr;
+    bridge::fixed_base_table h2_ = nullptr;
 };
 
 #endif

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# test install:find_package — installs the build tree into a fresh prefix,
+# test install:find_package — installs the build tree into a fresh prefix
+# (checking that no internal header of lib/ is among the installed files),
 # builds test/install/consumer against it with find_package(cuzk), runs it,
 # then builds against the same prefix through pkg-config (cuzk.pc, cuzk-capi.pc).
 #   run.sh <build dir> <source dir> <work dir> [sanitizers]
@@ -15,6 +16,14 @@ if [[ -n $san ]]; then
 fi
 rm -rf "$work" && mkdir -p "$work"
 cmake --install "$build" --prefix "$work/prefix" >"$work/install.log"
+# Only public headers are installed: none of the internal ones kept under lib/
+# (e.g. the host ↔ kernel interface, lib/backend/bridge/).
+while IFS= read -r h; do
+  if [[ -n $(find "$work/prefix" -name "$(basename "$h")" -print -quit) ]]; then
+    echo "install:find_package: the internal header $h was installed" >&2
+    exit 1
+  fi
+done < <(cd "$src" && find lib -name '*.hpp')
 cmake -S "$src/test/install/consumer" -B "$work/build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_PREFIX_PATH="$work/prefix" -DCUZK_EXAMPLE_SOURCE="$src/examples/prove_sha256.cpp" "${flags[@]}" >"$work/configure.log"
 cmake --build "$work/build" >"$work/build.log"

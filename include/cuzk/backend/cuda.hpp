@@ -34,6 +34,10 @@
 
 namespace cuzk {
 
+namespace bridge {
+struct timer_handle;   // gpu_timer's two CUDA events; defined by the kernels, not part of the API
+}
+
 // ---- discovery ---------------------------------------------------------------------
 // True when this build has CUDA and a device can be used; otherwise false and
 // *why (if given) says why ("built without CUDA", "cudaGetDeviceCount: …").
@@ -118,7 +122,7 @@ public:
     double stop_ms();
 
 private:
-    void* t_ = nullptr;
+    bridge::timer_handle* t_ = nullptr;
 };
 
 // Waits for all work on the backend's stream.

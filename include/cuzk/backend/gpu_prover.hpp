@@ -136,7 +136,7 @@ groth16::prove_sums gpu_prove_start_witness(const gpu_key& k, std::span<const fr
 
 // A witness vector packed on the host for the upload (2-bit tags for the
 // values 0 and 1, the other values alone, in page-locked memory; the format
-// of backend/detail/witness_pack.hpp), so that a caller can do this host
+// of lib/backend/bridge/witness_pack.hpp), so that a caller can do this host
 // work before it takes its device lock: the prove then only copies it (a
 // tenth of the bytes for a witness of bits) and expands it on the device.
 // pack() refills the object, growing its buffers only when they are too

@@ -2,8 +2,9 @@
 // (kernels/*.cu) implement and lib/backend/cuda.cpp calls. Not part of the
 // public API; include cuzk/backend/cuda.hpp instead. Plain C++, no CUDA type:
 // device memory travels as pointers to the host types (the device types are
-// bitwise identical), and every function throws cuzk::error(errc::device, …)
-// with CUDA's message when a CUDA call fails.
+// bitwise identical), timers as typed handles (bridge/handles.hpp), and every
+// function throws cuzk::error(errc::device, …) with CUDA's message when a
+// CUDA call fails.
 //
 // Only declared when the library is built with CUDA (CUZK_WITH_CUDA); the
 // definitions live in the cuzk_kernels library.
@@ -14,7 +15,10 @@
 #include <cstdint>
 #include <string>
 
+#include "backend/bridge/handles.hpp"
+#include "cuzk/backend/cuda.hpp"
 #include "cuzk/ec/bls12_381.hpp"
+#include "cuzk/ntt/ntt.hpp"
 
 namespace cuzk::cuda_bridge {
 
@@ -39,24 +43,26 @@ void copy_to_host(void* dst, const void* src, size_t bytes);
 void synchronize();
 void release_cache();
 
-void* timer_create();
-void timer_destroy(void* t) noexcept;
-void timer_start(void* t);
-double timer_stop_ms(void* t);   // synchronises on the stop event
+bridge::timer timer_create();
+void timer_destroy(bridge::timer t) noexcept;
+void timer_start(bridge::timer t);
+double timer_stop_ms(bridge::timer t);   // synchronises on the stop event
 
-// field: 0 Fp, 1 Fr, 2 Fp2; op: 0 mul, 1 sqr, 2 add, 3 sub, 4 neg. Host arrays of n elements.
-void field_apply(unsigned field, unsigned op, const void* a, const void* b, void* out, size_t n);
+// out[i] = a[i] op b[i] over `field` (b is read for sqr and neg too: pass a).
+// Host arrays of n elements of that field.
+void field_apply(bridge::field field, gpu_field_op op, const void* a, const void* b, void* out, size_t n);
 // Runs blocks·256 threads, each `iters` times 4 independent dependent
-// multiplications; returns device milliseconds and sets *muls.
-double field_mul_bench(unsigned field, unsigned blocks, unsigned iters, double* muls);
+// multiplications over Fp or Fr (fp2 counts as Fr); returns device
+// milliseconds and sets *muls.
+double field_mul_bench(bridge::field field, unsigned blocks, unsigned iters, double* muls);
 
 // NTT of data[0 … 2^log_n) in device memory. omega: the primitive 2^log_n-th
-// root of the convention conv_id (its twiddle table is cached under
-// (log_n, conv_id)). coset: scale by shift^i before (forward) or by
+// root of the convention conv (its twiddle table is cached under
+// (log_n, conv)). coset: scale by shift^i before (forward) or by
 // shift^−i after (inverse). The inverse includes the factor 1/n. The result
 // is multiplied by scale (joined to the power table or the 1/n; a plain
 // forward transform with scale != 1 multiplies on its last store).
-void ntt(fr* data, unsigned log_n, unsigned conv_id, const fr& omega, bool inverse, bool coset, const fr& shift,
+void ntt(fr* data, unsigned log_n, root_convention conv, const fr& omega, bool inverse, bool coset, const fr& shift,
          const fr& scale);
 
 // Largest bit length of the n scalars in device memory (0 when all are zero).

@@ -1,8 +1,9 @@
 // cuzk — internal: the device entry points of the GPU prover
 // (lib/backend/gpu_prover.cpp) that kernels/prove.cu implements. Not part of
 // the public API; include cuzk/backend/gpu_prover.hpp instead. Plain C++, no
-// CUDA type: streams and events travel as opaque pointers, device memory as
-// pointers to the host types (bitwise identical to the device types).
+// CUDA type: streams and events travel as typed opaque handles
+// (bridge/handles.hpp), device memory as pointers to the host types (bitwise
+// identical to the device types).
 //
 // "The backend stream" is the one stream of cuda_bridge (kernels/
 // cuda_backend.cuh): the NTT, the MSMs and the PCE evaluation run on it, so
@@ -18,6 +19,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "backend/bridge/handles.hpp"
 #include "cuzk/ec/bls12_381.hpp"
 
 namespace cuzk::prove_bridge {
@@ -42,7 +44,7 @@ void upload_pageable(void* dst, const void* src, size_t bytes);
 // Host → device of a witness vector (Montgomery values, mostly 0 and 1): the
 // host sends 2 bits per value (0, 1, other) and the other values only, and a
 // kernel expands them into dst[0 … n). Same contents as upload_pageable.
-//   format   detail/witness_pack.hpp (tiles of 4096 values: tags, offsets,
+//   format   bridge/witness_pack.hpp (tiles of 4096 values: tags, offsets,
 //            the other values in index order)
 //   host     pass 1 (witness_pack::tag, all threads): tags and offsets into
 //            a pinned buffer, one DMA. Pass 2 (witness_pack::gather_others):
@@ -68,22 +70,22 @@ void fill_zero(void* dst, size_t bytes);
 
 // ---- streams and events ----------------------------------------------------------------
 // A second stream for the chunk copies of streamed keys (non-blocking).
-void* stream_create();
-void stream_destroy(void* s) noexcept;
+bridge::stream stream_create();
+void stream_destroy(bridge::stream s) noexcept;
 // Host → device on stream s (nullptr = the backend stream); src should be
 // page-locked for the copy to be asynchronous.
-void copy_h2d_on(void* s, void* dst, const void* src, size_t bytes);
+void copy_h2d_on(bridge::stream s, void* dst, const void* src, size_t bytes);
 
-void* event_create();
-void event_destroy(void* e) noexcept;
+bridge::event event_create();
+void event_destroy(bridge::event e) noexcept;
 // Records e on stream s (nullptr = the backend stream).
-void event_record(void* e, void* s);
-void event_synchronize(void* e);
+void event_record(bridge::event e, bridge::stream s);
+void event_synchronize(bridge::event e);
 // Milliseconds from a to b (both recorded and completed).
-double event_elapsed_ms(void* a, void* b);
+double event_elapsed_ms(bridge::event a, bridge::event b);
 // Waits on the host for all work queued on the backend stream and on s
 // (if not null). Used after errors too: it does not throw.
-void drain(void* s) noexcept;
+void drain(bridge::stream s) noexcept;
 
 // ---- kernels (backend stream) ---------------------------------------------------------------
 // dst[k] = src[idx[k]], k < n.

@@ -1,7 +1,7 @@
 // cuzk — internal: the entry points of kernels/pce.cu and
 // kernels/witness_msm.cu that lib/backend/cuda_witness.cpp calls (the PCE
 // evaluation and the witness MSM of include/cuzk/backend/cuda.hpp). Not part
-// of the public API. Plain C++, no CUDA type, as cuzk/backend/cuda_bridge.hpp:
+// of the public API. Plain C++, no CUDA type, as bridge/cuda_bridge.hpp:
 // device memory travels as pointers to the host types, every function locks
 // the backend's context for its duration and works on the backend's stream,
 // and a failing CUDA call throws cuzk::error(errc::device, …); a failed
