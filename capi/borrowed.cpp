@@ -2,15 +2,21 @@
 // (cuzk_engine_submit_borrowed), in canonical or Montgomery form, and keys
 // registered with the host's query densities (cuzk_engine_add_key_density).
 //
-// A borrowed WITNESS partition becomes a circuit_partition whose circuit is
-// a view of the host's arrays: the engine's synthesis stage calls its
-// witness(), which copies (Montgomery: bit for bit, cuzk's fr has the same
-// limbs) or converts (canonical) the values straight into the engine's own
-// vectors and then releases the host's arrays. A job's on_done releases every
-// partition not read by then. Each partition has a mutex so that a read in
-// progress and the job's end never race: whichever comes second sees
-// `released` and does nothing.
+// Montgomery form (cuzk's fr has the same limbs), arrays aligned to 8 bytes:
+// the partition is handed to the engine as a pipeline::borrowed_witness_partition
+// or borrowed_abc_partition, read in place (no copy: packed for the upload
+// straight from the host's memory on the cuda backend) and released when the
+// engine drops its hold. Canonical form (or unaligned arrays): a WITNESS
+// partition becomes a circuit_partition whose circuit is a view of the host's
+// arrays; its witness(), called by the synthesis stage, converts the values
+// into the engine's own vectors and then releases the host's arrays; an ABC
+// partition is converted at submit. A job's on_done releases every partition
+// not released by then. Each partition has a mutex so that a read in progress
+// and the job's end never race: whichever comes second sees `released` and
+// does nothing.
 #include <atomic>
+#include <cstdint>
+#include <span>
 
 #include "objects.hpp"
 
@@ -61,6 +67,9 @@ std::vector<fr> read_vec(const void* p, size_t n, uint32_t form, const std::stri
 struct borrowed_part {
     std::mutex mu;
     bool released = false;
+    bool in_place = false;   // read in place by the engine: only the engine's hold releases it
+    bool armed = false;      // in place: the submit succeeded (a failed submit releases nothing)
+    bool dropped = false;    // in place: the engine has dropped its hold
     cuzk_borrowed_partition p{};
     size_t index = 0;
 
@@ -75,9 +84,13 @@ struct borrowed_part {
 
 struct borrowed_job {
     std::vector<std::unique_ptr<borrowed_part>> parts;
+    // At the job's end: every partition the engine does not read in place
+    // (those are released when the engine drops its hold, which may come
+    // later: a read in progress when the job ended finishes first).
     void release_all() noexcept
     {
         for (auto& bp : parts) {
+            if (bp->in_place) continue;
             std::lock_guard lk(bp->mu);
             bp->release_locked();
         }
@@ -160,6 +173,42 @@ void check_part(const cuzk_borrowed_partition& p, size_t i, const engine_key& k,
     }
 }
 
+// Whether the partition's arrays can be read in place as cuzk::fr.
+bool in_place(const cuzk_borrowed_partition& p)
+{
+    if (p.form != CUZK_FORM_MONTGOMERY) return false;
+    for (const void* q : {p.inputs, p.aux, p.a, p.b, p.c})
+        if (reinterpret_cast<uintptr_t>(q) % alignof(fr) != 0) return false;
+    return true;
+}
+
+std::span<const fr> view(const void* p, size_t n) { return {static_cast<const fr*>(p), p ? n : 0}; }
+
+// The engine's hold on partition i: dropping its last copy releases the
+// host's arrays (once, whatever else released them first).
+std::shared_ptr<const void> hold_of(const std::shared_ptr<borrowed_job>& job, size_t i)
+{
+    borrowed_part* bp = job->parts[i].get();
+    return std::shared_ptr<const void>(static_cast<const void*>(bp), [job](const void* q) {
+        auto* part = static_cast<borrowed_part*>(const_cast<void*>(q));
+        std::lock_guard lk(part->mu);
+        part->dropped = true;
+        if (part->armed) part->release_locked();
+    });
+}
+
+// A Montgomery partition read in place by the engine.
+pipeline::partition borrowed_view(const std::shared_ptr<borrowed_job>& job, size_t i)
+{
+    const cuzk_borrowed_partition& p = job->parts[i]->p;
+    if (p.kind == CUZK_PARTITION_ABC)
+        return pipeline::borrowed_abc_partition{view(p.a, p.num_constraints), view(p.b, p.num_constraints),
+                                                view(p.c, p.num_constraints), view(p.inputs, p.num_inputs),
+                                                view(p.aux, p.num_aux), hold_of(job, i)};
+    return pipeline::borrowed_witness_partition{view(p.inputs, p.num_inputs), view(p.aux, p.num_aux),
+                                                hold_of(job, i)};
+}
+
 // An ABC partition, read now.
 pipeline::abc_partition read_abc(const cuzk_borrowed_partition& p, size_t i, const char* fn)
 {
@@ -238,20 +287,30 @@ CUZK_API cuzk_status cuzk_engine_submit_borrowed(cuzk_job** out, cuzk_engine* en
         pipeline::proof_request req;
         req.key = key_id;
         for (size_t i = 0; i < num_parts; ++i) {
-            if (job->parts[i]->p.kind == CUZK_PARTITION_ABC)
-                req.partitions.emplace_back(read_abc(job->parts[i]->p, i, fn));
-            else
+            const cuzk_borrowed_partition& p = job->parts[i]->p;
+            if (in_place(p)) {
+                job->parts[i]->in_place = true;
+                req.partitions.push_back(borrowed_view(job, i));
+            } else if (p.kind == CUZK_PARTITION_ABC) {
+                req.partitions.emplace_back(read_abc(p, i, fn));
+            } else {
                 req.partitions.emplace_back(pipeline::circuit_partition{std::make_shared<borrowed_circuit>(job, i)});
+            }
         }
         req.on_done = [job](const pipeline::job_result&) { job->release_all(); };
         *out = submit_job(e, std::move(req), opt, fn);
-        // ABC partitions were copied above; a WITNESS partition is released
-        // by its read or by the job's end.
-        for (auto& bp : job->parts)
-            if (bp->p.kind == CUZK_PARTITION_ABC) {
-                std::lock_guard lk(bp->mu);
+        // ABC partitions converted above are free now; in-place ones are
+        // released when the engine drops its hold (perhaps already done);
+        // the others by their read or the job's end.
+        for (auto& bp : job->parts) {
+            std::lock_guard lk(bp->mu);
+            if (bp->in_place) {
+                bp->armed = true;
+                if (bp->dropped) bp->release_locked();
+            } else if (bp->p.kind == CUZK_PARTITION_ABC) {
                 bp->release_locked();
             }
+        }
         return CUZK_OK;
     });
 }

@@ -768,25 +768,40 @@ CUZK_API cuzk_status cuzk_borrowed_partition_init(cuzk_borrowed_partition* out);
  * the arrays it points to are retained: they must stay valid and unchanged
  * until that partition's release callback has been called.
  *
- * When the arrays are read. WITNESS partitions (keys with a PCE) are read by
- * the engine's synthesis stage when the partition's turn comes, i.e. no copy
- * of the host's arrays exists before then, and release follows right after
- * the read, on an engine thread. ABC partitions are read (copied) before this
- * function returns, and released before it returns.
+ * When the arrays are read. In place, without a copy, when the form is
+ * CUZK_FORM_MONTGOMERY and every array is 8-byte aligned: the engine's
+ * synthesis stage checks the values and, on the cuda backend, packs a WITNESS
+ * partition's aux straight from the host's memory into the page-locked
+ * upload form, then releases it; an ABC partition on the cuda backend is
+ * uploaded from the host's memory by its device part and released when that
+ * ends; on the cpu backend a WITNESS partition is read by the PCE evaluation
+ * and the device part, an ABC one is copied by the synthesis stage, and each
+ * is released when the engine no longer reads it. Otherwise (canonical form,
+ * or unaligned arrays; the values must then be converted): a WITNESS
+ * partition (key with a PCE) is read, converted, when its turn comes in the
+ * synthesis stage and released right after the read; an ABC partition is
+ * read (converted) before this function returns, and released before it
+ * returns.
  * A partition that is never read (the job failed or was cancelled first, or
  * the engine was destroyed) is released when the job ends, on the thread that
- * ended it. So after CUZK_OK every partition's release is called exactly
- * once, at the latest when the job ends; never concurrently for one
- * partition. When the call fails, no release is called and the host keeps
- * its arrays. The callback is called directly on the thread named above
- * (not deferred like the timeline callback): it must return quickly and
- * must not call a function that takes an engine or job handle.
+ * ended it; one read in place that is being read when its job ends is
+ * released when that read returns, which may be after the job has ended. So
+ * after CUZK_OK every partition's release is called exactly once, at the
+ * latest when the job ends or its read in progress returns (cuzk_engine_destroy
+ * returns after every release), never concurrently for one partition; a host
+ * reuses its arrays after the release callback, not after the job's end. When
+ * the call fails, no release is called and the host keeps its arrays. The
+ * callback is called directly on the thread named above (an engine thread,
+ * possibly under the engine's internal lock; not deferred like the timeline
+ * callback): it must return quickly and must not call a function that takes
+ * an engine or job handle.
  *
  * Checks before queueing: struct sizes, kinds, forms, counts and NULL arrays
- * as cuzk_engine_submit; for ABC partitions also every value (< r) and
- * inputs[0] = ONE. The values of a WITNESS partition are checked when they
- * are read: a value >= r (or inputs[0] != ONE) then fails the job with
- * CUZK_ERR_NON_CANONICAL (CUZK_ERR_INVALID_ARGUMENT), naming the partition.
+ * as cuzk_engine_submit; for ABC partitions that are converted also every
+ * value (< r) and inputs[0] = ONE. The values of the other partitions are
+ * checked when they are read: a value >= r (or inputs[0] != ONE) then fails
+ * the job with CUZK_ERR_NON_CANONICAL (CUZK_ERR_INVALID_ARGUMENT), naming the
+ * partition's array and index.
  * Errors: as cuzk_engine_submit, plus CUZK_ERR_INVALID_ARGUMENT (unknown
  * form, non-zero reserved). */
 CUZK_API cuzk_status cuzk_engine_submit_borrowed(cuzk_job** out, cuzk_engine* engine, uint32_t key_id,

@@ -1912,3 +1912,119 @@ TEST_CASE("engine: backend cuda over the listed devices: partitions spread, a fa
     const pipeline::job_handle good = eng.submit({key, {pipeline::circuit_partition{k.circuit_ptr(2)}}, 0, "good"});
     CHECK(good.wait().status == job_status::completed);
 }
+
+// ---- borrowed partitions ----------------------------------------------------------------------
+
+namespace {
+
+// The host's side of a borrowed partition: its arrays, and a count of the
+// releases (the hold's deleter).
+struct host_arrays {
+    std::vector<fr> inputs, aux, a, b, c;
+    std::shared_ptr<std::atomic<int>> released = std::make_shared<std::atomic<int>>(0);
+    std::shared_ptr<const void> hold()
+    {
+        auto r = released;
+        return std::shared_ptr<const void>(static_cast<const void*>(this), [r](const void*) { r->fetch_add(1); });
+    }
+    pipeline::borrowed_witness_partition witness() { return {inputs, aux, hold()}; }
+    pipeline::borrowed_abc_partition abc() { return {a, b, c, inputs, aux, hold()}; }
+};
+
+host_arrays host_witness(const test_key& k, uint64_t values)
+{
+    host_arrays h;
+    const auto w = groth16::synthesize_witness(k.circuit(values));
+    h.inputs = w.inputs;
+    h.aux = w.aux;
+    h.a.resize(k.pce->num_constraints);
+    h.b.resize(k.pce->num_constraints);
+    h.c.resize(k.pce->num_constraints);
+    r1cs::evaluate(*k.pce, h.inputs, h.aux, h.a, h.b, h.c, 1);
+    return h;
+}
+
+// A borrowed job on `backend`: proofs verify, each partition released once.
+void borrowed_drill(pipeline::engine_backend backend)
+{
+    const test_key k(test::test_seed() + 81, 2, 60);
+    pipeline::engine_config cfg;
+    cfg.backend = backend;
+    cfg.synth_workers = 2;
+    pipeline::engine eng(cfg);
+    const auto key = eng.add_key(k.pk, k.pce);
+    std::vector<host_arrays> hosts;
+    for (uint64_t v = 0; v < 4; ++v) hosts.push_back(host_witness(k, 40 + v));
+    {
+        std::vector<pipeline::partition> parts;
+        for (size_t i = 0; i < hosts.size(); ++i)
+            parts.push_back(i % 2 ? pipeline::partition(hosts[i].abc()) : pipeline::partition(hosts[i].witness()));
+        const pipeline::job_handle h = eng.submit({key, std::move(parts), 0, "borrowed"});
+        const auto& r = h.wait();
+        INFO(r.message);
+        REQUIRE(r.status == job_status::completed);
+        CHECK(verify_result(k, r, {40, 41, 42, 43}));
+    }
+    for (auto& h : hosts) CHECK(h.released->load() == 1);
+    // A value >= r (Montgomery form): refused by name, and released.
+    host_arrays bad = host_witness(k, 50);
+    bad.aux[3] = fr{};
+    for (auto& l : bad.aux[3].l) l = ~uint64_t{0};
+    const pipeline::job_handle hb = eng.submit({key, {bad.witness()}, 0, "bad"});
+    const auto& rb = hb.wait();
+    CHECK(rb.status == job_status::failed);
+    CHECK(rb.code == errc::non_canonical);
+    CHECK(rb.message.find("aux[3]") != std::string::npos);
+    CHECK(bad.released->load() == 1);
+}
+
+} // namespace
+
+TEST_CASE("engine: borrowed witness and abc partitions are read in place and released once", "[engine]")
+{
+    borrowed_drill(pipeline::engine_backend::cpu);
+}
+
+TEST_CASE("engine: borrowed partitions of a cancelled or refused job are released", "[engine]")
+{
+    const test_key k(test::test_seed() + 82, 1, 8);
+    pipeline::engine_config cfg;
+    cfg.synth_workers = 1;
+    pipeline::engine eng(cfg);
+    const auto key = eng.add_key(k.pk, k.pce);
+    // The first partition holds the only synthesis worker; the job is
+    // cancelled while the borrowed ones wait.
+    auto g = std::make_shared<gate>();
+    host_arrays h1 = host_witness(k, 1), h2 = host_witness(k, 2);
+    std::vector<pipeline::partition> parts;
+    parts.push_back(pipeline::circuit_partition{std::make_shared<gated_circuit>(g, k.circuit(0))});
+    parts.push_back(h1.witness());
+    parts.push_back(h2.abc());
+    pipeline::job_handle h = eng.submit({key, std::move(parts), 0, "held"});
+    g->wait_arrived(1);
+    CHECK(h.cancel());
+    g->release();
+    CHECK(h.wait().status == job_status::cancelled);
+    CHECK(h1.released->load() == 1);
+    CHECK(h2.released->load() == 1);
+    // A request refused at submit (its second partition has no circuit).
+    host_arrays h3 = host_witness(k, 3);
+    {
+        std::vector<pipeline::partition> p2;
+        p2.push_back(h3.witness());
+        p2.push_back(pipeline::circuit_partition{nullptr});
+        CHECK_THROWS_AS(eng.submit({key, std::move(p2), 0, "refused"}), error);
+    }
+    CHECK(h3.released->load() == 1);
+}
+
+TEST_CASE("engine: borrowed partitions on the cuda backend", "[engine][gpu]")
+{
+    std::string why;
+    if (!cuda_available(&why)) {
+        WARN("skipped: " << why);
+        std::printf("SKIPPED: %s\n", why.c_str());
+        return;
+    }
+    borrowed_drill(pipeline::engine_backend::cuda);
+}

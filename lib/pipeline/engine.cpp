@@ -111,6 +111,22 @@ struct work_item {
     // that the device part under the lock only copies it (gpu_packed_witness).
     std::unique_ptr<gpu_packed_witness> packed;
     std::vector<fr> w;          // snarkjs keys: the full witness (inputs holds its first num_inputs values)
+    // A borrowed partition: the host's arrays, read in place while `hold`
+    // is kept (dropping it releases them).
+    bool borrowed = false;
+    std::shared_ptr<const void> hold;
+    std::span<const fr> borrowed_aux, borrowed_a, borrowed_b, borrowed_c;
+
+    std::span<const fr> aux_span() const { return borrowed ? borrowed_aux : std::span<const fr>(aux); }
+    std::span<const fr> a_span() const { return borrowed ? borrowed_a : std::span<const fr>(a); }
+    std::span<const fr> b_span() const { return borrowed ? borrowed_b : std::span<const fr>(b); }
+    std::span<const fr> c_span() const { return borrowed ? borrowed_c : std::span<const fr>(c); }
+    void drop_borrowed() noexcept
+    {
+        borrowed = false;
+        hold.reset();
+        borrowed_aux = borrowed_a = borrowed_b = borrowed_c = {};
+    }
 };
 
 // A partition between the device part and the end of its CPU tail.
@@ -459,88 +475,165 @@ struct engine_core {
 
     // ---- synthesis ---------------------------------------------------------------------
 
-    // The witness and a, b, c of one partition; throws on any problem.
-    void synthesize(work_item& it, partition& in, int32_t worker)
+    // Sizes of a witness against the key, and input 0.
+    static void check_witness(const key_entry& k, std::span<const fr> inputs, std::span<const fr> aux,
+                              const char* what)
+    {
+        const groth16::proving_key& pk = *k.pk;
+        if (inputs.size() != pk.num_inputs || aux.size() != pk.num_aux)
+            throw error(errc::invalid_argument,
+                        fmt::format("{} has {} inputs and {} aux, key {} expects {} and {}", what, inputs.size(),
+                                    aux.size(), k.name, pk.num_inputs, pk.num_aux));
+        if (!inputs[0].is_one())
+            throw error(errc::invalid_argument, fmt::format("{}: input 0 must be the constant one", what));
+    }
+
+    // A host's array (borrowed): every value canonical in Montgomery form.
+    void check_canonical(std::span<const fr> v, const char* what, unsigned threads) const
+    {
+        std::atomic<size_t> bad{SIZE_MAX};
+        parallel_for(threads, v.size(), [&](size_t i0, size_t i1, unsigned) {
+            for (size_t i = i0; i < i1 && i < bad.load(std::memory_order_relaxed); ++i)
+                if (!fr::is_canonical(v[i].mont())) {
+                    size_t cur = bad.load();
+                    while (i < cur && !bad.compare_exchange_weak(cur, i)) {
+                    }
+                    return;
+                }
+        });
+        if (bad.load() != SIZE_MAX)
+            throw error(errc::non_canonical, fmt::format("the borrowed {}[{}] is not a canonical scalar (>= r in "
+                                                         "Montgomery form)",
+                                                         what, bad.load()));
+    }
+
+    // The device evaluates a, b, c: aux is packed here, in the synthesis
+    // stage (a PACK span), and the owned vector given back or the host's
+    // arrays released. Without page-locked memory aux goes to the device as
+    // it is.
+    void pack_aux(work_item& it, int32_t worker, unsigned th)
+    {
+        it.device_eval = true;
+        std::unique_ptr<gpu_packed_witness> pw = take_packed();
+        emit(timeline::phase::begin, "PACK", it.job.get(), int32_t(it.part), worker, -1);
+        const auto err = capture([&] { pw->pack(it.aux_span(), th); });
+        emit(timeline::phase::end, "PACK", it.job.get(), int32_t(it.part), worker, -1,
+             {{"others", std::to_string(err ? 0 : pw->others())}});
+        if (err) return;
+        it.packed = std::move(pw);
+        give_aux(it.aux);
+        it.drop_borrowed();
+    }
+
+    // a, b, c = A·w, B·w, C·w on the host with the key's PCE (a PCE_EVAL
+    // span), and the satisfaction check.
+    void evaluate(work_item& it, int32_t worker, unsigned th)
+    {
+        const r1cs::pce& p = *it.job->key->pce;
+        emit(timeline::phase::begin, "PCE_EVAL", it.job.get(), int32_t(it.part), worker, -1);
+        struct end_span {
+            engine_core* e;
+            work_item& it;
+            int32_t w;
+            ~end_span() { e->emit(timeline::phase::end, "PCE_EVAL", it.job.get(), int32_t(it.part), w, -1); }
+        } closer{this, it, worker};
+        for (auto* v : {&it.a, &it.b, &it.c}) {
+            v->reserve(it.job->key->pk->domain_size);   // room for the input rows and the NTT domain
+            v->resize(p.num_constraints);
+        }
+        r1cs::evaluate(p, it.inputs, it.aux_span(), it.a, it.b, it.c, th);
+        if (auto bad = r1cs::first_unsatisfied(it.a, it.b, it.c, th))
+            throw error(errc::unsatisfied, fmt::format("constraint {} of {} is not satisfied by the witness (a·b != c)",
+                                                       *bad, p.num_constraints));
+    }
+
+    // A snarkjs key's partition: the whole witness; A·w and B·w from the
+    // key's coefficients (on the cuda backend on the device).
+    void synthesize_snarkjs(work_item& it, partition& in, int32_t worker)
     {
         const key_entry& k = *it.job->key;
         const groth16::proving_key& pk = *k.pk;
-        const unsigned th = cfg.synth_threads;
-        auto check_witness = [&](const std::vector<fr>& inputs, const std::vector<fr>& aux, const char* what) {
-            if (inputs.size() != pk.num_inputs || aux.size() != pk.num_aux)
-                throw error(errc::invalid_argument,
-                            fmt::format("{} has {} inputs and {} aux, key {} expects {} and {}", what, inputs.size(),
-                                        aux.size(), k.name, pk.num_inputs, pk.num_aux));
-            if (!inputs[0].is_one())
-                throw error(errc::invalid_argument, fmt::format("{}: input 0 must be the constant one", what));
-        };
-        // The device evaluates a, b, c; the aux assignment is packed here, in
-        // the synthesis stage (a PACK span), and its vector freed. Without
-        // page-locked memory for it, aux goes to the device as it is.
-        auto pack_aux = [&]() {
-            it.device_eval = true;
-            std::unique_ptr<gpu_packed_witness> pw = take_packed();
-            emit(timeline::phase::begin, "PACK", it.job.get(), int32_t(it.part), worker, -1);
-            const auto err = capture([&] { pw->pack(it.aux, th); });
-            emit(timeline::phase::end, "PACK", it.job.get(), int32_t(it.part), worker, -1,
-                 {{"others", std::to_string(err ? 0 : pw->others())}});
-            if (err) return;
-            it.packed = std::move(pw);
-            give_aux(it.aux);
-        };
-        auto evaluate = [&]() {
-            const r1cs::pce& p = *k.pce;
-            emit(timeline::phase::begin, "PCE_EVAL", it.job.get(), int32_t(it.part), worker, -1);
-            struct end_span {
-                engine_core* e;
-                work_item& it;
-                int32_t w;
-                ~end_span() { e->emit(timeline::phase::end, "PCE_EVAL", it.job.get(), int32_t(it.part), w, -1); }
-            } closer{this, it, worker};
-            for (auto* v : {&it.a, &it.b, &it.c}) {
-                v->reserve(pk.domain_size);   // room for the input rows and the NTT domain: no reallocation later
-                v->resize(p.num_constraints);
-            }
-            r1cs::evaluate(p, it.inputs, it.aux, it.a, it.b, it.c, th);
-            if (auto bad = r1cs::first_unsatisfied(it.a, it.b, it.c, th))
-                throw error(errc::unsatisfied, fmt::format("constraint {} of {} is not satisfied by the witness (a·b != c)",
-                                                           *bad, p.num_constraints));
-        };
-        if (k.snarkjs) {
-            std::vector<fr> w;
-            if (auto* fw = std::get_if<full_witness_partition>(&in)) {
-                w = std::move(fw->w);
-            } else if (auto* wp = std::get_if<witness_partition>(&in)) {
-                w = std::move(wp->inputs);
-                w.insert(w.end(), wp->aux.begin(), wp->aux.end());
-                wp->aux = {};
-            } else {
-                throw error(errc::invalid_argument, fmt::format("key {} is a snarkjs key: partitions must be witnesses",
-                                                                k.name));
-            }
-            const size_t n_vars = size_t(pk.num_inputs) + pk.num_aux;
-            if (w.size() != n_vars)
-                throw error(errc::invalid_argument, fmt::format("the witness has {} values, key {} expects {}",
-                                                                w.size(), k.name, n_vars));
-            if (!w[0].is_one())
-                throw error(errc::invalid_argument, "the witness: value 0 must be the constant one");
-            it.inputs.assign(w.begin(), w.begin() + pk.num_inputs);
-            if (!k.gpu.empty()) {   // the cuda backend evaluates A·w and B·w on the device (gpu_prove_start_snarkjs)
-                it.w = std::move(w);
-                return;
-            }
-            emit(timeline::phase::begin, "PCE_EVAL", it.job.get(), int32_t(it.part), worker, -1);
-            struct end_span {
-                engine_core* e;
-                work_item& it;
-                int32_t w;
-                ~end_span() { e->emit(timeline::phase::end, "PCE_EVAL", it.job.get(), int32_t(it.part), w, -1); }
-            } closer{this, it, worker};
-            groth16::snarkjs_evaluate_ab(pk, w, it.a, it.b);
+        std::vector<fr> w;
+        if (auto* fw = std::get_if<full_witness_partition>(&in)) {
+            w = std::move(fw->w);
+        } else if (auto* wp = std::get_if<witness_partition>(&in)) {
+            w = std::move(wp->inputs);
+            w.insert(w.end(), wp->aux.begin(), wp->aux.end());
+            wp->aux = {};
+        } else {
+            throw error(errc::invalid_argument,
+                        fmt::format("key {} is a snarkjs key: partitions must be witnesses", k.name));
+        }
+        const size_t n_vars = size_t(pk.num_inputs) + pk.num_aux;
+        if (w.size() != n_vars)
+            throw error(errc::invalid_argument,
+                        fmt::format("the witness has {} values, key {} expects {}", w.size(), k.name, n_vars));
+        if (!w[0].is_one()) throw error(errc::invalid_argument, "the witness: value 0 must be the constant one");
+        it.inputs.assign(w.begin(), w.begin() + pk.num_inputs);
+        if (!k.gpu.empty()) {   // gpu_prove_start_snarkjs evaluates A·w and B·w on the device
             it.w = std::move(w);
             return;
         }
-        // The cuda backend evaluates witnesses of a key with a PCE on the device.
-        const bool on_device = !k.gpu.empty() && k.gpu[0]->has_pce();
+        emit(timeline::phase::begin, "PCE_EVAL", it.job.get(), int32_t(it.part), worker, -1);
+        struct end_span {
+            engine_core* e;
+            work_item& it;
+            int32_t w;
+            ~end_span() { e->emit(timeline::phase::end, "PCE_EVAL", it.job.get(), int32_t(it.part), w, -1); }
+        } closer{this, it, worker};
+        groth16::snarkjs_evaluate_ab(pk, w, it.a, it.b);
+        it.w = std::move(w);
+    }
+
+    // a, b, c given: sizes against the key and the domain, and a·b = c.
+    void check_abc(const work_item& it, unsigned th) const
+    {
+        const key_entry& k = *it.job->key;
+        const std::span<const fr> a = it.a_span(), b = it.b_span(), c = it.c_span();
+        if (b.size() != a.size() || c.size() != a.size())
+            throw error(errc::invalid_argument,
+                        fmt::format("a, b, c have {}, {}, {} rows", a.size(), b.size(), c.size()));
+        if (a.size() + k.pk->num_inputs > k.pk->domain_size)
+            throw error(errc::invalid_argument,
+                        fmt::format("{} rows plus {} input rows do not fit the key's domain of {}", a.size(),
+                                    k.pk->num_inputs, k.pk->domain_size));
+        if (k.pce && a.size() != k.pce->num_constraints)
+            throw error(errc::invalid_argument, fmt::format("a, b, c have {} rows, key {} has {} constraints",
+                                                            a.size(), k.name, k.pce->num_constraints));
+        if (auto bad = r1cs::first_unsatisfied(a, b, c, th))
+            throw error(errc::unsatisfied, fmt::format("row {} of a, b, c is not satisfied (a·b != c)", *bad));
+    }
+
+    // The host's a, b, c: borrowed by the cuda device part, copied on the
+    // cpu backend (its NTTs work in place) and released.
+    void take_borrowed_abc(work_item& it, borrowed_abc_partition& bp, unsigned th)
+    {
+        it.inputs.assign(bp.inputs.begin(), bp.inputs.end());
+        it.borrowed_aux = bp.aux;
+        it.borrowed_a = bp.a;
+        it.borrowed_b = bp.b;
+        it.borrowed_c = bp.c;
+        it.hold = std::move(bp.hold);
+        it.borrowed = true;
+        check_witness(*it.job->key, it.inputs, it.aux_span(), "the borrowed assignment");
+        check_canonical(bp.inputs, "inputs", 1);
+        for (auto [v, name] : {std::pair{bp.aux, "aux"}, {bp.a, "a"}, {bp.b, "b"}, {bp.c, "c"}})
+            check_canonical(v, name, th);
+        if (!it.job->key->gpu.empty()) return;
+        it.aux.assign(bp.aux.begin(), bp.aux.end());
+        it.a.assign(bp.a.begin(), bp.a.end());
+        it.b.assign(bp.b.begin(), bp.b.end());
+        it.c.assign(bp.c.begin(), bp.c.end());
+        it.drop_borrowed();
+    }
+
+    // The witness of a bellperson-key partition, in it.inputs and it.aux
+    // (owned) or it.borrowed_aux (the host's); false for an abc form (a, b,
+    // c given, nothing to evaluate).
+    bool take_witness(work_item& it, partition& in, unsigned th)
+    {
+        const key_entry& k = *it.job->key;
+        const groth16::proving_key& pk = *k.pk;
         if (auto* fw = std::get_if<full_witness_partition>(&in)) {
             if (fw->w.size() < pk.num_inputs)
                 throw error(errc::invalid_argument, fmt::format("the witness has {} values, key {} has {} inputs",
@@ -548,9 +641,6 @@ struct engine_core {
             it.inputs.assign(fw->w.begin(), fw->w.begin() + pk.num_inputs);
             it.aux.assign(fw->w.begin() + pk.num_inputs, fw->w.end());
             fw->w = {};
-            check_witness(it.inputs, it.aux, "the witness");
-            if (on_device) pack_aux();
-            else evaluate();
         } else if (auto* cp = std::get_if<circuit_partition>(&in)) {
             // A circuit's own (parallel) witness path when it has one, on
             // the synthesis threads; otherwise synthesis on a witness_cs.
@@ -562,15 +652,20 @@ struct engine_core {
                 it.inputs = cs.take_inputs();
                 it.aux = cs.take_aux();
             }
-            check_witness(it.inputs, it.aux, "the circuit's witness");
-            if (on_device) pack_aux();
-            else evaluate();
         } else if (auto* wp = std::get_if<witness_partition>(&in)) {
             it.inputs = std::move(wp->inputs);
             it.aux = std::move(wp->aux);
-            check_witness(it.inputs, it.aux, "the witness");
-            if (on_device) pack_aux();
-            else evaluate();
+        } else if (auto* bw = std::get_if<borrowed_witness_partition>(&in)) {
+            it.inputs.assign(bw->inputs.begin(), bw->inputs.end());
+            it.borrowed_aux = bw->aux;
+            it.hold = std::move(bw->hold);
+            it.borrowed = true;
+            check_witness(k, it.inputs, it.aux_span(), "the borrowed witness");
+            check_canonical(bw->inputs, "inputs", 1);
+            check_canonical(bw->aux, "aux", th);
+        } else if (auto* bp = std::get_if<borrowed_abc_partition>(&in)) {
+            take_borrowed_abc(it, *bp, th);
+            return false;
         } else {
             auto& ap = std::get<abc_partition>(in);
             it.inputs = std::move(ap.inputs);
@@ -578,20 +673,23 @@ struct engine_core {
             it.a = std::move(ap.a);
             it.b = std::move(ap.b);
             it.c = std::move(ap.c);
-            check_witness(it.inputs, it.aux, "the assignment");
-            if (it.b.size() != it.a.size() || it.c.size() != it.a.size())
-                throw error(errc::invalid_argument, fmt::format("a, b, c have {}, {}, {} rows", it.a.size(),
-                                                                it.b.size(), it.c.size()));
-            if (it.a.size() + pk.num_inputs > pk.domain_size)
-                throw error(errc::invalid_argument,
-                            fmt::format("{} rows plus {} input rows do not fit the key's domain of {}", it.a.size(),
-                                        pk.num_inputs, pk.domain_size));
-            if (k.pce && it.a.size() != k.pce->num_constraints)
-                throw error(errc::invalid_argument, fmt::format("a, b, c have {} rows, key {} has {} constraints",
-                                                                it.a.size(), k.name, k.pce->num_constraints));
-            if (auto bad = r1cs::first_unsatisfied(it.a, it.b, it.c, th))
-                throw error(errc::unsatisfied, fmt::format("row {} of a, b, c is not satisfied (a·b != c)", *bad));
+            check_witness(k, it.inputs, it.aux, "the assignment");
+            return false;
         }
+        check_witness(k, it.inputs, it.aux_span(), "the witness");
+        return true;
+    }
+
+    // The witness and a, b, c of one partition; throws on any problem.
+    void synthesize(work_item& it, partition& in, int32_t worker)
+    {
+        const key_entry& k = *it.job->key;
+        const unsigned th = cfg.synth_threads;
+        if (k.snarkjs) return synthesize_snarkjs(it, in, worker);
+        if (!take_witness(it, in, th)) return check_abc(it, th);
+        // The cuda backend evaluates witnesses of a key with a PCE on the device.
+        if (!k.gpu.empty() && k.gpu[0]->has_pce()) pack_aux(it, worker, th);
+        else evaluate(it, worker, th);
     }
 
     void synth_loop(int32_t worker)
@@ -849,8 +947,8 @@ struct engine_core {
             const gpu_key& g = *k.gpu[size_t(device)];
             if (k.snarkjs) return gpu_prove_start_snarkjs(g, it.w, &obs);
             if (it.device_eval && it.packed) return gpu_prove_start_witness(g, it.inputs, *it.packed, &obs);
-            if (it.device_eval) return gpu_prove_start_witness(g, it.inputs, it.aux, &obs);
-            return gpu_prove_start(g, it.a, it.b, it.c, it.inputs, it.aux, &obs);
+            if (it.device_eval) return gpu_prove_start_witness(g, it.inputs, it.aux_span(), &obs);
+            return gpu_prove_start(g, it.a_span(), it.b_span(), it.c_span(), it.inputs, it.aux_span(), &obs);
         }
         // The CPU backend has the failure points of a device too (fault.hpp).
         fault::check(fault::point::alloc, "cpu prove: device scratch", device);
@@ -860,7 +958,7 @@ struct engine_core {
         po.threads = cfg.device_threads;
         if (k.snarkjs) return groth16::prove_start_snarkjs(*k.pk, std::move(it.a), std::move(it.b), it.w, po, &obs);
         return groth16::prove_start(*k.pk, k.density, std::move(it.a), std::move(it.b), std::move(it.c), it.inputs,
-                                    it.aux, po, &obs);
+                                    it.aux_span(), po, &obs);
     }
 
     // After a partition's device part: free what it no longer needs, report
@@ -876,6 +974,7 @@ struct engine_core {
         it.b = {};
         it.c = {};
         it.w = {};
+        it.drop_borrowed();   // the host's arrays are free again
         release(it.reserved);
         give_aux(it.aux);
         give_packed(std::move(it.packed));
@@ -1361,6 +1460,68 @@ uint64_t engine::device_bytes(key_id k) const
     return p_->keys[k]->device_bytes;
 }
 
+namespace {
+
+// The partitions' forms against the key (before anything is queued).
+void check_forms(const proof_request& req, const key_entry& key)
+{
+    if (req.partitions.empty()) throw error(errc::invalid_argument, fmt::format("submit {}: no partitions", req.id));
+    if (req.partitions.size() > UINT32_MAX)
+        throw error(errc::invalid_argument, fmt::format("submit {}: too many partitions", req.id));
+    for (size_t i = 0; i < req.partitions.size(); ++i) {
+        const partition& pt = req.partitions[i];
+        if (auto* c = std::get_if<circuit_partition>(&pt); c && !c->circuit)
+            throw error(errc::invalid_argument, fmt::format("submit {}: partition {} has no circuit", req.id, i));
+        const bool abc = std::holds_alternative<abc_partition>(pt) || std::holds_alternative<borrowed_abc_partition>(pt);
+        if (key.snarkjs) {
+            if (!std::holds_alternative<full_witness_partition>(pt) && !std::holds_alternative<witness_partition>(pt))
+                throw error(errc::invalid_argument,
+                            fmt::format("submit {}: partition {}: key {} is a snarkjs key, which takes witness "
+                                        "partitions (owned) only", req.id, i, key.name));
+        } else if (!abc && !key.pce) {
+            throw error(errc::invalid_argument,
+                        fmt::format("submit {}: partition {} needs a PCE and key {} has none", req.id, i, key.name));
+        }
+    }
+}
+
+// Refuses a job whose partition could never fit the host or device budget.
+void check_budgets(detail::engine_core& c, const std::string& id, const key_entry& key)
+{
+    if (const uint64_t budget = c.cfg.host_memory_budget; budget != 0) {
+        uint64_t resident = 0;
+        {
+            std::lock_guard lk(c.mu);
+            resident = c.resident_host;
+        }
+        if (resident > budget || key.partition_bytes > budget - resident)
+            throw error(errc::out_of_memory,
+                        fmt::format("submit {}: one partition of key {} needs about {}; the host memory budget is "
+                                    "{}, {} of it held by the registered keys; it could never run (raise the budget)",
+                                    id, key.name, size_text(key.partition_bytes), size_text(budget),
+                                    size_text(resident)));
+    }
+    if (const uint64_t dbudget = c.cfg.device_memory_budget; dbudget != 0) {
+        uint64_t resident = 0;
+        {
+            std::lock_guard lk(c.mu);
+            resident = c.resident_total;
+        }
+        if (resident > dbudget || key.device_bytes > dbudget - resident)
+            throw error(errc::out_of_memory,
+                        fmt::format("submit {}: one device part of key {} needs {} of device memory; the device "
+                                    "memory budget is {}, {} of it held by resident keys; it could never run (raise "
+                                    "the budget)",
+                                    id, key.name, size_text(key.device_bytes), size_text(dbudget),
+                                    size_text(resident)));
+    }
+    std::lock_guard lk(c.mu);
+    if (c.live_devices == 0)
+        throw error(errc::device, fmt::format("submit {}: every device of the engine is excluded", id));
+}
+
+} // namespace
+
 job_handle engine::submit(proof_request req)
 {
     std::shared_ptr<const key_entry> key;
@@ -1370,56 +1531,8 @@ job_handle engine::submit(proof_request req)
             throw error(errc::invalid_argument, fmt::format("submit {}: no key {}", req.id, req.key));
         key = p_->keys[req.key];
     }
-    if (req.partitions.empty()) throw error(errc::invalid_argument, fmt::format("submit {}: no partitions", req.id));
-    if (req.partitions.size() > UINT32_MAX)
-        throw error(errc::invalid_argument, fmt::format("submit {}: too many partitions", req.id));
-    for (size_t i = 0; i < req.partitions.size(); ++i) {
-        const partition& pt = req.partitions[i];
-        if (auto* c = std::get_if<circuit_partition>(&pt); c && !c->circuit)
-            throw error(errc::invalid_argument, fmt::format("submit {}: partition {} has no circuit", req.id, i));
-        if (key->snarkjs) {
-            if (!std::holds_alternative<full_witness_partition>(pt) && !std::holds_alternative<witness_partition>(pt))
-                throw error(errc::invalid_argument,
-                            fmt::format("submit {}: partition {}: key {} is a snarkjs key, which takes witness "
-                                        "partitions only", req.id, i, key->name));
-        } else if (!std::holds_alternative<abc_partition>(pt) && !key->pce) {
-            throw error(errc::invalid_argument,
-                        fmt::format("submit {}: partition {} needs a PCE and key {} has none", req.id, i, key->name));
-        }
-    }
-    if (const uint64_t budget = cfg_.host_memory_budget; budget != 0) {
-        uint64_t resident = 0;
-        {
-            std::lock_guard lk(p_->mu);
-            resident = p_->resident_host;
-        }
-        if (resident > budget || key->partition_bytes > budget - resident)
-            throw error(errc::out_of_memory,
-                        fmt::format("submit {}: one partition of key {} needs about {}; the host memory budget is "
-                                    "{}, {} of it held by the registered keys; it could never run (raise the budget)",
-                                    req.id, key->name, size_text(key->partition_bytes), size_text(budget),
-                                    size_text(resident)));
-    }
-    if (const uint64_t dbudget = cfg_.device_memory_budget; dbudget != 0) {
-        uint64_t resident = 0;
-        {
-            std::lock_guard lk(p_->mu);
-            resident = p_->resident_total;
-        }
-        if (resident > dbudget || key->device_bytes > dbudget - resident)
-            throw error(errc::out_of_memory,
-                        fmt::format("submit {}: one device part of key {} needs {} of device memory; the device "
-                                    "memory budget is {}, {} of it held by resident keys; it could never run (raise "
-                                    "the budget)",
-                                    req.id, key->name, size_text(key->device_bytes), size_text(dbudget),
-                                    size_text(resident)));
-    }
-
-    {
-        std::lock_guard lk(p_->mu);
-        if (p_->live_devices == 0)
-            throw error(errc::device, fmt::format("submit {}: every device of the engine is excluded", req.id));
-    }
+    check_forms(req, *key);
+    check_budgets(*p_, req.id, *key);
     auto job = std::make_shared<job_state>();
     job->priority = req.priority;
     job->n_parts = uint32_t(req.partitions.size());

@@ -3,6 +3,7 @@
  * partition released exactly once (completed, failed and cancelled jobs; a
  * refused submit releases nothing), and misuse of the new functions (NULL,
  * wrong handles, bad JSON, bad shapes, struct sizes, forms). */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,8 +56,11 @@ static void mont(uint8_t out[32], unsigned v)
         for (j = 0; j < 8; ++j) out[8 * i + j] = (uint8_t)(acc[i] >> (8 * j));
 }
 
-/* The small circuit's witness and a, b, c in Montgomery form (x, y small). */
+/* The small circuit's witness and a, b, c in Montgomery form (x, y small).
+ * The arrays are 8-byte aligned (the leading uint64_t), so the engine reads
+ * them in place; an unaligned copy takes the converting path. */
 struct mont_part {
+    uint64_t align;
     uint8_t inputs[64], aux[128], a[96], b[96], c[96];
 };
 static void mont_witness(struct mont_part* m, unsigned x, unsigned y)
@@ -156,17 +160,18 @@ static void test_borrowed(cuzk_pce* pce, cuzk_key* key)
         CHECK(cuzk_engine_add_key_density(&kd, eng, (cuzk_key*)eng, &d, "p", 0) == CUZK_ERR_INVALID_HANDLE);
         CHECK_STATUS(CUZK_OK, cuzk_engine_add_key_density(&kd, eng, pkey, &d, "p", 0), cuzk_engine_last_error, eng);
     }
-    /* ABC partitions (copied and released before submit returns); the same
-     * buffer in two partitions is released once per partition. */
+    /* ABC partitions in Montgomery form (read in place, released when the
+     * engine has read them: by the job's end here, since nothing failed);
+     * the same buffer in two partitions is released once per partition. */
     memset(g_released, 0, sizeof g_released);
     fill(&parts[0], &m[0], CUZK_PARTITION_ABC);
     fill(&parts[1], &m[0], CUZK_PARTITION_ABC);
     CHECK(cuzk_engine_submit_borrowed(&job, eng, kd, parts, 2, NULL) == CUZK_OK);
-    CHECK(g_released[0] == 1 && g_released[1] == 1);
     {
         const unsigned x2[2] = {3, 3}, y2[2] = {4, 4};
         check_job(job, pkey, x2, y2, 2);
     }
+    CHECK(g_released[0] == 1 && g_released[1] == 1);
     cuzk_job_destroy(job);
     CHECK(g_released[0] == 1 && g_released[1] == 1);
     /* A witness partition for a key without PCE, a bad form, a wrong count: refused, nothing released. */
@@ -199,6 +204,25 @@ static void test_borrowed(cuzk_pce* pce, cuzk_key* key)
     }
     cuzk_job_destroy(job);
     CHECK(g_released[0] == 1);
+
+    /* Unaligned Montgomery arrays: converted by the synthesis stage instead of read in place. */
+    {
+        static uint8_t raw[1 + 64 + 128];
+        struct mont_part w;
+        const unsigned x1[1] = {5}, y1[1] = {6};
+        mont_witness(&w, 5, 6);
+        memcpy(raw + 1, w.inputs, 64);
+        memcpy(raw + 1 + 64, w.aux, 128);
+        memset(g_released, 0, sizeof g_released);
+        fill(&parts[0], &w, CUZK_PARTITION_WITNESS);
+        parts[0].inputs = raw + 1;
+        parts[0].aux = raw + 1 + 64;
+        CHECK(((uintptr_t)parts[0].aux & 7) != 0);
+        CHECK(cuzk_engine_submit_borrowed(&job, eng, kid, parts, 1, NULL) == CUZK_OK);
+        check_job(job, key, x1, y1, 1);
+        cuzk_job_destroy(job);
+        CHECK(g_released[0] == 1);
+    }
 
     /* The engine destroyed right after submit: whatever happened, one release each. */
     memset(g_released, 0, sizeof g_released);

@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <span>
 #include <string>
 #include <variant>
 #include <vector>
@@ -118,7 +119,37 @@ struct abc_partition {
     std::vector<fr> inputs;   // starting with ONE
     std::vector<fr> aux;
 };
-using partition = std::variant<circuit_partition, witness_partition, abc_partition, full_witness_partition>;
+// Partitions whose arrays the host keeps (e.g. bellperson's own assignment
+// vectors, in Montgomery form: cuzk::fr's layout), borrowed instead of
+// copied. The engine reads them where it would have copied them and drops
+// its copies of `hold` as soon as it no longer reads them; the host learns
+// that from hold's deleter, which runs once, when the last copy is dropped
+// (also when the job fails or is cancelled first, or submit refuses it). The
+// arrays must stay valid and unchanged until then. Values must be canonical
+// (< r in Montgomery form): the synthesis stage checks every one
+// (errc::non_canonical naming the array and index).
+//   witness: the inputs (a few values) are copied when the partition is
+//     dispatched; aux is read in place: on the cuda backend, for a key with a
+//     PCE, packed straight from the host's memory into the page-locked upload
+//     form and released right after; on the cpu backend read by the PCE
+//     evaluation and the device part, and released when that ends.
+//   abc: on the cuda backend a, b, c and aux are uploaded from the host's
+//     memory by the device part and released when it ends; on the cpu backend
+//     they are copied in the synthesis stage (its NTTs work in place) and
+//     released there.
+struct borrowed_witness_partition {
+    std::span<const fr> inputs;   // starting with ONE
+    std::span<const fr> aux;
+    std::shared_ptr<const void> hold;
+};
+struct borrowed_abc_partition {
+    std::span<const fr> a, b, c;
+    std::span<const fr> inputs;   // starting with ONE
+    std::span<const fr> aux;
+    std::shared_ptr<const void> hold;
+};
+using partition = std::variant<circuit_partition, witness_partition, abc_partition, full_witness_partition,
+                               borrowed_witness_partition, borrowed_abc_partition>;
 
 enum class job_status : uint8_t { queued, running, completed, failed, cancelled };
 const char* status_name(job_status s) noexcept;   // "queued", "running", …
