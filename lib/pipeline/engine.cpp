@@ -525,18 +525,31 @@ struct engine_core {
         it.drop_borrowed();
     }
 
+    // A span of the synthesis stage (device −1): begins now, ends with the scope.
+    class stage_span {
+    public:
+        stage_span(engine_core* e, const char* name, const work_item& it, int32_t worker)
+            : e_(e), name_(name), job_(it.job.get()), part_(int32_t(it.part)), worker_(worker)
+        {
+            e_->emit(timeline::phase::begin, name_, job_, part_, worker_, -1);
+        }
+        ~stage_span() { e_->emit(timeline::phase::end, name_, job_, part_, worker_, -1); }
+        stage_span(const stage_span&) = delete;
+        stage_span& operator=(const stage_span&) = delete;
+
+    private:
+        engine_core* e_;
+        const char* name_;
+        const job_state* job_;
+        int32_t part_, worker_;
+    };
+
     // a, b, c = A·w, B·w, C·w on the host with the key's PCE (a PCE_EVAL
     // span), and the satisfaction check.
     void evaluate(work_item& it, int32_t worker, unsigned th)
     {
         const r1cs::pce& p = *it.job->key->pce;
-        emit(timeline::phase::begin, "PCE_EVAL", it.job.get(), int32_t(it.part), worker, -1);
-        struct end_span {
-            engine_core* e;
-            work_item& it;
-            int32_t w;
-            ~end_span() { e->emit(timeline::phase::end, "PCE_EVAL", it.job.get(), int32_t(it.part), w, -1); }
-        } closer{this, it, worker};
+        const stage_span pce_eval(this, "PCE_EVAL", it, worker);
         for (auto* v : {&it.a, &it.b, &it.c}) {
             v->reserve(it.job->key->pk->domain_size);   // room for the input rows and the NTT domain
             v->resize(p.num_constraints);
@@ -574,13 +587,7 @@ struct engine_core {
             it.w = std::move(w);
             return;
         }
-        emit(timeline::phase::begin, "PCE_EVAL", it.job.get(), int32_t(it.part), worker, -1);
-        struct end_span {
-            engine_core* e;
-            work_item& it;
-            int32_t w;
-            ~end_span() { e->emit(timeline::phase::end, "PCE_EVAL", it.job.get(), int32_t(it.part), w, -1); }
-        } closer{this, it, worker};
+        const stage_span pce_eval(this, "PCE_EVAL", it, worker);
         groth16::snarkjs_evaluate_ab(pk, w, it.a, it.b);
         it.w = std::move(w);
     }
