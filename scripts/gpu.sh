@@ -125,22 +125,9 @@ step_partition() {
   timeout 900 "$b/bench/bench_porep" --benchmark_filter="${CUZK_PARTITION_FILTER:-bm_porep_gpu.*/(22|24|27)}" \
     --benchmark_counters_tabular=true
 }
-# seal -> c1 -> c2 (development key) -> verify, and a changed seed must fail.
-porep_e2e() {
-  local size=$1 id=$2 w=/tmp/cuzk-gpu/porep-$1
-  local p=0101010101010101010101010101010101010101010101010101010101010101
-  local t=0202020202020202020202020202020202020202020202020202020202020202
-  local s=0303030303030303030303030303030303030303030303030303030303030303
-  rm -rf "$w" && mkdir -p "$w" &&
-  "$bin" porep seal --sector-size "$size" --porep-id "$id" --prover-id $p --sector-id 7 --ticket $t --out "$w/sector" &&
-  "$bin" porep c1 "$w/sector" --seed $s --out "$w/c1.json" &&
-  "$bin" porep c2 "$w/c1.json" --dev-key --vk "$w/key.vk" --out "$w/proof.bin" --waterfall &&
-  "$bin" porep verify --vk "$w/key.vk" --proof "$w/proof.bin" --c1 "$w/c1.json" &&
-  ! "$bin" porep verify --vk "$w/key.vk" --proof "$w/proof.bin" --porep-id "$id" --comm-r "$(jq_hex "$w" comm_r)" \
-      --comm-d "$(jq_hex "$w" comm_d)" --prover-id $p --sector-id 7 --ticket $t \
-      --seed 0404040404040404040404040404040404040404040404040404040404040404
-}
-jq_hex() { python3 -c "import json,sys; print(json.load(open('$1/sector/sector.json'))['$2'])"; }
+# seal -> c1 -> c2 (development key) -> verify, and a changed seed must fail
+# (scripts/porep-e2e.sh; the same runs are the ctest cases porep:e2e_*).
+porep_e2e() { "$root/scripts/porep-e2e.sh" "$bin" "$1" "$2" "/tmp/cuzk-gpu/porep-$1"; }
 step_porep() { need "$bin" && porep_e2e 2KiB 5 && porep_e2e 8MiB 6; }
 step_porep32() {
   local w=/tmp/cuzk-gpu/porep-32g
