@@ -23,6 +23,11 @@
 #              2 KiB and an 8 MiB sector; a changed seed must fail
 #   porep32    C2 of a synthetic 32 GiB C1 output, verified     porep32.txt, porep32.csv
 #              (CUZK_C2_REPEAT proofs with one key, default 1)
+#   scaling    the 32 GiB-shaped C2 on the first GPU, then on   scaling.txt, scaling-1.csv,
+#              every GPU, back to back (3 proofs each with one  scaling-N.csv
+#              key; the last two timed): seconds per proof,
+#              per-device utilisation (waterfall), and the
+#              scaling efficiency time(1) / (N · time(N))
 #   seal512    seal a 512 MiB sector (Poseidon trees on the     seal512.txt
 #              GPU), then its C1 output
 #   profile    Nsight Compute reports of the NTT passes and of  profile.txt, ncu_ntt.txt,
@@ -53,7 +58,7 @@ if [[ ${1:-} == --fetch-deps ]]; then
   mkdir -p "$root/.deps" && cd "$root/.deps" && apt-get download "${pkgs[@]}" && ls -l
   exit
 fi
-all_steps="build tests bench kernels partition porep porep32 seal512 profile"
+all_steps="build tests bench kernels partition porep porep32 scaling seal512 profile"
 [[ $# -ge 1 ]] || { echo "usage: scripts/gpu.sh OUT [${all_steps// /|}]..." >&2; exit 2; }
 out=$1; shift
 steps=${*:-build tests bench porep}
@@ -136,6 +141,26 @@ step_porep32() {
   "$bin" porep c2 "$w/c1.json" --dev-key --vk "$w/key.vk" --out "$w/proof.bin" --synth-workers "${CUZK_SYNTH_WORKERS:-2}" \
         --repeat "${CUZK_C2_REPEAT:-1}" --timeline "$out/porep32.csv" --waterfall &&
   "$bin" porep verify --vk "$w/key.vk" --proof "$w/proof.bin" --c1 "$w/c1.json"
+}
+# One C2 run of the synthetic 32 GiB C1 on the devices $2 (a CUDA list),
+# 3 proofs with one key; prints the mean seconds of proofs 2 and 3.
+scaling_run() {
+  local w=$1 devs=$2 tag=$3
+  "$bin" porep c2 "$w/c1.json" --dev-key --vk "$w/key.vk" --out "$w/proof-$tag.bin" --devices "$devs" --repeat 3 \
+    --synth-workers "${CUZK_SYNTH_WORKERS:-2}" --timeline "$out/scaling-$tag.csv" --waterfall --json \
+    >"$w/c2-$tag.json" &&
+  "$bin" porep verify --vk "$w/key.vk" --proof "$w/proof-$tag.bin" --c1 "$w/c1.json" >&2 &&
+  python3 -c "import json; s=json.load(open('$w/c2-$tag.json'))['seconds']; print(f'{(s[1]+s[2])/2:.3f}')"
+}
+step_scaling() {
+  local w=/tmp/cuzk-gpu/porep-32g n all t1 tn
+  n=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
+  all=$(seq -s, 0 $((n - 1)))
+  need "$bin" && mkdir -p "$w" &&
+  "$bin" porep c1 --synthetic --sector-size 32GiB --out "$w/c1.json" &&
+  t1=$(scaling_run "$w" 0 1) && tn=$(scaling_run "$w" "$all" "$n") &&
+  python3 -c "t1, tn, n = $t1, $tn, $n; print(f'1 GPU: {t1:.3f} s/proof; {n} GPUs: {tn:.3f} s/proof; '
+              f'scaling efficiency time(1)/(n*time(n)) = {t1 / (n * tn):.3f}')" | tee "$out/scaling.txt"
 }
 step_seal512() {
   local w=/tmp/cuzk-gpu/seal-512m
