@@ -241,9 +241,7 @@ extern "C" {
 
 CUZK_API cuzk_status cuzk_borrowed_partition_init(cuzk_borrowed_partition* out)
 {
-    if (!out) return CUZK_ERR_NULL;
-    std::memset(out, 0, sizeof *out);
-    out->struct_size = sizeof *out;
+    if (!clear_struct(out)) return CUZK_ERR_NULL;
     out->kind = CUZK_PARTITION_WITNESS;
     out->form = CUZK_FORM_CANONICAL;
     return CUZK_OK;
@@ -251,9 +249,7 @@ CUZK_API cuzk_status cuzk_borrowed_partition_init(cuzk_borrowed_partition* out)
 
 CUZK_API cuzk_status cuzk_query_density_init(cuzk_query_density* out)
 {
-    if (!out) return CUZK_ERR_NULL;
-    std::memset(out, 0, sizeof *out);
-    out->struct_size = sizeof *out;
+    if (!clear_struct(out)) return CUZK_ERR_NULL;
     return CUZK_OK;
 }
 

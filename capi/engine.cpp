@@ -82,10 +82,8 @@ extern "C" {
 
 CUZK_API cuzk_status cuzk_engine_options_init(cuzk_engine_options* out)
 {
-    if (!out) return CUZK_ERR_NULL;
+    if (!clear_struct(out)) return CUZK_ERR_NULL;
     const pipeline::engine_config d;
-    std::memset(out, 0, sizeof *out);
-    out->struct_size = sizeof *out;
     out->synth_workers = d.synth_workers;
     out->synth_threads = d.synth_threads;
     out->lookahead = d.lookahead;
@@ -234,18 +232,14 @@ CUZK_API cuzk_status cuzk_engine_add_key(uint32_t* out, cuzk_engine* engine, con
 
 CUZK_API cuzk_status cuzk_partition_init(cuzk_partition* out)
 {
-    if (!out) return CUZK_ERR_NULL;
-    std::memset(out, 0, sizeof *out);
-    out->struct_size = sizeof *out;
+    if (!clear_struct(out)) return CUZK_ERR_NULL;
     out->kind = CUZK_PARTITION_WITNESS;
     return CUZK_OK;
 }
 
 CUZK_API cuzk_status cuzk_job_options_init(cuzk_job_options* out)
 {
-    if (!out) return CUZK_ERR_NULL;
-    std::memset(out, 0, sizeof *out);
-    out->struct_size = sizeof *out;
+    if (!clear_struct(out)) return CUZK_ERR_NULL;
     return CUZK_OK;
 }
 

@@ -104,9 +104,7 @@ extern "C" {
 
 CUZK_API cuzk_status cuzk_porep_shape_init(cuzk_porep_shape* out)
 {
-    if (!out) return CUZK_ERR_NULL;
-    std::memset(out, 0, sizeof *out);
-    out->struct_size = sizeof *out;
+    if (!clear_struct(out)) return CUZK_ERR_NULL;
     out->registered_proof = CUZK_POREP_CUSTOM;
     return CUZK_OK;
 }

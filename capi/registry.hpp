@@ -51,6 +51,17 @@ struct abi_error {
 
 [[noreturn]] inline void fail(cuzk_status code, std::string msg) { throw abi_error{code, std::move(msg)}; }
 
+// The start of every *_init: false for NULL, else the struct zeroed with
+// its struct_size set.
+template <class T>
+bool clear_struct(T* out) noexcept
+{
+    if (!out) return false;
+    std::memset(out, 0, sizeof *out);
+    out->struct_size = sizeof *out;
+    return true;
+}
+
 template <class P>
 void need(const P* p, const char* fn, const char* name)
 {

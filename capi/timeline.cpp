@@ -126,9 +126,7 @@ extern "C" {
 
 CUZK_API cuzk_status cuzk_timeline_callbacks_init(cuzk_timeline_callbacks* out)
 {
-    if (!out) return CUZK_ERR_NULL;
-    std::memset(out, 0, sizeof *out);
-    out->struct_size = sizeof *out;
+    if (!clear_struct(out)) return CUZK_ERR_NULL;
     return CUZK_OK;
 }
 
