@@ -7,32 +7,40 @@ using namespace cuzk::capi;
 
 namespace cuzk::capi {
 
+namespace {
+// The C view of e: its strings stay e's; keys and values receive the detail pointers.
+cuzk_event c_view(const timeline::event& e, std::vector<const char*>& keys, std::vector<const char*>& values)
+{
+    keys.clear();
+    values.clear();
+    keys.reserve(e.details.size());
+    values.reserve(e.details.size());
+    for (const auto& [k, v] : e.details) {
+        keys.push_back(k.c_str());
+        values.push_back(v.c_str());
+    }
+    cuzk_event ev{};
+    ev.struct_size = sizeof(cuzk_event);
+    ev.phase = int32_t(e.ph);
+    ev.t_ns = e.t_ns;
+    ev.partition = e.partition;
+    ev.worker = e.worker;
+    ev.device = e.device;
+    ev.num_details = uint32_t(e.details.size());
+    ev.name = e.name.c_str();
+    ev.job = e.job.c_str();
+    ev.detail_keys = keys.data();
+    ev.detail_values = values.data();
+    return ev;
+}
+} // namespace
+
 // An event converted for C: the strings it points to live in `owned`.
 struct c_event {
     timeline::event owned;
     std::vector<const char*> keys, values;
     cuzk_event ev{};
-    void build()
-    {
-        keys.clear();
-        values.clear();
-        for (const auto& [k, v] : owned.details) {
-            keys.push_back(k.c_str());
-            values.push_back(v.c_str());
-        }
-        ev = {};
-        ev.struct_size = sizeof(cuzk_event);
-        ev.phase = int32_t(owned.ph);
-        ev.t_ns = owned.t_ns;
-        ev.partition = owned.partition;
-        ev.worker = owned.worker;
-        ev.device = owned.device;
-        ev.num_details = uint32_t(owned.details.size());
-        ev.name = owned.name.c_str();
-        ev.job = owned.job.c_str();
-        ev.detail_keys = keys.data();
-        ev.detail_values = values.data();
-    }
+    void build() { ev = c_view(owned, keys, values); }
 };
 
 
@@ -46,24 +54,7 @@ public:
         if (!cb_.on_event) return;
         try {
             std::vector<const char*> keys, values;
-            keys.reserve(e.details.size());
-            values.reserve(e.details.size());
-            for (const auto& [k, v] : e.details) {
-                keys.push_back(k.c_str());
-                values.push_back(v.c_str());
-            }
-            cuzk_event ev{};
-            ev.struct_size = sizeof(cuzk_event);
-            ev.phase = int32_t(e.ph);
-            ev.t_ns = e.t_ns;
-            ev.partition = e.partition;
-            ev.worker = e.worker;
-            ev.device = e.device;
-            ev.num_details = uint32_t(e.details.size());
-            ev.name = e.name.c_str();
-            ev.job = e.job.c_str();
-            ev.detail_keys = keys.data();
-            ev.detail_values = values.data();
+            const cuzk_event ev = c_view(e, keys, values);
             cb_.on_event(cb_.user_data, &ev);
         } catch (...) {   // out of memory building the arrays: drop the event
         }
