@@ -20,7 +20,13 @@
 //                                       2 = the same into vectors reused from the
 //                                       previous iteration (no allocation, no
 //                                       zero fill: what a caller recycling its
-//                                       witness buffers gets).
+//                                       witness buffers gets);
+//                                       3 = porep_circuit::witness_packed into
+//                                       the packed upload form (the cuda
+//                                       engine's path; page-locked
+//                                       gpu_packed_witness with a device,
+//                                       counter pinned = 1; else the same
+//                                       packing in ordinary memory), reused.
 //                                       items/s = partitions/s; constraints/s
 //                                       as a counter. The 32 GiB cases need
 //                                       ~5 GB per live witness plus the C1.
@@ -35,12 +41,14 @@
 
 #include "cuzk/backend/cuda.hpp"
 #include "cuzk/backend/gpu_poseidon.hpp"
+#include "cuzk/backend/gpu_prover.hpp"
 #include "cuzk/filecoin/hashers.hpp"
 #include "cuzk/filecoin/porep_circuit.hpp"
 #include "cuzk/filecoin/poseidon.hpp"
 #include "cuzk/filecoin/synthetic_c1.hpp"
 #include "cuzk/r1cs/constraint_system.hpp"
 #include "cuzk/util/parallel.hpp"
+#include "backend/bridge/packed_host_sink.hpp"
 
 #if __has_include("cuzk/filecoin/labels.hpp")
 #include "cuzk/filecoin/graph.hpp"
@@ -219,9 +227,32 @@ const porep_case& porep_case_of(int shape)
     return pc;
 }
 
+// Mode 3: the sliced path into a packed witness, reused across iterations.
+void porep_witness_packed(benchmark::State& st, const porep_case& pc)
+{
+    const bool pinned = cuda_available();
+    witness_pack::host_sink host;
+    std::unique_ptr<gpu_packed_witness> dev = pinned ? std::make_unique<gpu_packed_witness>() : nullptr;
+    r1cs::packed_aux_sink& sink = pinned ? static_cast<r1cs::packed_aux_sink&>(*dev) : host;
+    std::vector<fr> inputs;
+    for (auto _ : st) {
+        pc.circuit->witness_packed(inputs, sink, 0);
+        if (inputs.size() != pc.inputs) st.SkipWithError("the witness has the wrong size");
+        benchmark::DoNotOptimize(inputs.data());
+    }
+    st.counters["pinned"] = pinned ? 1 : 0;
+    if (pinned) st.counters["others"] = double(dev->others());
+}
+
 void bm_porep_witness(benchmark::State& st)
 {
     const porep_case& pc = porep_case_of(int(st.range(0)));
+    if (st.range(1) == 3) {
+        porep_witness_packed(st, pc);
+        st.SetItemsProcessed(int64_t(st.iterations()));
+        st.counters["threads"] = double(resolve_threads(0));
+        return;
+    }
     const bool parallel = st.range(1) >= 1, reuse = st.range(1) == 2;
     std::vector<fr> kept_inputs, kept_aux;
     if (reuse) pc.circuit->witness(kept_inputs, kept_aux, 0);
@@ -247,7 +278,7 @@ void bm_porep_witness(benchmark::State& st)
                                                       benchmark::Counter::kIsRate);
     st.counters["threads"] = double(parallel ? resolve_threads(0) : 1);
 }
-BENCHMARK(bm_porep_witness)->Args({0, 0})->Args({0, 1})->Args({0, 2})->ArgNames({"shape", "mode"})->UseRealTime()->Unit(benchmark::kMillisecond);
-BENCHMARK(bm_porep_witness)->Args({1, 0})->Args({1, 1})->Args({1, 2})->ArgNames({"shape", "mode"})->UseRealTime()->Iterations(2)->Unit(benchmark::kMillisecond);
+BENCHMARK(bm_porep_witness)->Args({0, 0})->Args({0, 1})->Args({0, 2})->Args({0, 3})->ArgNames({"shape", "mode"})->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(bm_porep_witness)->Args({1, 0})->Args({1, 1})->Args({1, 2})->Args({1, 3})->ArgNames({"shape", "mode"})->UseRealTime()->Iterations(2)->Unit(benchmark::kMillisecond);
 
 } // namespace

@@ -1,15 +1,18 @@
 // The packed witness format of the GPU upload (lib/backend/bridge/witness_pack.hpp)
 // on the host: its layout pinned on a small case, and pack → unpack (the host
 // reference of the device expansion) giving the values back bit for bit for
-// many sizes and patterns, with the pieces of pass 2 taken in any split.
+// many sizes and patterns, with the pieces of pass 2 taken in any split;
+// the same format built from slices (slice_packer) in any order and its checks.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstring>
 #include <random>
 #include <vector>
 
 #include "backend/bridge/witness_pack.hpp"
 #include "gmp_util.hpp"
+#include "backend/bridge/packed_host_sink.hpp"
 #include "test_support.hpp"
 
 using namespace cuzk;
@@ -68,4 +71,58 @@ TEST_CASE("witness pack: pack then unpack gives every value back")
             CHECK(std::memcmp(back.data(), v.data(), n * sizeof(fr)) == 0);
         }
     }
+}
+
+TEST_CASE("witness pack: slices put in any order from several threads give the whole vector's packing")
+{
+    std::mt19937_64 rng(test::test_seed() + 67);
+    const size_t sizes[] = {1, 17, 4096, 4097, 3 * 4096 + 5, 40000};
+    for (size_t n : sizes) {
+        const std::vector<fr> v = test::witness_pattern(n, 4, rng, nullptr);
+        // Cut [0, n) at random points (slices of 1 … ~3000 values, across tile and word edges).
+        std::vector<std::pair<size_t, size_t>> cuts;
+        for (size_t at = 0; at < n;) {
+            const size_t len = std::min(n - at, size_t(1 + rng() % 3000));
+            cuts.push_back({at, len});
+            at += len;
+        }
+        std::shuffle(cuts.begin(), cuts.end(), rng);
+        witness_pack::host_sink sink;
+        sink.begin(n);
+        parallel_tasks(4, cuts.size(), [&](size_t k, unsigned) {
+            sink.put(cuts[k].first, std::span<const fr>(v).subspan(cuts[k].first, cuts[k].second));
+        });
+        sink.finish(3);
+        INFO("n " << n << ", " << cuts.size() << " slices");
+        // Bit for bit the words of the one-pass packing, and the values back.
+        std::vector<uint32_t> tags(wp::scratch_words(n)), cnt;
+        const uint64_t total = wp::tag(v.data(), n, tags.data(), tags.data() + wp::tiles_of(n) * wp::tile_words, cnt, 2);
+        CHECK(sink.others() == total);
+        CHECK(sink.words() == tags);
+        const std::vector<fr> back = sink.unpack();
+        CHECK(std::memcmp(back.data(), v.data(), n * sizeof(fr)) == 0);
+    }
+}
+
+TEST_CASE("witness pack: slices that leave a gap, overlap or run past the end are refused")
+{
+    const std::vector<fr> v(100, fr::one());
+    const std::span<const fr> s(v);
+    {
+        witness_pack::host_sink sink;   // a gap at 40
+        sink.begin(100);
+        sink.put(0, s.first(40));
+        sink.put(50, s.first(50));
+        REQUIRE_THROWS_WITH(sink.finish(1), Catch::Contains("a gap or an overlap at value 40"));
+    }
+    {
+        witness_pack::host_sink sink;   // 30 … 39 twice
+        sink.begin(100);
+        sink.put(0, s.first(40));
+        sink.put(30, s.first(70));
+        REQUIRE_THROWS_WITH(sink.finish(1), Catch::Contains("gap or an overlap"));
+    }
+    witness_pack::host_sink sink;
+    sink.begin(100);
+    REQUIRE_THROWS_WITH(sink.put(90, s.first(11)), Catch::Contains("outside the 100 values"));
 }

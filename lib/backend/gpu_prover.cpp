@@ -179,6 +179,8 @@ struct gpu_packed_witness::impl {
     fr* vals = nullptr;         // page-locked: the other values
     size_t vals_cap = 0;        // values
     std::vector<uint32_t> cnt;
+    witness_pack::slice_packer slices;   // begin / put / finish
+    size_t filling = 0;                  // values of the fill in progress
     ~impl()
     {
         pb::host_free_pinned(tags);
@@ -1062,6 +1064,34 @@ void gpu_packed_witness::pack(std::span<const fr> values, unsigned threads)
     p.others = total;
 }
 
+void gpu_packed_witness::begin(size_t n)
+{
+    namespace wp = witness_pack;
+    impl& p = *p_;
+    const size_t words = wp::scratch_words(n);
+    grow_pinned(p.tags, p.tags_cap, words, words);
+    parallel_for(0, words, [&](size_t b, size_t e, unsigned) { std::fill(p.tags + b, p.tags + e, 0u); });
+    p.n = 0;
+    p.others = 0;
+    p.filling = n;
+    p.slices.begin(p.tags, n);
+}
+
+void gpu_packed_witness::put(size_t at, std::span<const fr> values) { p_->slices.put(at, values); }
+
+void gpu_packed_witness::finish(unsigned threads)
+{
+    namespace wp = witness_pack;
+    impl& p = *p_;
+    const unsigned th = threads ? threads : resolve_threads(0);
+    const uint64_t total = p.slices.count(p.tags + wp::tiles_of(p.filling) * wp::tile_words, th);
+    grow_pinned(p.vals, p.vals_cap, size_t(total), size_t(total + total / 4));   // headroom as in pack()
+    p.slices.place(p.vals, th);
+    p.slices.begin(nullptr, 0);   // the slices' other values are freed
+    p.n = p.filling;
+    p.others = total;
+}
+
 groth16::prove_sums gpu_prove_start_snarkjs(const gpu_key& key, std::span<const fr> witness,
                                             groth16::prove_observer* observer, groth16::prove_timings* timings)
 {
@@ -1153,6 +1183,9 @@ size_t gpu_packed_witness::size() const noexcept { return 0; }
 size_t gpu_packed_witness::others() const noexcept { return 0; }
 uint64_t gpu_packed_witness::host_bytes() const noexcept { return 0; }
 void gpu_packed_witness::pack(std::span<const fr>, unsigned) { no_cuda("gpu_packed_witness::pack"); }
+void gpu_packed_witness::begin(size_t) { no_cuda("gpu_packed_witness::begin"); }
+void gpu_packed_witness::put(size_t, std::span<const fr>) { no_cuda("gpu_packed_witness::put"); }
+void gpu_packed_witness::finish(unsigned) { no_cuda("gpu_packed_witness::finish"); }
 groth16::prove_sums gpu_prove_start_witness(const gpu_key&, std::span<const fr>, const gpu_packed_witness&,
                                             groth16::prove_observer*, groth16::prove_timings*)
 {

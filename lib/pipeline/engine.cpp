@@ -687,15 +687,52 @@ struct engine_core {
         return true;
     }
 
+    // A circuit with a sliced witness path (r1cs::circuit::witness_packed)
+    // fills a packed witness directly: no aux vector, no PACK pass. False
+    // (nothing taken) for other partitions and circuits without that path.
+    bool synthesize_packed(work_item& it, partition& in, unsigned th)
+    {
+        auto* cp = std::get_if<circuit_partition>(&in);
+        if (!cp) return false;
+        std::unique_ptr<gpu_packed_witness> pw = take_packed();
+        bool done = false;
+        try {
+            done = cp->circuit->witness_packed(it.inputs, *pw, th);
+        } catch (...) {
+            give_packed(std::move(pw));
+            throw;
+        }
+        if (!done) {
+            give_packed(std::move(pw));
+            return false;
+        }
+        const key_entry& k = *it.job->key;
+        const groth16::proving_key& pk = *k.pk;
+        if (it.inputs.size() != pk.num_inputs || pw->size() != pk.num_aux || !it.inputs[0].is_one()) {
+            const size_t aux = pw->size();
+            give_packed(std::move(pw));
+            throw error(errc::invalid_argument,
+                        fmt::format("the circuit's packed witness has {} inputs and {} aux (input 0 {}), key {} "
+                                    "expects {} and {} (input 0 one)",
+                                    it.inputs.size(), aux, it.inputs.empty() || !it.inputs[0].is_one() ? "not one" : "one",
+                                    k.name, pk.num_inputs, pk.num_aux));
+        }
+        it.device_eval = true;
+        it.packed = std::move(pw);
+        return true;
+    }
+
     // The witness and a, b, c of one partition; throws on any problem.
     void synthesize(work_item& it, partition& in, int32_t worker)
     {
         const key_entry& k = *it.job->key;
         const unsigned th = cfg.synth_threads;
         if (k.snarkjs) return synthesize_snarkjs(it, in, worker);
-        if (!take_witness(it, in, th)) return check_abc(it, th);
         // The cuda backend evaluates witnesses of a key with a PCE on the device.
-        if (!k.gpu.empty() && k.gpu[0]->has_pce()) pack_aux(it, worker, th);
+        const bool device_eval = !k.gpu.empty() && k.gpu[0]->has_pce();
+        if (device_eval && synthesize_packed(it, in, th)) return;
+        if (!take_witness(it, in, th)) return check_abc(it, th);
+        if (device_eval) pack_aux(it, worker, th);
         else evaluate(it, worker, th);
     }
 

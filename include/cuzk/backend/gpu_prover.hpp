@@ -25,6 +25,7 @@
 
 #include "cuzk/groth16/prover_split.hpp"
 #include "cuzk/groth16/types.hpp"
+#include "cuzk/r1cs/packed_aux.hpp"
 #include "cuzk/r1cs/pce.hpp"
 
 namespace cuzk {
@@ -140,17 +141,24 @@ groth16::prove_sums gpu_prove_start_witness(const gpu_key& k, std::span<const fr
 // work before it takes its device lock: the prove then only copies it (a
 // tenth of the bytes for a witness of bits) and expands it on the device.
 // pack() refills the object, growing its buffers only when they are too
-// small, so one object serves many partitions. Not thread-safe: one pack()
-// or prove at a time. Built without CUDA, pack() throws errc::unsupported.
-class gpu_packed_witness {
+// small, so one object serves many partitions. It is also a
+// r1cs::packed_aux_sink: a circuit's witness_packed() fills it slice by
+// slice (begin, put from many threads, finish), so the full aux vector is
+// never made. Not thread-safe otherwise: one pack(), fill or prove at a time.
+// Built without CUDA, pack() and begin() throw errc::unsupported.
+class gpu_packed_witness final : public r1cs::packed_aux_sink {
 public:
     gpu_packed_witness();
-    ~gpu_packed_witness();
+    ~gpu_packed_witness() override;
     gpu_packed_witness(const gpu_packed_witness&) = delete;
     gpu_packed_witness& operator=(const gpu_packed_witness&) = delete;
 
     // Packs `values` (Montgomery form) on `threads` threads (0 = all).
     void pack(std::span<const fr> values, unsigned threads = 0);
+    // r1cs::packed_aux_sink: the same result as pack() of the whole vector.
+    void begin(size_t n) override;
+    void put(size_t at, std::span<const fr> values) override;
+    void finish(unsigned threads) override;
     size_t size() const noexcept;     // values packed
     size_t others() const noexcept;   // of them neither 0 nor 1
     uint64_t host_bytes() const noexcept;   // page-locked memory held

@@ -77,6 +77,10 @@ public:
     // challenge's segments concurrently, each straight into its own slice of
     // one pre-sized aux vector (see porep_witness.cpp). Always returns true.
     bool witness(std::vector<fr>& inputs, std::vector<fr>& aux, unsigned threads) const override;
+    // The same witness with each segment's aux handed to `aux` as soon as it
+    // is made (from a per-thread buffer of the segment's size): the full aux
+    // vector is never made. Always returns true.
+    bool witness_packed(std::vector<fr>& inputs, r1cs::packed_aux_sink& aux, unsigned threads) const override;
 
     const seal_config& config() const noexcept { return config_; }
     const std::vector<porep_challenge_witness>& challenges() const noexcept { return challenges_; }
@@ -87,6 +91,10 @@ public:
     static r1cs::gadgets::tree_shape tree_d_shape(const seal_config& config);
 
 private:
+    struct aux_target;   // where the segments' aux goes (porep_witness.cpp)
+    void fill(std::vector<fr>& inputs, aux_target& aux, unsigned threads) const;
+    size_t aux_count(unsigned threads) const;
+
     seal_config config_;
     fr replica_id_{}, comm_d_{}, comm_r_{}, comm_r_last_{}, comm_c_{};
     std::vector<porep_challenge_witness> challenges_;

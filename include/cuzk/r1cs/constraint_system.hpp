@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "cuzk/r1cs/lc.hpp"
+#include "cuzk/r1cs/packed_aux.hpp"
 #include "cuzk/r1cs/pce_builder.hpp"
 
 namespace cuzk::r1cs {
@@ -86,6 +87,17 @@ public:
     // separate interface found by dynamic_cast) keeps every caller on the
     // one circuit type and costs circuits without a fast path nothing.
     virtual bool witness(std::vector<fr>& inputs, std::vector<fr>& aux, unsigned threads) const
+    {
+        (void)inputs;
+        (void)aux;
+        (void)threads;
+        return false;
+    }
+    // Optionally, the same witness with aux handed to `aux` in slices as
+    // they are made (packed_aux.hpp), never as one full vector; inputs as in
+    // witness(). Returns false, touching nothing, when the circuit has no
+    // such path; the caller then uses witness() or synthesis.
+    virtual bool witness_packed(std::vector<fr>& inputs, packed_aux_sink& aux, unsigned threads) const
     {
         (void)inputs;
         (void)aux;

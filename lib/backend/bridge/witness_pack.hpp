@@ -11,10 +11,18 @@
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <mutex>
+#include <span>
 #include <vector>
+
+#include <fmt/format.h>
+
+#include "cuzk/error.hpp"
 
 #include "cuzk/ff/bls12_381.hpp"
 #include "cuzk/util/parallel.hpp"
@@ -37,6 +45,8 @@ inline size_t scratch_words(size_t n) { return tiles_of(n) * (tile_words + 1); }
 //   void gather_others(src, tags, off, t0, t1, out, threads)
 // The device expansion on the host (tests): dst[i], i < n, from the format.
 //   void unpack(tags, off, others, n, dst)
+// The same format written slice by slice (r1cs::packed_aux_sink): see
+// slice_packer below.
 // (Header-only: the CUDA translation unit that uploads calls them, and the
 // kernels library links after the host library.)
 namespace detail {
@@ -117,5 +127,111 @@ inline void unpack(const uint32_t* tags, const uint32_t* off, const fr* others, 
         }
     }
 }
+
+// ---- written in slices -----------------------------------------------------------------
+// The format built from slices of the values that arrive in any order from
+// several threads (r1cs::packed_aux_sink). put() tags its slice in place
+// (whole tag words are the slice's own; the at most two words it shares with
+// its neighbours are OR-ed in atomically) and keeps the slice's other values
+// aside; once every slice is in, count() sums the tiles' others from the
+// tags and place() copies each slice's others to where the prefix sums say.
+// The tag words must be zero before the first put().
+class slice_packer {
+public:
+    void begin(uint32_t* tags, size_t n)
+    {
+        tags_ = tags;
+        n_ = n;
+        slices_.clear();
+    }
+
+    void put(size_t at, std::span<const fr> v)
+    {
+        if (at > n_ || v.size() > n_ - at)
+            throw error(errc::internal, fmt::format("packed aux: the slice of {} values at {} is outside the {} values",
+                                                    v.size(), at, n_));
+        uint32_t others = 0;
+        size_t i = 0;
+        while (i < v.size()) {
+            const size_t pos = at + i, word = pos / 16, bit = pos % 16;
+            const size_t m = std::min<size_t>(16 - bit, v.size() - i);
+            const uint32_t w = detail::tag_word(v.data() + i, m, others) << (2 * bit);
+            // Tiles are contiguous: value pos's tags are in word pos / 16 of the array.
+            if (m == 16) tags_[word] = w;
+            else std::atomic_ref<uint32_t>(tags_[word]).fetch_or(w, std::memory_order_relaxed);
+            i += m;
+        }
+        slice s{at, v.size(), {}};
+        s.others.reserve(others);
+        for (const fr& x : v)
+            if (!x.is_zero() && !x.is_one()) s.others.push_back(x);
+        std::lock_guard lk(mu_);
+        slices_.push_back(std::move(s));
+    }
+
+    // Checks that the slices tile [0, n) exactly, writes the tiles' offsets
+    // into off (tiles_of(n) words) and returns the number of other values.
+    uint64_t count(uint32_t* off, unsigned threads)
+    {
+        std::sort(slices_.begin(), slices_.end(), [](const slice& a, const slice& b) { return a.at < b.at; });
+        size_t next = 0;
+        for (const slice& s : slices_) {
+            if (s.at != next) break;
+            next += s.n;
+        }
+        if (next != n_)
+            throw error(errc::internal, fmt::format("packed aux: the slices do not cover the {} values exactly (a gap "
+                                                    "or an overlap at value {})",
+                                                    n_, next));
+        const size_t tiles = tiles_of(n_);
+        std::vector<uint32_t> cnt(tiles);
+        parallel_for(threads, tiles, [&](size_t b, size_t e, unsigned) {
+            for (size_t t = b; t < e; ++t) cnt[t] = others_in(t * tile_words, (t + 1) * tile_words);
+        });
+        uint64_t total = 0;
+        for (size_t t = 0; t < tiles; ++t) {
+            off[t] = uint32_t(total);
+            total += cnt[t];
+        }
+        off_ = off;
+        return total;
+    }
+
+    // Copies every slice's other values to out[0 … count()).
+    void place(fr* out, unsigned threads) const
+    {
+        parallel_tasks(threads, slices_.size(), [&](size_t k, unsigned) {
+            const slice& s = slices_[k];
+            if (s.others.empty()) return;
+            std::memcpy(static_cast<void*>(out + others_before(s.at)), s.others.data(), s.others.size() * sizeof(fr));
+        });
+    }
+
+private:
+    struct slice {
+        size_t at, n;
+        std::vector<fr> others;
+    };
+    uint32_t others_in(size_t w0, size_t w1) const
+    {
+        uint32_t c = 0;
+        for (size_t w = w0; w < w1; ++w) c += uint32_t(std::popcount((tags_[w] >> 1) & 0x55555555u));
+        return c;
+    }
+    // The index of the first other value at or after value `pos`.
+    size_t others_before(size_t pos) const
+    {
+        const size_t t = pos / tile, w = pos / 16, bit = pos % 16;
+        size_t k = off_[t] + others_in(t * tile_words, w);
+        const uint32_t below = bit ? ((tags_[w] >> 1) & 0x55555555u & ((1u << (2 * bit)) - 1)) : 0u;
+        return k + size_t(std::popcount(below));
+    }
+
+    uint32_t* tags_ = nullptr;
+    const uint32_t* off_ = nullptr;
+    size_t n_ = 0;
+    std::mutex mu_;
+    std::vector<slice> slices_;
+};
 
 } // namespace cuzk::witness_pack

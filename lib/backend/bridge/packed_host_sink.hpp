@@ -1,0 +1,50 @@
+// cuzk — internal: a packed_aux_sink in ordinary memory, for tests and
+// benchmarks without a device: the same slice packer as the cuda backend's
+// gpu_packed_witness (witness_pack.hpp), and the host reference of the
+// device expansion to read the values back. Not part of the public API.
+#pragma once
+
+#include <span>
+#include <vector>
+
+#include "backend/bridge/witness_pack.hpp"
+#include "cuzk/r1cs/packed_aux.hpp"
+
+namespace cuzk::witness_pack {
+
+class host_sink final : public r1cs::packed_aux_sink {
+public:
+    void begin(size_t n) override
+    {
+        n_ = n;
+        tags_.assign(scratch_words(n), 0u);
+        packer_.begin(tags_.data(), n);
+    }
+    void put(size_t at, std::span<const fr> v) override { packer_.put(at, v); }
+    void finish(unsigned threads) override
+    {
+        uint32_t* off = tags_.data() + tiles_of(n_) * tile_words;
+        others_.assign(packer_.count(off, threads), fr::zero());
+        packer_.place(others_.data(), threads);
+    }
+
+    size_t others() const { return others_.size(); }
+    // The values back, as the device expansion makes them.
+    std::vector<fr> unpack() const
+    {
+        std::vector<fr> v(n_, fr::from_u64(777));
+        witness_pack::unpack(tags_.data(), tags_.data() + tiles_of(n_) * tile_words,
+                             others_.data(), n_, v.data());
+        return v;
+    }
+    // The tags and offsets, to compare with tag's.
+    const std::vector<uint32_t>& words() const { return tags_; }
+
+private:
+    size_t n_ = 0;
+    std::vector<uint32_t> tags_;
+    std::vector<fr> others_;
+    slice_packer packer_;
+};
+
+} // namespace cuzk::witness_pack
