@@ -331,7 +331,7 @@ CUZK_API cuzk_status cuzk_engine_add_key_density(uint32_t* out, cuzk_engine* eng
         pipeline::key_options ko;
         ko.name = name ? name : "";
         ko.partition_bytes = partition_bytes;
-        const pipeline::key_id id = e.eng->add_key(k->pk, nullptr, std::move(qd), ko);
+        const pipeline::key_id id = k->add_to(*e.eng, nullptr, &qd, ko);
         {
             std::lock_guard lk(e.keys_mu);
             e.keys[id] = engine_key{k->pk, nullptr, ko.name, std::nullopt};

@@ -344,12 +344,17 @@ CUZK_API void cuzk_key_destroy(cuzk_key* key);
 CUZK_API size_t cuzk_key_last_error(char* out, size_t out_len, const cuzk_key* key);
 
 /* A bellperson/Filecoin .params file (verifying key plus the five point
- * vectors), decoded into memory with `threads` threads (0 = all cores).
+ * vectors), mapped read-only: the verifying key is read and the vector
+ * lengths are checked here; the points are decoded, with `threads` threads
+ * (0 = all cores), where they are needed: by cuzk_engine_add_key on a cuda
+ * engine chunk by chunk straight into device memory, or whole, once, for a
+ * cpu engine or cuzk_key_save_params (the key keeps the file mapped).
  * flags: 0 or CUZK_LOAD_CHECK_SUBGROUP (the verifying key is always fully
- * checked). path copied.
+ * checked; the points when they are decoded). path copied.
  * Errors: CUZK_ERR_NULL, CUZK_ERR_IO, CUZK_ERR_BAD_LENGTH, CUZK_ERR_BAD_FORMAT,
- * point decoding codes (CUZK_ERR_NOT_ON_CURVE, …; the message names the
- * vector and index), CUZK_ERR_OUT_OF_MEMORY. */
+ * CUZK_ERR_OUT_OF_MEMORY; the point decoding codes (CUZK_ERR_NOT_ON_CURVE,
+ * …; the message names the vector and index) come from the call that
+ * decodes them. */
 CUZK_API cuzk_status cuzk_key_load_params(cuzk_key** out, const char* path, uint32_t flags, uint32_t threads,
                                           char* err, size_t err_len);
 /* A snarkjs .zkey file (curve bls12381). Errors as cuzk_key_load_params, plus
@@ -888,10 +893,12 @@ CUZK_API cuzk_status cuzk_porep_shape_of_c1(cuzk_porep_shape* out, const uint8_t
 
 /* A PoRep proving key for `shape`'s circuit from a bellperson .params file
  * (path copied; e.g. Filecoin's v28-stacked-proof-of-replication-…params),
- * decoded with `threads` threads (0 = all). The circuit is recorded (its PCE
- * and query densities) and kept with the key, so cuzk_engine_add_key takes
- * it with pce = NULL. Blocks for the load and the recording (32 GiB: the
- * file is ~47 GB; the circuit ~130 M constraints).
+ * mapped as cuzk_key_load_params does (points decoded with `threads`
+ * threads, 0 = all, where they are needed: a cuda engine takes them straight
+ * into device memory). The circuit is recorded (its PCE and query
+ * densities) and kept with the key, so cuzk_engine_add_key takes it with
+ * pce = NULL. Blocks for the recording (32 GiB: the file is ~47 GB; the
+ * circuit ~130 M constraints).
  * Errors: CUZK_ERR_NULL, CUZK_ERR_STRUCT_SIZE, CUZK_ERR_INVALID_ARGUMENT (an
  * invalid shape; a key whose counts do not match the circuit: the message
  * gives both), and the errors of cuzk_key_load_params. */

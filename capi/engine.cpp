@@ -208,18 +208,18 @@ CUZK_API cuzk_status cuzk_engine_add_key(uint32_t* out, cuzk_engine* engine, con
             if (p)
                 fail(CUZK_ERR_INVALID_ARGUMENT,
                      fmt::format("{}: a snarkjs key takes no PCE (its A and B travel with the key); pass NULL", fn));
-            id = e.eng->add_key(k->pk, nullptr, ko);
+            id = k->add_to(*e.eng, nullptr, nullptr, ko);
         } else if (p && k->density) {
-            id = e.eng->add_key(k->pk, p, *k->density, ko);
+            id = k->add_to(*e.eng, p, &*k->density, ko);
         } else if (p) {
-            id = e.eng->add_key(k->pk, p, ko);
+            id = k->add_to(*e.eng, p, nullptr, ko);
         } else {
             if (!k->density)
                 fail(CUZK_ERR_INVALID_ARGUMENT,
                      fmt::format("{}: without a PCE the key's query densities are needed; only keys from "
                                  "cuzk_key_setup_dev (bellperson) know them — pass the key's PCE",
                                  fn));
-            id = e.eng->add_key(k->pk, nullptr, *k->density, ko);
+            id = k->add_to(*e.eng, nullptr, &*k->density, ko);
         }
         {
             std::lock_guard lk(e.keys_mu);

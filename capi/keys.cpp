@@ -23,6 +23,34 @@ cuzk_key* new_key(groth16::proving_key pk, std::optional<groth16::query_density>
     return new_key(std::move(k));
 }
 
+std::shared_ptr<const groth16::proving_key> key_obj::points()
+{
+    if (!params) return pk;
+    std::lock_guard lk(points_mu);
+    if (!decoded) decoded = std::make_shared<const groth16::proving_key>(params->to_proving_key(decode_threads));
+    return decoded;
+}
+
+pipeline::key_id key_obj::add_to(pipeline::engine& eng, std::shared_ptr<const r1cs::pce> p,
+                                 const groth16::query_density* d, const pipeline::key_options& ko)
+{
+    if (params && eng.config().backend == pipeline::engine_backend::cuda)
+        return d ? eng.add_key(params, std::move(p), *d, ko) : eng.add_key(params, std::move(p), ko);
+    std::shared_ptr<const groth16::proving_key> full = points();
+    return d ? eng.add_key(std::move(full), std::move(p), *d, ko) : eng.add_key(std::move(full), std::move(p), ko);
+}
+
+cuzk_key* new_mapped_key(std::shared_ptr<const io::mapped_params> mp, unsigned threads)
+{
+    auto k = std::make_shared<key_obj>();
+    k->vk = mp->vk();
+    k->conv = groth16::convention::bellperson;
+    k->pk = std::make_shared<const groth16::proving_key>(mp->key_shell());
+    k->params = std::move(mp);
+    k->decode_threads = threads;
+    return new_key(std::move(k));
+}
+
 cuzk_key* new_vk_key(groth16::verifying_key vk)
 {
     auto k = std::make_shared<key_obj>();
@@ -58,7 +86,7 @@ CUZK_API cuzk_status cuzk_key_load_params(cuzk_key** out, const char* path, uint
         need(out, fn, "out");
         need(path, fn, "path");
         const subgroup_check chk = check_of(flags, fn);
-        *out = new_key(io::read_params(path, chk, threads));
+        *out = new_mapped_key(std::make_shared<const io::mapped_params>(path, chk), threads);
         return CUZK_OK;
     });
 }
@@ -181,7 +209,7 @@ static cuzk_status key_save(const cuzk_key* key, const char* path, groth16::conv
                  fmt::format("{}: the key follows the {} convention; this format holds {} keys", fn,
                              k.conv == groth16::convention::snarkjs ? "snarkjs" : "bellperson",
                              conv == groth16::convention::snarkjs ? "snarkjs" : "bellperson"));
-        if (conv == groth16::convention::bellperson) io::write_params(path, *k.pk);
+        if (conv == groth16::convention::bellperson) io::write_params(path, *k.points());
         else io::write_zkey(path, *k.pk);
         return CUZK_OK;
     });

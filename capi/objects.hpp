@@ -26,13 +26,31 @@ struct key_obj final : object {
     static constexpr kind static_kind = kind::key;
     kind get_kind() const noexcept override { return static_kind; }
 
-    std::shared_ptr<const groth16::proving_key> pk;   // null for a verifying key only
+    // null for a verifying key only; the shell (vk and sizes, no points) of a mapped key
+    std::shared_ptr<const groth16::proving_key> pk;
+    // A .params key kept mapped (cuzk_key_load_params, cuzk_porep_key_load):
+    // its points are decoded where they are needed, into a cuda engine's
+    // device memory chunk by chunk, or whole (points()) for a cpu engine or
+    // a host call, once.
+    std::shared_ptr<const io::mapped_params> params;
+    unsigned decode_threads = 0;
     groth16::verifying_key vk;
     groth16::convention conv = groth16::convention::bellperson;
     std::optional<groth16::query_density> density;    // known for dev-setup bellperson keys and PoRep keys
     std::shared_ptr<const r1cs::pce> own_pce;         // the key's own circuit (PoRep keys)
     std::optional<filecoin::seal_config> porep;       // the PoRep shape of a PoRep key
 
+    // The proving key with its points: pk, or a mapped key decoded on first
+    // use (thread-safe; later calls share it).
+    std::shared_ptr<const groth16::proving_key> points();
+    // Registers the key on eng (bellperson keys with density d when given,
+    // snarkjs keys with d and p null): a mapped key from its mapping on a
+    // cuda engine, otherwise points().
+    pipeline::key_id add_to(pipeline::engine& eng, std::shared_ptr<const r1cs::pce> p,
+                            const groth16::query_density* d, const pipeline::key_options& ko);
+
+    std::mutex points_mu;
+    std::shared_ptr<const groth16::proving_key> decoded;
     std::once_flag pvk_once;
     std::unique_ptr<groth16::prepared_verifying_key> pvk;
     const groth16::prepared_verifying_key& prepared()
@@ -46,6 +64,8 @@ struct key_obj final : object {
 cuzk_key* new_key(groth16::proving_key pk, std::optional<groth16::query_density> d = std::nullopt);
 cuzk_key* new_key(std::shared_ptr<key_obj> k);
 cuzk_key* new_vk_key(groth16::verifying_key vk);
+// A .params key kept mapped (points decoded on demand with `threads` threads).
+cuzk_key* new_mapped_key(std::shared_ptr<const io::mapped_params> mp, unsigned threads);
 
 // ---- PCE and recorder (circuits.cpp) -------------------------------------------------------
 struct pce_obj final : object {

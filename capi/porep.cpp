@@ -80,7 +80,8 @@ fc::domain domain_of(const uint8_t* p)
     return d;
 }
 
-cuzk_key* new_porep_key(fc::porep_key k, const fc::seal_config& config)
+// threads: decoding threads of a mapped key's points (0 = all).
+cuzk_key* new_porep_key(fc::porep_key k, const fc::seal_config& config, unsigned threads = 0)
 {
     auto o = std::make_shared<key_obj>();
     o->vk = k.pk->vk;
@@ -88,6 +89,8 @@ cuzk_key* new_porep_key(fc::porep_key k, const fc::seal_config& config)
     o->pk = std::move(k.pk);
     o->density = std::move(k.density);
     o->own_pce = std::move(k.pce);
+    o->params = std::move(k.params);
+    o->decode_threads = threads;
     o->porep = config;
     return new_key(std::move(o));
 }
@@ -140,7 +143,7 @@ CUZK_API cuzk_status cuzk_porep_key_load(cuzk_key** out, const cuzk_porep_shape*
         need(out, fn, "out");
         need(params_path, fn, "params_path");
         const fc::seal_config c = config_of(shape, fn);
-        *out = new_porep_key(fc::load_porep_key(c, params_path, threads), c);
+        *out = new_porep_key(fc::map_porep_key(c, params_path), c, threads);
         return CUZK_OK;
     });
 }

@@ -23,6 +23,10 @@
 #              2 KiB and an 8 MiB sector; a changed seed must fail
 #   porep32    C2 of a synthetic 32 GiB C1 output, verified     porep32.txt, porep32.csv
 #              (CUZK_C2_REPEAT proofs with one key, default 1)
+#   params32   a 32 GiB development key written as .params      params32.txt, params32-rss.txt
+#              (~47 GB), then C2 from that file (the key streams
+#              from the mapping to the device), verified; the
+#              process's peak anonymous and file-backed memory
 #   scaling    the 32 GiB-shaped C2 on the first GPU, then on   scaling.txt, scaling-1.csv,
 #              every GPU, back to back (3 proofs each with one  scaling-N.csv
 #              key; the last two timed): seconds per proof,
@@ -58,7 +62,7 @@ if [[ ${1:-} == --fetch-deps ]]; then
   mkdir -p "$root/.deps" && cd "$root/.deps" && apt-get download "${pkgs[@]}" && ls -l
   exit
 fi
-all_steps="build tests bench kernels partition porep porep32 scaling seal512 profile"
+all_steps="build tests bench kernels partition porep porep32 params32 scaling seal512 profile"
 [[ $# -ge 1 ]] || { echo "usage: scripts/gpu.sh OUT [${all_steps// /|}]..." >&2; exit 2; }
 out=$1; shift
 steps=${*:-build tests bench porep}
@@ -141,6 +145,33 @@ step_porep32() {
   "$bin" porep c2 "$w/c1.json" --dev-key --vk "$w/key.vk" --out "$w/proof.bin" --synth-workers "${CUZK_SYNTH_WORKERS:-2}" \
         --repeat "${CUZK_C2_REPEAT:-1}" --timeline "$out/porep32.csv" --waterfall &&
   "$bin" porep verify --vk "$w/key.vk" --proof "$w/proof.bin" --c1 "$w/c1.json"
+}
+# Runs a command, sampling its resident memory (anonymous and file-backed,
+# from /proc) every 0.2 s; the peaks go to the file $1.
+peak_rss() {
+  local log=$1; shift
+  "$@" & local pid=$! anon=0 file=0 a f
+  while kill -0 $pid 2>/dev/null; do
+    a=$(awk '/^RssAnon/ {print $2}' /proc/$pid/status 2>/dev/null); f=$(awk '/^RssFile/ {print $2}' /proc/$pid/status 2>/dev/null)
+    [[ -n $a && $a -gt $anon ]] && anon=$a; [[ -n $f && $f -gt $file ]] && file=$f
+    sleep 0.2
+  done
+  wait $pid; local rc=$?
+  echo "peak RssAnon $((anon / 1024)) MiB, peak RssFile $((file / 1024)) MiB: $*" >>"$log"
+  return $rc
+}
+step_params32() {
+  local w=/tmp/cuzk-gpu/params-32g
+  need "$bin" && mkdir -p "$w" && rm -f "$out/params32-rss.txt" &&
+  "$bin" porep c1 --synthetic --sector-size 32GiB --out "$w/c1.json" &&
+  peak_rss "$out/params32-rss.txt" "$bin" porep setup --sector-size 32GiB --out "$w/key.params" --vk "$w/key.vk" &&
+  ls -l "$w/key.params" &&
+  peak_rss "$out/params32-rss.txt" "$bin" porep c2 "$w/c1.json" --params "$w/key.params" --out "$w/proof.bin" \
+    --synth-workers "${CUZK_SYNTH_WORKERS:-2}" --repeat "${CUZK_C2_REPEAT:-1}" --waterfall &&
+  "$bin" porep verify --vk "$w/key.vk" --proof "$w/proof.bin" --c1 "$w/c1.json"
+  local rc=$?
+  rm -rf "$w"
+  return $rc
 }
 # One C2 run of the synthetic 32 GiB C1 on the devices $2 (a CUDA list),
 # 3 proofs with one key; prints the mean seconds of proofs 2 and 3.

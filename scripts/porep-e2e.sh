@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# PoRep end to end on a sealed test sector: seal -> C1 -> C2 (development key,
-# on the GPU when one is usable) -> verify, and the proof must fail to verify
-# against a changed seed.
+# PoRep end to end on a sealed test sector: seal -> C1 -> a development key
+# written as bellperson .params -> C2 from that file (on the GPU when one is
+# usable: the key streams from the file to the device) -> verify, and the
+# proof must fail to verify against a changed seed.
 #   scripts/porep-e2e.sh CUZK SECTOR-SIZE POREP-ID WORK-DIR
 # e.g. scripts/porep-e2e.sh build/bin/cuzk 8MiB 6 /tmp/e2e (ctest porep:e2e_2KiB, porep:e2e_8MiB)
 set -euo pipefail
@@ -13,7 +14,8 @@ s=0303030303030303030303030303030303030303030303030303030303030303
 rm -rf "$w" && mkdir -p "$w"
 "$cuzk" porep seal --sector-size "$size" --porep-id "$id" --prover-id $p --sector-id 7 --ticket $t --out "$w/sector"
 "$cuzk" porep c1 "$w/sector" --seed $s --out "$w/c1.json"
-"$cuzk" porep c2 "$w/c1.json" --dev-key --vk "$w/key.vk" --out "$w/proof.bin" --waterfall
+"$cuzk" porep setup --sector-size "$size" --out "$w/key.params" --vk "$w/key.vk"
+"$cuzk" porep c2 "$w/c1.json" --params "$w/key.params" --out "$w/proof.bin" --waterfall
 "$cuzk" porep verify --vk "$w/key.vk" --proof "$w/proof.bin" --c1 "$w/c1.json"
 field() { python3 -c "import json,sys; print(json.load(open('$w/sector/sector.json'))['$1'])"; }
 if "$cuzk" porep verify --vk "$w/key.vk" --proof "$w/proof.bin" --porep-id "$id" --comm-r "$(field comm_r)" \

@@ -139,6 +139,9 @@ int porep_setup(const options& o)
 
 // The key C2 proves with: a .params file, or (--dev-key) a development key
 // made in memory for the C1 output's shape, its .vk written when --vk is given.
+// On the GPU the .params file is only mapped here: the engine decodes its
+// points chunk by chunk straight into device memory when it registers the
+// key; the CPU prover needs them in RAM, so the CPU path decodes them here.
 fc::porep_key c2_key(const options& o, const fc::seal_config& c, bool gpu, unsigned threads)
 {
     if (o.has("--params") == o.has("--dev-key")) throw usage_error("give exactly one of --params and --dev-key");
@@ -149,8 +152,10 @@ fc::porep_key c2_key(const options& o, const fc::seal_config& c, bool gpu, unsig
             std::fprintf(stderr, "cuzk porep c2: %s matches its entry in %s\n", o.get("--params").c_str(),
                          o.get("--parameters-json").c_str());
         }
-        fc::porep_key k = fc::load_porep_key(c, o.get("--params"), threads);
-        std::fprintf(stderr, "cuzk porep c2: key %s loaded in %.1f s\n", o.get("--params").c_str(), secs_since(t0));
+        fc::porep_key k =
+            gpu ? fc::map_porep_key(c, o.get("--params")) : fc::load_porep_key(c, o.get("--params"), threads);
+        std::fprintf(stderr, "cuzk porep c2: key %s %s in %.1f s\n", o.get("--params").c_str(),
+                     gpu ? "mapped (decoded onto the devices as the engine registers it)" : "loaded", secs_since(t0));
         return k;
     }
     fc::porep_key k = fc::porep_dev_setup(fc::record_porep_pce(c), gpu, threads);
@@ -188,7 +193,10 @@ int porep_c2(const options& o)
     ec.synth_threads = std::max(1u, resolve_threads(threads) / ec.synth_workers);
     ec.sink = &sinks;
     pipeline::engine eng(ec);
-    const auto key = eng.add_key(k.pk, k.pce, k.density, {"porep"});
+    auto t_add = steady::now();
+    const auto key = fc::add_porep_key(eng, k, {"porep"});
+    if (k.params)
+        std::fprintf(stderr, "cuzk porep c2: key registered on the devices in %.1f s\n", secs_since(t_add));
     const unsigned repeat = unsigned(o.get_u64_or("--repeat", 1, 100, 1));
     json seconds = json::array();
     fc::c2_output out;

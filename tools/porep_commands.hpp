@@ -135,7 +135,8 @@ inline constexpr flag_spec setup_flags[] = {
     flag::json,
 };
 inline constexpr flag_spec c2_flags[] = {
-    {"--params", "FILE", "the circuit's key (bellperson .params)"},
+    {"--params", "FILE",
+     "the circuit's key (bellperson .params); on the GPU it is mapped and decoded straight into device memory"},
     {"--parameters-json", "FILE", "check the .params file's digest against its entry in Filecoin's parameters.json"},
     {"--dev-key", nullptr, "or: make a development key in memory for the C1 output's shape (benchmarks, tests)"},
     {"--vk", "FILE", "with --dev-key: write its verifying key here"},

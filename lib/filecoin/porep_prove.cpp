@@ -35,20 +35,47 @@ porep_key porep_dev_setup(std::shared_ptr<const r1cs::pce> pce, bool gpu, unsign
     return k;
 }
 
+namespace {
+
+// A .params key's sizes against the circuit's.
+void check_porep_sizes(const seal_config& config, const std::string& params_path, const r1cs::pce& pce, size_t aux,
+                       size_t inputs)
+{
+    if (aux != pce.num_aux || inputs != pce.num_inputs)
+        throw error(errc::invalid_argument,
+                    fmt::format("{}: the key has {} aux variables and {} inputs; the PoRep circuit of {} ({} nodes, "
+                                "{} layers, {} challenges, tree {}) has {} and {}",
+                                params_path, aux, inputs, config.name, config.nodes, config.layers,
+                                config.challenges_per_partition, config.tree.name(), pce.num_aux, pce.num_inputs));
+}
+
+} // namespace
+
 porep_key load_porep_key(const seal_config& config, const std::string& params_path, unsigned threads)
 {
     porep_key k;
     k.pce = record_porep_pce(config);
     k.pk = std::make_shared<const groth16::proving_key>(io::read_params(params_path, subgroup_check::skip, threads));
-    if (k.pk->l.size() != k.pce->num_aux || k.pk->vk.ic.size() != k.pce->num_inputs)
-        throw error(errc::invalid_argument,
-                    fmt::format("{}: the key has {} aux variables and {} inputs; the PoRep circuit of {} ({} nodes, "
-                                "{} layers, {} challenges, tree {}) has {} and {}",
-                                params_path, k.pk->l.size(), k.pk->vk.ic.size(), config.name, config.nodes,
-                                config.layers, config.challenges_per_partition, config.tree.name(),
-                                k.pce->num_aux, k.pce->num_inputs));
+    check_porep_sizes(config, params_path, *k.pce, k.pk->l.size(), k.pk->vk.ic.size());
     k.density = groth16::density_of(*k.pce);
     return k;
+}
+
+porep_key map_porep_key(const seal_config& config, const std::string& params_path)
+{
+    porep_key k;
+    k.params = std::make_shared<const io::mapped_params>(params_path, subgroup_check::skip);
+    k.pce = record_porep_pce(config);
+    check_porep_sizes(config, params_path, *k.pce, k.params->count(io::params_query::l), k.params->vk().ic.size());
+    k.pk = std::make_shared<const groth16::proving_key>(k.params->key_shell());
+    k.density = groth16::density_of(*k.pce);
+    return k;
+}
+
+pipeline::key_id add_porep_key(pipeline::engine& engine, const porep_key& key, const pipeline::key_options& opt)
+{
+    if (key.params) return engine.add_key(key.params, key.pce, key.density, opt);
+    return engine.add_key(key.pk, key.pce, key.density, opt);
 }
 
 c2_output porep_c2(pipeline::engine& engine, pipeline::key_id key, const c1_output& c1,

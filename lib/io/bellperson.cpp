@@ -338,7 +338,7 @@ std::vector<g2_affine> mapped_params::decode_b_g2(unsigned threads) const
     return out;
 }
 
-groth16::proving_key mapped_params::to_proving_key(unsigned threads) const
+groth16::proving_key mapped_params::key_shell() const
 {
     groth16::proving_key pk;
     pk.conv = groth16::convention::bellperson;
@@ -353,6 +353,12 @@ groth16::proving_key mapped_params::to_proving_key(unsigned threads) const
     pk.num_inputs = uint32_t(vk_.ic.size());
     pk.num_aux = uint32_t(count(params_query::l));
     pk.domain_size = n;
+    return pk;
+}
+
+groth16::proving_key mapped_params::to_proving_key(unsigned threads) const
+{
+    groth16::proving_key pk = key_shell();
     pk.h = decode_g1(params_query::h, threads);
     pk.l = decode_g1(params_query::l, threads);
     pk.a = decode_g1(params_query::a, threads);

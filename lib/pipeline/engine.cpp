@@ -20,6 +20,7 @@
 #include "cuzk/groth16/circuit.hpp"
 #include "cuzk/groth16/prover_split.hpp"
 #include "cuzk/groth16/verifier.hpp"
+#include "cuzk/io/bellperson.hpp"
 #include "cuzk/util/bytes.hpp"
 #include "cuzk/util/parallel.hpp"
 
@@ -1309,13 +1310,70 @@ void check_host_budget(const detail::engine_core& c, const key_entry& e)
                                 size_text(c.max_partition_bytes)));
 }
 
-// The key uploaded to each device, from host memory, one thread per device.
+// The sizes add_key checks in a bellperson key: a proving key's vectors, or
+// a mapped .params file's counts (domain |h| + 1, inputs |ic|, aux |l|).
+struct bellperson_counts {
+    uint64_t n = 0;
+    size_t ni = 0, na = 0;
+    size_t h = 0, l = 0, ic = 0, a = 0, b1 = 0, b2 = 0;
+};
+
+bellperson_counts counts_of(const groth16::proving_key& pk)
+{
+    return {pk.domain_size, pk.num_inputs, pk.num_aux, pk.h.size(), pk.l.size(), pk.vk.ic.size(),
+            pk.a.size(),    pk.b_g1.size(), pk.b_g2.size()};
+}
+
+bellperson_counts counts_of(const io::mapped_params& mp)
+{
+    using q = io::params_query;
+    const size_t ic = mp.vk().ic.size(), l = mp.count(q::l);
+    return {uint64_t(mp.count(q::h)) + 1, ic, l, mp.count(q::h), l, ic, mp.count(q::a), mp.count(q::b_g1),
+            mp.count(q::b_g2)};
+}
+
+// add_key's checks of a bellperson key against its density and PCE; throws
+// errc::invalid_argument naming the mismatch.
+void check_bellperson(const std::string& nm, const bellperson_counts& k, const groth16::query_density& density,
+                      const r1cs::pce* pce)
+{
+    const uint64_t n = k.n;
+    if (n == 0 || (n & (n - 1)) != 0 || k.h + 1 != n || k.l != k.na || k.ic != k.ni || k.ni == 0)
+        throw error(errc::invalid_argument,
+                    fmt::format("add_key {}: inconsistent key (domain {}, {} H points, {} L points for {} aux, {} IC "
+                                "points for {} inputs)",
+                                nm, n, k.h, k.l, k.na, k.ic, k.ni));
+    if (density.a_aux.size() != k.na || density.b_aux.size() != k.na || density.b_input.size() != k.ni)
+        throw error(errc::invalid_argument, fmt::format("add_key {}: density bitmaps do not match the key's {} inputs "
+                                                        "and {} aux", nm, k.ni, k.na));
+    const size_t na = k.ni + size_t(std::count(density.a_aux.begin(), density.a_aux.end(), true));
+    const size_t nb = size_t(std::count(density.b_input.begin(), density.b_input.end(), true)) +
+                      size_t(std::count(density.b_aux.begin(), density.b_aux.end(), true));
+    if (na != k.a || nb != k.b1 || nb != k.b2)
+        throw error(errc::invalid_argument,
+                    fmt::format("add_key {}: the density selects {} A and {} B points, the key has {}, {} and {}", nm,
+                                na, nb, k.a, k.b1, k.b2));
+    if (!pce) return;
+    if (pce->num_inputs != k.ni || pce->num_aux != k.na)
+        throw error(errc::invalid_argument, fmt::format("add_key {}: the PCE has {} inputs and {} aux, the key {} and {}",
+                                                        nm, pce->num_inputs, pce->num_aux, k.ni, k.na));
+    if (pce->num_constraints + k.ni > n)
+        throw error(errc::invalid_argument,
+                    fmt::format("add_key {}: {} constraints plus {} input rows do not fit the domain of {}", nm,
+                                pce->num_constraints, k.ni, n));
+}
+
+// The key uploaded to each device, from host memory or decoded from the
+// mapped .params file (params not null; each device decodes on its share of
+// the cores), one thread per device.
 std::vector<std::shared_ptr<const gpu_key>> make_device_keys(const std::vector<int>& numbers,
                                                              const std::shared_ptr<const groth16::proving_key>& pk,
+                                                             const std::shared_ptr<const io::mapped_params>& params,
                                                              const groth16::query_density& density,
                                                              const std::shared_ptr<const r1cs::pce>& pce,
                                                              const gpu_key_options& base)
 {
+    const unsigned decode_threads = std::max(1u, resolve_threads(0) / unsigned(std::max<size_t>(numbers.size(), 1)));
     std::vector<std::shared_ptr<const gpu_key>> keys(numbers.size());
     std::vector<std::exception_ptr> errs(numbers.size());
     std::vector<std::thread> th;
@@ -1324,7 +1382,9 @@ std::vector<std::shared_ptr<const gpu_key>> make_device_keys(const std::vector<i
             try {
                 gpu_key_options go = base;
                 go.device = numbers[d];
-                keys[d] = std::make_shared<const gpu_key>(pk, density, pce, go);
+                go.decode_threads = decode_threads;
+                keys[d] = params ? std::make_shared<const gpu_key>(params, density, pce, go)
+                                 : std::make_shared<const gpu_key>(pk, density, pce, go);
             } catch (...) {
                 errs[d] = std::current_exception();
             }
@@ -1342,10 +1402,13 @@ std::vector<std::shared_ptr<const gpu_key>> make_device_keys(const std::vector<i
 }
 
 // The part of add_key common to both conventions: the estimates, the cuda
-// backend's resident key, the memory budgets, the key table.
+// backend's resident key, the memory budgets, the key table. With params
+// (cuda backend only), pk is the mapping's key shell and the device keys
+// decode the points from the file.
 key_id register_key(detail::engine_core& c, std::shared_ptr<key_entry> e,
                     std::shared_ptr<const groth16::proving_key> pk, std::shared_ptr<const r1cs::pce> pce,
-                    groth16::query_density density, const key_options& opt)
+                    groth16::query_density density, const key_options& opt,
+                    const std::shared_ptr<const io::mapped_params>& params = nullptr)
 {
     // One registration at a time: the budget checks below stay true while
     // add_key waits for host memory.
@@ -1361,7 +1424,7 @@ key_id register_key(detail::engine_core& c, std::shared_ptr<key_entry> e,
             const uint64_t used = c.resident_total;
             go.device_budget = used < budget ? budget - used : 1;
         }
-        e->gpu = make_device_keys(c.numbers, pk, density, pce, go);
+        e->gpu = make_device_keys(c.numbers, pk, params, density, pce, go);
         // Every device is charged the largest of its keys' sizes.
         for (const auto& g : e->gpu) {
             e->resident_bytes = std::max(e->resident_bytes, g->device_bytes());
@@ -1460,34 +1523,34 @@ key_id engine::add_key(std::shared_ptr<const groth16::proving_key> pk, std::shar
     }
     if (pk->conv != groth16::convention::bellperson)
         throw error(errc::unsupported, fmt::format("add_key {}: unknown key convention", nm));
-    if (n == 0 || (n & (n - 1)) != 0 || pk->h.size() + 1 != n || pk->l.size() != pk->num_aux ||
-        pk->vk.ic.size() != pk->num_inputs || pk->num_inputs == 0)
-        throw error(errc::invalid_argument,
-                    fmt::format("add_key {}: inconsistent key (domain {}, {} H points, {} L points for {} aux, {} IC "
-                                "points for {} inputs)",
-                                nm, n, pk->h.size(), pk->l.size(), pk->num_aux, pk->vk.ic.size(), pk->num_inputs));
-    if (density.a_aux.size() != pk->num_aux || density.b_aux.size() != pk->num_aux ||
-        density.b_input.size() != pk->num_inputs)
-        throw error(errc::invalid_argument, fmt::format("add_key {}: density bitmaps do not match the key's {} inputs "
-                                                        "and {} aux", nm, pk->num_inputs, pk->num_aux));
-    const size_t na = pk->num_inputs + size_t(std::count(density.a_aux.begin(), density.a_aux.end(), true));
-    const size_t nb = size_t(std::count(density.b_input.begin(), density.b_input.end(), true)) +
-                      size_t(std::count(density.b_aux.begin(), density.b_aux.end(), true));
-    if (na != pk->a.size() || nb != pk->b_g1.size() || nb != pk->b_g2.size())
-        throw error(errc::invalid_argument,
-                    fmt::format("add_key {}: the density selects {} A and {} B points, the key has {}, {} and {}", nm,
-                                na, nb, pk->a.size(), pk->b_g1.size(), pk->b_g2.size()));
-    if (pce) {
-        if (pce->num_inputs != pk->num_inputs || pce->num_aux != pk->num_aux)
-            throw error(errc::invalid_argument,
-                        fmt::format("add_key {}: the PCE has {} inputs and {} aux, the key {} and {}", nm,
-                                    pce->num_inputs, pce->num_aux, pk->num_inputs, pk->num_aux));
-        if (pce->num_constraints + pk->num_inputs > n)
-            throw error(errc::invalid_argument,
-                        fmt::format("add_key {}: {} constraints plus {} input rows do not fit the domain of {}", nm,
-                                    pce->num_constraints, pk->num_inputs, n));
-    }
+    check_bellperson(nm, counts_of(*pk), density, pce.get());
     return register_key(*p_, std::move(e), std::move(pk), std::move(pce), std::move(density), opt);
+}
+
+key_id engine::add_key(std::shared_ptr<const io::mapped_params> params, std::shared_ptr<const r1cs::pce> pce,
+                       const key_options& opt)
+{
+    if (!pce) throw error(errc::invalid_argument, "add_key: without a PCE the query density must be given");
+    groth16::query_density d = groth16::density_of(*pce);
+    return add_key(std::move(params), std::move(pce), std::move(d), opt);
+}
+
+key_id engine::add_key(std::shared_ptr<const io::mapped_params> params, std::shared_ptr<const r1cs::pce> pce,
+                       groth16::query_density density, const key_options& opt)
+{
+    if (!params) throw error(errc::invalid_argument, "add_key: no mapped parameters");
+    // Checked on the file's counts first: a mismatched key is refused before
+    // any point is decoded.
+    check_bellperson(opt.name, counts_of(*params), density, pce.get());
+    if (cfg_.backend != engine_backend::cuda) {
+        // The CPU prover reads every point from host memory: decode the whole key.
+        auto pk = std::make_shared<const groth16::proving_key>(params->to_proving_key());
+        return add_key(std::move(pk), std::move(pce), std::move(density), opt);
+    }
+    auto e = std::make_shared<key_entry>();
+    e->name = opt.name;
+    auto shell = std::make_shared<const groth16::proving_key>(params->key_shell());
+    return register_key(*p_, std::move(e), std::move(shell), std::move(pce), std::move(density), opt, params);
 }
 
 uint64_t engine::partition_bytes(key_id k) const

@@ -17,10 +17,12 @@
 #pragma once
 
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <span>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "cuzk/groth16/prover_split.hpp"
@@ -29,6 +31,10 @@
 #include "cuzk/r1cs/pce.hpp"
 
 namespace cuzk {
+
+namespace io {
+class mapped_params;
+}
 
 struct gpu_key_options {
     // Bytes of device memory this key may keep resident (point queries and
@@ -41,11 +47,16 @@ struct gpu_key_options {
     // holds this many G2 points). 0 = automatic: 128 MiB per buffer, less
     // when the largest query is smaller. Tests set a small odd value to
     // exercise many chunk boundaries.
+    // Also, when set, the chunk of a mapped key's resident upload (see the
+    // mapped constructor): its staging buffers hold this many G2 points.
     size_t stream_chunk_points = 0;
     // The CUDA device the key is uploaded to and proves on; −1 = the calling
     // thread's device (cuda_select_device; device 0 by default). Every prove
     // with the key runs there, whatever device the calling thread has chosen.
     int device = -1;
+    // Mapped keys: threads decoding the points (0 = all). The engine, which
+    // makes one key per device at once, gives each a share of the cores.
+    unsigned decode_threads = 0;
 };
 
 // A proving key (bellperson convention) prepared for the GPU: the H, L, A,
@@ -74,6 +85,28 @@ public:
     // the PCE or density does not match the key.
     gpu_key(std::shared_ptr<const groth16::proving_key> pk, groth16::query_density density,
             std::shared_ptr<const r1cs::pce> pce, const gpu_key_options& opt = {});
+    // A bellperson key straight from a mapped .params file (io::mapped_params),
+    // without a decoded proving key: the sizes come from the file's counts
+    // (domain |h| + 1, inputs |ic|, aux |l|; the same checks and messages as
+    // above). A resident key is decoded in chunks (a reusable pair of
+    // page-locked staging buffers, plain memory when CUDA grants none;
+    // 96 MiB each, or stream_chunk_points G2 points) straight into its device
+    // buffers, one chunk's decoding overlapping the previous chunk's copy:
+    // no query exists whole on the host. A key that is not resident (budget,
+    // force_streaming, or a failed allocation) decodes its queries into host
+    // vectors it owns, since every prove streams decoded points; host_bytes()
+    // counts them. The mapping is read while the constructor runs and not
+    // kept. pk() of such a key holds vk, conv, num_inputs, num_aux and
+    // domain_size, and EMPTY point vectors (mapped_params::key_shell).
+    // Decoding errors propagate with the file, vector and index.
+    gpu_key(std::shared_ptr<const io::mapped_params> params, groth16::query_density density,
+            std::shared_ptr<const r1cs::pce> pce, const gpu_key_options& opt = {});
+    // A literal nullptr key (either form would take it): errc::invalid_argument.
+    gpu_key(std::nullptr_t, groth16::query_density density, std::shared_ptr<const r1cs::pce> pce,
+            const gpu_key_options& opt = {})
+        : gpu_key(std::shared_ptr<const groth16::proving_key>(), std::move(density), std::move(pce), opt)
+    {
+    }
     ~gpu_key();
     gpu_key(const gpu_key&) = delete;
     gpu_key& operator=(const gpu_key&) = delete;
@@ -88,8 +121,9 @@ public:
     // witness, scalars, MSM buckets and sort buffers, streaming chunks).
     uint64_t prove_scratch_bytes() const noexcept;
     // Host memory the key holds beside the proving key and the given PCE:
-    // page-locked copies of streamed queries whose registration failed, and
-    // the PCE built from a snarkjs key's coefficients (for host budgets).
+    // page-locked copies of streamed queries whose registration failed, the
+    // decoded queries of a mapped key that is streamed, and the PCE built
+    // from a snarkjs key's coefficients (for host budgets).
     uint64_t host_bytes() const noexcept;
 
     struct impl;

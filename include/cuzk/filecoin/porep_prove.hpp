@@ -21,6 +21,7 @@
 #include "cuzk/filecoin/types.hpp"
 #include "cuzk/filecoin/vanilla.hpp"
 #include "cuzk/groth16/types.hpp"
+#include "cuzk/io/bellperson.hpp"
 #include "cuzk/pipeline/engine.hpp"
 #include "cuzk/r1cs/pce.hpp"
 
@@ -30,10 +31,14 @@ namespace cuzk::filecoin {
 // blank circuit (values ignored).
 std::shared_ptr<const r1cs::pce> record_porep_pce(const seal_config& config);
 
+// pk is the whole key, or for a mapped key (params not null) its shell: vk
+// and sizes, empty point vectors (io::mapped_params::key_shell). params is
+// null for decoded and development keys.
 struct porep_key {
     std::shared_ptr<const groth16::proving_key> pk;
     std::shared_ptr<const r1cs::pce> pce;
     groth16::query_density density;
+    std::shared_ptr<const io::mapped_params> params;
 };
 
 // A single-party development key (NOT a trusted ceremony), on the GPU when
@@ -43,6 +48,18 @@ porep_key porep_dev_setup(std::shared_ptr<const r1cs::pce> pce, bool gpu, unsign
 // A bellperson .params key for `config`'s circuit; errc::invalid_argument
 // naming the file when its sizes do not match the circuit.
 porep_key load_porep_key(const seal_config& config, const std::string& params_path, unsigned threads = 0);
+
+// The same key mapped, not decoded: the verifying key is read and checked,
+// the sizes are checked against the circuit (same errors), and the points
+// stay in the file for the engine to decode where it needs them (straight
+// into device memory on the cuda backend; see engine::add_key). A 32 GiB
+// key's .params is ~47 GB: this keeps it out of host memory.
+porep_key map_porep_key(const seal_config& config, const std::string& params_path);
+
+// Registers `key` with `engine`: from the mapping when key.params is set
+// (engine::add_key of io::mapped_params; the cpu backend decodes it there),
+// else the proving key.
+pipeline::key_id add_porep_key(pipeline::engine& engine, const porep_key& key, const pipeline::key_options& opt = {});
 
 struct c2_output {
     std::vector<uint8_t> proof;                 // 192 bytes per partition, in partition order

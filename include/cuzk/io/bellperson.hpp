@@ -99,6 +99,10 @@ public:
     // num_inputs = |ic|, num_aux = |l|, domain_size = |h| + 1, which must be
     // a power of two; n_constraints is not recorded in the file and stays 0).
     groth16::proving_key to_proving_key(unsigned threads = 0) const;
+    // The same key without its points: vk, conv, num_inputs, num_aux and
+    // domain_size set (same checks), the h, l, a, b_g1, b_g2 vectors empty.
+    // What a consumer that streams the points from the mapping keeps.
+    groth16::proving_key key_shell() const;
 
 private:
     struct vec_range {

@@ -20,11 +20,13 @@
 
 #include <array>
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <span>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -33,6 +35,10 @@
 #include "cuzk/r1cs/constraint_system.hpp"
 #include "cuzk/r1cs/pce.hpp"
 #include "cuzk/timeline/event.hpp"
+
+namespace cuzk::io {
+class mapped_params;
+}
 
 namespace cuzk::pipeline {
 
@@ -269,6 +275,33 @@ public:
                    groth16::query_density density, const key_options& opt = {});
     key_id add_key(std::shared_ptr<const groth16::proving_key> pk, std::shared_ptr<const r1cs::pce> pce,
                    const key_options& opt = {});
+    // Registers a bellperson .params file without decoding it here
+    // (io::mapped_params; the two-argument form takes the density from the
+    // PCE). The file's counts are checked first, with the messages above
+    // (domain |h| + 1, inputs |ic|, aux |l|). cuda backend: every device's
+    // gpu_key decodes the points from the mapping in chunks straight into
+    // device memory (a key that does not fit the device is decoded into host
+    // memory it owns and streamed); the registered proving key is a shell
+    // (vk and sizes, no points), so the host budget counts only what the
+    // device keys hold on the host. cpu backend: the CPU prover needs every
+    // point in RAM, so the file is decoded into a full proving key and added
+    // as above. The mapping is not kept after add_key returns; decoding
+    // errors propagate with the file, vector and index.
+    key_id add_key(std::shared_ptr<const io::mapped_params> params, std::shared_ptr<const r1cs::pce> pce,
+                   groth16::query_density density, const key_options& opt = {});
+    key_id add_key(std::shared_ptr<const io::mapped_params> params, std::shared_ptr<const r1cs::pce> pce,
+                   const key_options& opt = {});
+    // A literal nullptr key (either form would take it): the proving-key
+    // form's refusal, errc::invalid_argument "no proving key".
+    key_id add_key(std::nullptr_t, std::shared_ptr<const r1cs::pce> pce, groth16::query_density density,
+                   const key_options& opt = {})
+    {
+        return add_key(std::shared_ptr<const groth16::proving_key>(), std::move(pce), std::move(density), opt);
+    }
+    key_id add_key(std::nullptr_t, std::shared_ptr<const r1cs::pce> pce, const key_options& opt = {})
+    {
+        return add_key(std::shared_ptr<const groth16::proving_key>(), std::move(pce), opt);
+    }
     // The host memory estimate in use for a key.
     uint64_t partition_bytes(key_id k) const;
     // The device memory per device part in use for a key.
