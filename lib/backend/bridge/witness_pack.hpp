@@ -18,9 +18,8 @@
 #include <cstring>
 #include <mutex>
 #include <span>
+#include <string>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "cuzk/error.hpp"
 
@@ -135,7 +134,9 @@ inline void unpack(const uint32_t* tags, const uint32_t* off, const fr* others, 
 // its neighbours are OR-ed in atomically) and keeps the slice's other values
 // aside; once every slice is in, count() sums the tiles' others from the
 // tags and place() copies each slice's others to where the prefix sums say.
-// The tag words must be zero before the first put().
+// The tag words must be zero before the first put(). (No fmt here: nvcc
+// compiles this header too, and fmt's compile-time format checks do not
+// build there.)
 class slice_packer {
 public:
     void begin(uint32_t* tags, size_t n)
@@ -148,8 +149,8 @@ public:
     void put(size_t at, std::span<const fr> v)
     {
         if (at > n_ || v.size() > n_ - at)
-            throw error(errc::internal, fmt::format("packed aux: the slice of {} values at {} is outside the {} values",
-                                                    v.size(), at, n_));
+            throw error(errc::internal, "packed aux: the slice of " + std::to_string(v.size()) + " values at " +
+                                            std::to_string(at) + " is outside the " + std::to_string(n_) + " values");
         uint32_t others = 0;
         size_t i = 0;
         while (i < v.size()) {
@@ -180,9 +181,8 @@ public:
             next += s.n;
         }
         if (next != n_)
-            throw error(errc::internal, fmt::format("packed aux: the slices do not cover the {} values exactly (a gap "
-                                                    "or an overlap at value {})",
-                                                    n_, next));
+            throw error(errc::internal, "packed aux: the slices do not cover the " + std::to_string(n_) +
+                                            " values exactly (a gap or an overlap at value " + std::to_string(next) + ")");
         const size_t tiles = tiles_of(n_);
         std::vector<uint32_t> cnt(tiles);
         parallel_for(threads, tiles, [&](size_t b, size_t e, unsigned) {
