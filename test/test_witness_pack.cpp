@@ -13,6 +13,7 @@
 #include "backend/bridge/witness_pack.hpp"
 #include "gmp_util.hpp"
 #include "backend/bridge/packed_host_sink.hpp"
+#include "cuzk/r1cs/constraint_system.hpp"
 #include "test_support.hpp"
 
 using namespace cuzk;
@@ -125,4 +126,32 @@ TEST_CASE("witness pack: slices that leave a gap, overlap or run past the end ar
     witness_pack::host_sink sink;
     sink.begin(100);
     REQUIRE_THROWS_WITH(sink.put(90, s.first(11)), Catch::Contains("outside the 100 values"));
+}
+
+TEST_CASE("witness pack: a slice's constraint system writes its inputs and refuses too many values")
+{
+    witness_pack::host_sink sink;
+    sink.begin(20);
+    std::vector<fr> inputs(3, fr::zero());
+    auto a = sink.open(0, 17, std::span<fr>(inputs).first(2), 1);
+    r1cs::constraint_system& cs = a->cs();
+    CHECK(cs.alloc_input(fr::from_u64(7)).index == 1);
+    for (int i = 0; i < 17; ++i) CHECK(cs.alloc(fr::from_u64(uint64_t(i % 3))).index == uint32_t(i));
+    CHECK_FALSE(a->full());   // one input left
+    CHECK(cs.alloc_input(fr::one()).index == 2);
+    CHECK(a->full());
+    CHECK(cs.num_aux() == 17);
+    CHECK(cs.num_inputs() == 3);
+    REQUIRE_THROWS_WITH(cs.alloc(fr::one()), Catch::Contains("overflows"));
+    REQUIRE_THROWS_WITH(cs.alloc_input(fr::one()), Catch::Contains("overflows"));
+    a->close();
+    auto b = sink.open(17, 3, {}, 3);
+    for (int i = 17; i < 20; ++i) b->cs().alloc(fr::from_u64(uint64_t(i % 3)));
+    b->close();
+    sink.finish(2);
+    CHECK(inputs[0] == fr::from_u64(7));
+    CHECK(inputs[1] == fr::one());
+    const std::vector<fr> back = sink.unpack();
+    for (int i = 0; i < 20; ++i) CHECK(back[size_t(i)] == fr::from_u64(uint64_t(i % 3)));
+    CHECK(sink.others() == 6);   // the 2s among 0 … 19 mod 3
 }

@@ -46,6 +46,7 @@
 #include "backend/bridge/cuda_bridge.hpp"
 #include "backend/bridge/prove_bridge.hpp"
 #include "backend/bridge/witness_pack.hpp"
+#include "backend/bridge/witness_slices.hpp"
 #endif
 
 namespace cuzk {
@@ -1260,7 +1261,11 @@ void gpu_packed_witness::begin(size_t n)
     p.slices.begin(p.tags, n);
 }
 
-void gpu_packed_witness::put(size_t at, std::span<const fr> values) { p_->slices.put(at, values); }
+std::unique_ptr<r1cs::packed_slice> gpu_packed_witness::open(size_t aux_at, size_t n_aux, std::span<fr> inputs,
+                                                              size_t in_at)
+{
+    return p_->slices.open(aux_at, n_aux, inputs, in_at);
+}
 
 void gpu_packed_witness::finish(unsigned threads)
 {
@@ -1372,7 +1377,10 @@ size_t gpu_packed_witness::others() const noexcept { return 0; }
 uint64_t gpu_packed_witness::host_bytes() const noexcept { return 0; }
 void gpu_packed_witness::pack(std::span<const fr>, unsigned) { no_cuda("gpu_packed_witness::pack"); }
 void gpu_packed_witness::begin(size_t) { no_cuda("gpu_packed_witness::begin"); }
-void gpu_packed_witness::put(size_t, std::span<const fr>) { no_cuda("gpu_packed_witness::put"); }
+std::unique_ptr<r1cs::packed_slice> gpu_packed_witness::open(size_t, size_t, std::span<fr>, size_t)
+{
+    no_cuda("gpu_packed_witness::open");
+}
 void gpu_packed_witness::finish(unsigned) { no_cuda("gpu_packed_witness::finish"); }
 groth16::prove_sums gpu_prove_start_witness(const gpu_key&, std::span<const fr>, const gpu_packed_witness&,
                                             groth16::prove_observer*, groth16::prove_timings*)

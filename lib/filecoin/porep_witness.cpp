@@ -16,11 +16,11 @@
 // A segment that does not fill its slice exactly is an internal error.
 //
 // witness() writes every slice in place in one aux vector. witness_packed()
-// runs the same stages, but each task writes into its worker's buffer (the
-// size of the largest segment) and hands the slice to a packed_aux_sink at
-// once: on the cuda engine that is the page-locked upload form, 2 bits per
-// 0/1 value, so the 4.2 GB aux vector of a 32 GiB partition is never
-// written and never read back for packing.
+// runs the same stages, each task on the constraint system a
+// packed_aux_sink opens for its slice: on the cuda engine every value is
+// tagged into the page-locked upload form as it is allocated (2 bits per
+// 0/1 value), so the 4.2 GB aux vector of a 32 GiB partition is never
+// written, nor read back for packing.
 #include <algorithm>
 #include <cstdint>
 #include <functional>
@@ -59,11 +59,11 @@ struct layout {
 // Runs the segments of n challenges in the three stages above; `order` lists
 // the stage-2 segments (0 and 2 … L+1) in the order to hand them out.
 void run_stages(unsigned threads, size_t n, unsigned layers, const std::vector<unsigned>& order,
-                const std::function<void(size_t challenge, unsigned segment, unsigned worker)>& run)
+                const std::function<void(size_t challenge, unsigned segment)>& run)
 {
-    parallel_tasks(threads, n, [&](size_t t, unsigned w) { run(t, 1, w); });
-    parallel_tasks(threads, n * order.size(), [&](size_t t, unsigned w) { run(t % n, order[t / n], w); });
-    parallel_tasks(threads, n, [&](size_t t, unsigned w) { run(t, layers + 2, w); });
+    parallel_tasks(threads, n, [&](size_t t, unsigned) { run(t, 1); });
+    parallel_tasks(threads, n * order.size(), [&](size_t t, unsigned) { run(t % n, order[t / n]); });
+    parallel_tasks(threads, n, [&](size_t t, unsigned) { run(t, layers + 2); });
 }
 
 // The stage-2 segments, largest (most aux) first; without sizes, in order.
@@ -91,7 +91,7 @@ layout measure(const seal_config& c, unsigned threads)
     L.seg_inputs.assign(segments, 0);
     challenge_state st;
     st.labels.resize(c.layers);
-    run_stages(threads, 1, c.layers, stage2_order(c.layers, {}), [&](size_t, unsigned s, unsigned) {
+    run_stages(threads, 1, c.layers, stage2_order(c.layers, {}), [&](size_t, unsigned s) {
         r1cs::counting_cs cs;
         synthesize_segment(cs, c, blank.challenges()[0], gl, st, s);
         L.seg_aux[s] = cs.num_aux();
@@ -122,19 +122,29 @@ std::shared_ptr<const layout> layout_of(const seal_config& c, unsigned threads)
     return cache.emplace(k, std::move(L)).first->second;
 }
 
-// Runs `fn` on a system writing aux[aux_at, +n_aux) and inputs[in_at, +n_in),
-// and checks that it wrote exactly that much.
+// Runs `fn` on a system writing aux[aux_at, +n_aux) and inputs[in_at, +n_in)
+// (into the full vector, or through the sink), and checks that it wrote
+// exactly that much.
 template <class Target, class F>
-void on_slice(std::vector<fr>& inputs, Target& aux, unsigned worker, size_t aux_at, size_t n_aux, size_t in_at,
-              size_t n_in, const char* what, F&& fn)
+void on_slice(std::vector<fr>& inputs, Target& aux, size_t aux_at, size_t n_aux, size_t in_at, size_t n_in,
+              const char* what, F&& fn)
 {
-    const std::span<fr> dst = aux.slice(worker, aux_at, n_aux);
-    r1cs::slice_witness_cs cs(dst, aux_at, std::span<fr>(inputs).subspan(in_at, n_in), in_at);
+    const std::span<fr> in = std::span<fr>(inputs).subspan(in_at, n_in);
+    const auto check = [&](bool full) {
+        if (!full)
+            throw error(errc::internal, fmt::format("porep witness: {} wrote less than its layout ({} aux at {})", what,
+                                                    n_aux, aux_at));
+    };
+    if (aux.sink) {
+        const std::unique_ptr<r1cs::packed_slice> s = aux.sink->open(aux_at, n_aux, in, in_at);
+        fn(s->cs());
+        check(s->full());
+        s->close();
+        return;
+    }
+    r1cs::slice_witness_cs cs(std::span<fr>(*aux.full).subspan(aux_at, n_aux), aux_at, in, in_at);
     fn(cs);
-    if (!cs.full())
-        throw error(errc::internal, fmt::format("porep witness: {} wrote less than its layout ({} aux at {})", what,
-                                                n_aux, aux_at));
-    if (aux.sink) aux.sink->put(aux_at, dst);
+    check(cs.full());
 }
 
 // Sizes `aux` to n values. A vector of that size already is reused as it is:
@@ -160,19 +170,10 @@ void size_aux(std::vector<fr>& aux, size_t n)
 } // namespace
 
 // Where the aux values of the slices go: straight into their places in one
-// full vector, or (sink) into a worker's buffer, then to the sink.
+// full vector, or into slices the sink hands out.
 struct porep_circuit::aux_target {
     std::vector<fr>* full = nullptr;
     r1cs::packed_aux_sink* sink = nullptr;
-    std::vector<std::vector<fr>> buffers;   // one per worker, for the sink
-
-    std::span<fr> slice(unsigned worker, size_t at, size_t n)
-    {
-        if (full) return std::span<fr>(*full).subspan(at, n);
-        std::vector<fr>& b = buffers.at(worker);
-        if (b.size() < n) b.resize(n);
-        return std::span<fr>(b).first(n);
-    }
 };
 
 // The global part, then every challenge's segments in the three stages, on
@@ -185,15 +186,15 @@ void porep_circuit::fill(std::vector<fr>& inputs, aux_target& aux, unsigned thre
     inputs[0] = fr::one();
 
     globals gl;
-    on_slice(inputs, aux, 0, 0, L->global_aux, 1, L->global_inputs - 1, "the global part", [&](auto& cs) {
+    on_slice(inputs, aux, 0, L->global_aux, 1, L->global_inputs - 1, "the global part", [&](auto& cs) {
         gl = synthesize_globals(cs, replica_id_, comm_d_, comm_r_, comm_r_last_, comm_c_);
     });
     std::vector<challenge_state> states(n);
     for (challenge_state& st : states) st.labels.resize(config_.layers);
-    run_stages(threads, n, config_.layers, stage2_order(config_.layers, L->seg_aux), [&](size_t ci, unsigned s, unsigned w) {
+    run_stages(threads, n, config_.layers, stage2_order(config_.layers, L->seg_aux), [&](size_t ci, unsigned s) {
         const size_t aux_at = L->global_aux + ci * L->challenge_aux + L->seg_aux_at[s];
         const size_t in_at = L->global_inputs + ci * L->challenge_inputs + L->seg_inputs_at[s];
-        on_slice(inputs, aux, w, aux_at, L->seg_aux[s], in_at, L->seg_inputs[s], "a segment", [&](auto& cs) {
+        on_slice(inputs, aux, aux_at, L->seg_aux[s], in_at, L->seg_inputs[s], "a segment", [&](auto& cs) {
             synthesize_segment(cs, config_, challenges_[ci], gl, states[ci], s);
         });
     });
@@ -220,7 +221,6 @@ bool porep_circuit::witness_packed(std::vector<fr>& inputs, r1cs::packed_aux_sin
     threads = resolve_threads(threads);
     aux_target t;
     t.sink = &aux;
-    t.buffers.resize(threads);
     aux.begin(aux_count(threads));
     fill(inputs, t, threads);
     aux.finish(threads);

@@ -177,8 +177,8 @@ groth16::prove_sums gpu_prove_start_witness(const gpu_key& k, std::span<const fr
 // pack() refills the object, growing its buffers only when they are too
 // small, so one object serves many partitions. It is also a
 // r1cs::packed_aux_sink: a circuit's witness_packed() fills it slice by
-// slice (begin, put from many threads, finish), so the full aux vector is
-// never made. Not thread-safe otherwise: one pack(), fill or prove at a time.
+// slice (begin, a constraint system per slice from open() on many threads,
+// finish), each value tagged as it is allocated, so no aux vector is made. Not thread-safe otherwise: one pack(), fill or prove at a time.
 // Built without CUDA, pack() and begin() throw errc::unsupported.
 class gpu_packed_witness final : public r1cs::packed_aux_sink {
 public:
@@ -191,7 +191,8 @@ public:
     void pack(std::span<const fr> values, unsigned threads = 0);
     // r1cs::packed_aux_sink: the same result as pack() of the whole vector.
     void begin(size_t n) override;
-    void put(size_t at, std::span<const fr> values) override;
+    std::unique_ptr<r1cs::packed_slice> open(size_t aux_at, size_t n_aux, std::span<fr> inputs,
+                                             size_t in_at) override;
     void finish(unsigned threads) override;
     size_t size() const noexcept;     // values packed
     size_t others() const noexcept;   // of them neither 0 nor 1

@@ -77,9 +77,9 @@ public:
     // challenge's segments concurrently, each straight into its own slice of
     // one pre-sized aux vector (see porep_witness.cpp). Always returns true.
     bool witness(std::vector<fr>& inputs, std::vector<fr>& aux, unsigned threads) const override;
-    // The same witness with each segment's aux handed to `aux` as soon as it
-    // is made (from a per-thread buffer of the segment's size): the full aux
-    // vector is never made. Always returns true.
+    // The same witness with each segment synthesized on the system `aux`
+    // opens for its slice (values go to the sink as they are allocated): the
+    // full aux vector is never made. Always returns true.
     bool witness_packed(std::vector<fr>& inputs, r1cs::packed_aux_sink& aux, unsigned threads) const override;
 
     const seal_config& config() const noexcept { return config_; }

@@ -4,10 +4,12 @@
 // device expansion to read the values back. Not part of the public API.
 #pragma once
 
+#include <memory>
 #include <span>
 #include <vector>
 
 #include "backend/bridge/witness_pack.hpp"
+#include "backend/bridge/witness_slices.hpp"
 #include "cuzk/r1cs/packed_aux.hpp"
 
 namespace cuzk::witness_pack {
@@ -20,7 +22,12 @@ public:
         tags_.assign(scratch_words(n), 0u);
         packer_.begin(tags_.data(), n);
     }
-    void put(size_t at, std::span<const fr> v) override { packer_.put(at, v); }
+    std::unique_ptr<r1cs::packed_slice> open(size_t aux_at, size_t n_aux, std::span<fr> inputs, size_t in_at) override
+    {
+        return packer_.open(aux_at, n_aux, inputs, in_at);
+    }
+    // A slice from values at hand (tests).
+    void put(size_t at, std::span<const fr> v) { packer_.put(at, v); }
     void finish(unsigned threads) override
     {
         uint32_t* off = tags_.data() + tiles_of(n_) * tile_words;

@@ -11,17 +11,11 @@
 #pragma once
 
 #include <algorithm>
-#include <atomic>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
-#include <mutex>
-#include <span>
-#include <string>
 #include <vector>
 
-#include "cuzk/error.hpp"
 
 #include "cuzk/ff/bls12_381.hpp"
 #include "cuzk/util/parallel.hpp"
@@ -44,11 +38,22 @@ inline size_t scratch_words(size_t n) { return tiles_of(n) * (tile_words + 1); }
 //   void gather_others(src, tags, off, t0, t1, out, threads)
 // The device expansion on the host (tests): dst[i], i < n, from the format.
 //   void unpack(tags, off, others, n, dst)
-// The same format written slice by slice (r1cs::packed_aux_sink): see
-// slice_packer below.
+// The same format written slice by slice (r1cs::packed_aux_sink):
+// witness_slices.hpp.
 // (Header-only: the CUDA translation unit that uploads calls them, and the
 // kernels library links after the host library.)
 namespace detail {
+
+// The tag of one value: 0 for zero, 1 for the Montgomery one, 2 otherwise
+// (branchless, as tag_word below).
+inline uint32_t tag_value(const fr& v)
+{
+    constexpr bigint<4> one = fr_params::one;
+    const uint64_t* l = v.l;
+    const uint64_t z = l[0] | l[1] | l[2] | l[3];
+    const uint64_t o = (l[0] ^ one.l[0]) | (l[1] ^ one.l[1]) | (l[2] ^ one.l[2]) | (l[3] ^ one.l[3]);
+    return 2u - 2u * uint32_t(z == 0) - uint32_t(o == 0);
+}
 
 // Tags of 16 values v[0 … m) (m <= 16; the rest of the word is 0) and their
 // count of other values. Branchless: a value is zero when its limbs OR to 0,
@@ -126,112 +131,5 @@ inline void unpack(const uint32_t* tags, const uint32_t* off, const fr* others, 
         }
     }
 }
-
-// ---- written in slices -----------------------------------------------------------------
-// The format built from slices of the values that arrive in any order from
-// several threads (r1cs::packed_aux_sink). put() tags its slice in place
-// (whole tag words are the slice's own; the at most two words it shares with
-// its neighbours are OR-ed in atomically) and keeps the slice's other values
-// aside; once every slice is in, count() sums the tiles' others from the
-// tags and place() copies each slice's others to where the prefix sums say.
-// The tag words must be zero before the first put(). (No fmt here: nvcc
-// compiles this header too, and fmt's compile-time format checks do not
-// build there.)
-class slice_packer {
-public:
-    void begin(uint32_t* tags, size_t n)
-    {
-        tags_ = tags;
-        n_ = n;
-        slices_.clear();
-    }
-
-    void put(size_t at, std::span<const fr> v)
-    {
-        if (at > n_ || v.size() > n_ - at)
-            throw error(errc::internal, "packed aux: the slice of " + std::to_string(v.size()) + " values at " +
-                                            std::to_string(at) + " is outside the " + std::to_string(n_) + " values");
-        uint32_t others = 0;
-        size_t i = 0;
-        while (i < v.size()) {
-            const size_t pos = at + i, word = pos / 16, bit = pos % 16;
-            const size_t m = std::min<size_t>(16 - bit, v.size() - i);
-            const uint32_t w = detail::tag_word(v.data() + i, m, others) << (2 * bit);
-            // Tiles are contiguous: value pos's tags are in word pos / 16 of the array.
-            if (m == 16) tags_[word] = w;
-            else std::atomic_ref<uint32_t>(tags_[word]).fetch_or(w, std::memory_order_relaxed);
-            i += m;
-        }
-        slice s{at, v.size(), {}};
-        s.others.reserve(others);
-        for (const fr& x : v)
-            if (!x.is_zero() && !x.is_one()) s.others.push_back(x);
-        std::lock_guard lk(mu_);
-        slices_.push_back(std::move(s));
-    }
-
-    // Checks that the slices tile [0, n) exactly, writes the tiles' offsets
-    // into off (tiles_of(n) words) and returns the number of other values.
-    uint64_t count(uint32_t* off, unsigned threads)
-    {
-        std::sort(slices_.begin(), slices_.end(), [](const slice& a, const slice& b) { return a.at < b.at; });
-        size_t next = 0;
-        for (const slice& s : slices_) {
-            if (s.at != next) break;
-            next += s.n;
-        }
-        if (next != n_)
-            throw error(errc::internal, "packed aux: the slices do not cover the " + std::to_string(n_) +
-                                            " values exactly (a gap or an overlap at value " + std::to_string(next) + ")");
-        const size_t tiles = tiles_of(n_);
-        std::vector<uint32_t> cnt(tiles);
-        parallel_for(threads, tiles, [&](size_t b, size_t e, unsigned) {
-            for (size_t t = b; t < e; ++t) cnt[t] = others_in(t * tile_words, (t + 1) * tile_words);
-        });
-        uint64_t total = 0;
-        for (size_t t = 0; t < tiles; ++t) {
-            off[t] = uint32_t(total);
-            total += cnt[t];
-        }
-        off_ = off;
-        return total;
-    }
-
-    // Copies every slice's other values to out[0 … count()).
-    void place(fr* out, unsigned threads) const
-    {
-        parallel_tasks(threads, slices_.size(), [&](size_t k, unsigned) {
-            const slice& s = slices_[k];
-            if (s.others.empty()) return;
-            std::memcpy(static_cast<void*>(out + others_before(s.at)), s.others.data(), s.others.size() * sizeof(fr));
-        });
-    }
-
-private:
-    struct slice {
-        size_t at, n;
-        std::vector<fr> others;
-    };
-    uint32_t others_in(size_t w0, size_t w1) const
-    {
-        uint32_t c = 0;
-        for (size_t w = w0; w < w1; ++w) c += uint32_t(std::popcount((tags_[w] >> 1) & 0x55555555u));
-        return c;
-    }
-    // The index of the first other value at or after value `pos`.
-    size_t others_before(size_t pos) const
-    {
-        const size_t t = pos / tile, w = pos / 16, bit = pos % 16;
-        size_t k = off_[t] + others_in(t * tile_words, w);
-        const uint32_t below = bit ? ((tags_[w] >> 1) & 0x55555555u & ((1u << (2 * bit)) - 1)) : 0u;
-        return k + size_t(std::popcount(below));
-    }
-
-    uint32_t* tags_ = nullptr;
-    const uint32_t* off_ = nullptr;
-    size_t n_ = 0;
-    std::mutex mu_;
-    std::vector<slice> slices_;
-};
 
 } // namespace cuzk::witness_pack
