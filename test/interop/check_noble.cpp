@@ -6,8 +6,10 @@
 // every g1/g2 line cuzk recomputes [k]G, encodes it both ways and compares with
 // noble's bytes, then decodes noble's bytes (with the subgroup check) and
 // compares the point. For every pair line it computes e([k1]G1, [k2]G2) and
-// compares the 576 bytes of noble's Fp12.toBytes. Exit status 0 only when
-// every vector matched and the trailing `end` line's counts agree.
+// compares the 576 bytes of noble's Fp12.toBytes. The bn_* lines do the same
+// for BN254 (ec/bn254.hpp, pairing/bn254.hpp) with affine coordinates instead
+// of encodings. Exit status 0 only when every vector matched and the trailing
+// `end` line's counts agree.
 #include <array>
 #include <cstdio>
 #include <exception>
@@ -17,9 +19,11 @@
 #include <string>
 #include <vector>
 
+#include "cuzk/ec/bn254.hpp"
 #include "cuzk/ec/encoding.hpp"
 #include "cuzk/error.hpp"
 #include "cuzk/ff/fp12.hpp"
+#include "cuzk/pairing/bn254.hpp"
 #include "cuzk/pairing/pairing.hpp"
 
 using namespace cuzk;
@@ -121,6 +125,112 @@ void check_point(checker& ck, const std::string& where, const bigint<4>& k, cons
     }
 }
 
+
+// ---- BN254 ------------------------------------------------------------------------
+// Coordinates as noble prints them: each Fp 32 bytes big-endian, Fp2 as c0 ‖ c1.
+std::string bn_hex(const bn254::fp& a)
+{
+    uint8_t b[32];
+    a.to_bytes_be(b);
+    return to_hex(b);
+}
+std::string bn_hex(const bn254::fp2& a) { return bn_hex(a.c0) + bn_hex(a.c1); }
+
+template <class Affine>
+void check_bn_point(checker& ck, const std::string& where, const bigint<4>& k, const std::string& nx,
+                    const std::string& ny)
+{
+    const Affine p = scalar_mul(Affine::generator(), k).to_affine();
+    const std::string x = bn_hex(p.x), y = bn_hex(p.y);
+    if (x != nx || y != ny) ck.differ(where, "affine coordinates", nx + " " + ny, x + " " + y);
+    if (!bn254::in_subgroup(p)) ck.fail(where, "[k]G fails the subgroup test");
+}
+
+void check_bn_pair(checker& ck, const std::string& where, const bigint<4>& k1, const bigint<4>& k2,
+                   const std::vector<uint8_t>& noble)
+{
+    const bn254::g1_affine p = scalar_mul(bn254::g1_affine::generator(), k1).to_affine();
+    const bn254::g2_affine q = scalar_mul(bn254::g2_affine::generator(), k2).to_affine();
+    std::vector<uint8_t> ours(bn254::fp12_nbytes);
+    fp12_to_bytes_be(bn254::pairing(p, q), ours.data());
+    if (ours != noble) ck.differ(where, "BN254 pairing (Fp12.toBytes)", to_hex(noble), to_hex(ours));
+}
+
+// Counts per line kind, in the order of the `end` line.
+struct counts {
+    int g1 = 0, g2 = 0, pair = 0, bn_g1 = 0, bn_g2 = 0, bn_pair = 0;
+    std::string str() const
+    {
+        std::string s;
+        for (int v : {g1, g2, pair, bn_g1, bn_g2, bn_pair}) s += (s.empty() ? "" : " ") + std::to_string(v);
+        return s;
+    }
+};
+
+// One bn_* line (tokens after the kind: a, b, c); false when the kind is not BN254's.
+bool check_bn_line(checker& ck, counts& n, const std::string& kind, const std::string& where, const std::string& a,
+                   const std::string& b, const std::string& c)
+{
+    bigint<4> k, k2;
+    std::vector<uint8_t> bytes;
+    if (kind == "bn_g1" || kind == "bn_g2") {
+        const size_t len = kind == "bn_g1" ? 64 : 128;
+        if (!parse_scalar(a, k) || b.size() != len || c.size() != len) {
+            ck.fail(where, "cannot parse");
+        } else if (kind == "bn_g1") {
+            ++n.bn_g1;
+            check_bn_point<bn254::g1_affine>(ck, where + " k=" + a, k, b, c);
+        } else {
+            ++n.bn_g2;
+            check_bn_point<bn254::g2_affine>(ck, where + " k=" + a, k, b, c);
+        }
+        return true;
+    }
+    if (kind == "bn_pair") {
+        if (!parse_scalar(a, k) || !parse_scalar(b, k2) || !parse_hex(c, bytes) || bytes.size() != bn254::fp12_nbytes) {
+            ck.fail(where, "cannot parse");
+        } else {
+            ++n.bn_pair;
+            check_bn_pair(ck, where + " k1=" + a + " k2=" + b, k, k2, bytes);
+        }
+        return true;
+    }
+    return false;
+}
+
+// One BLS12-381 line (g1, g2, pair); false when the kind is not one of them.
+bool check_bls_line(checker& ck, counts& n, const std::string& kind, const std::string& where, const std::string& a,
+                    const std::string& b, const std::string& c)
+{
+    bigint<4> k, k2;
+    std::vector<uint8_t> x, y;
+    if (kind == "g1" || kind == "g2") {
+        if (!parse_scalar(a, k) || !parse_hex(b, x) || !parse_hex(c, y)) {
+            ck.fail(where, "cannot parse");
+        } else if (kind == "g1") {
+            ++n.g1;
+            check_point<g1_affine, 48, 96>(ck, where + " k=" + a, k, x, y, g1_compress, g1_serialize, g1_deserialize);
+        } else {
+            ++n.g2;
+            check_point<g2_affine, 96, 192>(ck, where + " k=" + a, k, x, y, g2_compress, g2_serialize, g2_deserialize);
+        }
+        return true;
+    }
+    if (kind == "pair") {
+        if (!parse_scalar(a, k) || !parse_scalar(b, k2) || !parse_hex(c, x) || x.size() != 576) {
+            ck.fail(where, "cannot parse");
+            return true;
+        }
+        ++n.pair;
+        const g1_affine p = scalar_mul(g1_affine::generator(), k).to_affine();
+        const g2_affine q = scalar_mul(g2_affine::generator(), k2).to_affine();
+        const std::vector<uint8_t> ours = noble_fp12_bytes(pairing(p, q));
+        if (ours != x) ck.differ(where + " k1=" + a + " k2=" + b, "pairing (Fp12.toBytes)", to_hex(x), to_hex(ours));
+        return true;
+    }
+    return false;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -135,7 +245,8 @@ int main(int argc, char** argv)
         return 2;
     }
     checker ck;
-    int n1 = 0, n2 = 0, np = 0, lineno = 0;
+    counts n;
+    int lineno = 0;
     bool ended = false;
     std::string line;
     try {
@@ -148,43 +259,14 @@ int main(int argc, char** argv)
             const std::string where = "line " + std::to_string(lineno) + " (" + kind + ")";
             if (ended) {
                 ck.fail(where, "data after the end line");
-                continue;
-            }
-            if (kind == "end") {
+            } else if (kind == "end") {
                 ended = true;
-                if (a != std::to_string(n1) || b != std::to_string(n2) || c != std::to_string(np))
-                    ck.fail(where, "counts " + a + " " + b + " " + c + " do not match the lines read (" +
-                                       std::to_string(n1) + " " + std::to_string(n2) + " " + std::to_string(np) +
-                                       ")");
-                continue;
-            }
-            bigint<4> k, k2;
-            std::vector<uint8_t> x, y;
-            if (kind == "g1" || kind == "g2") {
-                if (!parse_scalar(a, k) || !parse_hex(b, x) || !parse_hex(c, y)) {
-                    ck.fail(where, "cannot parse");
-                    continue;
-                }
-                if (kind == "g1") {
-                    ++n1;
-                    check_point<g1_affine, 48, 96>(ck, where + " k=" + a, k, x, y, g1_compress, g1_serialize,
-                                                   g1_deserialize);
-                } else {
-                    ++n2;
-                    check_point<g2_affine, 96, 192>(ck, where + " k=" + a, k, x, y, g2_compress, g2_serialize,
-                                                    g2_deserialize);
-                }
-            } else if (kind == "pair") {
-                if (!parse_scalar(a, k) || !parse_scalar(b, k2) || !parse_hex(c, x) || x.size() != 576) {
-                    ck.fail(where, "cannot parse");
-                    continue;
-                }
-                ++np;
-                const g1_affine p = scalar_mul(g1_affine::generator(), k).to_affine();
-                const g2_affine q = scalar_mul(g2_affine::generator(), k2).to_affine();
-                const std::vector<uint8_t> ours = noble_fp12_bytes(pairing(p, q));
-                if (ours != x) ck.differ(where + " k1=" + a + " k2=" + b, "pairing (Fp12.toBytes)", to_hex(x), to_hex(ours));
-            } else {
+                std::string rest;
+                std::getline(ls, rest);
+                const std::string got = a + " " + b + " " + c + rest;
+                if (got != n.str())
+                    ck.fail(where, "counts " + got + " do not match the lines read (" + n.str() + ")");
+            } else if (!check_bls_line(ck, n, kind, where, a, b, c) && !check_bn_line(ck, n, kind, where, a, b, c)) {
                 ck.fail(where, "unknown line kind");
             }
         }
@@ -193,8 +275,10 @@ int main(int argc, char** argv)
         return 1;
     }
     if (!ended) ck.fail("end of file", "no `end` line: the vector file is truncated");
-    if (n1 == 0 || n2 == 0 || np == 0) ck.fail("end of file", "some kind of vector is missing entirely");
-    std::printf("check_noble: %d g1, %d g2, %d pairing vectors from @noble/curves; %d mismatch%s\n", n1, n2, np,
-                ck.mismatches, ck.mismatches == 1 ? "" : "es");
+    if (n.g1 == 0 || n.g2 == 0 || n.pair == 0 || n.bn_g1 == 0 || n.bn_g2 == 0 || n.bn_pair == 0)
+        ck.fail("end of file", "some kind of vector is missing entirely");
+    std::printf("check_noble: BLS12-381 %d g1, %d g2, %d pairing and BN254 %d g1, %d g2, %d pairing vectors from "
+                "@noble/curves; %d mismatch%s\n",
+                n.g1, n.g2, n.pair, n.bn_g1, n.bn_g2, n.bn_pair, ck.mismatches, ck.mismatches == 1 ? "" : "es");
     return ck.mismatches ? 1 : 0;
 }

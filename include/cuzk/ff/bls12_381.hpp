@@ -1,11 +1,12 @@
 // cuzk — the BLS12-381 base field Fp, scalar field Fr and the quadratic
-// extension Fp2 = Fp[u]/(u² + 1).
+// extension Fp2 = Fp[u]/(u² + 1) (the template of ff/fp2.hpp).
 //
 // Every constant below is re-derived from the decimal modulus with GMP by
 // test/test_ff.cpp; a change here that is not a correct derivation fails there.
 #pragma once
 
 #include "cuzk/ff/field.hpp"
+#include "cuzk/ff/fp2.hpp"
 
 namespace cuzk {
 
@@ -55,101 +56,14 @@ struct fr_params {
 using fp = field<fp_params>;
 using fr = field<fr_params>;
 
-// Fp2 = Fp[u]/(u² + 1); an element is c0 + c1·u.
-struct fp2 {
-    fp c0, c1;
-
-    CUZK_HD static constexpr fp2 zero() { return {fp::zero(), fp::zero()}; }
-    CUZK_HD static constexpr fp2 one() { return {fp::one(), fp::zero()}; }
-    CUZK_HD constexpr bool is_zero() const { return c0.is_zero() && c1.is_zero(); }
-    CUZK_HD constexpr bool is_one() const { return c0.is_one() && c1.is_zero(); }
-    CUZK_HD friend constexpr bool operator==(const fp2& a, const fp2& b) { return a.c0 == b.c0 && a.c1 == b.c1; }
-    CUZK_HD friend constexpr bool operator!=(const fp2& a, const fp2& b) { return !(a == b); }
-
-    CUZK_INLINE friend fp2 operator+(const fp2& a, const fp2& b) { return {a.c0 + b.c0, a.c1 + b.c1}; }
-    CUZK_INLINE friend fp2 operator-(const fp2& a, const fp2& b) { return {a.c0 - b.c0, a.c1 - b.c1}; }
-    CUZK_INLINE fp2 operator-() const { return {-c0, -c1}; }
-    CUZK_INLINE fp2 dbl() const { return {c0.dbl(), c1.dbl()}; }
-    CUZK_INLINE fp2& operator+=(const fp2& b) { return *this = *this + b; }
-    CUZK_INLINE fp2& operator-=(const fp2& b) { return *this = *this - b; }
-
-    // Karatsuba: 3 Fp multiplications.
-    //   (a0 + a1u)(b0 + b1u) = (a0b0 − a1b1) + ((a0 + a1)(b0 + b1) − a0b0 − a1b1)u
-    CUZK_INLINE friend fp2 operator*(const fp2& a, const fp2& b)
-    {
-        const fp t0 = a.c0 * b.c0;
-        const fp t1 = a.c1 * b.c1;
-        const fp t2 = (a.c0 + a.c1) * (b.c0 + b.c1);
-        return {t0 - t1, t2 - t0 - t1};
-    }
-    CUZK_INLINE fp2& operator*=(const fp2& b) { return *this = *this * b; }
-    CUZK_INLINE fp2 operator*(const fp& s) const { return {c0 * s, c1 * s}; }
-    // Complex squaring: 2 Fp multiplications. (a0 + a1u)² = (a0 + a1)(a0 − a1) + 2a0a1·u
-    CUZK_INLINE fp2 sqr() const
-    {
-        const fp t = c0 * c1;
-        return {(c0 + c1) * (c0 - c1), t.dbl()};
-    }
-    // Multiply by the sextic non-residue ξ = 1 + u: (a0 − a1) + (a0 + a1)u.
-    CUZK_INLINE fp2 mul_by_xi() const { return {c0 - c1, c0 + c1}; }
-    CUZK_INLINE fp2 conjugate() const { return {c0, -c1}; }
-    // Frobenius x ↦ x^p is conjugation in Fp2.
-    CUZK_INLINE fp2 frobenius() const { return conjugate(); }
-    // Norm to Fp: a0² + a1².
-    CUZK_INLINE fp norm() const { return c0.sqr() + c1.sqr(); }
-    // 1/(a0 + a1u) = (a0 − a1u)/(a0² + a1²); zero maps to zero.
-    CUZK_HD fp2 inverse() const
-    {
-        const fp n = norm().inverse();
-        return {c0 * n, -(c1 * n)};
-    }
-    template <size_t M>
-    CUZK_HD fp2 pow(const bigint<M>& e) const
-    {
-        fp2 r = one();
-        for (size_t i = e.num_bits(); i-- > 0;) {
-            r = r.sqr();
-            if (e.bit(i)) r *= *this;
-        }
-        return r;
-    }
-    // An element of Fp2 is a square iff its norm is a square in Fp.
-    CUZK_HD int legendre() const { return norm().legendre(); }
-
-    // Square root for p ≡ 3 (mod 4) (Adj and Rodríguez-Henríquez, "Square root
-    // computation over even extension fields", Algorithm 9):
-    //   a1 = a^((p−3)/4), α = a1²·a, x0 = a1·a;
-    //   α = −1 ⇒ x = u·x0; else b = (1 + α)^((p−1)/2), x = b·x0.
-    // The result is checked by squaring; false when a is not a square.
-    CUZK_HD bool sqrt(fp2& out) const
-    {
-        if (is_zero()) {
-            out = zero();
-            return true;
-        }
-        constexpr bigint<6> e1 = shr(sub_small(fp_params::modulus, 3), 2);
-        constexpr bigint<6> e2 = shr(sub_small(fp_params::modulus, 1), 1);
-        const fp2 a1 = pow(e1);
-        const fp2 alpha = a1.sqr() * *this;
-        const fp2 x0 = a1 * *this;
-        fp2 x;
-        if (alpha == -one()) {
-            x = {-x0.c1, x0.c0};   // u·x0
-        } else {
-            const fp2 b = (one() + alpha).pow(e2);
-            x = b * x0;
-        }
-        if (x.sqr() != *this) return false;
-        out = x;
-        return true;
-    }
-
-    template <class Rng>
-    static fp2 random(Rng& rng)
-    {
-        const fp a = fp::random(rng);
-        return {a, fp::random(rng)};
-    }
+// The tower-parameter struct of BLS12-381 (see ff/fp2.hpp): Fp2 = Fp[u]/(u² + 1)
+// and the sextic non-residue ξ = 1 + u of Fp6/Fp12 (ff/fp12.hpp).
+struct bls12_381_tower {
+    using base = fp;
+    static constexpr uint64_t xi_c0 = 1;
 };
+
+// Fp2 = Fp[u]/(u² + 1); an element is c0 + c1·u.
+using fp2 = fp2_t<bls12_381_tower>;
 
 } // namespace cuzk

@@ -37,6 +37,9 @@ struct field {
 
     uint64_t l[N];   // Montgomery form, < p
 
+    // The spare top bit the additions and the CIOS multiply below rely on.
+    static_assert(P::modulus.l[N - 1] < (uint64_t{1} << 63) - 1, "field<P> needs the top limb of p below 2^63 - 1");
+
     // ---- constants -------------------------------------------------------
     CUZK_HD static constexpr field zero()
     {
@@ -106,7 +109,7 @@ struct field {
     CUZK_HD friend constexpr bool operator!=(const field& a, const field& b) { return !(a == b); }
 
     // ---- additive group ----------------------------------------------------
-    // Both moduli used here leave at least one spare bit in the top limb, so
+    // Every modulus used here leaves at least one spare bit in the top limb, so
     // a + b < 2p < 2^(64N) never overflows; one conditional subtraction
     // brings the sum back below p.
     CUZK_INLINE friend field operator+(const field& a, const field& b)
@@ -267,7 +270,9 @@ struct field {
     // ---- limb-level arithmetic ------------------------------------------------------
     // r may alias a or b in every routine below. On x86-64 hosts each one
     // forwards to x86_64.hpp; the *_portable forms are the reference code,
-    // used on devices and exposed so tests can compare the two.
+    // used on devices and exposed so tests can compare the two. They are
+    // constexpr so that constants (e.g. the tower's Frobenius coefficients,
+    // ff/tower_constants.hpp) can be derived at compile time.
     CUZK_INLINE static void mont_mul(uint64_t* r, const uint64_t* a, const uint64_t* b)
     {
 #if CUZK_FIELD_X86
@@ -322,10 +327,10 @@ struct field {
         neg_mod_portable(r, a);
     }
 
-    // Both moduli used here leave at least one spare bit in the top limb, so
+    // Every modulus used here leaves at least one spare bit in the top limb, so
     // a + b < 2p < 2^(64N) never overflows; one conditional subtraction
     // brings the sum back below p.
-    CUZK_INLINE static void add_mod_portable(uint64_t* r, const uint64_t* a, const uint64_t* b)
+    CUZK_INLINE static constexpr void add_mod_portable(uint64_t* r, const uint64_t* a, const uint64_t* b)
     {
         uint64_t c = 0;
         for (size_t i = 0; i < N; ++i) {
@@ -335,7 +340,7 @@ struct field {
         }
         reduce_once(r);
     }
-    CUZK_INLINE static void sub_mod_portable(uint64_t* r, const uint64_t* a, const uint64_t* b)
+    CUZK_INLINE static constexpr void sub_mod_portable(uint64_t* r, const uint64_t* a, const uint64_t* b)
     {
         uint64_t br = 0;
         for (size_t i = 0; i < N; ++i) {
@@ -353,7 +358,7 @@ struct field {
             c = uint64_t(t >> 64);
         }
     }
-    CUZK_INLINE static void neg_mod_portable(uint64_t* r, const uint64_t* a)
+    CUZK_INLINE static constexpr void neg_mod_portable(uint64_t* r, const uint64_t* a)
     {
         uint64_t nz = 0;
         for (size_t i = 0; i < N; ++i) nz |= a[i];
@@ -373,7 +378,7 @@ struct field {
     // ---- the Montgomery multiply (portable) --------------------------------------
     // CIOS (coarsely integrated operand scanning), in the form that needs no
     // extra carry word: valid when the top limb of p is below 2^63 − 1, true
-    // for both BLS12-381 moduli. Per outer step i:
+    // for the BLS12-381 and BN254 moduli (checked at the top of the struct). Per outer step i:
     //   (A, t0)  = t[0] + a[0]·b[i];  m = t0·(−p⁻¹ mod 2^64)
     //   C        = hi(t0 + m·p[0])                      (low word is 0 by choice of m)
     //   for j ≥ 1: (A, t[j])   = t[j] + a[j]·b[i] + A
@@ -381,7 +386,7 @@ struct field {
     //   t[N-1] = C + A
     // Cost: 2N² 64-bit products. The result is < 2p; one conditional
     // subtraction makes it canonical.
-    CUZK_INLINE static void mont_mul_portable(uint64_t* r, const uint64_t* a, const uint64_t* b)
+    CUZK_INLINE static constexpr void mont_mul_portable(uint64_t* r, const uint64_t* a, const uint64_t* b)
     {
         constexpr repr p = P::modulus;
         constexpr uint64_t inv = P::inv;
@@ -410,7 +415,7 @@ CUZK_UNROLL
     }
 
     // r := r − p if r >= p (r < 2p on entry).
-    CUZK_INLINE static void reduce_once(uint64_t* r)
+    CUZK_INLINE static constexpr void reduce_once(uint64_t* r)
     {
         constexpr repr p = P::modulus;
         uint64_t d[N];

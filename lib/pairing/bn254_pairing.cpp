@@ -1,0 +1,336 @@
+// cuzk — BN254 optimal ate pairing: Miller loop over the NAF of 6x + 2 with
+// precomputed G2 lines in homogeneous projective coordinates, the two
+// Frobenius-twisted lines, and the final exponentiation.
+//
+// Notation: E: y² = x³ + 3 over Fp holds P; E': y² = x³ + b', b' = 3/ξ over Fp2
+// holds Q. The untwisting map ψ(x', y') = (x'·w², y'·w³) sends E' into
+// E(Fp12): (y'w³)² = y'²ξ and (x'w²)³ + 3 = ξ(x'³ + 3/ξ), using w⁶ = ξ.
+//
+// Factors that the final exponentiation kills: as for BLS12-381
+// (lib/pairing/pairing.cpp), every element of Fp2* and every power of w is
+// sent to 1, so line values may be scaled by such factors and vertical
+// lines dropped.
+#include "cuzk/pairing/bn254.hpp"
+
+#include <string>
+
+#include "cuzk/error.hpp"
+
+namespace cuzk::bn254 {
+
+namespace {
+
+// The NAF of 6x + 2 (a 65-bit number), least significant digit first.
+struct naf_digits {
+    int8_t d[72];
+    size_t n;
+};
+constexpr naf_digits ate_loop_naf()
+{
+    naf_digits r{};
+    u128 v = u128(6) * seed + 2;
+    while (v != 0) {
+        int8_t z = 0;
+        if (v & 1) {
+            z = (v & 3) == 1 ? 1 : -1;
+            if (z == 1) v -= 1;
+            else v += 1;
+        }
+        r.d[r.n++] = z;
+        v >>= 1;
+    }
+    return r;
+}
+constexpr naf_digits ate_naf = ate_loop_naf();
+constexpr size_t count_nonzero(const naf_digits& a)
+{
+    size_t c = 0;
+    for (size_t i = 0; i < a.n; ++i) c += a.d[i] != 0;
+    return c;
+}
+constexpr size_t loop_top = ate_naf.n - 1;                         // index of the top digit (1)
+constexpr size_t n_loop_additions = count_nonzero(ate_naf) - 1;    // below the top digit
+constexpr size_t n_coeffs = loop_top + n_loop_additions + 2;       // + the two Frobenius lines
+static_assert(ate_naf.d[loop_top] == 1 && loop_top == 65 && n_loop_additions == 21 && n_coeffs == 88);
+
+// a/2 in Fp (see fp_halve in lib/pairing/pairing.cpp): (a·R)/2 mod p, adding p
+// first when the stored integer is odd (a + p < 2^255, no carry out).
+fp fp_halve(const fp& a)
+{
+    constexpr bigint<4> p = fp_params::modulus;
+    const uint64_t mask = 0 - (a.l[0] & 1);
+    uint64_t t[4];
+    uint64_t c = 0;
+    for (size_t i = 0; i < 4; ++i) {
+        const u128 s = u128(a.l[i]) + (p.l[i] & mask) + c;
+        t[i] = uint64_t(s);
+        c = uint64_t(s >> 64);
+    }
+    fp r;
+    for (size_t i = 0; i < 3; ++i) r.l[i] = (t[i] >> 1) | (t[i + 1] << 63);
+    r.l[3] = t[3] >> 1;
+    return r;
+}
+fp2 halve(const fp2& a) { return {fp_halve(a.c0), fp_halve(a.c1)}; }
+
+// 3b' = 9/ξ: one Fp2 product with the constant.
+fp2 mul_by_3b(const fp2& a)
+{
+    const fp2 b = g2_curve::b();
+    return a * (b.dbl() + b);
+}
+
+// The running point T = (X : Y : Z) on E', homogeneous: x = X/Z, y = Y/Z.
+struct g2_proj {
+    fp2 x, y, z;
+};
+
+using line = std::array<fp2, 3>;
+
+// Doubling step: T ← 2T, and the tangent line at T.
+//
+// Line. With λ = 3x_T²/(2y_T) on E and x_T = x'w², y_T = y'w³ one gets
+// λ = λ'·w, λ' = 3x'²/(2y'), and the tangent at P is
+//   ℓ(P) = y_P − y_T − λ(x_P − x_T) = y_P − λ'x_P·w + (λ'x' − y')·w³.
+// In projective terms λ' = 3X²/(2YZ) and λ'x' − y' = (Y² − 3b'Z²)/(2YZ)
+// after X³ = Y²Z − b'Z³. Times −2YZ (killed):
+//   ℓ ~ (−2YZ·y_P) + (3X²·x_P)·w + (3b'Z² − Y²)·w³,
+// stored as the triple (−2YZ, 3X², 3b'Z² − Y²).
+//
+// Point: the formulas of the BLS12-381 doubling step (they hold for any
+// y² = x³ + b'), with B = Y², C = Z², E = 3b'C, F = 3E, H = 2YZ:
+//   X3 = (XY/2)·(B − F),  Y3 = ((B + F)/2)² − 3E²,  Z3 = B·H.
+line doubling_step(g2_proj& t)
+{
+    const fp2 A = halve(t.x * t.y);
+    const fp2 B = t.y.sqr();
+    const fp2 C = t.z.sqr();
+    const fp2 E = mul_by_3b(C);
+    const fp2 F = E.dbl() + E;
+    const fp2 G = halve(B + F);
+    const fp2 H = (t.y + t.z).sqr() - (B + C);
+    const fp2 X2 = t.x.sqr();
+    const fp2 E2 = E.sqr();
+    const line l = {-H, X2.dbl() + X2, E - B};
+    t.x = A * (B - F);
+    t.y = G.sqr() - (E2.dbl() + E2);
+    t.z = B * H;
+    return l;
+}
+
+// Addition step: T ← T + Q (Q affine), and the chord through T and Q.
+//
+// Line. With θ = Y − y_Q·Z, Λ = X − x_Q·Z the slope on E' is λ' = θ/Λ, the
+// slope on E is λ'·w, and
+//   ℓ(P) = y_P − λ'x_P·w + (λ'x_Q − y_Q)·w³.
+// Times Λ (killed): (Λ·y_P) + (−θ·x_P)·w + (θx_Q − Λy_Q)·w³, stored as
+// (Λ, −θ, θx_Q − Λy_Q).
+//
+// Point: as in the BLS12-381 addition step, C = Λ², D = Λ³, E = C·X,
+// F = θ²Z + D − 2E: X3 = Λ·F, Y3 = θ·(E − F) − D·Y, Z3 = Z·D.
+// T = ±Q never happens: in the loop T = [k]Q with 2 ≤ k < 6x + 2 < r, and at
+// the end T = [6x + 2]Q against π(Q) = [p]Q and then [6x + 2 + p]Q against
+// −π²(Q) = [−p²]Q, none of which coincide mod r.
+line addition_step(g2_proj& t, const g2_affine& q)
+{
+    const fp2 theta = t.y - q.y * t.z;
+    const fp2 lam = t.x - q.x * t.z;
+    const line l = {lam, -theta, theta * q.x - lam * q.y};
+    const fp2 C = lam.sqr();
+    const fp2 D = C * lam;
+    const fp2 E = C * t.x;
+    const fp2 F = theta.sqr() * t.z + D - E.dbl();
+    t.x = lam * F;
+    t.y = theta * (E - F) - D * t.y;
+    t.z = t.z * D;
+    return l;
+}
+
+// π on E' (untwist, p-power Frobenius, twist back):
+//   π(x, y) = (x̄·ξ^((p−1)/3), ȳ·ξ^((p−1)/2)) = (x̄·γ(1, 2), ȳ·γ(1, 3)),
+// since (x'w²)^p = x̄'·w²·w^(2(p−1)) and w^(2(p−1)) = ξ^((p−1)/3) (likewise w³).
+g2_affine frobenius_twist(const g2_affine& q)
+{
+    return {q.x.conjugate() * frobenius_coeff(1, 2), q.y.conjugate() * frobenius_coeff(1, 3)};
+}
+
+// f · ℓ(P) for a stored triple: the sparse element (l0·y_P) + (l1·x_P)·w + l2·w³.
+inline fp12 mul_by_line(const fp12& f, const line& l, const g1_affine& p)
+{
+    return f.mul_by_034(l[0] * p.y, l[1] * p.x, l[2]);
+}
+
+void check_g1(const g1_affine& p, const char* where)
+{
+    if (!p.is_on_curve())
+        throw error(errc::not_on_curve, std::string(where) + ": the G1 point is not on the curve y² = x³ + 3");
+}
+void check_g2(const g2_affine& q, const char* where)
+{
+    if (!q.is_on_curve())
+        throw error(errc::not_on_curve,
+                    std::string(where) + ": the G2 point is not on the curve y² = x³ + 3/(9 + u)");
+}
+
+void check_inputs(const g1_affine* ps, const g2_prepared* const* qs, size_t n, const char* where)
+{
+    for (size_t j = 0; j < n; ++j) {
+        if (qs[j] == nullptr) throw error(errc::invalid_argument, std::string(where) + ": null g2_prepared");
+        if (!qs[j]->infinity && qs[j]->coeffs.size() != n_coeffs)
+            throw error(errc::invalid_argument,
+                        std::string(where) + ": g2_prepared has " + std::to_string(qs[j]->coeffs.size()) +
+                            " line coefficients, expected " + std::to_string(n_coeffs));
+        check_g1(ps[j], where);
+    }
+}
+
+// Shared Miller loop over n pairs. For each NAF digit of 6x + 2 below the
+// top, from high to low: f ← f² (skipped while f = 1), multiply in every
+// pair's tangent line, and where the digit is ±1 the chord with ±Q; then the
+// lines with π(Q) and −π²(Q). Per pair: 88 sparse products (13m̃ each);
+// shared: 64 Fp12 squarings. x > 0, so no final conjugation.
+fp12 miller_core(const g1_affine* ps, const g2_prepared* const* qs, size_t n, const char* where)
+{
+    check_inputs(ps, qs, n, where);
+    auto live = [&](size_t j) { return !qs[j]->infinity && !ps[j].is_identity(); };
+    fp12 f = fp12::one();
+    size_t idx = 0;
+    for (size_t i = loop_top; i-- > 0;) {
+        if (i != loop_top - 1) f = f.sqr();
+        const bool add = ate_naf.d[i] != 0;
+        for (size_t j = 0; j < n; ++j) {
+            if (!live(j)) continue;
+            f = mul_by_line(f, qs[j]->coeffs[idx], ps[j]);
+            if (add) f = mul_by_line(f, qs[j]->coeffs[idx + 1], ps[j]);
+        }
+        idx += add ? 2 : 1;
+    }
+    for (size_t j = 0; j < n; ++j) {
+        if (!live(j)) continue;
+        f = mul_by_line(f, qs[j]->coeffs[idx], ps[j]);
+        f = mul_by_line(f, qs[j]->coeffs[idx + 1], ps[j]);
+    }
+    return f;
+}
+
+// a^x for a in the cyclotomic subgroup: 63 cyclotomic squarings and 27 products
+// (x has 63 bits, 28 of them set).
+fp12 exp_by_x(const fp12& a)
+{
+    return a.cyclotomic_pow(bigint<1>{{seed}});
+}
+
+/* m⁻¹ mod r, m = 2x(6x² + 3x + 1):
+   0x30644e72e131a029048b6e193fd84104cc37a73fec2bc5e9b8ca0b2d36636f22 */
+constexpr bigint<4> inv_m_mod_r = {{0xb8ca0b2d36636f22, 0xcc37a73fec2bc5e9, 0x048b6e193fd84104, 0x30644e72e131a029}};
+
+} // namespace
+
+g2_prepared prepare_g2(const g2_affine& q)
+{
+    g2_prepared out;
+    if (q.is_identity()) {
+        out.infinity = true;
+        return out;
+    }
+    check_g2(q, "prepare_g2");
+    out.infinity = false;
+    out.coeffs.reserve(n_coeffs);
+    const g2_affine neg_q = -q;
+    g2_proj t{q.x, q.y, fp2::one()};
+    for (size_t i = loop_top; i-- > 0;) {
+        out.coeffs.push_back(doubling_step(t));
+        if (ate_naf.d[i] != 0) out.coeffs.push_back(addition_step(t, ate_naf.d[i] > 0 ? q : neg_q));
+    }
+    const g2_affine q1 = frobenius_twist(q);
+    const g2_affine q2 = frobenius_twist(q1);
+    out.coeffs.push_back(addition_step(t, q1));
+    out.coeffs.push_back(addition_step(t, -q2));
+    return out;
+}
+
+fp12 miller_loop(const g1_affine& p, const g2_prepared& q)
+{
+    const g2_prepared* qp = &q;
+    return miller_core(&p, &qp, 1, "bn254::miller_loop");
+}
+
+fp12 multi_miller_loop(std::span<const g1_affine> ps, std::span<const g2_prepared* const> qs)
+{
+    if (ps.size() != qs.size())
+        throw error(errc::invalid_argument, "bn254::multi_miller_loop: " + std::to_string(ps.size()) +
+                                                " G1 points but " + std::to_string(qs.size()) + " prepared G2 points");
+    return miller_core(ps.data(), qs.data(), ps.size(), "bn254::multi_miller_loop");
+}
+
+// Final exponentiation f^((p^12 − 1)/r · m).
+//
+// Easy part, (p^6 − 1)(p² + 1): t = conj(f)·f⁻¹, g = t^(p²)·t; g lies in the
+// cyclotomic subgroup, where inversion is conjugation.
+//
+// Hard part: m·(p⁴ − p² + 1)/r = λ0 + λ1·p + λ2·p² + λ3·p³ with
+//   λ0 = 12x³ + 12x² + 6x + 1,  λ1 = 12x³ + 6x² + 4x,
+//   λ2 = 12x³ + 6x² + 6x,       λ3 = 12x³ + 6x² + 4x − 1
+// (Fuentes-Castañeda, Knapp, Rodríguez-Henríquez 2011; the identity is a
+// polynomial one in x after substituting p(x) and r(x), and test/test_bn254.cpp
+// checks the result against a plain pow by the GMP-computed exponent). Chain:
+//   a = g^x, a2 = a², a6 = a2²·a2 = g^(6x), b = a6^x = g^(6x²), b2 = b²,
+//   c = b2^x = g^(12x³), d = c·b·a6 = g^λ2, e = d·conj(a2) = g^λ1,
+//   g^λ3 = e·conj(g), g^λ0 = d·b·g,
+// and the result is (g^λ3)^(p³)·(g^λ2)^(p²)·(g^λ1)^p·g^λ0.
+// Cost: 3 exponentiations by x, one Fp12 inversion, ~12 products, 4 Frobenius maps.
+fp12 final_exponentiation(const fp12& f)
+{
+    const fp12 t = f.conjugate() * f.inverse();
+    const fp12 g = t.frobenius_map(2) * t;
+
+    const fp12 a = exp_by_x(g);
+    const fp12 a2 = a.cyclotomic_sqr();
+    const fp12 a6 = a2.cyclotomic_sqr() * a2;
+    const fp12 b = exp_by_x(a6);
+    const fp12 c = exp_by_x(b.cyclotomic_sqr());
+    const fp12 d = c * b * a6;
+    const fp12 e = d * a2.conjugate();
+
+    const fp12 l3 = e * g.conjugate();
+    const fp12 l0 = d * b * g;
+    return l3.frobenius_map(3) * d.frobenius_map(2) * e.frobenius_map(1) * l0;
+}
+
+fp12 final_exponentiation_minimal(const fp12& f)
+{
+    return final_exponentiation(f).cyclotomic_pow(inv_m_mod_r);
+}
+
+fp12 pairing(const g1_affine& p, const g2_affine& q)
+{
+    if (p.is_identity() || q.is_identity()) {
+        check_g1(p, "bn254::pairing");
+        check_g2(q, "bn254::pairing");
+        return fp12::one();
+    }
+    return final_exponentiation(miller_loop(p, prepare_g2(q)));
+}
+
+fp12 multi_pairing(std::span<const g1_affine> ps, std::span<const g2_affine> qs)
+{
+    if (ps.size() != qs.size())
+        throw error(errc::invalid_argument, "bn254::multi_pairing: " + std::to_string(ps.size()) +
+                                                " G1 points but " + std::to_string(qs.size()) + " G2 points");
+    std::vector<g2_prepared> prep;
+    prep.reserve(qs.size());
+    std::vector<const g2_prepared*> ptr;
+    ptr.reserve(qs.size());
+    for (const g2_affine& q : qs) {
+        prep.push_back(prepare_g2(q));
+        ptr.push_back(&prep.back());
+    }
+    return final_exponentiation(multi_miller_loop(ps, ptr));
+}
+
+bool pairing_check(std::span<const g1_affine> ps, std::span<const g2_affine> qs)
+{
+    return multi_pairing(ps, qs).is_one();
+}
+
+} // namespace cuzk::bn254
