@@ -96,21 +96,30 @@ need() {   # need PROGRAM: fail the step, naming the program, when it was not bu
   [[ -x $1 ]] || { echo "gpu.sh: $1 not found (run the build step, or set CUZK_GPU_BUILD)"; return 1; }
 }
 
+# The test programs with [gpu] cases (from their sources).
+gpu_tests() { grep -lE '"(\[[a-z0-9_:]+\])*\[gpu\]' "$root"/test/test_*.cpp | xargs -n1 basename | sed 's/\.cpp$//'; }
 step_build() {
   cmake -S "$root" -B "$b" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA=ON \
         -DCMAKE_CUDA_ARCHITECTURES="${CUZK_GPU_ARCH:-90}" -DCUZK_BUILD_EXAMPLES=OFF &&
-  cmake --build "$b" --parallel "$(nproc)" --target cuzk_cli test_gpu test_gpu_prove test_gpu_witness \
-        test_gpu_setup test_gpu_poseidon test_engine test_fc_seal bench_filecoin bench_gpu bench_gpu_witness bench_porep
+  cmake --build "$b" --parallel "$(nproc)" --target cuzk_cli $(gpu_tests) bench_filecoin bench_gpu bench_gpu_witness \
+        bench_porep
 }
+# Every [gpu] case of every program that has them; the number of cases that
+# ran must reach test/test-counts.txt's minimum for the gpu label.
 step_tests() {
-  local t rc=0 found=0
-  for t in test_gpu test_gpu_prove test_gpu_witness test_gpu_setup test_gpu_poseidon test_engine test_fc_seal; do
-    [[ -x $b/test/$t ]] || { echo "== $t: not built, skipped"; continue; }
-    found=1
+  local t rc=0 ran=0 n want
+  for t in $(gpu_tests); do
+    [[ -x $b/test/$t ]] || { echo "== $t: not built"; rc=1; continue; }
     echo "== $t"
-    timeout 300 "$b/test/$t" "[gpu]" --durations yes || rc=1
+    timeout 300 "$b/test/$t" "[gpu]" --durations yes >"$out/tests-$t.log" 2>&1 || rc=1
+    cat "$out/tests-$t.log"
+    n=$(grep -oE '(in|test cases:) +[0-9]+ test case|test cases: +[0-9]+' "$out/tests-$t.log" | grep -oE '[0-9]+' | head -1)
+    ran=$((ran + ${n:-0}))
+    rm -f "$out/tests-$t.log"
   done
-  [[ $found -eq 1 ]] || { echo "gpu.sh: no test program in $b/test"; return 1; }
+  want=$(awk '$1 == "default" && $2 == "gpu" {print $3}' "$root/test/test-counts.txt")
+  echo "gpu.sh: $ran [gpu] test cases ran (test-counts.txt asks for at least $want)"
+  [[ $ran -ge ${want:-0} ]] || { echo "gpu.sh: fewer [gpu] cases ran than test-counts.txt expects"; rc=1; }
   return $rc
 }
 step_bench() {
