@@ -1,10 +1,12 @@
-// `cuzk setup | prove | verify` on snarkjs/circom files (curve bls12381), with
+// `cuzk setup | prove | verify` on snarkjs/circom files (curve bls12381; verify
+// also bn128), with
 // the same arguments as rapidsnark's prover and `snarkjs groth16 verify`; and
 // the bellperson-format variants for the built-in SHA-256 circuit (sha256.cpp).
 #include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,6 +23,7 @@
 #include "cuzk/groth16/setup.hpp"
 #include "cuzk/groth16/verifier.hpp"
 #include "cuzk/io/json.hpp"
+#include "cuzk/io/mapped_file.hpp"
 #include "cuzk/io/snarkjs.hpp"
 #include "cuzk/util/random.hpp"
 #include "sha256_cmds.hpp"
@@ -154,33 +157,53 @@ int cmd_prove(args a)
     return 0;
 }
 
-int cmd_verify(args a)
+namespace {
+
+// The verification for the curve C of the key: the public signals and the
+// proof must be for C too.
+template <class C>
+int verify_on(const io::json& vkj, const std::string& vk_path, const std::string& pub_path,
+              const std::string& proof_path)
 {
-    if (is_sha256(a)) return sha256_verify(a.subspan(1));
-    const options o(a, {}, 3, 3);
-    if (o.help())
-        return show_help(verify_usage, "Like `snarkjs groth16 verify`: prints OK and exits 0 when the proof is valid, "
-                         "INVALID and exits 1 otherwise. A first argument ending in .vk is taken as `verify sha256`.",
-                         {});
-    const std::string vk_path = o.positional()[0], pub_path = o.positional()[1], proof_path = o.positional()[2];
-    if (has_suffix(vk_path, ".vk")) return sha256_verify(a);
-    const io::snarkjs_vk svk = read_as("argument 1, the verification key (verification_key.json)",
-                                       [&] { return io::read_vk_json(vk_path); });
-    const std::vector<fr> pub =
-        read_as("argument 2, the public signals (public.json)", [&] { return io::read_public_json(pub_path); });
+    const io::snarkjs_vk_t<C> svk = read_as("argument 1, the verification key (verification_key.json)",
+                                            [&] { return io::vk_from_json<C>(vkj, vk_path); });
+    const std::vector<typename C::fr> pub =
+        read_as("argument 2, the public signals (public.json)", [&] { return io::read_public_json<C>(pub_path); });
     if (pub.size() != svk.n_public())
         throw error(errc::invalid_argument, fmt::format("argument 2, {}: {} public signals, the key {} expects {}",
                                                         pub_path, pub.size(), vk_path, svk.n_public()));
-    const groth16::proof pr =
-        read_as("argument 3, the proof (proof.json)", [&] { return io::read_proof_json(proof_path); });
-    const groth16::prepared_verifying_key pvk = groth16::prepare_verifying_key(svk.to_verifying_key());
-    if (groth16::verify(pvk, pr, pub)) {
+    const groth16::proof_t<C> pr =
+        read_as("argument 3, the proof (proof.json)", [&] { return io::read_proof_json<C>(proof_path); });
+    const auto pvk = groth16::prepare_verifying_key(svk.to_verifying_key());
+    if (groth16::verify<C>(pvk, pr, pub)) {
         std::printf("OK\n");
         return 0;
     }
     std::printf("INVALID: %s does not verify for %s under %s\n", proof_path.c_str(), pub_path.c_str(),
                 vk_path.c_str());
     return 1;
+}
+
+} // namespace
+
+int cmd_verify(args a)
+{
+    if (is_sha256(a)) return sha256_verify(a.subspan(1));
+    const options o(a, {}, 3, 3);
+    if (o.help())
+        return show_help(verify_usage, "Like `snarkjs groth16 verify`: prints OK and exits 0 when the proof is valid, "
+                         "INVALID and exits 1 otherwise. The curve (bls12381 or bn128) is the one the verification "
+                         "key names. A first argument ending in .vk is taken as `verify sha256`.",
+                         {});
+    const std::string vk_path = o.positional()[0], pub_path = o.positional()[1], proof_path = o.positional()[2];
+    if (has_suffix(vk_path, ".vk")) return sha256_verify(a);
+    const io::json vkj = read_as("argument 1, the verification key (verification_key.json)", [&] {
+        return io::json::parse(io::read_text_file(vk_path), vk_path);
+    });
+    const std::optional<curve_id> c =
+        read_as("argument 1, the verification key (verification_key.json)", [&] { return io::json_curve(vkj, vk_path); });
+    if (c == curve_id::bn254) return verify_on<bn254_curve>(vkj, vk_path, pub_path, proof_path);
+    return verify_on<bls12_381_curve>(vkj, vk_path, pub_path, proof_path);   // a missing curve is refused there
 }
 
 } // namespace cuzk::cli

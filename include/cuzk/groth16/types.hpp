@@ -20,45 +20,50 @@
 #include <cstdint>
 #include <vector>
 
-#include "cuzk/ec/bls12_381.hpp"
+#include "cuzk/groth16/curve.hpp"
 
 namespace cuzk::groth16 {
 
 enum class convention : uint8_t { bellperson = 0, snarkjs = 1 };
 
-struct verifying_key {
-    g1_affine alpha_g1;
-    g1_affine beta_g1;
-    g2_affine beta_g2;
-    g2_affine gamma_g2;
-    g1_affine delta_g1;
-    g2_affine delta_g2;
-    std::vector<g1_affine> ic;   // one per public input plus one for "one"
+// Each type is a template over the curve (curve.hpp); the plain names are
+// BLS12-381's.
+template <class C>
+struct verifying_key_t {
+    typename C::g1_affine alpha_g1;
+    typename C::g1_affine beta_g1;
+    typename C::g2_affine beta_g2;
+    typename C::g2_affine gamma_g2;
+    typename C::g1_affine delta_g1;
+    typename C::g2_affine delta_g2;
+    std::vector<typename C::g1_affine> ic;   // one per public input plus one for "one"
 };
 
 // One entry of the snarkjs coefficient list (zkey section 4): matrix 0 = A,
 // 1 = B; value is the plain coefficient (already divided out of its R²).
-struct sparse_coef {
+template <class C>
+struct sparse_coef_t {
     uint32_t matrix;
     uint32_t constraint;
     uint32_t signal;
-    fr value;
+    typename C::fr value;
 };
 
-struct proving_key {
+template <class C>
+struct proving_key_t {
     convention conv = convention::bellperson;
-    verifying_key vk;
+    verifying_key_t<C> vk;
     uint32_t num_inputs = 0;   // including "one"
     uint32_t num_aux = 0;
     uint64_t domain_size = 0;  // n, a power of two
-    std::vector<g1_affine> h;  // bellperson: n−1 monomial points; snarkjs: n Lagrange points
-    std::vector<g1_affine> l;  // one per aux variable
-    std::vector<g1_affine> a;  // bellperson: filtered by density; snarkjs: one per variable
-    std::vector<g1_affine> b_g1;
-    std::vector<g2_affine> b_g2;
+    std::vector<typename C::g1_affine> h;  // bellperson: n−1 monomial points; snarkjs: n Lagrange points
+    std::vector<typename C::g1_affine> l;  // one per aux variable
+    std::vector<typename C::g1_affine> a;  // bellperson: filtered by density; snarkjs: one per variable
+    std::vector<typename C::g1_affine> b_g1;
+    std::vector<typename C::g2_affine> b_g2;
     // snarkjs only: the A and B matrices (section 4), including the extra
     // input constraints; n_constraints is the count before those.
-    std::vector<sparse_coef> coefs;
+    std::vector<sparse_coef_t<C>> coefs;
     uint32_t n_constraints = 0;
 };
 
@@ -72,10 +77,16 @@ struct query_density {
     std::vector<bool> b_aux;
 };
 
-struct proof {
-    g1_affine a;
-    g2_affine b;
-    g1_affine c;
+template <class C>
+struct proof_t {
+    typename C::g1_affine a;
+    typename C::g2_affine b;
+    typename C::g1_affine c;
 };
+
+using verifying_key = verifying_key_t<bls12_381_curve>;
+using sparse_coef = sparse_coef_t<bls12_381_curve>;
+using proving_key = proving_key_t<bls12_381_curve>;
+using proof = proof_t<bls12_381_curve>;
 
 } // namespace cuzk::groth16

@@ -93,54 +93,92 @@ private:
     object_t obj_;
 };
 
+// ---- the curve of a snarkjs file ------------------------------------------------------
+// A snarkjs JSON object's "curve" field ("bls12381", "bn128"): the curve it
+// names, nullopt when the field is absent (rapidsnark's proofs); an unknown
+// name is errc::unsupported naming the file.
+std::optional<curve_id> json_curve(const json& j, const std::string& name);
+
+// Every function below is a template over the curve (groth16/curve.hpp),
+// instantiated for bls12_381_curve and bn254_curve; readers take the curve
+// as their template argument (BLS12-381 when left out), writers take it from
+// their argument. Field elements are checked against the curve's moduli and
+// points against its equations and subgroups.
+
 // ---- snarkjs proof.json ------------------------------------------------------------------
-// {"pi_a": G1, "pi_b": G2, "pi_c": G1, "protocol": "groth16", "curve": "bls12381"}
-// On read, "curve" may be absent (rapidsnark omits it); if present it must be
-// "bls12381" (errc::unsupported otherwise), and "protocol" must be "groth16".
-json proof_to_json(const groth16::proof& p);
-groth16::proof proof_from_json(const json& j, const std::string& name);
-void write_proof_json(const std::string& path, const groth16::proof& p);
-groth16::proof read_proof_json(const std::string& path);
+// {"pi_a": G1, "pi_b": G2, "pi_c": G1, "protocol": "groth16", "curve": "bls12381"|"bn128"}
+// On read, "curve" may be absent (rapidsnark omits it); if present it must
+// name C (errc::unsupported otherwise), and "protocol" must be "groth16".
+template <class C>
+json proof_to_json(const groth16::proof_t<C>& p);
+template <class C = bls12_381_curve>
+groth16::proof_t<C> proof_from_json(const json& j, const std::string& name);
+template <class C>
+void write_proof_json(const std::string& path, const groth16::proof_t<C>& p);
+template <class C = bls12_381_curve>
+groth16::proof_t<C> read_proof_json(const std::string& path);
 
 // ---- snarkjs public.json -----------------------------------------------------------------
 // ["<decimal>", …]: the public signals (outputs, then public inputs), each < r.
-json public_to_json(std::span<const fr> inputs);
-std::vector<fr> public_from_json(const json& j, const std::string& name);
-void write_public_json(const std::string& path, std::span<const fr> inputs);
-std::vector<fr> read_public_json(const std::string& path);
+template <class F>
+json public_to_json(std::span<const F> inputs);
+template <class F>
+json public_to_json(const std::vector<F>& inputs)
+{
+    return public_to_json(std::span<const F>(inputs));
+}
+template <class C = bls12_381_curve>
+std::vector<typename C::fr> public_from_json(const json& j, const std::string& name);
+template <class F>
+void write_public_json(const std::string& path, std::span<const F> inputs);
+template <class F>
+void write_public_json(const std::string& path, const std::vector<F>& inputs)
+{
+    write_public_json(path, std::span<const F>(inputs));
+}
+template <class C = bls12_381_curve>
+std::vector<typename C::fr> read_public_json(const std::string& path);
 
 // ---- snarkjs verification_key.json -------------------------------------------------------
-// {"protocol":"groth16", "curve":"bls12381", "nPublic": n, "vk_alpha_1": G1,
+// {"protocol":"groth16", "curve":"bls12381"|"bn128", "nPublic": n, "vk_alpha_1": G1,
 //  "vk_beta_2": G2, "vk_gamma_2": G2, "vk_delta_2": G2, "vk_alphabeta_12": Fp12,
 //  "IC": [G1 × (n+1)]}
 // Fp12 is [[c0.c0, c0.c1, c0.c2], [c1.c0, c1.c1, c1.c2]] with each Fp2 as
-// [c0, c1] (the tower of ff/fp12.hpp, the same as ffjavascript's).
+// [c0, c1] (the towers of ff/tower.hpp, the same as ffjavascript's).
 // vk_alphabeta_12 is snarkjs's e(α₁, β₂); no verifier reads it (snarkjs's
-// verifier recomputes everything), so the reader only checks its shape and
-// that its coordinates are < p.
-struct snarkjs_vk {
-    g1_affine alpha_g1;
-    g2_affine beta_g2;
-    g2_affine gamma_g2;
-    g2_affine delta_g2;
-    std::vector<g1_affine> ic;   // nPublic + 1 points
-    fp12 alphabeta_12;
+// verifier recomputes everything), so the reader checks that it equals
+// e(α₁, β₂): ffjavascript's final exponents are cuzk's on both curves (the
+// same values as @noble/curves; a snarkjs-made file of each curve is checked
+// in test/test_json.cpp and by the interop test).
+template <class C = bls12_381_curve>
+struct snarkjs_vk_t {
+    typename C::g1_affine alpha_g1;
+    typename C::g2_affine beta_g2;
+    typename C::g2_affine gamma_g2;
+    typename C::g2_affine delta_g2;
+    std::vector<typename C::g1_affine> ic;   // nPublic + 1 points
+    typename C::fp12 alphabeta_12;
     uint32_t n_public() const noexcept { return uint32_t(ic.size() - 1); }
     // A groth16::verifying_key for the verifier. The JSON file carries no
     // beta_g1 / delta_g1 (only the prover uses them): they are set to the
     // identity.
-    groth16::verifying_key to_verifying_key() const;
+    groth16::verifying_key_t<C> to_verifying_key() const;
 };
+using snarkjs_vk = snarkjs_vk_t<bls12_381_curve>;
 
-// snarkjs's vk_alphabeta_12 for (alpha_g1, beta_g2): ffjavascript's pairing
-// has the same final exponent as cuzk::pairing, so this is pairing(α₁, β₂)
-// (checked against a snarkjs-made file in test/test_json.cpp).
+// snarkjs's vk_alphabeta_12 for (alpha_g1, beta_g2) on BLS12-381:
+// pairing(α₁, β₂).
 fp12 snarkjs_alphabeta(const g1_affine& alpha_g1, const g2_affine& beta_g2);
 
-json vk_to_json(const groth16::verifying_key& vk);   // computes vk_alphabeta_12
-json vk_to_json(const groth16::verifying_key& vk, const fp12& alphabeta_12);
-snarkjs_vk vk_from_json(const json& j, const std::string& name);
-void write_vk_json(const std::string& path, const groth16::verifying_key& vk);
-snarkjs_vk read_vk_json(const std::string& path);
+template <class C>
+json vk_to_json(const groth16::verifying_key_t<C>& vk);   // computes vk_alphabeta_12 (C's pairing)
+template <class C>
+json vk_to_json(const groth16::verifying_key_t<C>& vk, const typename C::fp12& alphabeta_12);
+template <class C = bls12_381_curve>
+snarkjs_vk_t<C> vk_from_json(const json& j, const std::string& name);
+template <class C>
+void write_vk_json(const std::string& path, const groth16::verifying_key_t<C>& vk);
+template <class C = bls12_381_curve>
+snarkjs_vk_t<C> read_vk_json(const std::string& path);
 
 } // namespace cuzk::io

@@ -1,0 +1,81 @@
+// cuzk — the pairing-friendly curves the Groth16 layer is written over.
+//
+// A curve is a traits struct naming its scalar field, groups, target group
+// and pairing: the Groth16 types (types.hpp) and the verifier are templates
+// over it, instantiated for BLS12-381 (Filecoin, bellperson, snarkjs's
+// "bls12381") and BN254 (snarkjs's and circom's default "bn128"). The
+// unqualified Groth16 names (groth16::proof, …) are the BLS12-381 ones.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string_view>
+
+#include "cuzk/ec/bls12_381.hpp"
+#include "cuzk/ec/bn254.hpp"
+#include "cuzk/ec/subgroup.hpp"
+#include "cuzk/pairing/bn254.hpp"
+#include "cuzk/pairing/pairing.hpp"
+
+namespace cuzk {
+
+enum class curve_id : uint8_t { bls12_381 = 0, bn254 = 1 };
+
+// "bls12-381" / "bn254".
+const char* curve_name(curve_id c) noexcept;
+// The curve of a snarkjs "curve" field or a CLI argument: "bls12381",
+// "bls12-381", "bn128", "bn254" (case-insensitive); nullopt otherwise.
+std::optional<curve_id> curve_from_name(std::string_view name) noexcept;
+
+struct bls12_381_curve {
+    static constexpr curve_id id = curve_id::bls12_381;
+    static constexpr const char* snarkjs_name = "bls12381";
+    using fr = cuzk::fr;
+    using fp = cuzk::fp;
+    using fp2 = cuzk::fp2;
+    using fp12 = cuzk::fp12;
+    using g1_affine = cuzk::g1_affine;
+    using g1_jacobian = cuzk::g1_jacobian;
+    using g2_affine = cuzk::g2_affine;
+    using g2_jacobian = cuzk::g2_jacobian;
+    using g2_prepared = cuzk::g2_prepared;
+
+    static fp12 pairing(const g1_affine& p, const g2_affine& q) { return cuzk::pairing(p, q); }
+    static g2_prepared prepare_g2(const g2_affine& q) { return cuzk::prepare_g2(q); }
+    static fp12 multi_miller_loop(std::span<const g1_affine> ps, std::span<const g2_prepared* const> qs)
+    {
+        return cuzk::multi_miller_loop(ps, qs);
+    }
+    static fp12 final_exponentiation(const fp12& f) { return cuzk::final_exponentiation(f); }
+    // Membership of a point known to be on its curve (endomorphism tests).
+    static bool in_subgroup(const g1_affine& p) { return in_subgroup_fast(p); }
+    static bool in_subgroup(const g2_affine& p) { return in_subgroup_fast(p); }
+};
+
+struct bn254_curve {
+    static constexpr curve_id id = curve_id::bn254;
+    static constexpr const char* snarkjs_name = "bn128";
+    using fr = bn254::fr;
+    using fp = bn254::fp;
+    using fp2 = bn254::fp2;
+    using fp12 = bn254::fp12;
+    using g1_affine = bn254::g1_affine;
+    using g1_jacobian = bn254::g1_jacobian;
+    using g2_affine = bn254::g2_affine;
+    using g2_jacobian = bn254::g2_jacobian;
+    using g2_prepared = bn254::g2_prepared;
+
+    static fp12 pairing(const g1_affine& p, const g2_affine& q) { return bn254::pairing(p, q); }
+    static g2_prepared prepare_g2(const g2_affine& q) { return bn254::prepare_g2(q); }
+    static fp12 multi_miller_loop(std::span<const g1_affine> ps, std::span<const g2_prepared* const> qs)
+    {
+        return bn254::multi_miller_loop(ps, qs);
+    }
+    static fp12 final_exponentiation(const fp12& f) { return bn254::final_exponentiation(f); }
+    // G1 = E(Fp) (cofactor 1): every point on the curve; G2 by [r]Q = O.
+    static bool in_subgroup(const g1_affine&) { return true; }
+    static bool in_subgroup(const g2_affine& q) { return bn254::in_subgroup(q); }
+};
+
+} // namespace cuzk
