@@ -154,7 +154,8 @@ fc::porep_key c2_key(const options& o, const fc::seal_config& c, bool gpu, unsig
         }
         fc::porep_key k =
             gpu ? fc::map_porep_key(c, o.get("--params")) : fc::load_porep_key(c, o.get("--params"), threads);
-        std::fprintf(stderr, "cuzk porep c2: key %s %s in %.1f s\n", o.get("--params").c_str(),
+        std::fprintf(stderr, "cuzk porep c2: key %s %s, and the circuit recorded (its PCE), in %.1f s\n",
+                     o.get("--params").c_str(),
                      gpu ? "mapped (decoded onto the devices as the engine registers it)" : "loaded", secs_since(t0));
         return k;
     }
