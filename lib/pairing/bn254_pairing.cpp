@@ -15,6 +15,7 @@
 #include <string>
 
 #include "cuzk/error.hpp"
+#include "pairing/miller_steps.hpp"
 
 namespace cuzk::bn254 {
 
@@ -53,26 +54,6 @@ constexpr size_t n_loop_additions = count_nonzero(ate_naf) - 1;    // below the 
 constexpr size_t n_coeffs = loop_top + n_loop_additions + 2;       // + the two Frobenius lines
 static_assert(ate_naf.d[loop_top] == 1 && loop_top == 65 && n_loop_additions == 21 && n_coeffs == 88);
 
-// a/2 in Fp (see fp_halve in lib/pairing/pairing.cpp): (a·R)/2 mod p, adding p
-// first when the stored integer is odd (a + p < 2^255, no carry out).
-fp fp_halve(const fp& a)
-{
-    constexpr bigint<4> p = fp_params::modulus;
-    const uint64_t mask = 0 - (a.l[0] & 1);
-    uint64_t t[4];
-    uint64_t c = 0;
-    for (size_t i = 0; i < 4; ++i) {
-        const u128 s = u128(a.l[i]) + (p.l[i] & mask) + c;
-        t[i] = uint64_t(s);
-        c = uint64_t(s >> 64);
-    }
-    fp r;
-    for (size_t i = 0; i < 3; ++i) r.l[i] = (t[i] >> 1) | (t[i + 1] << 63);
-    r.l[3] = t[3] >> 1;
-    return r;
-}
-fp2 halve(const fp2& a) { return {fp_halve(a.c0), fp_halve(a.c1)}; }
-
 // 3b' = 9/ξ: one Fp2 product with the constant.
 fp2 mul_by_3b(const fp2& a)
 {
@@ -80,71 +61,20 @@ fp2 mul_by_3b(const fp2& a)
     return a * (b.dbl() + b);
 }
 
-// The running point T = (X : Y : Z) on E', homogeneous: x = X/Z, y = Y/Z.
-struct g2_proj {
-    fp2 x, y, z;
-};
-
 using line = std::array<fp2, 3>;
+using pairing_detail::g2_proj;
 
-// Doubling step: T ← 2T, and the tangent line at T.
-//
-// Line. With λ = 3x_T²/(2y_T) on E and x_T = x'w², y_T = y'w³ one gets
-// λ = λ'·w, λ' = 3x'²/(2y'), and the tangent at P is
-//   ℓ(P) = y_P − y_T − λ(x_P − x_T) = y_P − λ'x_P·w + (λ'x' − y')·w³.
-// In projective terms λ' = 3X²/(2YZ) and λ'x' − y' = (Y² − 3b'Z²)/(2YZ)
-// after X³ = Y²Z − b'Z³. Times −2YZ (killed):
-//   ℓ ~ (−2YZ·y_P) + (3X²·x_P)·w + (3b'Z² − Y²)·w³,
-// stored as the triple (−2YZ, 3X², 3b'Z² − Y²).
-//
-// Point: the formulas of the BLS12-381 doubling step (they hold for any
-// y² = x³ + b'), with B = Y², C = Z², E = 3b'C, F = 3E, H = 2YZ:
-//   X3 = (XY/2)·(B − F),  Y3 = ((B + F)/2)² − 3E²,  Z3 = B·H.
-line doubling_step(g2_proj& t)
-{
-    const fp2 A = halve(t.x * t.y);
-    const fp2 B = t.y.sqr();
-    const fp2 C = t.z.sqr();
-    const fp2 E = mul_by_3b(C);
-    const fp2 F = E.dbl() + E;
-    const fp2 G = halve(B + F);
-    const fp2 H = (t.y + t.z).sqr() - (B + C);
-    const fp2 X2 = t.x.sqr();
-    const fp2 E2 = E.sqr();
-    const line l = {-H, X2.dbl() + X2, E - B};
-    t.x = A * (B - F);
-    t.y = G.sqr() - (E2.dbl() + E2);
-    t.z = B * H;
-    return l;
-}
-
-// Addition step: T ← T + Q (Q affine), and the chord through T and Q.
-//
-// Line. With θ = Y − y_Q·Z, Λ = X − x_Q·Z the slope on E' is λ' = θ/Λ, the
-// slope on E is λ'·w, and
-//   ℓ(P) = y_P − λ'x_P·w + (λ'x_Q − y_Q)·w³.
-// Times Λ (killed): (Λ·y_P) + (−θ·x_P)·w + (θx_Q − Λy_Q)·w³, stored as
-// (Λ, −θ, θx_Q − Λy_Q).
-//
-// Point: as in the BLS12-381 addition step, C = Λ², D = Λ³, E = C·X,
-// F = θ²Z + D − 2E: X3 = Λ·F, Y3 = θ·(E − F) − D·Y, Z3 = Z·D.
+// The steps' lines on this D-type twist (lib/pairing/miller_steps.hpp has the
+// point formulas). The untwisting x_T = x'w², y_T = y'w³ gives the slope
+// λ = λ'·w on E, so a line is ℓ(P) = y_P − λ'x_P·w + (λ'x' − y')·w³: y_P's
+// coefficient is the constant of Fp12, x_P's sits at w and the constant part
+// at w³; stored as (y coefficient, x coefficient, constant).
+line stored(const pairing_detail::line_parts<fp2>& l) { return {l.y, l.x, l.c}; }
+line doubling_step(g2_proj<fp2>& t) { return stored(pairing_detail::doubling_step(t, mul_by_3b)); }
 // T = ±Q never happens: in the loop T = [k]Q with 2 ≤ k < 6x + 2 < r, and at
 // the end T = [6x + 2]Q against π(Q) = [p]Q and then [6x + 2 + p]Q against
 // −π²(Q) = [−p²]Q, none of which coincide mod r.
-line addition_step(g2_proj& t, const g2_affine& q)
-{
-    const fp2 theta = t.y - q.y * t.z;
-    const fp2 lam = t.x - q.x * t.z;
-    const line l = {lam, -theta, theta * q.x - lam * q.y};
-    const fp2 C = lam.sqr();
-    const fp2 D = C * lam;
-    const fp2 E = C * t.x;
-    const fp2 F = theta.sqr() * t.z + D - E.dbl();
-    t.x = lam * F;
-    t.y = theta * (E - F) - D * t.y;
-    t.z = t.z * D;
-    return l;
-}
+line addition_step(g2_proj<fp2>& t, const g2_affine& q) { return stored(pairing_detail::addition_step(t, q)); }
 
 // π on E' (untwist, p-power Frobenius, twist back):
 //   π(x, y) = (x̄·ξ^((p−1)/3), ȳ·ξ^((p−1)/2)) = (x̄·γ(1, 2), ȳ·γ(1, 3)),
@@ -237,7 +167,7 @@ g2_prepared prepare_g2(const g2_affine& q)
     out.infinity = false;
     out.coeffs.reserve(n_coeffs);
     const g2_affine neg_q = -q;
-    g2_proj t{q.x, q.y, fp2::one()};
+    g2_proj<fp2> t{q.x, q.y, fp2::one()};
     for (size_t i = loop_top; i-- > 0;) {
         out.coeffs.push_back(doubling_step(t));
         if (ate_naf.d[i] != 0) out.coeffs.push_back(addition_step(t, ate_naf.d[i] > 0 ? q : neg_q));

@@ -16,6 +16,7 @@
 #include <string>
 
 #include "cuzk/error.hpp"
+#include "pairing/miller_steps.hpp"
 
 namespace cuzk {
 
@@ -29,26 +30,6 @@ constexpr size_t n_additions = size_t(std::popcount(bls_x_abs) - 1);
 constexpr size_t n_coeffs = n_doublings + n_additions;   // 63 + 5 = 68
 static_assert(n_coeffs == 68);
 
-// a/2 in Fp: the stored integer is a·R; (a/2)·R = (a·R)/2 mod p. If it is odd,
-// add p (a + p < 2p < 2^382, no carry out), then shift right by one.
-fp fp_halve(const fp& a)
-{
-    constexpr bigint<6> p = fp_params::modulus;
-    const uint64_t mask = 0 - (a.l[0] & 1);
-    uint64_t t[6];
-    uint64_t c = 0;
-    for (size_t i = 0; i < 6; ++i) {
-        const u128 s = u128(a.l[i]) + (p.l[i] & mask) + c;
-        t[i] = uint64_t(s);
-        c = uint64_t(s >> 64);
-    }
-    fp r;
-    for (size_t i = 0; i < 5; ++i) r.l[i] = (t[i] >> 1) | (t[i + 1] << 63);
-    r.l[5] = t[5] >> 1;
-    return r;
-}
-fp2 halve(const fp2& a) { return {fp_halve(a.c0), fp_halve(a.c1)}; }
-
 // 3b' = 12ξ = 12(1 + u): one multiplication by ξ (two Fp additions) and a
 // few additions.
 fp2 mul_by_3b(const fp2& a)
@@ -57,73 +38,19 @@ fp2 mul_by_3b(const fp2& a)
     return (t.dbl() + t).dbl().dbl();
 }
 
-// The running point T = (X : Y : Z) on E', homogeneous: x = X/Z, y = Y/Z.
-struct g2_proj {
-    fp2 x, y, z;
-};
-
 using line = std::array<fp2, 3>;
+using pairing_detail::g2_proj;
 
-// Doubling step: T ← 2T, and the tangent line at T.
-//
-// Line. With λ = 3x_T²/(2y_T) on E and x_T = x'w⁻², y_T = y'w⁻³ one gets
-// λ = λ'·w⁻¹, λ' = 3x'²/(2y'), and the tangent at P is
-//   ℓ(P) = y_P − y_T − λ(x_P − x_T) = y_P − λ'x_P·w⁻¹ + (λ'x' − y')·w⁻³.
-// Times w³ (killed): (λ'x' − y') − λ'x_P·w² + y_P·w³. In projective terms
-// λ' = 3X²/(2YZ), λ'x' − y' = (3X³ − 2Y²Z)/(2YZ²) = (Y² − 3b'Z²)/(2YZ) after
-// X³ = Y²Z − b'Z³. Times −2YZ (killed):
-//   ℓ ~ (3b'Z² − Y²) + (3X²·x_P)·w² + (−2YZ·y_P)·w³,
-// stored as the triple (3b'Z² − Y², 3X², −2YZ).
-//
-// Point. With B = Y², C = Z², E = 3b'C, F = 3E, H = 2YZ = (Y + Z)² − B − C:
-//   X3 = (XY/2)·(B − F),  Y3 = ((B + F)/2)² − 3E²,  Z3 = B·H.
-// Check: x3 = λ² − 2x = X(9X³ − 8BZ)/(4BZ²) = X(B − 9b'C)/(4BZ) = X3/Z3, and
-// y3 = λ(x − x3) − y = (B² + 18b'BC − 27b'²C²)/(8YBZ) = Y3/Z3, both using
-// X³ = Z(B − b'C). Cost 3m̃ + 6s̃ (Costello–Lange–Naehrig 2010 shape).
-line doubling_step(g2_proj& t)
-{
-    const fp2 A = halve(t.x * t.y);
-    const fp2 B = t.y.sqr();
-    const fp2 C = t.z.sqr();
-    const fp2 E = mul_by_3b(C);
-    const fp2 F = E.dbl() + E;
-    const fp2 G = halve(B + F);
-    const fp2 H = (t.y + t.z).sqr() - (B + C);
-    const fp2 X2 = t.x.sqr();
-    const fp2 E2 = E.sqr();
-    const line l = {E - B, X2.dbl() + X2, -H};
-    t.x = A * (B - F);
-    t.y = G.sqr() - (E2.dbl() + E2);
-    t.z = B * H;
-    return l;
-}
-
-// Addition step: T ← T + Q (Q affine), and the chord through T and Q.
-//
-// Line. With θ = Y − y_Q·Z, Λ = X − x_Q·Z the slope on E' is λ' = θ/Λ and,
-// as above, ℓ(P)·w³ = (λ'x_Q − y_Q) − λ'x_P·w² + y_P·w³. Times Λ (killed):
-//   ℓ ~ (θ·x_Q − Λ·y_Q) + (−θ·x_P)·w² + (Λ·y_P)·w³,
-// stored as (θx_Q − Λy_Q, −θ, Λ).
-//
-// Point. With C = Λ², D = Λ³, E = C·X, F = θ²Z + D − 2E:
-//   X3 = Λ·F,  Y3 = θ·(E − F) − D·Y,  Z3 = Z·D.
-// Check: x3 = λ'² − x − x_Q; Λ²x_Q·Z = Λ²X − Λ³ turns it into F/(Λ²Z) = X3/Z3,
-// and y3 = λ'(x − x3) − y = (θ(E − F) − DY)/(DZ). Cost 11m̃ + 2s̃.
+// The steps' lines on this M-type twist (lib/pairing/miller_steps.hpp has the
+// point formulas). The untwisting x_T = x'w⁻², y_T = y'w⁻³ gives the slope
+// λ = λ'·w⁻¹ on E, and a line ℓ(P) = y_P − λ'x_P·w⁻¹ + (λ'x' − y')·w⁻³
+// times w³ (killed) is (λ'x' − y') − λ'x_P·w² + y_P·w³: the constant part
+// first, then x_P's coefficient at w², y_P's at w³, stored as
+// (constant, x coefficient, y coefficient).
+line stored(const pairing_detail::line_parts<fp2>& l) { return {l.c, l.x, l.y}; }
+line doubling_step(g2_proj<fp2>& t) { return stored(pairing_detail::doubling_step(t, mul_by_3b)); }
 // T = ±Q never happens: T = [k]Q with 1 < k < |x| < r.
-line addition_step(g2_proj& t, const g2_affine& q)
-{
-    const fp2 theta = t.y - q.y * t.z;
-    const fp2 lam = t.x - q.x * t.z;
-    const line l = {theta * q.x - lam * q.y, -theta, lam};
-    const fp2 C = lam.sqr();
-    const fp2 D = C * lam;
-    const fp2 E = C * t.x;
-    const fp2 F = theta.sqr() * t.z + D - E.dbl();
-    t.x = lam * F;
-    t.y = theta * (E - F) - D * t.y;
-    t.z = t.z * D;
-    return l;
-}
+line addition_step(g2_proj<fp2>& t, const g2_affine& q) { return stored(pairing_detail::addition_step(t, q)); }
 
 // f · ℓ(P) for a stored triple: the sparse element l0 + (l1·x_P)·w² + (l2·y_P)·w³.
 inline fp12 mul_by_line(const fp12& f, const line& l, const g1_affine& p)
@@ -192,7 +119,7 @@ g2_prepared prepare_g2(const g2_affine& q)
         throw error(errc::not_on_curve, "prepare_g2: the G2 point is not on the curve y² = x³ + 4(1 + u)");
     out.infinity = false;
     out.coeffs.reserve(n_coeffs);
-    g2_proj t{q.x, q.y, fp2::one()};
+    g2_proj<fp2> t{q.x, q.y, fp2::one()};
     for (int i = loop_top - 1; i >= 0; --i) {
         out.coeffs.push_back(doubling_step(t));
         if ((bls_x_abs >> i) & 1) out.coeffs.push_back(addition_step(t, q));
