@@ -367,3 +367,31 @@ TEST_CASE("MSM input checks and the window choice", "[msm]")
     }
     CHECK(msm_window_bits(1u << 16, 1, 1) <= msm_window_bits(1u << 16, 1, 255));
 }
+
+TEST_CASE("MSM and sum_points on BN254 G1 and G2 equal the naive sums", "[msm][bn254]")
+{
+    std::mt19937_64 rng(test::test_seed() ^ 0x6d736d37);
+    auto check = [&](auto tag, std::initializer_list<size_t> sizes) {
+        using Aff = decltype(tag);
+        for (size_t n : sizes) {
+            INFO("n = " << n);
+            const auto p = random_points<Aff>(n, rng, 32);
+            std::vector<repr> k = random_scalars(n, rng);
+            for (size_t i = 0; i < n; i += 5) k[i] = bn254::fr::random(rng).to_repr();
+            const auto expect = naive(p, k);
+            CHECK(run(p, k, 1) == expect);
+            CHECK(run(p, k, 3) == expect);
+            CHECK(run(p, k, 2, 0, msm_buckets::batch_affine) == expect);
+            CHECK(run(p, k, 1, 5, msm_buckets::xyzz) == expect);
+            std::vector<uint8_t> mask(n);
+            auto sum = jac_of<Aff>::identity();
+            for (size_t i = 0; i < n; ++i) {
+                mask[i] = uint8_t(rng() % 2);
+                if (mask[i]) sum = sum.add(p[i]);
+            }
+            CHECK(sum_points(std::span<const Aff>(p), std::span<const uint8_t>(mask), 3) == sum);
+        }
+    };
+    check(bn254::g1_affine{}, {0, 1, 7, 100, 3000});
+    check(bn254::g2_affine{}, {0, 1, 31, 300});
+}

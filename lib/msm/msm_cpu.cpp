@@ -541,6 +541,43 @@ g2_jacobian msm(std::span<const g2_affine> points, std::span<const fr::repr> sca
     }
 }
 
+// BN254: the same code. Its 4-limb Fp inversion costs about the same number
+// of its (cheaper) multiplications as BLS12-381's, so the cost model's
+// constants carry over.
+bn254::g1_jacobian msm(std::span<const bn254::g1_affine> points, std::span<const fr::repr> scalars,
+                       const msm_options& opt)
+{
+    try {
+        return msm_impl<bn254::fp, bn254::g1_curve>(points, scalars, opt, g1_inversion_cost);
+    } catch (const std::bad_alloc&) {
+        throw error(errc::out_of_memory, fmt::format("msm: out of memory for {} BN254 G1 points", points.size()));
+    }
+}
+
+bn254::g2_jacobian msm(std::span<const bn254::g2_affine> points, std::span<const fr::repr> scalars,
+                       const msm_options& opt)
+{
+    try {
+        return msm_impl<bn254::fp2, bn254::g2_curve>(points, scalars, opt, g2_inversion_cost);
+    } catch (const std::bad_alloc&) {
+        throw error(errc::out_of_memory, fmt::format("msm: out of memory for {} BN254 G2 points", points.size()));
+    }
+}
+
+bn254::g1_jacobian sum_points(std::span<const bn254::g1_affine> points, std::span<const uint8_t> mask,
+                              unsigned threads)
+{
+    return sum_impl<bn254::fp, bn254::g1_curve>(points, mask.size(), [&](size_t i) { return mask[i] != 0; }, threads,
+                                                g1_inversion_cost);
+}
+
+bn254::g2_jacobian sum_points(std::span<const bn254::g2_affine> points, std::span<const uint8_t> mask,
+                              unsigned threads)
+{
+    return sum_impl<bn254::fp2, bn254::g2_curve>(points, mask.size(), [&](size_t i) { return mask[i] != 0; },
+                                                 threads, g2_inversion_cost);
+}
+
 g1_jacobian sum_points(std::span<const g1_affine> points, std::span<const uint8_t> mask, unsigned threads)
 {
     return sum_impl<fp, g1_curve>(points, mask.size(), [&](size_t i) { return mask[i] != 0; }, threads,

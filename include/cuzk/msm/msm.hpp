@@ -1,5 +1,6 @@
 // cuzk — multi-scalar multiplication Σ k_i·P_i on the CPU, for G1 and G2 of
-// BLS12-381, and the 0/1-scalar special case (a plain sum of selected points).
+// BLS12-381 and of BN254 (the same code, overloads by point type), and the
+// 0/1-scalar special case (a plain sum of selected points).
 //
 // Method (lib/msm/msm_cpu.cpp has the derivations and cost notes): Pippenger
 // with signed (Booth) window digits in [−2^(c−1), 2^(c−1)], so a window needs
@@ -27,6 +28,7 @@
 #include <vector>
 
 #include "cuzk/ec/bls12_381.hpp"
+#include "cuzk/ec/bn254.hpp"
 
 namespace cuzk {
 
@@ -72,5 +74,16 @@ g1_jacobian sum_points(std::span<const g1_affine> points, std::span<const uint8_
 g2_jacobian sum_points(std::span<const g2_affine> points, std::span<const uint8_t> mask, unsigned threads = 0);
 g1_jacobian sum_points(std::span<const g1_affine> points, const std::vector<bool>& mask, unsigned threads = 0);
 g2_jacobian sum_points(std::span<const g2_affine> points, const std::vector<bool>& mask, unsigned threads = 0);
+
+// The same on BN254 (scalars are BN254 Fr's canonical integers, also four
+// limbs).
+bn254::g1_jacobian msm(std::span<const bn254::g1_affine> points, std::span<const fr::repr> scalars,
+                       const msm_options& opt = {});
+bn254::g2_jacobian msm(std::span<const bn254::g2_affine> points, std::span<const fr::repr> scalars,
+                       const msm_options& opt = {});
+bn254::g1_jacobian sum_points(std::span<const bn254::g1_affine> points, std::span<const uint8_t> mask,
+                              unsigned threads = 0);
+bn254::g2_jacobian sum_points(std::span<const bn254::g2_affine> points, std::span<const uint8_t> mask,
+                              unsigned threads = 0);
 
 } // namespace cuzk
