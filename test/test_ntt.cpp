@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cuzk/error.hpp"
+#include "cuzk/io/decimal.hpp"
 #include "cuzk/ntt/ntt.hpp"
 #include "gmp_util.hpp"
 
@@ -426,4 +427,42 @@ TEST_CASE("bad sizes and a zero coset shift throw invalid_argument", "[ntt]")
     CHECK(code_of([&] { bit_reverse(odd); }) == errc::invalid_argument);
     std::vector<fr> empty;
     CHECK(code_of([&] { bit_reverse(empty); }) == errc::ok);
+}
+
+TEST_CASE("BN254 Fr: snarkjs's root of unity, transforms against the naive DFT, round trips", "[ntt][bn254]")
+{
+    using bfr = bn254::fr;
+    // ffjavascript's bn128 Fr.w[28] (snarkjs's and circom's 2^28-th root).
+    const bfr w28 = root_of_unity_of<bfr>(28, root_convention::snarkjs);
+    bfr::repr want;
+    REQUIRE(io::from_decimal("19103219067921713944291392827692070036145651957329286315305642004821462161904", want));
+    CHECK(w28 == bfr::from_repr(want));
+    bfr h = w28;
+    for (int i = 0; i < 27; ++i) h = h.sqr();
+    CHECK(h == -bfr::one());   // primitive
+    CHECK_THROWS_AS(root_of_unity_of<bfr>(29, root_convention::snarkjs), error);
+
+    std::mt19937_64 rng(test::test_seed() + 254);
+    for (unsigned k = 0; k <= 9; ++k) {
+        INFO("n = 2^" << k);
+        const ntt_domain_t<bfr> d(k, root_convention::snarkjs);
+        std::vector<bfr> a(d.size());
+        for (bfr& x : a) x = bfr::random(rng);
+        // Σ_j a_j ω^{ij}, quadratic.
+        std::vector<bfr> want_f(d.size(), bfr::zero());
+        for (size_t i = 0; i < d.size(); ++i) {
+            const bfr wi = d.omega().pow(uint64_t(i));
+            bfr x = bfr::one();
+            for (size_t j = 0; j < d.size(); ++j, x *= wi) want_f[i] += a[j] * x;
+        }
+        std::vector<bfr> f = a;
+        ntt<bfr>(f, d, 2);
+        CHECK(f == want_f);
+        intt<bfr>(f, d, 3);
+        CHECK(f == a);
+        const bfr shift = bfr::random(rng);
+        coset_ntt<bfr>(f, d, shift, 2);
+        coset_intt<bfr>(f, d, shift, 1);
+        CHECK(f == a);
+    }
 }

@@ -1,4 +1,5 @@
-// cuzk — multi-threaded radix-2 NTT over Fr (see include/cuzk/ntt/ntt.hpp).
+// cuzk — multi-threaded radix-2 NTT over a scalar field (BLS12-381's or
+// BN254's Fr; see include/cuzk/ntt/ntt.hpp).
 //
 // Schedule (natural order in and out):
 //   1. bit_reverse(a)                         one permutation pass, n/2 swaps at most
@@ -78,7 +79,8 @@ unsigned log2_exact(size_t n)
     return n <= 1 ? 0u : 63u - static_cast<unsigned>(__builtin_clzll(n));
 }
 
-void check_size(std::span<fr> a, const ntt_domain& d, const char* fn)
+template <class F>
+void check_size(std::span<F> a, const ntt_domain_t<F>& d, const char* fn)
 {
     if (a.size() != d.size())
         throw error(errc::invalid_argument,
@@ -98,40 +100,41 @@ inline size_t reverse_bits(size_t i, unsigned bits)
 }
 
 // One butterfly: (a[i], a[i+m]) <- (u + v·w, u − v·w) with w = ω^{±k}, k > 0.
-template <bool Inv>
-CUZK_INLINE void butterfly(fr& x, fr& y, const fr* tw, size_t half, size_t k)
+template <bool Inv, class F>
+CUZK_INLINE void butterfly(F& x, F& y, const F* tw, size_t half, size_t k)
 {
-    const fr u = x;
+    const F u = x;
     if constexpr (!Inv) {
-        const fr t = y * tw[k];
+        const F t = y * tw[k];
         x = u + t;
         y = u - t;
     } else {
-        const fr t = y * tw[half - k];   // v·ω^−k = −t
+        const F t = y * tw[half - k];   // v·ω^−k = −t
         x = u - t;
         y = u + t;
     }
 }
-CUZK_INLINE void butterfly_one(fr& x, fr& y)
+template <class F>
+CUZK_INLINE void butterfly_one(F& x, F& y)
 {
-    const fr u = x;
+    const F u = x;
     x = u + y;
     y = u - y;
 }
 
 // Stages 0 … K−1 on the aligned block a[base, base + 2^K).
-template <bool Inv>
-void first_pass_block(fr* a, size_t base, unsigned K, unsigned log_n, const fr* tw, size_t half)
+template <bool Inv, class F>
+void first_pass_block(F* a, size_t base, unsigned K, unsigned log_n, const F* tw, size_t half)
 {
     const size_t len = size_t{1} << K;
-    fr* blk = a + base;
+    F* blk = a + base;
     // Stage 0: twiddle 1 only.
     for (size_t g = 0; g < len; g += 2) butterfly_one(blk[g], blk[g + 1]);
     for (unsigned s = 1; s < K; ++s) {
         const size_t m = size_t{1} << s;
         const unsigned sh = log_n - 1 - s;
         for (size_t g = 0; g < len; g += 2 * m) {
-            fr* p = blk + g;
+            F* p = blk + g;
             butterfly_one(p[0], p[m]);
             for (size_t j = 1; j < m; ++j) butterfly<Inv>(p[j], p[j + m], tw, half, j << sh);
         }
@@ -140,8 +143,8 @@ void first_pass_block(fr* a, size_t base, unsigned K, unsigned log_n, const fr* 
 
 // Stages b … b+K−1 on one tile: columns lo0 … lo0+T−1 (T = 2^tile_log) of the
 // group whose index bits above b+K are `hi`.
-template <bool Inv>
-void column_pass_tile(fr* a, size_t hi, size_t lo0, unsigned b, unsigned K, unsigned log_n, const fr* tw,
+template <bool Inv, class F>
+void column_pass_tile(F* a, size_t hi, size_t lo0, unsigned b, unsigned K, unsigned log_n, const F* tw,
                       size_t half)
 {
     constexpr size_t T = size_t{1} << tile_log;
@@ -154,7 +157,7 @@ void column_pass_tile(fr* a, size_t hi, size_t lo0, unsigned b, unsigned K, unsi
         const size_t rstep = size_t{1} << sl;
         for (size_t rh = 0; rh < rows; rh += 2 * rstep) {
             for (size_t rl = 0; rl < rstep; ++rl) {
-                fr* row = a + base + ((rh + rl) << b);
+                F* row = a + base + ((rh + rl) << b);
                 const size_t jbase = (rl << b) + lo0;   // j of the first element of the row
                 size_t t0 = 0;
                 if (jbase == 0) {
@@ -168,15 +171,15 @@ void column_pass_tile(fr* a, size_t hi, size_t lo0, unsigned b, unsigned K, unsi
 }
 
 // The DIT butterflies of all stages on bit-reversed input.
-template <bool Inv>
-void dit(std::span<fr> a, const ntt_domain& d, unsigned threads)
+template <bool Inv, class F>
+void dit(std::span<F> a, const ntt_domain_t<F>& d, unsigned threads)
 {
     const unsigned log_n = d.log_size();
     if (log_n == 0) return;
     const size_t n = a.size();
     const size_t half = n / 2;
-    const fr* tw = d.twiddles().data();
-    fr* p = a.data();
+    const F* tw = d.twiddles().data();
+    F* p = a.data();
 
     const unsigned B = log_n < block_log ? log_n : block_log;
     run(threads, n >> B, n, [&](size_t b, size_t e) {
@@ -205,12 +208,13 @@ void dit(std::span<fr> a, const ntt_domain& d, unsigned threads)
 }
 
 // a_i <- a_i · c0 · g^i.
-void scale_powers_from(std::span<fr> a, const fr& c0, const fr& g, unsigned threads)
+template <class F>
+void scale_powers_from(std::span<F> a, const F& c0, const F& g, unsigned threads)
 {
     const size_t n = a.size();
-    fr* p = a.data();
+    F* p = a.data();
     run(threads, n, n, [&](size_t b, size_t e) {
-        fr c = c0 * g.pow(uint64_t(b));
+        F c = c0 * g.pow(uint64_t(b));
         for (size_t i = b; i < e; ++i) {
             p[i] *= c;
             c *= g;
@@ -218,10 +222,11 @@ void scale_powers_from(std::span<fr> a, const fr& c0, const fr& g, unsigned thre
     });
 }
 
-void scale_const(std::span<fr> a, const fr& c, unsigned threads)
+template <class F>
+void scale_const(std::span<F> a, const F& c, unsigned threads)
 {
     const size_t n = a.size();
-    fr* p = a.data();
+    F* p = a.data();
     run(threads, n, n, [&](size_t b, size_t e) {
         for (size_t i = b; i < e; ++i) p[i] *= c;
     });
@@ -229,25 +234,47 @@ void scale_const(std::span<fr> a, const fr& c, unsigned threads)
 
 } // namespace
 
-// ω_{2^32} = g^t with t = (r − 1)/2^32, then 32 − log_n squarings.
+// ω_{2^s} = g^t with r − 1 = 2^s·t (t odd), then s − log_n squarings; g = 7
+// (bellperson) or 5 (snarkjs). The root must be primitive: its 2^(s−1)-th
+// power is −1 (g a non-residue), else the convention does not exist for F.
+template <class F>
+F root_of_unity_of(unsigned log_n, root_convention c)
+{
+    constexpr unsigned s = F::params::two_adicity;
+    if (log_n > s)
+        throw error(errc::invalid_argument,
+                    fmt::format("root_of_unity: log_n = {} exceeds the 2-adicity {} of the scalar field", log_n, s));
+    constexpr bigint<F::N> t = shr(sub_small(F::params::modulus, 1), s);
+    const F w_top = F::from_u64(c == root_convention::snarkjs ? 5 : 7).pow(t);
+    F half = w_top;
+    for (unsigned i = 1; i < s; ++i) half = half.sqr();
+    if (half != -F::one())
+        throw error(errc::invalid_argument, fmt::format("root_of_unity: the {} convention's generator is a square in "
+                                                        "this field (no primitive 2^{} root from it)",
+                                                        c == root_convention::snarkjs ? "snarkjs" : "bellperson", s));
+    F w = w_top;
+    for (unsigned i = log_n; i < s; ++i) w = w.sqr();
+    return w;
+}
+
 fr root_of_unity(unsigned log_n, root_convention c)
 {
+    static const fr w32_bellperson = root_of_unity_of<fr>(fr_params::two_adicity, root_convention::bellperson);
+    static const fr w32_snarkjs = root_of_unity_of<fr>(fr_params::two_adicity, root_convention::snarkjs);
     if (log_n > fr_params::two_adicity)
         throw error(errc::invalid_argument,
                     fmt::format("root_of_unity: log_n = {} exceeds the 2-adicity 32 of Fr", log_n));
-    constexpr bigint<4> t = shr(sub_small(fr_params::modulus, 1), fr_params::two_adicity);
-    static const fr w32_bellperson = fr::from_u64(7).pow(t);
-    static const fr w32_snarkjs = fr::from_u64(5).pow(t);
     fr w = c == root_convention::snarkjs ? w32_snarkjs : w32_bellperson;
     for (unsigned i = log_n; i < fr_params::two_adicity; ++i) w = w.sqr();
     return w;
 }
 
-ntt_domain::ntt_domain(unsigned log_n, root_convention c, unsigned threads)
-    : log_n_(log_n), conv_(c), omega_(root_of_unity(log_n, c))   // throws for log_n > 32
+template <class F>
+ntt_domain_t<F>::ntt_domain_t(unsigned log_n, root_convention c, unsigned threads)
+    : log_n_(log_n), conv_(c), omega_(root_of_unity_of<F>(log_n, c))   // throws for log_n > 2-adicity
 {
     omega_inv_ = omega_.inverse();
-    size_inv_ = fr::from_u64(uint64_t{1} << log_n).inverse();
+    size_inv_ = F::from_u64(uint64_t{1} << log_n).inverse();
     const size_t half = size() / 2;
     try {
         tw_.resize(half);
@@ -255,10 +282,10 @@ ntt_domain::ntt_domain(unsigned log_n, root_convention c, unsigned threads)
         throw error(errc::out_of_memory,
                     fmt::format("ntt_domain: cannot allocate the twiddle table of 2^{} elements", log_n ? log_n - 1 : 0));
     }
-    fr* p = tw_.data();
-    const fr w = omega_;
+    F* p = tw_.data();
+    const F w = omega_;
     run(threads, half, half, [&](size_t b, size_t e) {
-        fr x = w.pow(uint64_t(b));
+        F x = w.pow(uint64_t(b));
         for (size_t i = b; i < e; ++i) {
             p[i] = x;
             x *= w;
@@ -266,7 +293,8 @@ ntt_domain::ntt_domain(unsigned log_n, root_convention c, unsigned threads)
     });
 }
 
-void bit_reverse(std::span<fr> a, unsigned threads)
+template <class F>
+void bit_reverse(std::span<F> a, unsigned threads)
 {
     const size_t n = a.size();
     if (n != 0 && !is_pow2(n))
@@ -274,7 +302,7 @@ void bit_reverse(std::span<fr> a, unsigned threads)
                     fmt::format("bit_reverse: size {} is not a power of two", n));
     if (n <= 2) return;
     const unsigned bits = log2_exact(n);
-    fr* p = a.data();
+    F* p = a.data();
     // Each pair {i, rev(i)} is swapped by the thread that owns the smaller index.
     run(threads, n, n, [&](size_t b, size_t e) {
         for (size_t i = b; i < e; ++i) {
@@ -284,43 +312,61 @@ void bit_reverse(std::span<fr> a, unsigned threads)
     });
 }
 
-void scale_by_powers(std::span<fr> a, const fr& g, unsigned threads)
+template <class F>
+void scale_by_powers(std::type_identity_t<std::span<F>> a, const F& g, unsigned threads)
 {
-    scale_powers_from(a, fr::one(), g, threads);
+    scale_powers_from<F>(a, F::one(), g, threads);
 }
 
-void ntt(std::span<fr> a, const ntt_domain& d, unsigned threads)
+template <class F>
+void ntt(std::type_identity_t<std::span<F>> a, const ntt_domain_t<F>& d, unsigned threads)
 {
-    check_size(a, d, "ntt");
-    bit_reverse(a, threads);
-    dit<false>(a, d, threads);
+    check_size<F>(a, d, "ntt");
+    bit_reverse<F>(a, threads);
+    dit<false, F>(a, d, threads);
 }
 
-void intt(std::span<fr> a, const ntt_domain& d, unsigned threads)
+template <class F>
+void intt(std::type_identity_t<std::span<F>> a, const ntt_domain_t<F>& d, unsigned threads)
 {
-    check_size(a, d, "intt");
-    bit_reverse(a, threads);
-    dit<true>(a, d, threads);
-    scale_const(a, d.size_inv(), threads);
+    check_size<F>(a, d, "intt");
+    bit_reverse<F>(a, threads);
+    dit<true, F>(a, d, threads);
+    scale_const<F>(a, d.size_inv(), threads);
 }
 
 // Σ_j a_j (s·ω^i)^j = Σ_j (a_j s^j) ω^{ij}: scale, then transform.
-void coset_ntt(std::span<fr> a, const ntt_domain& d, const fr& shift, unsigned threads)
+template <class F>
+void coset_ntt(std::type_identity_t<std::span<F>> a, const ntt_domain_t<F>& d, const F& shift, unsigned threads)
 {
-    check_size(a, d, "coset_ntt");
-    scale_powers_from(a, fr::one(), shift, threads);
-    bit_reverse(a, threads);
-    dit<false>(a, d, threads);
+    check_size<F>(a, d, "coset_ntt");
+    scale_powers_from<F>(a, F::one(), shift, threads);
+    bit_reverse<F>(a, threads);
+    dit<false, F>(a, d, threads);
 }
 
 // Inverse transform gives a_j s^j; multiply by (1/n)·s^−j (1/n folded in).
-void coset_intt(std::span<fr> a, const ntt_domain& d, const fr& shift, unsigned threads)
+template <class F>
+void coset_intt(std::type_identity_t<std::span<F>> a, const ntt_domain_t<F>& d, const F& shift, unsigned threads)
 {
-    check_size(a, d, "coset_intt");
+    check_size<F>(a, d, "coset_intt");
     if (shift.is_zero()) throw error(errc::invalid_argument, "coset_intt: the coset shift is zero");
-    bit_reverse(a, threads);
-    dit<true>(a, d, threads);
-    scale_powers_from(a, d.size_inv(), shift.inverse(), threads);
+    bit_reverse<F>(a, threads);
+    dit<true, F>(a, d, threads);
+    scale_powers_from<F>(a, d.size_inv(), shift.inverse(), threads);
 }
+
+#define CUZK_NTT(F)                                                                                      \
+    template F root_of_unity_of<F>(unsigned, root_convention);                                           \
+    template class ntt_domain_t<F>;                                                                       \
+    template void bit_reverse<F>(std::span<F>, unsigned);                                                 \
+    template void scale_by_powers<F>(std::type_identity_t<std::span<F>>, const F&, unsigned);            \
+    template void ntt<F>(std::type_identity_t<std::span<F>>, const ntt_domain_t<F>&, unsigned);          \
+    template void intt<F>(std::type_identity_t<std::span<F>>, const ntt_domain_t<F>&, unsigned);         \
+    template void coset_ntt<F>(std::type_identity_t<std::span<F>>, const ntt_domain_t<F>&, const F&, unsigned); \
+    template void coset_intt<F>(std::type_identity_t<std::span<F>>, const ntt_domain_t<F>&, const F&, unsigned);
+CUZK_NTT(fr)
+CUZK_NTT(bn254::fr)
+#undef CUZK_NTT
 
 } // namespace cuzk
