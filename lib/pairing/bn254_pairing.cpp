@@ -15,7 +15,7 @@
 #include <string>
 
 #include "cuzk/error.hpp"
-#include "pairing/miller_steps.hpp"
+#include "miller_steps.hpp"
 
 namespace cuzk::bn254 {
 
