@@ -46,7 +46,7 @@ struct context {
         size_t bytes = 0;
     };
     buf slots[slot_count_all];
-    // Twiddle tables by (log n, convention id).
+    // Twiddle tables by (log n, convention id | field << 8; field 0 = BLS12-381, 1 = BN254).
     std::map<std::pair<unsigned, unsigned>, buf> twiddles;
     void* sort_temp = nullptr;
     size_t sort_temp_bytes = 0;

@@ -1,4 +1,4 @@
-// cuzk kernels — G1 and G2 points over the device fields.
+// cuzk kernels — G1 and G2 points over the device fields (BLS12-381 and BN254).
 //
 // The point formulas are the host templates of ec/point.hpp (affine, xyzz,
 // jacobian over any field type), instantiated with the device fields of
@@ -7,6 +7,7 @@
 #pragma once
 
 #include "cuzk/ec/bls12_381.hpp"
+#include "cuzk/ec/bn254.hpp"
 #include "ff_device.cuh"
 
 namespace cuzk::dev {
@@ -23,6 +24,16 @@ using dg2_xyzz = xyzz<dfp2, dg2_curve>;
 static_assert(sizeof(dg1_affine) == sizeof(g1_affine) && sizeof(dg1_xyzz) == sizeof(g1_xyzz));
 static_assert(sizeof(dg2_affine) == sizeof(g2_affine) && sizeof(dg2_xyzz) == sizeof(g2_xyzz));
 
+// BN254's groups (cuzk::bn254), with their own tags.
+struct dbn_g1_curve {};
+struct dbn_g2_curve {};
+using dbn_g1_affine = affine<dbn_fp, dbn_g1_curve>;
+using dbn_g1_xyzz = xyzz<dbn_fp, dbn_g1_curve>;
+using dbn_g2_affine = affine<dbn_fp2, dbn_g2_curve>;
+using dbn_g2_xyzz = xyzz<dbn_fp2, dbn_g2_curve>;
+static_assert(sizeof(dbn_g1_affine) == sizeof(bn254::g1_affine) && sizeof(dbn_g1_xyzz) == sizeof(bn254::g1_xyzz));
+static_assert(sizeof(dbn_g2_affine) == sizeof(bn254::g2_affine) && sizeof(dbn_g2_xyzz) == sizeof(bn254::g2_xyzz));
+
 // Host ↔ device type pairs, for the bridges.
 template <class HostAff>
 struct device_types;
@@ -37,6 +48,18 @@ struct device_types<g2_affine> {
     using aff = dg2_affine;
     using xz = dg2_xyzz;
     using host_xz = g2_xyzz;
+};
+template <>
+struct device_types<bn254::g1_affine> {
+    using aff = dbn_g1_affine;
+    using xz = dbn_g1_xyzz;
+    using host_xz = bn254::g1_xyzz;
+};
+template <>
+struct device_types<bn254::g2_affine> {
+    using aff = dbn_g2_affine;
+    using xz = dbn_g2_xyzz;
+    using host_xz = bn254::g2_xyzz;
 };
 
 // Out-of-line point operations for the cold paths (partial sums, bucket

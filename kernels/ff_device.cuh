@@ -1,5 +1,6 @@
-// cuzk kernels — Montgomery field arithmetic for the device: Fp (381 bits),
-// Fr (255 bits) and Fp2, with 32-bit limbs and PTX carry chains.
+// cuzk kernels — Montgomery field arithmetic for the device, with 32-bit limbs
+// and PTX carry chains: BLS12-381's Fp (381 bits), Fr (255 bits) and Fp2, and
+// the same for BN254 (Fp and Fr of 254 bits, Fp2).
 //
 // dfield<P> is bitwise identical to cuzk::field<P>: the same Montgomery form
 // (a·R mod p, R = 2^(64·limbs): 2^384 for Fp, 2^256 for Fr), fully reduced,
@@ -22,6 +23,7 @@
 #include <cstdint>
 
 #include "cuzk/ff/bls12_381.hpp"
+#include "cuzk/ff/bn254.hpp"
 
 namespace cuzk::dev {
 
@@ -434,8 +436,14 @@ using dfr = dfield<fr_params>;
 static_assert(sizeof(dfp) == sizeof(fp), "dfp must be bitwise fp");
 static_assert(sizeof(dfr) == sizeof(fr), "dfr must be bitwise fr");
 
-// Fp2 = Fp[u]/(u² + 1), the same formulas as cuzk::fp2 (ff/bls12_381.hpp).
-struct dfp2 {
+// Fp2 = Fp[u]/(u² + 1), the same formulas as the host's fp2_t (ff/fp2.hpp);
+// both curves build Fp2 with u² = −1. DFp is the device base field, HostFp2
+// the host type it mirrors.
+template <class DFp, class HostFp2>
+struct dfp2_t {
+    using dfp = DFp;
+    using dfp2 = dfp2_t;
+    using fp2 = HostFp2;
     dfp c0, c1;
 
     CUZK_HD static constexpr dfp2 zero() { return {dfp::zero(), dfp::zero()}; }
@@ -473,6 +481,15 @@ struct dfp2 {
         return {(a.c0 + a.c1) * (a.c0 - a.c1), t.dbl()};
     }
 };
+using dfp2 = dfp2_t<dfp, fp2>;
 static_assert(sizeof(dfp2) == sizeof(fp2), "dfp2 must be bitwise fp2");
+
+// BN254 (cuzk::bn254): the same templates over its parameters.
+using dbn_fp = dfield<bn254::fp_params>;
+using dbn_fr = dfield<bn254::fr_params>;
+using dbn_fp2 = dfp2_t<dbn_fp, bn254::fp2>;
+static_assert(sizeof(dbn_fp) == sizeof(bn254::fp) && sizeof(dbn_fr) == sizeof(bn254::fr) &&
+                  sizeof(dbn_fp2) == sizeof(bn254::fp2),
+              "the BN254 device fields must be bitwise their host types");
 
 } // namespace cuzk::dev

@@ -11,22 +11,25 @@ namespace cuzk::cuda_bridge {
 using namespace cuzk::dev;
 
 namespace {
+template <class dfr>
 struct scale_elements {
     dfr* d;
     dfr f;
     CUZK_HD void operator()(size_t i) const { d[i] = d[i] * f; }
 };
-} // namespace
 
-void ntt(fr* data, unsigned log_n, root_convention conv, const fr& omega, bool inverse, bool coset, const fr& shift,
-         const fr& scale)
+// The transform over the host field Fr (device field dfr); field_tag tells
+// the two curves' twiddle tables apart in the context's cache.
+template <class Fr, class dfr>
+void ntt_on(Fr* data, unsigned log_n, unsigned field_tag, root_convention conv, const Fr& omega, bool inverse,
+            bool coset, const Fr& shift, const Fr& scale)
 {
     context& c = ctx();
     std::lock_guard<std::recursive_mutex> lk(c.mu);
     cuda_be be{c};
     if (log_n == 0) {   // one element: shift^0 = 1 and 1/n = 1, so only the scale is left
         if (!scale.is_one()) {
-            be.each(1, scale_elements{reinterpret_cast<dfr*>(data), dfr::from_host(scale)});
+            be.each(1, scale_elements<dfr>{reinterpret_cast<dfr*>(data), dfr::from_host(scale)});
             CUZK_CUDA_CHECK(cudaStreamSynchronize(c.stream));
         }
         return;
@@ -37,14 +40,14 @@ void ntt(fr* data, unsigned log_n, root_convention conv, const fr& omega, bool i
     const size_t small = (size_t{2} << ((log_n + 1) / 2)) + 16;
     dfr* tables = be.buffer<dfr>(slot_ntt_tables, 2 * small);
 
-    auto& tw = c.twiddles[{log_n, unsigned(conv)}];
+    auto& tw = c.twiddles[{log_n, unsigned(conv) | field_tag << 8}];
     if (!tw.p) {
         tw.bytes = ntt_twiddle_count(log_n) * sizeof(dfr);
         CUZK_CUDA_CHECK(cudaMalloc(&tw.p, tw.bytes));
         ntt_build_twiddles(be, static_cast<dfr*>(tw.p), log_n, dfr::from_host(omega), tables);
     }
-    ntt_scaling sc;
-    const fr n_inv = fr::from_u64(n).inverse() * scale;   // the inverse's factor, with the caller's
+    ntt_scaling_t<dfr> sc;
+    const Fr n_inv = Fr::from_u64(n).inverse() * scale;   // the inverse's factor, with the caller's
     if (!inverse) {
         if (coset) {
             sc.in_shift = ntt_build_powers(be, tables, tables + small, log_n, dfr::from_host(shift),
@@ -75,6 +78,20 @@ void ntt(fr* data, unsigned log_n, root_convention conv, const fr& omega, bool i
     if (const char* e = std::getenv("CUZK_NTT_RADIX"); e && *e >= '1' && *e <= '3') radix = unsigned(*e - '0');
     ntt_run(be, reinterpret_cast<dfr*>(data), scratch, static_cast<const dfr*>(tw.p), log_n, inverse, sc, radix);
     CUZK_CUDA_CHECK(cudaStreamSynchronize(c.stream));
+}
+
+} // namespace
+
+void ntt(fr* data, unsigned log_n, root_convention conv, const fr& omega, bool inverse, bool coset, const fr& shift,
+         const fr& scale)
+{
+    ntt_on<fr, dfr>(data, log_n, 0, conv, omega, inverse, coset, shift, scale);
+}
+
+void ntt(bn254::fr* data, unsigned log_n, root_convention conv, const bn254::fr& omega, bool inverse, bool coset,
+         const bn254::fr& shift, const bn254::fr& scale)
+{
+    ntt_on<bn254::fr, dbn_fr>(data, log_n, 1, conv, omega, inverse, coset, shift, scale);
 }
 
 } // namespace cuzk::cuda_bridge

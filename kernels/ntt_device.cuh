@@ -1,4 +1,5 @@
-// cuzk kernels — radix-2 NTT over Fr on the device, natural order in and out.
+// cuzk kernels — radix-2 NTT over a scalar field on the device (BLS12-381's or
+// BN254's Fr: the templates take the device field), natural order in and out.
 //
 // The transform is the CPU's (lib/ntt/ntt.cpp): bit reversal, then
 // decimation-in-time butterflies; stage s pairs a[i] and a[i + 2^s] (bit s of
@@ -75,7 +76,11 @@ constexpr unsigned ntt_max_col = 8;      // stages per later pass (tile rows 2^8
 constexpr unsigned ntt_threads = 256;
 
 // One pass: stages b … b+k−1, tiles of 2^log_t columns (pass 0: b = 0, log_t = 0).
+// F is the device scalar field (dfr for BLS12-381, dbn_fr for BN254): both are
+// 32 bytes, so the shared-memory layout below serves either.
+template <class F>
 struct ntt_pass {
+    using dfr = F;
     const dfr* src;
     dfr* dst;
     const dfr* tw;
@@ -283,13 +288,14 @@ struct ntt_pass {
 // The pass with its radix fixed at compile time (the kernel body). R = 3 holds
 // 8 elements per thread in registers (about 130 registers unbounded); asking
 // for 2 blocks of 256 threads per SM caps it at 128.
-template <unsigned R>
-struct ntt_pass_r : ntt_pass {
+template <class F, unsigned R>
+struct ntt_pass_r : ntt_pass<F> {
     static constexpr unsigned min_blocks_per_sm = R == 1 ? 1 : R == 2 ? 3 : 2;
-    CUZK_HD void stage(unsigned g, size_t block, unsigned tid, q16* sm) const { stage_r<R>(g, block, tid, sm); }
+    CUZK_HD void stage(unsigned g, size_t block, unsigned tid, q16* sm) const { this->template stage_r<R>(g, block, tid, sm); }
 };
 
 // out[i] = f·g^i (square and multiply; i below 2^16 or so).
+template <class dfr>
 struct ntt_pow_table {
     dfr* out;
     dfr g, f;
@@ -310,6 +316,7 @@ CUZK_HD inline unsigned log2_floor(uint64_t v)
 CUZK_HD inline size_t ntt_twiddle_count(unsigned L) { return L ? (size_t{1} << L) - 1 : 1; }
 // Entry i = 2^s − 1 + j of the stage tables: T_s[j] = ω^x, x = j·2^(L−1−s) < 2^(L−1),
 // as lo[x mod 2^h]·hi[x >> h] (lo = ω^0 …, hi = ω^(2^h·k)).
+template <class dfr>
 struct ntt_stage_table {
     dfr* out;
     const dfr* lo;
@@ -325,7 +332,8 @@ struct ntt_stage_table {
 };
 
 // Scaling of pass 0's input (coset) and of the last pass's output (inverse).
-struct ntt_scaling {
+template <class dfr>
+struct ntt_scaling_t {
     const dfr* in_lo = nullptr;
     const dfr* in_hi = nullptr;
     unsigned in_shift = 0;
@@ -335,10 +343,11 @@ struct ntt_scaling {
     const dfr* out_hi = nullptr;
     unsigned out_shift = 0;
 };
+using ntt_scaling = ntt_scaling_t<dfr>;
 
 // Fills the stage tables tw[0 … 2^L − 1) of ω (ntt_twiddle_count(L) elements),
 // using tmp (>= 2^h + 2^(L−1−h) elements).
-template <class Be>
+template <class Be, class dfr>
 void ntt_build_twiddles(Be& be, dfr* tw, unsigned L, const dfr& omega, dfr* tmp)
 {
     if (L == 0) return;
@@ -347,22 +356,22 @@ void ntt_build_twiddles(Be& be, dfr* tw, unsigned L, const dfr& omega, dfr* tmp)
     dfr* lo = tmp;
     dfr* hi = tmp + (size_t{1} << h);
     dfr g = omega;
-    be.each(size_t{1} << h, ntt_pow_table{lo, g, dfr::one()});
+    be.each(size_t{1} << h, ntt_pow_table<dfr>{lo, g, dfr::one()});
     for (unsigned i = 0; i < h; ++i) g = g.sqr();
-    be.each(size_t{1} << (hl - h), ntt_pow_table{hi, g, dfr::one()});
-    be.each(ntt_twiddle_count(L), ntt_stage_table{tw, lo, hi, h, L});
+    be.each(size_t{1} << (hl - h), ntt_pow_table<dfr>{hi, g, dfr::one()});
+    be.each(ntt_twiddle_count(L), ntt_stage_table<dfr>{tw, lo, hi, h, L});
 }
 
 // Fills the two tables of f·g^i for i < 2^L: lo (2^h entries) and hi (2^(L−h)),
 // h = ceil(L/2); returns h.
-template <class Be>
+template <class Be, class dfr>
 unsigned ntt_build_powers(Be& be, dfr* lo, dfr* hi, unsigned L, const dfr& g, const dfr& f)
 {
     const unsigned h = (L + 1) / 2;
-    be.each(size_t{1} << h, ntt_pow_table{lo, g, f});
+    be.each(size_t{1} << h, ntt_pow_table<dfr>{lo, g, f});
     dfr gh = g;
     for (unsigned i = 0; i < h; ++i) gh = gh.sqr();
-    be.each(size_t{1} << (L - h), ntt_pow_table{hi, gh, dfr::one()});
+    be.each(size_t{1} << (L - h), ntt_pow_table<dfr>{hi, gh, dfr::one()});
     return h;
 }
 
@@ -393,15 +402,15 @@ inline int ntt_plan(unsigned L, ntt_pass_plan* out)
 // The transform of data[0 … 2^L), L >= 1; scratch holds 2^L elements when L > 11.
 // Be provides blocks(nblocks, threads, smem_bytes, body) running body.load /
 // body.stage(s) / body.store with a barrier between phases.
-template <class Be>
-void ntt_run(Be& be, dfr* data, dfr* scratch, const dfr* tw, unsigned L, bool inverse, const ntt_scaling& sc,
+template <class Be, class dfr>
+void ntt_run(Be& be, dfr* data, dfr* scratch, const dfr* tw, unsigned L, bool inverse, const ntt_scaling_t<dfr>& sc,
              unsigned radix_log = 2)
 {
     radix_log = radix_log < 1 ? 1 : radix_log > 3 ? 3 : radix_log;
     ntt_pass_plan plan[8];
     const int np = ntt_plan(L, plan);
     for (int p = 0; p < np; ++p) {
-        ntt_pass ps{};
+        ntt_pass<dfr> ps{};
         ps.src = p == 0 ? data : scratch;
         ps.dst = (p == np - 1) ? data : scratch;
         ps.tw = tw;
@@ -431,9 +440,9 @@ void ntt_run(Be& be, dfr* data, dfr* scratch, const dfr* tw, unsigned L, bool in
         ps.threads = per < ntt_threads ? (per ? per : 1) : ntt_threads;
         const size_t blocks = (size_t{1} << L) / E;
         const size_t smem = size_t(2) * E * sizeof(q16);
-        if (radix_log == 3) be.blocks(blocks, ps.threads, smem, ntt_pass_r<3>{ps});
-        else if (radix_log == 2) be.blocks(blocks, ps.threads, smem, ntt_pass_r<2>{ps});
-        else be.blocks(blocks, ps.threads, smem, ntt_pass_r<1>{ps});
+        if (radix_log == 3) be.blocks(blocks, ps.threads, smem, ntt_pass_r<dfr, 3>{ps});
+        else if (radix_log == 2) be.blocks(blocks, ps.threads, smem, ntt_pass_r<dfr, 2>{ps});
+        else be.blocks(blocks, ps.threads, smem, ntt_pass_r<dfr, 1>{ps});
     }
 }
 

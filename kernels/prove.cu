@@ -38,18 +38,33 @@ struct gather_body {
     }
 };
 
+template <class F>
 struct mul_sub_body {
-    dfr* a;
-    const dfr* b;
-    const dfr* c;
+    F* a;
+    const F* b;
+    const F* c;
     CUZK_HD void operator()(size_t i) const { a[i] = a[i] * b[i] - c[i]; }
 };
 
+template <class F>
 struct mul_into_body {
-    const dfr* a;
-    const dfr* b;
-    dfr* c;
+    const F* a;
+    const F* b;
+    F* c;
     CUZK_HD void operator()(size_t i) const { c[i] = a[i] * b[i]; }
+};
+
+// dst[i] = src[i]·R⁻¹ (the canonical integer): the Montgomery product with 1.
+template <class F>
+struct canonical_body {
+    const F* src;
+    F* dst;
+    CUZK_HD void operator()(size_t i) const
+    {
+        F one_int = F::zero();
+        one_int.w[0] = 1;
+        dst[i] = src[i] * one_int;
+    }
 };
 
 // ---- page-locked memory near a device ------------------------------------------------------
@@ -475,24 +490,51 @@ void gather(const fr* src, const uint32_t* idx, size_t n, fr* dst)
     be.each(n, gather_body{reinterpret_cast<const uint4*>(src), idx, reinterpret_cast<uint4*>(dst)});
 }
 
-void mul_sub(fr* a, const fr* b, const fr* c_, size_t n)
+namespace {
+
+// body(i) for i < n on the backend's stream (queued; returns at once).
+template <class Body>
+void each_on_stream(size_t n, const Body& body)
 {
     if (n == 0) return;
     context& c = ctx();
     std::lock_guard<std::recursive_mutex> lk(c.mu);
     cuda_be be{c};
-    be.each(n, mul_sub_body{reinterpret_cast<dfr*>(a), reinterpret_cast<const dfr*>(b),
-                            reinterpret_cast<const dfr*>(c_)});
+    be.each(n, body);
 }
 
-void mul_into(const fr* a, const fr* b, fr* c_, size_t n)
+template <class D, class H>
+D* dev_of(H* p)
 {
-    if (n == 0) return;
-    context& c = ctx();
-    std::lock_guard<std::recursive_mutex> lk(c.mu);
-    cuda_be be{c};
-    be.each(n, mul_into_body{reinterpret_cast<const dfr*>(a), reinterpret_cast<const dfr*>(b),
-                             reinterpret_cast<dfr*>(c_)});
+    return reinterpret_cast<D*>(p);
+}
+template <class D, class H>
+const D* dev_of(const H* p)
+{
+    return reinterpret_cast<const D*>(p);
+}
+
+} // namespace
+
+void mul_sub(fr* a, const fr* b, const fr* c, size_t n)
+{
+    each_on_stream(n, mul_sub_body<dfr>{dev_of<dfr>(a), dev_of<dfr>(b), dev_of<dfr>(c)});
+}
+void mul_into(const fr* a, const fr* b, fr* c, size_t n)
+{
+    each_on_stream(n, mul_into_body<dfr>{dev_of<dfr>(a), dev_of<dfr>(b), dev_of<dfr>(c)});
+}
+void mul_sub(bn254::fr* a, const bn254::fr* b, const bn254::fr* c, size_t n)
+{
+    each_on_stream(n, mul_sub_body<dbn_fr>{dev_of<dbn_fr>(a), dev_of<dbn_fr>(b), dev_of<dbn_fr>(c)});
+}
+void mul_into(const bn254::fr* a, const bn254::fr* b, bn254::fr* c, size_t n)
+{
+    each_on_stream(n, mul_into_body<dbn_fr>{dev_of<dbn_fr>(a), dev_of<dbn_fr>(b), dev_of<dbn_fr>(c)});
+}
+void to_canonical(const bn254::fr* src, fr::repr* dst, size_t n)
+{
+    each_on_stream(n, canonical_body<dbn_fr>{dev_of<dbn_fr>(src), dev_of<dbn_fr>(dst)});
 }
 
 } // namespace cuzk::prove_bridge

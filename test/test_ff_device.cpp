@@ -177,3 +177,23 @@ TEST_CASE("device field square of the host's values equals the host field's squa
         CHECK(dfr::from_host(b).sqr().to_host() == b.sqr());
     }
 }
+
+TEST_CASE("BN254 device fields equal GMP and the host's fields (host emulation)")
+{
+    std::mt19937_64 rng(test::test_seed() + 2);
+    INFO("seed " << test::test_seed());
+    // Both BN254 moduli are below 2^254, so both take the dedicated square.
+    STATIC_REQUIRE(dbn_fp::has_fast_square);
+    STATIC_REQUIRE(dbn_fr::has_fast_square);
+    check_field<bn254::fp_params>("BN254 Fp", rng);
+    check_field<bn254::fr_params>("BN254 Fr", rng);
+    for (int i = 0; i < 300; ++i) {
+        const bn254::fp2 a = bn254::fp2::random(rng), b = bn254::fp2::random(rng);
+        const dbn_fp2 da = dbn_fp2::from_host(a), db = dbn_fp2::from_host(b);
+        CHECK((da * db).to_host() == a * b);
+        CHECK(da.sqr().to_host() == a.sqr());
+        CHECK((da - db).to_host() == a - b);
+        const bn254::fr x = bn254::fr::random(rng);
+        CHECK(dbn_fr::from_host(x).sqr().to_host() == x.sqr());
+    }
+}

@@ -182,32 +182,60 @@ gpu_mul_rate gpu_bench_field_mul(gpu_field f, unsigned blocks, unsigned iters)
 }
 
 // ---- NTT ---------------------------------------------------------------------------------------
-void gpu_ntt_device(fr* data, unsigned log_n, root_convention conv, gpu_ntt_kind kind, const fr& shift,
-                    const fr& scale)
+namespace {
+
+template <class Fr>
+void check_ntt(unsigned log_n, gpu_ntt_kind kind, const Fr& shift)
 {
     if (log_n > 30)
         throw error(errc::invalid_argument, fmt::format("gpu_ntt: size 2^{} is above the supported 2^30", log_n));
-    const bool inverse = kind == gpu_ntt_kind::inverse || kind == gpu_ntt_kind::coset_inverse;
-    const bool coset = kind == gpu_ntt_kind::coset_forward || kind == gpu_ntt_kind::coset_inverse;
     if (kind == gpu_ntt_kind::coset_inverse && shift.is_zero())
         throw error(errc::invalid_argument, "gpu_ntt: the coset shift of coset_inverse is zero");
-    const fr omega = root_of_unity(log_n, conv);
+}
+
+template <class Fr>
+void ntt_device_impl(Fr* data, unsigned log_n, root_convention conv, gpu_ntt_kind kind, const Fr& shift,
+                     const Fr& scale)
+{
+    check_ntt(log_n, kind, shift);
+    const bool inverse = kind == gpu_ntt_kind::inverse || kind == gpu_ntt_kind::coset_inverse;
+    const bool coset = kind == gpu_ntt_kind::coset_forward || kind == gpu_ntt_kind::coset_inverse;
+    const Fr omega = root_of_unity_of<Fr>(log_n, conv);
     cuda_bridge::ntt(data, log_n, conv, omega, inverse, coset, shift, scale);
 }
 
-void gpu_ntt(std::span<fr> a, root_convention conv, gpu_ntt_kind kind, const fr& shift)
+template <class Fr>
+void ntt_host_impl(std::span<Fr> a, root_convention conv, gpu_ntt_kind kind, const Fr& shift)
 {
     if (!is_pow2(a.size()))
         throw error(errc::invalid_argument, fmt::format("gpu_ntt: size {} is not a power of two", a.size()));
     const unsigned log_n = log2_exact(a.size());
-    if (log_n > 30)
-        throw error(errc::invalid_argument, fmt::format("gpu_ntt: size 2^{} is above the supported 2^30", log_n));
-    if (kind == gpu_ntt_kind::coset_inverse && shift.is_zero())
-        throw error(errc::invalid_argument, "gpu_ntt: the coset shift of coset_inverse is zero");
+    check_ntt(log_n, kind, shift);
     gpu_buffer buf(a.size_bytes());
     buf.upload(a.data(), a.size_bytes());
-    gpu_ntt_device(buf.as<fr>(), log_n, conv, kind, shift);
+    ntt_device_impl(buf.as<Fr>(), log_n, conv, kind, shift, Fr::one());
     buf.download(a.data(), a.size_bytes());
+}
+
+} // namespace
+
+void gpu_ntt_device(fr* data, unsigned log_n, root_convention conv, gpu_ntt_kind kind, const fr& shift,
+                    const fr& scale)
+{
+    ntt_device_impl(data, log_n, conv, kind, shift, scale);
+}
+void gpu_ntt_device(bn254::fr* data, unsigned log_n, root_convention conv, gpu_ntt_kind kind,
+                    const bn254::fr& shift, const bn254::fr& scale)
+{
+    ntt_device_impl(data, log_n, conv, kind, shift, scale);
+}
+void gpu_ntt(std::span<fr> a, root_convention conv, gpu_ntt_kind kind, const fr& shift)
+{
+    ntt_host_impl(a, conv, kind, shift);
+}
+void gpu_ntt(std::span<bn254::fr> a, root_convention conv, gpu_ntt_kind kind, const bn254::fr& shift)
+{
+    ntt_host_impl(a, conv, kind, shift);
 }
 
 // ---- MSM -----------------------------------------------------------------------------------------
@@ -283,6 +311,26 @@ g2_jacobian gpu_msm(std::span<const g2_affine> points, std::span<const fr::repr>
 {
     return msm_host_impl<g2_affine, g2_jacobian, g2_xyzz>(points, scalars, opt, true);
 }
+bn254::g1_jacobian gpu_msm_device(const bn254::g1_affine* points, const fr::repr* scalars, size_t n,
+                                  const gpu_msm_options& opt)
+{
+    return msm_device_impl<bn254::g1_affine, bn254::g1_jacobian, bn254::g1_xyzz>(points, scalars, n, opt, false);
+}
+bn254::g2_jacobian gpu_msm_device(const bn254::g2_affine* points, const fr::repr* scalars, size_t n,
+                                  const gpu_msm_options& opt)
+{
+    return msm_device_impl<bn254::g2_affine, bn254::g2_jacobian, bn254::g2_xyzz>(points, scalars, n, opt, true);
+}
+bn254::g1_jacobian gpu_msm(std::span<const bn254::g1_affine> points, std::span<const fr::repr> scalars,
+                           const gpu_msm_options& opt)
+{
+    return msm_host_impl<bn254::g1_affine, bn254::g1_jacobian, bn254::g1_xyzz>(points, scalars, opt, false);
+}
+bn254::g2_jacobian gpu_msm(std::span<const bn254::g2_affine> points, std::span<const fr::repr> scalars,
+                           const gpu_msm_options& opt)
+{
+    return msm_host_impl<bn254::g2_affine, bn254::g2_jacobian, bn254::g2_xyzz>(points, scalars, opt, true);
+}
 
 #else // !CUZK_WITH_CUDA
 
@@ -331,6 +379,27 @@ void gpu_field_apply(gpu_field_op, std::span<const fp2>, std::span<const fp2>, s
 }
 gpu_mul_rate gpu_bench_field_mul(gpu_field, unsigned, unsigned) { no_cuda("gpu_bench_field_mul"); }
 
+void gpu_ntt(std::span<bn254::fr>, root_convention, gpu_ntt_kind, const bn254::fr&) { no_cuda("gpu_ntt"); }
+void gpu_ntt_device(bn254::fr*, unsigned, root_convention, gpu_ntt_kind, const bn254::fr&, const bn254::fr&)
+{
+    no_cuda("gpu_ntt_device");
+}
+bn254::g1_jacobian gpu_msm(std::span<const bn254::g1_affine>, std::span<const fr::repr>, const gpu_msm_options&)
+{
+    no_cuda("gpu_msm");
+}
+bn254::g2_jacobian gpu_msm(std::span<const bn254::g2_affine>, std::span<const fr::repr>, const gpu_msm_options&)
+{
+    no_cuda("gpu_msm");
+}
+bn254::g1_jacobian gpu_msm_device(const bn254::g1_affine*, const fr::repr*, size_t, const gpu_msm_options&)
+{
+    no_cuda("gpu_msm_device");
+}
+bn254::g2_jacobian gpu_msm_device(const bn254::g2_affine*, const fr::repr*, size_t, const gpu_msm_options&)
+{
+    no_cuda("gpu_msm_device");
+}
 void gpu_ntt(std::span<fr>, root_convention, gpu_ntt_kind, const fr&) { no_cuda("gpu_ntt"); }
 void gpu_ntt_device(fr*, unsigned, root_convention, gpu_ntt_kind, const fr&, const fr&) { no_cuda("gpu_ntt_device"); }
 

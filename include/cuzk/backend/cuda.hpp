@@ -29,6 +29,7 @@
 #include <utility>
 
 #include "cuzk/ec/bls12_381.hpp"
+#include "cuzk/ec/bn254.hpp"
 #include "cuzk/ntt/ntt.hpp"
 #include "cuzk/r1cs/pce.hpp"
 
@@ -168,6 +169,11 @@ void gpu_ntt(std::span<fr> a, root_convention conv, gpu_ntt_kind kind = gpu_ntt_
 // step: iNTT with scale n, i.e. without 1/n, then coset NTT with scale 1/n).
 void gpu_ntt_device(fr* data, unsigned log_n, root_convention conv, gpu_ntt_kind kind = gpu_ntt_kind::forward,
                     const fr& shift = fr::one(), const fr& scale = fr::one());
+// The same over BN254's Fr (ω = root_of_unity_of<bn254::fr>(log2 n, conv)).
+void gpu_ntt(std::span<bn254::fr> a, root_convention conv, gpu_ntt_kind kind = gpu_ntt_kind::forward,
+             const bn254::fr& shift = bn254::fr::one());
+void gpu_ntt_device(bn254::fr* data, unsigned log_n, root_convention conv, gpu_ntt_kind kind = gpu_ntt_kind::forward,
+                    const bn254::fr& shift = bn254::fr::one(), const bn254::fr& scale = bn254::fr::one());
 
 // ---- MSM on G1 and G2 ------------------------------------------------------------------------
 // Σ scalars[i]·points[i], with the contract of msm/msm.hpp: scalars are
@@ -202,6 +208,16 @@ g1_jacobian gpu_msm_device(const g1_affine* points, const fr::repr* scalars, siz
                            const gpu_msm_options& opt = {});
 g2_jacobian gpu_msm_device(const g2_affine* points, const fr::repr* scalars, size_t n,
                            const gpu_msm_options& opt = {});
+// The same over BN254's G1 and G2 (scalars: canonical 256-bit integers, as
+// bn254::fr::to_repr gives them).
+bn254::g1_jacobian gpu_msm(std::span<const bn254::g1_affine> points, std::span<const fr::repr> scalars,
+                           const gpu_msm_options& opt = {});
+bn254::g2_jacobian gpu_msm(std::span<const bn254::g2_affine> points, std::span<const fr::repr> scalars,
+                           const gpu_msm_options& opt = {});
+bn254::g1_jacobian gpu_msm_device(const bn254::g1_affine* points, const fr::repr* scalars, size_t n,
+                                  const gpu_msm_options& opt = {});
+bn254::g2_jacobian gpu_msm_device(const bn254::g2_affine* points, const fr::repr* scalars, size_t n,
+                                  const gpu_msm_options& opt = {});
 
 // ---- sparse constraint evaluation (PCE) on the device ------------------------------------
 // The three CSR matrices of an r1cs::pce (row offsets, columns, coefficient

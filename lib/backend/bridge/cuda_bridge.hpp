@@ -18,6 +18,7 @@
 #include "backend/bridge/handles.hpp"
 #include "cuzk/backend/cuda.hpp"
 #include "cuzk/ec/bls12_381.hpp"
+#include "cuzk/ec/bn254.hpp"
 #include "cuzk/ntt/ntt.hpp"
 
 namespace cuzk::cuda_bridge {
@@ -64,6 +65,8 @@ double field_mul_bench(bridge::field field, unsigned blocks, unsigned iters, dou
 // forward transform with scale != 1 multiplies on its last store).
 void ntt(fr* data, unsigned log_n, root_convention conv, const fr& omega, bool inverse, bool coset, const fr& shift,
          const fr& scale);
+void ntt(bn254::fr* data, unsigned log_n, root_convention conv, const bn254::fr& omega, bool inverse, bool coset,
+         const bn254::fr& shift, const bn254::fr& scale);
 
 // Largest bit length of the n scalars in device memory (0 when all are zero).
 unsigned scalar_bits(const fr::repr* scalars, size_t n);
@@ -82,5 +85,10 @@ void msm_windows(const g1_affine* points, const fr::repr* scalars, size_t n, uns
                  g1_xyzz* window_sums, copy_span* d2h = nullptr);
 void msm_windows(const g2_affine* points, const fr::repr* scalars, size_t n, unsigned c, unsigned windows,
                  g2_xyzz* window_sums, copy_span* d2h = nullptr);
+// The same over BN254 (kernels/msm_bn254.cu); its scalars are 256-bit words too.
+void msm_windows(const bn254::g1_affine* points, const fr::repr* scalars, size_t n, unsigned c, unsigned windows,
+                 bn254::g1_xyzz* window_sums, copy_span* d2h = nullptr);
+void msm_windows(const bn254::g2_affine* points, const fr::repr* scalars, size_t n, unsigned c, unsigned windows,
+                 bn254::g2_xyzz* window_sums, copy_span* d2h = nullptr);
 
 } // namespace cuzk::cuda_bridge

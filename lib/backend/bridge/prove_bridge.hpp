@@ -21,6 +21,7 @@
 
 #include "backend/bridge/handles.hpp"
 #include "cuzk/ec/bls12_381.hpp"
+#include "cuzk/ff/bn254.hpp"
 
 namespace cuzk::prove_bridge {
 
@@ -94,5 +95,10 @@ void gather(const fr* src, const uint32_t* idx, size_t n, fr* dst);
 void mul_sub(fr* a, const fr* b, const fr* c, size_t n);
 // c[i] = a[i]·b[i].
 void mul_into(const fr* a, const fr* b, fr* c, size_t n);
+// The same two over BN254's Fr, and dst[i] = the canonical integer of src[i]
+// (Montgomery form out; dst may equal src).
+void mul_sub(bn254::fr* a, const bn254::fr* b, const bn254::fr* c, size_t n);
+void mul_into(const bn254::fr* a, const bn254::fr* b, bn254::fr* c, size_t n);
+void to_canonical(const bn254::fr* src, fr::repr* dst, size_t n);
 
 } // namespace cuzk::prove_bridge

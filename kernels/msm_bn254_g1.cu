@@ -1,0 +1,12 @@
+// cuzk kernels — the BN254 G1 MSM entry point of the bridge (kernels/msm_device.cuh).
+#include "msm_bridge.cuh"
+
+namespace cuzk::cuda_bridge {
+
+void msm_windows(const bn254::g1_affine* points, const fr::repr* scalars, size_t n, unsigned c, unsigned windows,
+                 bn254::g1_xyzz* window_sums, copy_span* d2h)
+{
+    run_msm_windows(points, scalars, n, c, windows, window_sums, d2h);
+}
+
+} // namespace cuzk::cuda_bridge
