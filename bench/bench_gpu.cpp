@@ -1,5 +1,6 @@
 // CUDA backend benchmarks: Fp/Fr Montgomery multiply throughput, NTT over Fr
-// 2^16 … 2^27, G1 MSM 2^16 … 2^26, G2 MSM 2^16 … 2^20. Device time from CUDA
+// 2^16 … 2^27, G1 MSM 2^16 … 2^26, G2 MSM 2^16 … 2^20; and on BN254
+// (bm_bn254_ntt, bm_bn254_msm): NTT 2^20 … 2^24, G1 MSM 2^20 … 2^24, G2 MSM 2^20. Device time from CUDA
 // events (UseManualTime), data already on the device (as sppark's figures in
 // docs/PERFORMANCE.md), one warm-up call before the timed ones (it builds the
 // twiddle tables and allocates the scratch buffers).
@@ -24,6 +25,7 @@
 #include <cmath>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "cuzk/backend/cuda.hpp"
@@ -55,8 +57,9 @@ void report_times(benchmark::State& st, std::vector<double>& ms)
     st.counters["min_ms"] = ms.front();
 }
 
-// Random canonical limbs below r (a valid Montgomery value of some element).
-void fill_below_r(uint64_t* limbs, size_t n, uint64_t seed)
+// Random canonical limbs below r (a valid Montgomery value of some element);
+// top = the top limb of r (BLS12-381's by default, BN254's for its data).
+void fill_below_r(uint64_t* limbs, size_t n, uint64_t seed, uint64_t top = fr_params::modulus.l[3])
 {
     parallel_for(0, n, [&](size_t b, size_t e, unsigned) {
         std::mt19937_64 rng(seed ^ (b * 0x9e3779b97f4a7c15ull));
@@ -64,7 +67,7 @@ void fill_below_r(uint64_t* limbs, size_t n, uint64_t seed)
             limbs[4 * i] = rng();
             limbs[4 * i + 1] = rng();
             limbs[4 * i + 2] = rng();
-            limbs[4 * i + 3] = rng() % fr_params::modulus.l[3];
+            limbs[4 * i + 3] = rng() % top;
         }
     });
 }
@@ -91,28 +94,40 @@ void bm_field_mul(benchmark::State& st)
 
 // ---- NTT ---------------------------------------------------------------------------------------
 // Args: log2 n, kind (0 forward, 1 inverse, 2 coset forward, 3 coset inverse).
-void bm_ntt(benchmark::State& st)
+// F: BLS12-381's fr or bn254::fr.
+template <class F>
+void run_ntt(benchmark::State& st)
 {
-    if (!gpu_ok(st)) return;
     const unsigned L = unsigned(st.range(0));
     const auto kind = gpu_ntt_kind(st.range(1));
     const size_t n = size_t{1} << L;
-    std::vector<fr> host(n);
-    fill_below_r(reinterpret_cast<uint64_t*>(host.data()), n, 0x6e7474ull + L);
-    gpu_buffer buf(n * sizeof(fr));
-    buf.upload(std::span<const fr>(host));
-    const fr shift = fr::from_u64(7);
-    gpu_ntt_device(buf.as<fr>(), L, root_convention::snarkjs, kind, shift);   // warm-up
+    std::vector<F> host(n);
+    fill_below_r(reinterpret_cast<uint64_t*>(host.data()), n, 0x6e7474ull + L, F::params::modulus.l[3]);
+    gpu_buffer buf(n * sizeof(F));
+    buf.upload(std::span<const F>(host));
+    const F shift = F::from_u64(7);
+    gpu_ntt_device(buf.as<F>(), L, root_convention::snarkjs, kind, shift);   // warm-up
     gpu_timer t;
     std::vector<double> ms;
     for (auto _ : st) {
         t.start();
-        gpu_ntt_device(buf.as<fr>(), L, root_convention::snarkjs, kind, shift);
+        gpu_ntt_device(buf.as<F>(), L, root_convention::snarkjs, kind, shift);
         const double m = t.stop_ms();
         st.SetIterationTime(m / 1e3);
         ms.push_back(m);
     }
     report_times(st, ms);
+    st.SetItemsProcessed(int64_t(st.iterations()) * int64_t(n));
+    gpu_release_cache();
+}
+
+void bm_ntt(benchmark::State& st)
+{
+    if (!gpu_ok(st)) return;
+    run_ntt<fr>(st);
+    const unsigned L = unsigned(st.range(0));
+    const auto kind = gpu_ntt_kind(st.range(1));
+    const size_t n = size_t{1} << L;
     // n/2·(L − 1) butterflies with an Fr multiplication (stage 0 has none), plus n for scaling.
     const double muls = double(n) / 2 * (L - 1) + (kind == gpu_ntt_kind::forward ? 0.0 : double(n));
     st.counters["model_ms"] = muls / fr_rate * 1e3;
@@ -128,8 +143,11 @@ void bm_ntt(benchmark::State& st)
     st.counters["peer_ms"] = peer;
     st.counters["floor_lo_ms"] = flo;
     st.counters["floor_hi_ms"] = fhi;
-    st.SetItemsProcessed(int64_t(st.iterations()) * int64_t(n));
-    gpu_release_cache();
+}
+
+void bm_bn254_ntt(benchmark::State& st)
+{
+    if (gpu_ok(st)) run_ntt<bn254::fr>(st);
 }
 
 
@@ -141,6 +159,16 @@ struct msm_inputs {
     gpu_buffer points, scalars;
 };
 
+// The top limb of the scalar field's modulus of the curve of Aff.
+template <class Aff>
+uint64_t scalar_top()
+{
+    if constexpr (std::is_same_v<Aff, bn254::g1_affine> || std::is_same_v<Aff, bn254::g2_affine>)
+        return bn254::fr_params::modulus.l[3];
+    else
+        return fr_params::modulus.l[3];
+}
+
 template <class Aff>
 msm_inputs<Aff>& inputs_for(size_t n)
 {
@@ -150,7 +178,7 @@ msm_inputs<Aff>& inputs_for(size_t n)
         in.scalars = gpu_buffer();
         const std::vector<Aff> p = bench_points<Aff>(n);
         std::vector<fr::repr> k(n);
-        fill_below_r(reinterpret_cast<uint64_t*>(k.data()), n, 0x7363616c6172ull);
+        fill_below_r(reinterpret_cast<uint64_t*>(k.data()), n, 0x7363616c6172ull, scalar_top<Aff>());
         in.points = gpu_buffer(n * sizeof(Aff));
         in.scalars = gpu_buffer(n * sizeof(fr::repr));
         in.points.upload(std::span<const Aff>(p));
@@ -165,7 +193,8 @@ template <class Aff>
 void bm_msm(benchmark::State& st)
 {
     if (!gpu_ok(st)) return;
-    constexpr bool g2 = sizeof(Aff) > 96;
+    constexpr bool g2 = std::is_same_v<Aff, g2_affine> || std::is_same_v<Aff, bn254::g2_affine>;
+    constexpr bool bn = !std::is_same_v<Aff, g1_affine> && !std::is_same_v<Aff, g2_affine>;
     const unsigned L = unsigned(st.range(0));
     const size_t n = size_t{1} << L;
     auto& in = inputs_for<Aff>(n);
@@ -189,10 +218,10 @@ void bm_msm(benchmark::State& st)
     // for G2 an M is an Fp2 multiplication, 3 Fp multiplications.
     const double W = double((255 + c) / c);
     const double M = double(n) * W * 10 + W * double(size_t{1} << (c - 1)) * 28;
-    st.counters["model_ms"] = M * (g2 ? 3.0 : 1.0) / fp_rate * 1e3;
+    st.counters["model_ms"] = bn ? 0.0 : M * (g2 ? 3.0 : 1.0) / fp_rate * 1e3;   // the rates are BLS12-381's
     st.counters["window"] = c;
     double peer = 0, flo = 0, fhi = 0;
-    if (!g2) {
+    if (!g2 && !bn) {
         if (L == 20) peer = 21.1;
         if (L == 22) peer = 54.4;
         if (L == 24) peer = 157.6;
@@ -248,6 +277,31 @@ BENCHMARK_TEMPLATE(bm_msm, g2_affine)
     ->Args({20, 0})
     ->Args({22, 0})
     ->Args({24, 0})
+    ->UseManualTime()
+    ->Iterations(3)
+    ->Unit(benchmark::kMillisecond);
+
+BENCHMARK(bm_bn254_ntt)
+    ->ArgNames({"log_n", "kind"})
+    ->Args({20, 0})
+    ->Args({24, 0})
+    ->Args({24, 3})
+    ->UseManualTime()
+    ->Iterations(10)
+    ->Unit(benchmark::kMillisecond);
+
+BENCHMARK_TEMPLATE(bm_msm, bn254::g1_affine)
+    ->ArgNames({"log_n", "c"})
+    ->Args({20, 0})
+    ->Args({22, 0})
+    ->Args({24, 0})
+    ->UseManualTime()
+    ->Iterations(4)
+    ->Unit(benchmark::kMillisecond);
+
+BENCHMARK_TEMPLATE(bm_msm, bn254::g2_affine)
+    ->ArgNames({"log_n", "c"})
+    ->Args({20, 0})
     ->UseManualTime()
     ->Iterations(3)
     ->Unit(benchmark::kMillisecond);

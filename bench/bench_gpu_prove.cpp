@@ -1,6 +1,11 @@
 // GPU prover benchmarks: gpu_prove_start_witness (the whole device part from
 // a witness: H2D, PCE_EVAL, NTT, the five MSMs) on a random bit-heavy circuit
-// and on SHA-256 preimage circuits, domains 2^16, 2^18, 2^20.
+// and on SHA-256 preimage circuits, domains 2^16, 2^18, 2^20; and
+// bm_gpu_prove_bn254: the BN254 prover (gpu_prover_bn254.hpp) on a random
+// snarkjs-convention circuit, domains 2^18 and 2^20, manual time = the wall
+// time of gpu_prove_start_snarkjs (host evaluation, uploads and device work),
+// counters NTT_ms … MSM_B2_ms from the observer's host clock (each MSM ends
+// with its copy back, so the steps are synchronous).
 //
 // Manual time: the device interval of one prove, from the begin of H2D to the
 // end of MSM_B2 as the CUDA events measured it (prove_observer::step_span).
@@ -27,6 +32,7 @@
 
 #include "cuzk/backend/cuda.hpp"
 #include "cuzk/backend/gpu_prover.hpp"
+#include "cuzk/backend/gpu_prover_bn254.hpp"
 #include "cuzk/groth16/circuit.hpp"
 #include "cuzk/r1cs/gadgets/sha256.hpp"
 #include "cuzk/util/parallel.hpp"
@@ -208,7 +214,96 @@ void bm_gpu_prove_witness(benchmark::State& st)
     st.SetLabel(kind == 0 ? "random circuit" : "sha256");
 }
 
+// ---- BN254 ------------------------------------------------------------------------------
+// A random snarkjs-convention BN254 key for a domain of 2^log_n: every row
+// but the input rows has 3 A and 2 B coefficients on random signals; as many
+// private signals as rows; random distinct points (not a setup's); a witness
+// of 80 % bits.
+struct bn254_prepared {
+    std::unique_ptr<gpu_key_bn254> key;
+    std::vector<bn254::fr> w;
+};
+
+std::shared_ptr<bn254_proving_key> bn254_bench_key(unsigned log_n, std::mt19937_64& rng)
+{
+    auto pk = std::make_shared<bn254_proving_key>();
+    pk->conv = groth16::convention::snarkjs;
+    pk->domain_size = uint64_t{1} << log_n;
+    pk->num_inputs = 3;
+    pk->n_constraints = uint32_t(pk->domain_size - pk->num_inputs);
+    pk->num_aux = pk->n_constraints;
+    const uint32_t nv = pk->num_inputs + pk->num_aux;
+    for (uint32_t row = 0; row < pk->n_constraints; ++row) {
+        for (int k = 0; k < 3; ++k) pk->coefs.push_back({0, row, uint32_t(rng() % nv), bn254::fr::random(rng)});
+        for (int k = 0; k < 2; ++k) pk->coefs.push_back({1, row, uint32_t(rng() % nv), bn254::fr::random(rng)});
+    }
+    for (uint32_t s = 0; s < pk->num_inputs; ++s)
+        pk->coefs.push_back({0, pk->n_constraints + s, s, bn254::fr::one()});
+    pk->h = bench_points<bn254::g1_affine>(size_t(pk->domain_size), 1);
+    pk->l = bench_points<bn254::g1_affine>(pk->num_aux, 2);
+    pk->a = bench_points<bn254::g1_affine>(nv, 3);
+    pk->b_g1 = bench_points<bn254::g1_affine>(nv, 4);
+    pk->b_g2 = bench_points<bn254::g2_affine>(nv, 5);
+    return pk;
+}
+
+bn254_prepared& prepare_bn254(unsigned log_n)
+{
+    static std::map<unsigned, bn254_prepared> cache;
+    auto it = cache.find(log_n);
+    if (it != cache.end()) return it->second;
+    bn254_prepared& p = cache[log_n];
+    std::mt19937_64 rng(0x626e323534ull + log_n);
+    auto pk = bn254_bench_key(log_n, rng);
+    p.w.resize(size_t(pk->num_inputs) + pk->num_aux);
+    for (auto& x : p.w) {
+        const uint64_t r = rng() % 10;
+        x = r < 4 ? bn254::fr::zero() : r < 8 ? bn254::fr::one() : bn254::fr::random(rng);
+    }
+    p.w[0] = bn254::fr::one();
+    p.key = std::make_unique<gpu_key_bn254>(std::move(pk));
+    return p;
+}
+
+struct host_step_observer final : groth16::prove_observer {
+    std::map<std::string, double> ms;
+    std::map<std::string, std::chrono::steady_clock::time_point> open;
+    void step_begin(std::string_view step, std::string_view) noexcept override
+    {
+        open[std::string(step)] = std::chrono::steady_clock::now();
+    }
+    void step_end(std::string_view step, std::string_view) noexcept override
+    {
+        const auto t = open[std::string(step)];
+        ms[std::string(step)] += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
+    }
+};
+
+// Args: log2 of the domain.
+void bm_gpu_prove_bn254(benchmark::State& st)
+{
+    if (!gpu_ok(st)) return;
+    const unsigned log_n = unsigned(st.range(0));
+    bn254_prepared& p = prepare_bn254(log_n);
+    gpu_prove_start_snarkjs(*p.key, p.w);   // warm-up: scratch, twiddles
+    host_step_observer obs;
+    for (auto _ : st) {
+        const auto t0 = std::chrono::steady_clock::now();
+        const auto sums = gpu_prove_start_snarkjs(*p.key, p.w, &obs);
+        benchmark::DoNotOptimize(sums);
+        st.SetIterationTime(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    }
+    const double it = double(std::max<int64_t>(int64_t(st.iterations()), 1));
+    for (const char* s : {"NTT", "MSM_H", "MSM_L", "MSM_A", "MSM_B1", "MSM_B2"})
+        st.counters[std::string(s) + "_ms"] = obs.ms[s] / it;
+    st.counters["constraints"] = double(p.key->pk().n_constraints);
+    st.counters["domain_log"] = double(log_n);
+    st.SetLabel("bn254 random circuit");
+}
+
 } // namespace
+
+BENCHMARK(bm_gpu_prove_bn254)->Arg(18)->Arg(20)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(5);
 
 BENCHMARK(bm_gpu_prove_witness)
     ->ArgsProduct({{16, 18, 20}, {0, 1}})

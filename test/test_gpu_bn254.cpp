@@ -4,7 +4,8 @@
 // with edge scalars (0, 1, r − 1, r, 2^256 − 1), identity, repeated and
 // opposite points and forced window sizes. The BLS12-381 cases are in
 // test_gpu.cpp; the device arithmetic itself is checked on the host in
-// test_ff_device.cpp.
+// test_ff_device.cpp. Then the BN254 prover on the device against the CPU's
+// (the same sums, the same proof for the same r and s, proofs that verify).
 //
 // Every case is tagged [gpu] and starts with GPU_OR_SKIP (see test_gpu.cpp).
 #include <catch2/catch.hpp>
@@ -13,6 +14,10 @@
 #include <vector>
 
 #include "cuzk/backend/cuda.hpp"
+#include "cuzk/backend/gpu_prover_bn254.hpp"
+#include "cuzk/error.hpp"
+#include "cuzk/groth16/setup.hpp"
+#include "cuzk/groth16/verifier.hpp"
 #include "cuzk/msm/msm.hpp"
 #include "cuzk/ntt/ntt.hpp"
 #include "gmp_util.hpp"
@@ -148,4 +153,73 @@ TEST_CASE("gpu bn254: G2 MSM equals the CPU MSM", "[gpu]")
     auto k = bn_scalars(n, rng);
     k[6] = k[7];
     for (unsigned c : {1u, 4u, 11u}) check_bn_msm(p, k, c);
+}
+
+namespace {
+
+// A chain of n squarings v_{i+1} = v_i² with the last value public: signals
+// 0 = ONE, 1 = out, 2 … n + 1 = v_0 … v_{n−1}; constraint i: v_i·v_i = v_{i+1}
+// (the last one's right side is `out`).
+struct square_chain {
+    uint32_t n;
+    groth16::r1cs_description_t<bn::fr> describe() const
+    {
+        groth16::r1cs_description_t<bn::fr> d;
+        d.num_inputs = 2;
+        d.num_aux = n;
+        d.num_constraints = n;
+        const uint32_t nn = n;
+        d.for_each_entry = [nn](const auto& fn) {
+            for (uint32_t i = 0; i < nn; ++i) {
+                fn(0, i, 2 + i, bn::fr::one());
+                fn(1, i, 2 + i, bn::fr::one());
+                fn(2, i, i + 1 < nn ? 3 + i : 1, bn::fr::one());
+            }
+        };
+        return d;
+    }
+    std::vector<bn::fr> witness(const bn::fr& x0) const
+    {
+        std::vector<bn::fr> w(size_t(n) + 2);
+        w[0] = bn::fr::one();
+        w[2] = x0;
+        for (uint32_t i = 1; i < n; ++i) w[2 + i] = w[1 + i].sqr();
+        w[1] = w[1 + n].sqr();
+        return w;
+    }
+};
+
+} // namespace
+
+TEST_CASE("gpu bn254: the prover equals the CPU prover, and its proofs verify", "[gpu]")
+{
+    GPU_OR_SKIP();
+    std::mt19937_64 rng(test::test_seed() + 44);
+    const square_chain circ{5000};   // domain 2^13: NTTs of more than one pass
+    const auto waste = groth16::toxic_waste_t<bn::fr>::from_seed(rng());
+    groth16::setup_options_t<bn254_curve> so;
+    so.waste = &waste;
+    auto pk = std::make_shared<const bn254_proving_key>(groth16::setup_snarkjs<bn254_curve>(circ.describe(), so));
+    const gpu_key_bn254 key(pk);
+    const auto w = circ.witness(bn::fr::random(rng));
+    const auto cpu = groth16::prove_start_snarkjs(*pk, std::span<const bn::fr>(w));
+    const auto gpu = gpu_prove_start_snarkjs(key, w);
+    CHECK(gpu.h == cpu.h);
+    CHECK(gpu.l == cpu.l);
+    CHECK(gpu.a == cpu.a);
+    CHECK(gpu.b1 == cpu.b1);
+    CHECK(gpu.b2 == cpu.b2);
+    const bn::fr r = bn::fr::random(rng), s = bn::fr::random(rng);
+    const auto pr = gpu_prove_snarkjs(key, w, r, s);
+    const auto want = groth16::prove_snarkjs(*pk, std::span<const bn::fr>(w), r, s);
+    CHECK((pr.a == want.a && pr.b == want.b && pr.c == want.c));
+    const auto pvk = groth16::prepare_verifying_key(pk->vk);
+    std::vector<bn::fr> pub{w[1]};
+    CHECK(groth16::verify<bn254_curve>(pvk, pr, pub));
+    pub[0] += bn::fr::one();
+    CHECK_FALSE(groth16::verify<bn254_curve>(pvk, pr, pub));
+    auto bad = w;
+    bad[3] += bn::fr::one();   // breaks v_1 = v_0²
+    CHECK_FALSE(groth16::verify<bn254_curve>(pvk, gpu_prove_snarkjs(key, bad), std::vector<bn::fr>{w[1]}));
+    CHECK_THROWS_AS(gpu_prove_snarkjs(key, std::span<const bn::fr>(w).first(w.size() - 1)), cuzk::error);
 }

@@ -5,7 +5,6 @@
 #include <fmt/format.h>
 
 #include "cuzk/error.hpp"
-#include "cuzk/msm/msm.hpp"
 #include "cuzk/ntt/ntt.hpp"
 #include "cuzk/util/parallel.hpp"
 #include "cuzk/util/random.hpp"
@@ -28,61 +27,30 @@ unsigned log2_exact(uint64_t n, const char* what)
     return unsigned(__builtin_ctzll(n));
 }
 
-
-g1_jacobian mul(const g1_affine& p, const fr& k) { return scalar_mul(p, k.to_repr()); }
-g2_jacobian mul(const g2_affine& p, const fr& k) { return scalar_mul(p, k.to_repr()); }
-
-// Σ k_i·P_i where the k_i are Montgomery field elements: zeros are skipped,
-// ones are summed by plain batch addition, the rest go through Pippenger.
-template <class Aff, class Jac>
-Jac msm_split_impl(std::span<const Aff> pts, std::span<const fr> sc, unsigned threads)
+// k·P for a Montgomery scalar k, on any group.
+template <class Aff, class F>
+auto mul(const Aff& p, const F& k)
 {
-    if (pts.size() != sc.size())
-        throw error(errc::internal, fmt::format("msm: {} points for {} scalars", pts.size(), sc.size()));
-    const size_t n = pts.size();
-    std::vector<uint8_t> ones(n, 0);
-    std::vector<Aff> other_pts;
-    std::vector<fr::repr> other_sc;
-    const fr one = fr::one();
-    for (size_t i = 0; i < n; ++i) {
-        if (sc[i].is_zero()) continue;
-        if (sc[i] == one) {
-            ones[i] = 1;
-            continue;
-        }
-        other_pts.push_back(pts[i]);
-        other_sc.push_back(sc[i].to_repr());
-    }
-    msm_options o;
-    o.threads = threads;
-    Jac acc = sum_points(pts, std::span<const uint8_t>(ones), threads);
-    if (!other_pts.empty()) acc = acc.add(msm(std::span<const Aff>(other_pts), std::span<const fr::repr>(other_sc), o));
-    return acc;
+    return scalar_mul(p, k.to_repr());
 }
 
 } // namespace
 
-g1_jacobian msm_witness(std::span<const g1_affine> points, std::span<const fr> scalars, unsigned threads)
-{
-    return msm_split_impl<g1_affine, g1_jacobian>(points, scalars, threads);
-}
-g2_jacobian msm_witness(std::span<const g2_affine> points, std::span<const fr> scalars, unsigned threads)
-{
-    return msm_split_impl<g2_affine, g2_jacobian>(points, scalars, threads);
-}
-
-proof assemble_proof(const verifying_key& vk, const query_sums& q, const fr& r, const fr& s)
+template <class C>
+proof_t<C> assemble_proof(const verifying_key_t<C>& vk, const query_sums_t<C>& q, const typename C::fr& r,
+                          const typename C::fr& s)
 {
     // A = α + Σ a_i·A_i + r·δ;  B = β + Σ a_i·B_i + s·δ (in G2, and in G1 for C);
     // C = Σ aux·L + Σ h·H + s·A + r·B1 − r·s·δ1.
-    const g1_jacobian A = q.a.add(vk.alpha_g1).add(mul(vk.delta_g1, r));
-    const g2_jacobian B = q.b_g2.add(vk.beta_g2).add(mul(vk.delta_g2, s));
-    const g1_jacobian B1 = q.b_g1.add(vk.beta_g1).add(mul(vk.delta_g1, s));
-    const g1_jacobian C = q.l.add(q.h)
-                              .add(scalar_mul(A, s.to_repr()))
-                              .add(scalar_mul(B1, r.to_repr()))
-                              .add(-mul(vk.delta_g1, r * s));
-    return {A.to_affine(), B.to_affine(), C.to_affine()};
+    using J1 = typename C::g1_jacobian;
+    const J1 A = q.a.add(vk.alpha_g1).add(mul(vk.delta_g1, r));
+    const typename C::g2_jacobian B = q.b_g2.add(vk.beta_g2).add(mul(vk.delta_g2, s));
+    const J1 B1 = q.b_g1.add(vk.beta_g1).add(mul(vk.delta_g1, s));
+    const J1 Cj = q.l.add(q.h)
+                               .add(mul(A, s))
+                               .add(mul(B1, r))
+                               .add(-mul(vk.delta_g1, r * s));
+    return {A.to_affine(), B.to_affine(), Cj.to_affine()};
 }
 
 std::vector<fr> compute_h_bellperson(std::vector<fr> a, std::vector<fr> b, std::vector<fr> c,
@@ -113,20 +81,21 @@ std::vector<fr> compute_h_bellperson(std::vector<fr> a, std::vector<fr> b, std::
     return a;
 }
 
-std::vector<fr> compute_h_snarkjs(std::vector<fr> a, std::vector<fr> b, uint64_t domain_size, unsigned threads)
+template <class F>
+std::vector<F> compute_h_snarkjs(std::vector<F> a, std::vector<F> b, uint64_t domain_size, unsigned threads)
 {
     const unsigned log_n = log2_exact(domain_size, "compute_h_snarkjs");
     if (a.size() > domain_size || b.size() != a.size())
         throw error(errc::invalid_argument, fmt::format("compute_h_snarkjs: a, b have {}, {} rows for a domain of {}",
                                                         a.size(), b.size(), domain_size));
-    a.resize(domain_size, fr::zero());
-    b.resize(domain_size, fr::zero());
-    std::vector<fr> c(domain_size);
+    a.resize(domain_size, F::zero());
+    b.resize(domain_size, F::zero());
+    std::vector<F> c(domain_size);
     parallel_for(threads, domain_size, [&](size_t lo, size_t hi, unsigned) {
         for (size_t i = lo; i < hi; ++i) c[i] = a[i] * b[i];
     });
-    const ntt_domain d(log_n, root_convention::snarkjs);
-    const fr w2n = root_of_unity(log_n + 1, root_convention::snarkjs);
+    const ntt_domain_t<F> d(log_n, root_convention::snarkjs);
+    const F w2n = root_of_unity_of<F>(log_n + 1, root_convention::snarkjs);
     // Evaluate on the odd coset: iNTT to coefficients, multiply coefficient i
     // by ω_2n^i, NTT back.
     for (auto* v : {&a, &b, &c}) {
@@ -163,23 +132,41 @@ proof prove_bellperson(const proving_key& pk, const query_density& density, std:
                             os_random_fr(), opt, timings);
 }
 
-proof prove_snarkjs(const proving_key& pk, std::span<const fr> w, const fr& r, const fr& s, const prove_options& opt,
-                    prove_timings* timings)
+template <class C>
+proof_t<C> prove_snarkjs(const proving_key_t<C>& pk, std::span<const typename C::fr> w, const typename C::fr& r,
+                         const typename C::fr& s, const prove_options& opt, prove_timings* timings)
 {
     // The coefficient evaluation, the device part and the CPU tail of the split prover, back to back.
     const auto t_all = clock::now();
     prove_timings tm;
-    const prove_sums sums = prove_start_snarkjs(pk, w, opt, nullptr, &tm);
-    const proof pr = prove_finish(pk.vk, sums, r, s);
+    const prove_sums_t<C> sums = prove_start_snarkjs(pk, w, opt, nullptr, &tm);
+    const proof_t<C> pr = prove_finish(pk.vk, sums, r, s);
     tm.total_ns = ns_since(t_all);
     if (timings) *timings = tm;
     return pr;
 }
 
-proof prove_snarkjs(const proving_key& pk, std::span<const fr> witness, const prove_options& opt,
-                    prove_timings* timings)
+template <class C>
+proof_t<C> prove_snarkjs(const proving_key_t<C>& pk, std::span<const typename C::fr> witness,
+                         const prove_options& opt, prove_timings* timings)
 {
-    return prove_snarkjs(pk, witness, os_random_fr(), os_random_fr(), opt, timings);
+    using F = typename C::fr;
+    return prove_snarkjs(pk, witness, os_random_fr<F>(), os_random_fr<F>(), opt, timings);
 }
+
+template std::vector<fr> compute_h_snarkjs<fr>(std::vector<fr>, std::vector<fr>, uint64_t, unsigned);
+template std::vector<bn254::fr> compute_h_snarkjs<bn254::fr>(std::vector<bn254::fr>, std::vector<bn254::fr>,
+                                                             uint64_t, unsigned);
+
+#define CUZK_GROTH16_PROVER(C)                                                                                      \
+    template proof_t<C> assemble_proof<C>(const verifying_key_t<C>&, const query_sums_t<C>&, const C::fr&,         \
+                                          const C::fr&);                                                           \
+    template proof_t<C> prove_snarkjs<C>(const proving_key_t<C>&, std::span<const C::fr>, const C::fr&,            \
+                                         const C::fr&, const prove_options&, prove_timings*);                      \
+    template proof_t<C> prove_snarkjs<C>(const proving_key_t<C>&, std::span<const C::fr>, const prove_options&,    \
+                                         prove_timings*);
+CUZK_GROTH16_PROVER(bls12_381_curve)
+CUZK_GROTH16_PROVER(bn254_curve)
+#undef CUZK_GROTH16_PROVER
 
 } // namespace cuzk::groth16

@@ -41,19 +41,20 @@ struct step_scope {
 // Pippenger windows), the rest go through Pippenger. For Groth16 witnesses of
 // bit-heavy circuits most aux values are 0 or 1, so the batch sum carries
 // most of the points at about a tenth of the per-point cost of a 255-bit MSM.
-template <class Aff, class Jac>
-Jac msm_split(std::span<const Aff> pts, std::span<const fr> sc, unsigned threads, prove_observer* obs,
-              std::string_view msm_step, std::string_view query)
+// Any group of either curve (F is its scalar field); obs may be null.
+template <class Aff, class F>
+auto msm_split(std::span<const Aff> pts, std::span<const F> sc, unsigned threads, prove_observer* obs,
+               std::string_view msm_step, std::string_view query)
 {
     step_scope whole(obs, msm_step, query);
     if (pts.size() != sc.size())
-        throw error(errc::internal, fmt::format("prove_start: {} query has {} points for {} scalars", query,
-                                                pts.size(), sc.size()));
+        throw error(errc::internal,
+                    fmt::format("msm_split: query '{}' has {} points for {} scalars", query, pts.size(), sc.size()));
     const size_t n = pts.size();
     std::vector<uint8_t> ones(n, 0);
     std::vector<Aff> other_pts;
-    std::vector<fr::repr> other_sc;
-    const fr one = fr::one();
+    std::vector<typename F::repr> other_sc;
+    const F one = F::one();
     for (size_t i = 0; i < n; ++i) {
         if (sc[i].is_zero()) continue;
         if (sc[i] == one) {
@@ -63,7 +64,7 @@ Jac msm_split(std::span<const Aff> pts, std::span<const fr> sc, unsigned threads
         other_pts.push_back(pts[i]);
         other_sc.push_back(sc[i].to_repr());
     }
-    Jac acc;
+    decltype(pts[0].to_jacobian()) acc;
     {
         step_scope ba(obs, "BATCH_ADD", query);
         acc = sum_points(pts, std::span<const uint8_t>(ones), threads);
@@ -71,7 +72,7 @@ Jac msm_split(std::span<const Aff> pts, std::span<const fr> sc, unsigned threads
     if (!other_pts.empty()) {
         msm_options o;
         o.threads = threads;
-        acc = acc.add(msm(std::span<const Aff>(other_pts), std::span<const fr::repr>(other_sc), o));
+        acc = acc.add(msm(std::span<const Aff>(other_pts), std::span<const typename F::repr>(other_sc), o));
     }
     return acc;
 }
@@ -91,6 +92,25 @@ std::vector<fr> gather(std::span<const fr> inputs, const std::vector<bool>* in_m
 }
 
 } // namespace
+
+g1_jacobian msm_witness(std::span<const g1_affine> points, std::span<const fr> scalars, unsigned threads)
+{
+    return msm_split(points, scalars, threads, nullptr, "", "");
+}
+g2_jacobian msm_witness(std::span<const g2_affine> points, std::span<const fr> scalars, unsigned threads)
+{
+    return msm_split(points, scalars, threads, nullptr, "", "");
+}
+bn254::g1_jacobian msm_witness(std::span<const bn254::g1_affine> points, std::span<const bn254::fr> scalars,
+                               unsigned threads)
+{
+    return msm_split(points, scalars, threads, nullptr, "", "");
+}
+bn254::g2_jacobian msm_witness(std::span<const bn254::g2_affine> points, std::span<const bn254::fr> scalars,
+                               unsigned threads)
+{
+    return msm_split(points, scalars, threads, nullptr, "", "");
+}
 
 prove_sums prove_start(const proving_key& pk, const query_density& density, std::vector<fr> a, std::vector<fr> b,
                        std::vector<fr> c, std::span<const fr> inputs, std::span<const fr> aux,
@@ -145,24 +165,24 @@ prove_sums prove_start(const proving_key& pk, const query_density& density, std:
 
     prove_sums out;
     t = clock::now();
-    out.h = msm_split<g1_affine, g1_jacobian>(pk.h, h, th, observer, "MSM_H", "h");
+    out.h = msm_split<g1_affine, fr>(pk.h, h, th, observer, "MSM_H", "h");
     tm.msm_h_ns = ns_since(t);
     h = {};   // free the coefficients before the remaining MSMs
     t = clock::now();
-    out.l = msm_split<g1_affine, g1_jacobian>(pk.l, aux, th, observer, "MSM_L", "l");
+    out.l = msm_split<g1_affine, fr>(pk.l, aux, th, observer, "MSM_L", "l");
     tm.msm_l_ns = ns_since(t);
     t = clock::now();
     {
         const std::vector<fr> sa = gather(inputs, nullptr, aux, density.a_aux);
-        out.a = msm_split<g1_affine, g1_jacobian>(pk.a, sa, th, observer, "MSM_A", "a");
+        out.a = msm_split<g1_affine, fr>(pk.a, sa, th, observer, "MSM_A", "a");
     }
     tm.msm_a_ns = ns_since(t);
     const std::vector<fr> sb = gather(inputs, &density.b_input, aux, density.b_aux);
     t = clock::now();
-    out.b1 = msm_split<g1_affine, g1_jacobian>(pk.b_g1, sb, th, observer, "MSM_B1", "b1");
+    out.b1 = msm_split<g1_affine, fr>(pk.b_g1, sb, th, observer, "MSM_B1", "b1");
     tm.msm_b1_ns = ns_since(t);
     t = clock::now();
-    out.b2 = msm_split<g2_affine, g2_jacobian>(pk.b_g2, sb, th, observer, "MSM_B2", "b2");
+    out.b2 = msm_split<g2_affine, fr>(pk.b_g2, sb, th, observer, "MSM_B2", "b2");
     tm.msm_b2_ns = ns_since(t);
     tm.total_ns = ns_since(t_all);
     if (timings) *timings = tm;
@@ -171,7 +191,8 @@ prove_sums prove_start(const proving_key& pk, const query_density& density, std:
 
 namespace {
 
-void check_snarkjs(const proving_key& pk, std::span<const fr> w, const char* fn)
+template <class C>
+void check_snarkjs(const proving_key_t<C>& pk, std::span<const typename C::fr> w, const char* fn)
 {
     if (pk.conv != convention::snarkjs)
         throw error(errc::invalid_argument, fmt::format("{}: the key follows the bellperson convention", fn));
@@ -188,13 +209,16 @@ void check_snarkjs(const proving_key& pk, std::span<const fr> w, const char* fn)
 
 } // namespace
 
-void snarkjs_evaluate_ab(const proving_key& pk, std::span<const fr> w, std::vector<fr>& a, std::vector<fr>& b)
+template <class C>
+void snarkjs_evaluate_ab(const proving_key_t<C>& pk, std::span<const typename C::fr> w,
+                         std::vector<typename C::fr>& a, std::vector<typename C::fr>& b)
 {
+    using F = typename C::fr;
     check_snarkjs(pk, w, "snarkjs_evaluate_ab");
     const size_t n_vars = w.size();
-    a.assign(pk.domain_size, fr::zero());
-    b.assign(pk.domain_size, fr::zero());
-    for (const sparse_coef& e : pk.coefs) {
+    a.assign(pk.domain_size, F::zero());
+    b.assign(pk.domain_size, F::zero());
+    for (const sparse_coef_t<C>& e : pk.coefs) {
         if (e.constraint >= pk.domain_size || e.signal >= n_vars || e.matrix > 1)
             throw error(errc::bad_format,
                         fmt::format("snarkjs_evaluate_ab: coefficient (matrix {}, constraint {}, signal {}) out of range",
@@ -203,9 +227,13 @@ void snarkjs_evaluate_ab(const proving_key& pk, std::span<const fr> w, std::vect
     }
 }
 
-prove_sums prove_start_snarkjs(const proving_key& pk, std::vector<fr> a, std::vector<fr> b, std::span<const fr> w,
-                               const prove_options& opt, prove_observer* observer, prove_timings* timings)
+template <class C>
+prove_sums_t<C> prove_start_snarkjs(const proving_key_t<C>& pk, std::vector<typename C::fr> a,
+                                    std::vector<typename C::fr> b, std::span<const typename C::fr> w,
+                                    const prove_options& opt, prove_observer* observer, prove_timings* timings)
 {
+    using F = typename C::fr;
+    using G1 = typename C::g1_affine;
     const auto t_all = clock::now();
     check_snarkjs(pk, w, "prove_start_snarkjs");
     if (a.size() != pk.domain_size || b.size() != pk.domain_size)
@@ -215,58 +243,78 @@ prove_sums prove_start_snarkjs(const proving_key& pk, std::vector<fr> a, std::ve
     const unsigned th = opt.threads;
     prove_timings tm;
     auto t = clock::now();
-    std::vector<fr> h;
+    std::vector<F> h;
     {
         step_scope s(observer, "NTT", "");
         h = compute_h_snarkjs(std::move(a), std::move(b), pk.domain_size, th);
     }
     tm.h_ns = ns_since(t);
 
-    prove_sums out;
+    prove_sums_t<C> out;
     t = clock::now();
-    out.h = msm_split<g1_affine, g1_jacobian>(pk.h, h, th, observer, "MSM_H", "h");
+    out.h = msm_split<G1, F>(pk.h, h, th, observer, "MSM_H", "h");
     tm.msm_h_ns = ns_since(t);
     h = {};
     t = clock::now();
-    out.l = msm_split<g1_affine, g1_jacobian>(pk.l, w.subspan(pk.num_inputs), th, observer, "MSM_L", "l");
+    out.l = msm_split<G1, F>(pk.l, w.subspan(pk.num_inputs), th, observer, "MSM_L", "l");
     tm.msm_l_ns = ns_since(t);
     t = clock::now();
-    out.a = msm_split<g1_affine, g1_jacobian>(pk.a, w, th, observer, "MSM_A", "a");
+    out.a = msm_split<G1, F>(pk.a, w, th, observer, "MSM_A", "a");
     tm.msm_a_ns = ns_since(t);
     t = clock::now();
-    out.b1 = msm_split<g1_affine, g1_jacobian>(pk.b_g1, w, th, observer, "MSM_B1", "b1");
+    out.b1 = msm_split<G1, F>(pk.b_g1, w, th, observer, "MSM_B1", "b1");
     tm.msm_b1_ns = ns_since(t);
     t = clock::now();
-    out.b2 = msm_split<g2_affine, g2_jacobian>(pk.b_g2, w, th, observer, "MSM_B2", "b2");
+    out.b2 = msm_split<typename C::g2_affine, F>(pk.b_g2, w, th, observer, "MSM_B2", "b2");
     tm.msm_b2_ns = ns_since(t);
     tm.total_ns = ns_since(t_all);
     if (timings) *timings = tm;
     return out;
 }
 
-prove_sums prove_start_snarkjs(const proving_key& pk, std::span<const fr> w, const prove_options& opt,
-                               prove_observer* observer, prove_timings* timings)
+template <class C>
+prove_sums_t<C> prove_start_snarkjs(const proving_key_t<C>& pk, std::span<const typename C::fr> w,
+                                    const prove_options& opt, prove_observer* observer, prove_timings* timings)
 {
     const auto t_all = clock::now();
-    std::vector<fr> a, b;
+    std::vector<typename C::fr> a, b;
     snarkjs_evaluate_ab(pk, w, a, b);
     const uint64_t eval_ns = ns_since(t_all);
     prove_timings tm;
-    prove_sums out = prove_start_snarkjs(pk, std::move(a), std::move(b), w, opt, observer, &tm);
+    prove_sums_t<C> out = prove_start_snarkjs(pk, std::move(a), std::move(b), w, opt, observer, &tm);
     tm.h_ns += eval_ns;
     tm.total_ns = ns_since(t_all);
     if (timings) *timings = tm;
     return out;
 }
 
-proof prove_finish(const verifying_key& vk, const prove_sums& sums, const fr& r, const fr& s)
+template <class C>
+proof_t<C> prove_finish(const verifying_key_t<C>& vk, const prove_sums_t<C>& sums, const typename C::fr& r,
+                        const typename C::fr& s)
 {
     return assemble_proof(vk, {sums.h, sums.l, sums.a, sums.b1, sums.b2}, r, s);
 }
 
-proof prove_finish(const verifying_key& vk, const prove_sums& sums)
+template <class C>
+proof_t<C> prove_finish(const verifying_key_t<C>& vk, const prove_sums_t<C>& sums)
 {
-    return prove_finish(vk, sums, os_random_fr(), os_random_fr());
+    using F = typename C::fr;
+    return prove_finish(vk, sums, os_random_fr<F>(), os_random_fr<F>());
 }
+
+#define CUZK_GROTH16_PROVER_SPLIT(C)                                                                                \
+    template void snarkjs_evaluate_ab<C>(const proving_key_t<C>&, std::span<const C::fr>, std::vector<C::fr>&,     \
+                                         std::vector<C::fr>&);                                                     \
+    template prove_sums_t<C> prove_start_snarkjs<C>(const proving_key_t<C>&, std::vector<C::fr>,                   \
+                                                    std::vector<C::fr>, std::span<const C::fr>,                    \
+                                                    const prove_options&, prove_observer*, prove_timings*);        \
+    template prove_sums_t<C> prove_start_snarkjs<C>(const proving_key_t<C>&, std::span<const C::fr>,               \
+                                                    const prove_options&, prove_observer*, prove_timings*);        \
+    template proof_t<C> prove_finish<C>(const verifying_key_t<C>&, const prove_sums_t<C>&, const C::fr&,           \
+                                        const C::fr&);                                                             \
+    template proof_t<C> prove_finish<C>(const verifying_key_t<C>&, const prove_sums_t<C>&);
+CUZK_GROTH16_PROVER_SPLIT(bls12_381_curve)
+CUZK_GROTH16_PROVER_SPLIT(bn254_curve)
+#undef CUZK_GROTH16_PROVER_SPLIT
 
 } // namespace cuzk::groth16

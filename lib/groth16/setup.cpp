@@ -19,10 +19,13 @@ namespace {
 // Fixed-base scalar multiplication k·G for many k.
 // Table: for each of W = ⌈256/w⌉ windows k, the multiples d·2^(wk)·G for
 // d = 1..2^w − 1 in affine form. A scalar then costs W − 1 mixed additions
-// (no doublings). w = 10 ⇒ 26 windows × 1023 points.
-template <class Aff, class Jac, class Xyzz>
+// (no doublings). w = 10 ⇒ 26 windows × 1023 points. Any group of either
+// curve (scalars of at most 256 bits).
+template <class Aff>
 class fixed_base {
 public:
+    using Jac = decltype(Aff{}.to_jacobian());
+    using Xyzz = decltype(Aff{}.to_xyzz());
     static constexpr unsigned w = 10;
     static constexpr unsigned windows = (256 + w - 1) / w;
 
@@ -43,7 +46,9 @@ public:
         batch_to_affine(tmp.data(), table_.data(), tmp.size());
         (void)threads;
     }
-    Jac mul(const fr::repr& k) const
+    // k: a canonical scalar (F::repr).
+    template <class Repr>
+    Jac mul(const Repr& k) const
     {
         const size_t per = (size_t{1} << w) - 1;
         Xyzz acc = Xyzz::identity();
@@ -54,8 +59,9 @@ public:
         return acc.to_jacobian();
     }
 
-    // out[i] = k[i]·G in affine form, multi-threaded.
-    void mul_many(std::span<const fr> ks, std::span<Aff> out, unsigned threads) const
+    // out[i] = k[i]·G in affine form for Montgomery scalars k, multi-threaded.
+    template <class F>
+    void mul_many(std::span<const F> ks, std::span<Aff> out, unsigned threads) const
     {
         parallel_for(threads, ks.size(), [&](size_t lo, size_t hi, unsigned) {
             constexpr size_t block = 1024;
@@ -67,10 +73,11 @@ public:
             }
         });
     }
-    std::vector<Aff> mul_many(const std::vector<fr>& ks, unsigned threads) const
+    template <class F>
+    std::vector<Aff> mul_many(const std::vector<F>& ks, unsigned threads) const
     {
         std::vector<Aff> out(ks.size());
-        mul_many(std::span<const fr>(ks), std::span<Aff>(out), threads);
+        mul_many(std::span<const F>(ks), std::span<Aff>(out), threads);
         return out;
     }
 
@@ -79,10 +86,11 @@ private:
 };
 
 // Random non-zero field element (a zero α, β, γ, δ or τ would break the key).
-fr nonzero_random()
+template <class F>
+F nonzero_random()
 {
     for (;;) {
-        const fr x = os_random_fr();
+        const F x = os_random_fr<F>();
         if (!x.is_zero()) return x;
     }
 }
@@ -91,26 +99,27 @@ fr nonzero_random()
 // per worker (3 multiplications per point for the inversion trick, 2 for x_i
 // and the scaling, one inversion and one power per worker). Lagrange bases
 // are of this form: over ⟨ω⟩ of size n, L_j(τ) = (τ^n − 1)/n · ω^j/(τ − ω^j).
-std::vector<fr> lagrange_like(const fr& tau, uint64_t n, const fr& x0, const fr& step, const fr& c, unsigned threads)
+template <class F>
+std::vector<F> lagrange_like(const F& tau, uint64_t n, const F& x0, const F& step, const F& c, unsigned threads)
 {
-    std::vector<fr> den(n);
+    std::vector<F> den(n);
     parallel_for(threads, n, [&](size_t lo, size_t hi, unsigned) {
         const size_t len = hi - lo;
-        std::vector<fr> pre(len);
-        fr xi = x0 * step.pow(bigint<1>{{uint64_t(lo)}});
-        const fr x_lo = xi;
-        fr acc = fr::one();
+        std::vector<F> pre(len);
+        F xi = x0 * step.pow(bigint<1>{{uint64_t(lo)}});
+        const F x_lo = xi;
+        F acc = F::one();
         for (size_t i = 0; i < len; ++i) {
-            const fr d = tau - xi;
+            const F d = tau - xi;
             den[lo + i] = d;
             pre[i] = acc;
             acc *= d;
             xi *= step;
         }
         if (acc.is_zero()) throw error(errc::internal, "setup: tau fell on an evaluation point");
-        fr inv = acc.inverse();
+        F inv = acc.inverse();
         for (size_t i = len; i-- > 0;) {
-            const fr d = den[lo + i];
+            const F d = den[lo + i];
             den[lo + i] = inv * pre[i];
             inv *= d;
         }
@@ -124,21 +133,25 @@ std::vector<fr> lagrange_like(const fr& tau, uint64_t n, const fr& x0, const fr&
 }
 
 // L_j(τ) for j < n on ⟨ω⟩.
-std::vector<fr> lagrange_at(const fr& tau, uint64_t n, const fr& omega, unsigned threads)
+template <class F>
+std::vector<F> lagrange_at(const F& tau, uint64_t n, const F& omega, unsigned threads)
 {
-    const fr c = (tau.pow(bigint<1>{{n}}) - fr::one()) * fr::from_u64(n).inverse();
-    return lagrange_like(tau, n, fr::one(), omega, c, threads);
+    const F c = (tau.pow(bigint<1>{{n}}) - F::one()) * F::from_u64(n).inverse();
+    return lagrange_like(tau, n, F::one(), omega, c, threads);
 }
 
-struct qap_at_tau {
-    std::vector<fr> u, v, w;   // per variable (unified index)
+template <class F>
+struct qap_at_tau_t {
+    std::vector<F> u, v, w;   // per variable (unified index)
 };
+using qap_at_tau = qap_at_tau_t<fr>;
 
-qap_at_tau evaluate_qap(const r1cs_description& r, const std::vector<fr>& lag)
+template <class F>
+qap_at_tau_t<F> evaluate_qap(const r1cs_description_t<F>& r, const std::vector<F>& lag)
 {
     const size_t nv = size_t(r.num_inputs) + r.num_aux;
-    qap_at_tau q{std::vector<fr>(nv, fr::zero()), std::vector<fr>(nv, fr::zero()), std::vector<fr>(nv, fr::zero())};
-    r.for_each_entry([&](int m, uint32_t row, uint32_t col, const fr& coeff) {
+    qap_at_tau_t<F> q{std::vector<F>(nv, F::zero()), std::vector<F>(nv, F::zero()), std::vector<F>(nv, F::zero())};
+    r.for_each_entry([&](int m, uint32_t row, uint32_t col, const F& coeff) {
         if (row >= r.num_constraints || col >= nv || m < 0 || m > 2)
             throw error(errc::invalid_argument,
                         fmt::format("setup: matrix entry (matrix {}, row {}, column {}) is out of range", m, row, col));
@@ -188,15 +201,17 @@ qap_at_tau evaluate_qap(const r1cs::pce& p, const std::vector<fr>& lag, unsigned
     return q;
 }
 
-void check_description(const r1cs_description& r)
+template <class F>
+void check_description(const r1cs_description_t<F>& r)
 {
     if (r.num_inputs == 0) throw error(errc::invalid_argument, "setup: a circuit has at least the input ONE");
     if (!r.for_each_entry) throw error(errc::invalid_argument, "setup: no matrix entries callback");
 }
 
-void check_waste(const toxic_waste& w)
+template <class F>
+void check_waste(const toxic_waste_t<F>& w)
 {
-    const std::pair<const fr*, const char*> all[] = {
+    const std::pair<const F*, const char*> all[] = {
         {&w.tau, "tau"}, {&w.alpha, "alpha"}, {&w.beta, "beta"}, {&w.gamma, "gamma"}, {&w.delta, "delta"}};
     for (const auto& [x, name] : all)
         if (x->is_zero()) throw error(errc::invalid_argument, fmt::format("setup: toxic waste {} is zero", name));
@@ -208,20 +223,20 @@ public:
     explicit cpu_backend(unsigned threads) : th_(threads) {}
     void g1(std::span<const fr> k, std::span<g1_affine> out) override
     {
-        std::call_once(once1_, [&] { t1_ = std::make_unique<fixed_base<g1_affine, g1_jacobian, g1_xyzz>>(g1_affine::generator(), th_); });
+        std::call_once(once1_, [&] { t1_ = std::make_unique<fixed_base<g1_affine>>(g1_affine::generator(), th_); });
         t1_->mul_many(k, out, th_);
     }
     void g2(std::span<const fr> k, std::span<g2_affine> out) override
     {
-        std::call_once(once2_, [&] { t2_ = std::make_unique<fixed_base<g2_affine, g2_jacobian, g2_xyzz>>(g2_affine::generator(), th_); });
+        std::call_once(once2_, [&] { t2_ = std::make_unique<fixed_base<g2_affine>>(g2_affine::generator(), th_); });
         t2_->mul_many(k, out, th_);
     }
 
 private:
     unsigned th_;
     std::once_flag once1_, once2_;
-    std::unique_ptr<fixed_base<g1_affine, g1_jacobian, g1_xyzz>> t1_;
-    std::unique_ptr<fixed_base<g2_affine, g2_jacobian, g2_xyzz>> t2_;
+    std::unique_ptr<fixed_base<g1_affine>> t1_;
+    std::unique_ptr<fixed_base<g2_affine>> t2_;
 };
 
 // The scalar half after u, v, w (both overloads).
@@ -270,21 +285,23 @@ std::vector<bool> bits_of(const r1cs::density_bitmap& d)
 
 } // namespace
 
-toxic_waste toxic_waste::random()
+template <class F>
+toxic_waste_t<F> toxic_waste_t<F>::random()
 {
-    return {nonzero_random(), nonzero_random(), nonzero_random(), nonzero_random(), nonzero_random()};
+    return {nonzero_random<F>(), nonzero_random<F>(), nonzero_random<F>(), nonzero_random<F>(), nonzero_random<F>()};
 }
 
-toxic_waste toxic_waste::from_seed(uint64_t seed)
+template <class F>
+toxic_waste_t<F> toxic_waste_t<F>::from_seed(uint64_t seed)
 {
     splitmix64 g{seed ^ 0x7465737420776173ull};
     const auto nz = [&] {
         for (;;) {
-            const fr x = fr::random(g);
+            const F x = F::random(g);
             if (!x.is_zero()) return x;
         }
     };
-    toxic_waste w;
+    toxic_waste_t w;
     w.tau = nz();
     w.alpha = nz();
     w.beta = nz();
@@ -293,7 +310,11 @@ toxic_waste toxic_waste::from_seed(uint64_t seed)
     return w;
 }
 
-uint64_t groth16_domain_size(const r1cs_description& r)
+template struct toxic_waste_t<fr>;
+template struct toxic_waste_t<bn254::fr>;
+
+template <class F>
+uint64_t groth16_domain_size(const r1cs_description_t<F>& r)
 {
     const uint64_t rows = uint64_t(r.num_constraints) + r.num_inputs;
     uint64_t n = 1;
@@ -302,6 +323,8 @@ uint64_t groth16_domain_size(const r1cs_description& r)
         throw error(errc::unsupported, fmt::format("setup: {} rows need a domain above 2^31", rows));
     return n;
 }
+template uint64_t groth16_domain_size<fr>(const r1cs_description_t<fr>&);
+template uint64_t groth16_domain_size<bn254::fr>(const r1cs_description_t<bn254::fr>&);
 
 query_density compute_density(const r1cs_description& r)
 {
@@ -426,58 +449,6 @@ proving_key bellperson_key_from_scalars(bellperson_scalars&& s, fixed_base_backe
     return pk;
 }
 
-namespace {
-
-// What the snarkjs convention needs: the toxic waste, the QAP evaluated at τ
-// on its domain, the fixed-base tables, the verifying key, IC and L.
-struct common_setup {
-    fr tau, alpha, beta, delta_inv;
-    uint64_t n = 0;
-    unsigned log_n = 0;
-    qap_at_tau q;
-    fixed_base<g1_affine, g1_jacobian, g1_xyzz> g1;
-    fixed_base<g2_affine, g2_jacobian, g2_xyzz> g2;
-
-    common_setup(const r1cs_description& r, const toxic_waste& tw, root_convention rc, convention conv,
-                 proving_key& pk, unsigned th)
-        : g1(g1_affine::generator(), th), g2(g2_affine::generator(), th)
-    {
-        check_description(r);
-        check_waste(tw);
-        n = groth16_domain_size(r);
-        log_n = unsigned(__builtin_ctzll(n));
-        tau = tw.tau;
-        alpha = tw.alpha;
-        beta = tw.beta;
-        q = evaluate_qap(r, lagrange_at(tau, n, root_of_unity(log_n, rc), th));
-        const fr gi = tw.gamma.inverse();
-        delta_inv = tw.delta.inverse();
-
-        pk.conv = conv;
-        pk.num_inputs = r.num_inputs;
-        pk.num_aux = r.num_aux;
-        pk.domain_size = n;
-        pk.n_constraints = r.num_constraints;
-        auto& vk = pk.vk;
-        vk.alpha_g1 = g1.mul(alpha.to_repr()).to_affine();
-        vk.beta_g1 = g1.mul(beta.to_repr()).to_affine();
-        vk.beta_g2 = g2.mul(beta.to_repr()).to_affine();
-        vk.gamma_g2 = g2.mul(tw.gamma.to_repr()).to_affine();
-        vk.delta_g1 = g1.mul(tw.delta.to_repr()).to_affine();
-        vk.delta_g2 = g2.mul(tw.delta.to_repr()).to_affine();
-
-        // IC_i = (β·u_i + α·v_i + w_i)(τ)/γ for inputs, L_j = (…)(τ)/δ for aux.
-        const auto lin = [&](size_t i) { return beta * q.u[i] + alpha * q.v[i] + q.w[i]; };
-        std::vector<fr> ic(r.num_inputs), l(r.num_aux);
-        for (uint32_t i = 0; i < r.num_inputs; ++i) ic[i] = lin(i) * gi;
-        for (uint32_t j = 0; j < r.num_aux; ++j) l[j] = lin(size_t(r.num_inputs) + j) * delta_inv;
-        vk.ic = g1.mul_many(ic, th);
-        pk.l = g1.mul_many(l, th);
-    }
-};
-
-} // namespace
-
 proving_key setup_bellperson(const r1cs_description& r, query_density* density_out, const setup_options& opt)
 {
     const unsigned th = opt.threads;
@@ -488,33 +459,114 @@ proving_key setup_bellperson(const r1cs_description& r, query_density* density_o
     return bellperson_key_from_scalars(std::move(s), be, th);
 }
 
-proving_key setup_snarkjs(const r1cs_description& r, const setup_options& opt)
+namespace {
+
+// The domain of r for a snarkjs key over F: the H points need ω_2n, so 2n
+// must be within F's 2-adicity (errc::invalid_argument otherwise, before any
+// work).
+template <class F>
+uint64_t snarkjs_domain(const r1cs_description_t<F>& r)
 {
-    const unsigned th = opt.threads;
-    const toxic_waste tw = opt.waste ? *opt.waste : toxic_waste::random();
-    proving_key pk;
-    const common_setup cs(r, tw, root_convention::snarkjs, convention::snarkjs, pk, th);
-    const uint64_t n = cs.n;
-    pk.a = cs.g1.mul_many(cs.q.u, th);
-    pk.b_g1 = cs.g1.mul_many(cs.q.v, th);
-    pk.b_g2 = cs.g2.mul_many(cs.q.v, th);
+    const uint64_t n = groth16_domain_size(r);
+    (void)root_of_unity_of<F>(unsigned(__builtin_ctzll(n)) + 1, root_convention::snarkjs);
+    return n;
+}
+
+// The snarkjs setup's state on curve C: the toxic waste, the domain, the QAP
+// at τ on ⟨ω_n⟩ (roots 5^t) and the fixed-base tables of both generators.
+template <class C>
+struct snarkjs_setup {
+    using F = typename C::fr;
+    toxic_waste_t<F> tw;
+    unsigned th;
+    uint64_t n;
+    unsigned log_n;
+    qap_at_tau_t<F> q;
+    fixed_base<typename C::g1_affine> g1;
+    fixed_base<typename C::g2_affine> g2;
+
+    snarkjs_setup(const r1cs_description_t<F>& r, const toxic_waste_t<F>& waste, unsigned threads)
+        : tw(waste), th(threads), n(snarkjs_domain(r)), log_n(unsigned(__builtin_ctzll(n))),
+          g1(C::g1_affine::generator(), threads), g2(C::g2_affine::generator(), threads)
+    {
+        q = evaluate_qap(r, lagrange_at(tw.tau, n, root_of_unity_of<F>(log_n, root_convention::snarkjs), th));
+    }
+
+    // α, β, γ, δ times the generators; IC_i = (β·u_i + α·v_i + w_i)(τ)/γ per
+    // input and L_j = (…)(τ)/δ per aux.
+    void vk_ic_l(proving_key_t<C>& pk) const
+    {
+        auto& vk = pk.vk;
+        vk.alpha_g1 = g1.mul(tw.alpha.to_repr()).to_affine();
+        vk.beta_g1 = g1.mul(tw.beta.to_repr()).to_affine();
+        vk.beta_g2 = g2.mul(tw.beta.to_repr()).to_affine();
+        vk.gamma_g2 = g2.mul(tw.gamma.to_repr()).to_affine();
+        vk.delta_g1 = g1.mul(tw.delta.to_repr()).to_affine();
+        vk.delta_g2 = g2.mul(tw.delta.to_repr()).to_affine();
+        const F gi = tw.gamma.inverse(), di = tw.delta.inverse();
+        const auto lin = [&](size_t i) { return tw.beta * q.u[i] + tw.alpha * q.v[i] + q.w[i]; };
+        std::vector<F> ic(pk.num_inputs), l(pk.num_aux);
+        for (uint32_t i = 0; i < pk.num_inputs; ++i) ic[i] = lin(i) * gi;
+        for (uint32_t j = 0; j < pk.num_aux; ++j) l[j] = lin(size_t(pk.num_inputs) + j) * di;
+        vk.ic = g1.mul_many(ic, th);
+        pk.l = g1.mul_many(l, th);
+    }
 
     // H_i = L^(2n)_(2i+1)(τ)/δ: the Lagrange basis of the 2n-domain at the odd
     // points x_i = ω_2n^(2i+1). With x_i^n = −1, Σ_i P(x_i)·L^(2n)_(2i+1)(τ)
     // = Z(τ)·h(τ) for P = h·Z of degree < 2n, so the prover's coset values of
     // A·B − C give the H term directly.
     //   L^(2n)_k(τ) = (τ^2n − 1)/(2n) · ω_2n^k/(τ − ω_2n^k)
-    const fr w2n = root_of_unity(cs.log_n + 1, root_convention::snarkjs);
-    const fr c2n = (cs.tau.pow(bigint<1>{{2 * n}}) - fr::one()) * fr::from_u64(2 * n).inverse() * cs.delta_inv;
-    pk.h = cs.g1.mul_many(lagrange_like(cs.tau, n, w2n, w2n.sqr(), c2n, th), th);
+    std::vector<typename C::g1_affine> h_points() const
+    {
+        const F w2n = root_of_unity_of<F>(log_n + 1, root_convention::snarkjs);
+        const F c2n = (tw.tau.pow(bigint<1>{{2 * n}}) - F::one()) * F::from_u64(2 * n).inverse() * tw.delta.inverse();
+        return g1.mul_many(lagrange_like(tw.tau, n, w2n, w2n.sqr(), c2n, th), th);
+    }
+};
 
-    // The coefficient list: A and B entries, then A-entries for the input constraints.
-    r.for_each_entry([&](int m, uint32_t row, uint32_t col, const fr& coeff) {
+// The coefficient list: A and B entries, then A-entries for the input constraints.
+template <class C>
+std::vector<sparse_coef_t<C>> snarkjs_coefs(const r1cs_description_t<typename C::fr>& r)
+{
+    using F = typename C::fr;
+    std::vector<sparse_coef_t<C>> out;
+    r.for_each_entry([&](int m, uint32_t row, uint32_t col, const F& coeff) {
         if (m == 2 || coeff.is_zero()) return;
-        pk.coefs.push_back({uint32_t(m), row, col, coeff});
+        out.push_back({uint32_t(m), row, col, coeff});
     });
-    for (uint32_t i = 0; i < r.num_inputs; ++i) pk.coefs.push_back({0, r.num_constraints + i, i, fr::one()});
+    for (uint32_t i = 0; i < r.num_inputs; ++i) out.push_back({0, r.num_constraints + i, i, F::one()});
+    return out;
+}
+
+} // namespace
+
+template <class C>
+proving_key_t<C> setup_snarkjs(const r1cs_description_t<typename C::fr>& r, const setup_options_t<C>& opt)
+{
+    using F = typename C::fr;
+    check_description(r);
+    const toxic_waste_t<F> tw = opt.waste ? *opt.waste : toxic_waste_t<F>::random();
+    check_waste(tw);
+    const snarkjs_setup<C> st(r, tw, opt.threads);
+    proving_key_t<C> pk;
+    pk.conv = convention::snarkjs;
+    pk.num_inputs = r.num_inputs;
+    pk.num_aux = r.num_aux;
+    pk.domain_size = st.n;
+    pk.n_constraints = r.num_constraints;
+    st.vk_ic_l(pk);
+    pk.a = st.g1.mul_many(st.q.u, st.th);
+    pk.b_g1 = st.g1.mul_many(st.q.v, st.th);
+    pk.b_g2 = st.g2.mul_many(st.q.v, st.th);
+    pk.h = st.h_points();
+    pk.coefs = snarkjs_coefs<C>(r);
     return pk;
 }
+
+template proving_key_t<bls12_381_curve> setup_snarkjs<bls12_381_curve>(const r1cs_description_t<fr>&,
+                                                                       const setup_options_t<bls12_381_curve>&);
+template proving_key_t<bn254_curve> setup_snarkjs<bn254_curve>(const r1cs_description_t<bn254::fr>&,
+                                                               const setup_options_t<bn254_curve>&);
 
 } // namespace cuzk::groth16

@@ -31,10 +31,4 @@ os_rng::result_type os_rng::operator()()
     return v;
 }
 
-fr os_random_fr()
-{
-    os_rng rng;
-    return fr::random(rng);
-}
-
 } // namespace cuzk

@@ -19,7 +19,8 @@
 // prove_finish(vk, prove_start(pk, …), r, s) equals prove_bellperson(pk, …, r, s)
 // point for point (test_engine checks it).
 //
-// The snarkjs convention splits the same way: snarkjs_evaluate_ab is the
+// The snarkjs convention splits the same way, on BLS12-381 and on BN254
+// (templates over the curve): snarkjs_evaluate_ab is the
 // host-side evaluation of A·w and B·w from the key's coefficient list (the
 // engine runs it in its synthesis stage), prove_start_snarkjs the device part
 // (the six NTTs giving A·B − C on the odd coset, MSM_H over the Lagrange H
@@ -58,15 +59,19 @@ public:
     }
 };
 
-// The device part's results: the five query sums, before blinding.
-struct prove_sums {
-    g1_jacobian h;    // Σ h_i·H_i
-    g1_jacobian l;    // Σ aux_j·L_j
-    g1_jacobian a;    // Σ w·A over the A density
-    g1_jacobian b1;   // Σ w·B over the B density, in G1
-    g2_jacobian b2;   // the same in G2
+// The device part's results: the five query sums, before blinding (a
+// template over the curve; prove_sums is BLS12-381's).
+template <class C>
+struct prove_sums_t {
+    typename C::g1_jacobian h;    // Σ h_i·H_i
+    typename C::g1_jacobian l;    // Σ aux_j·L_j
+    typename C::g1_jacobian a;    // Σ w·A over the A density
+    typename C::g1_jacobian b1;   // Σ w·B over the B density, in G1
+    typename C::g2_jacobian b2;   // the same in G2
 };
+using prove_sums = prove_sums_t<bls12_381_curve>;
 
+// The bellperson device part (BLS12-381 only).
 // The device part. Arguments and checks as prove_bellperson (a, b, c hold
 // one value per constraint; the input constraints are appended here; inputs
 // start with ONE). a, b, c are consumed and freed before the MSMs run.
@@ -77,7 +82,11 @@ prove_sums prove_start(const proving_key& pk, const query_density& density, std:
                        std::span<const fr> aux, const prove_options& opt = {}, prove_observer* observer = nullptr,
                        prove_timings* timings = nullptr);
 
-// ---- snarkjs convention ----------------------------------------------------------------
+// ---- snarkjs convention (both curves) ------------------------------------------------
+// The functions below and prove_finish are templates over the curve C,
+// deduced from the key; they are instantiated for bls12_381_curve and
+// bn254_curve in lib/groth16/prover_split.cpp.
+//
 // a = A·w and b = B·w from pk.coefs (the zkey's section 4, input constraints
 // included), pk.domain_size values each (rows without coefficients are zero).
 // w is the full witness: w[0] = 1, the public signals, then the private ones
@@ -85,22 +94,31 @@ prove_sums prove_start(const proving_key& pk, const query_density& density, std:
 // when the key is not snarkjs-convention, w has the wrong size or w[0] != 1,
 // errc::bad_format for an out-of-range coefficient or point section.
 // Cost: one multiply-add per coefficient, single-threaded.
-void snarkjs_evaluate_ab(const proving_key& pk, std::span<const fr> w, std::vector<fr>& a, std::vector<fr>& b);
+template <class C>
+void snarkjs_evaluate_ab(const proving_key_t<C>& pk, std::span<const typename C::fr> w,
+                         std::vector<typename C::fr>& a, std::vector<typename C::fr>& b);
 
 // The device part for a snarkjs-convention key from a, b as
 // snarkjs_evaluate_ab gives them (pk.domain_size values each, consumed).
 // Observer steps and timings as prove_start (NTT, then MSM_H … MSM_B2 with
 // BATCH_ADD nested). The returned sums go to prove_finish.
-prove_sums prove_start_snarkjs(const proving_key& pk, std::vector<fr> a, std::vector<fr> b,
-                               std::span<const fr> w, const prove_options& opt = {},
-                               prove_observer* observer = nullptr, prove_timings* timings = nullptr);
+template <class C>
+prove_sums_t<C> prove_start_snarkjs(const proving_key_t<C>& pk, std::vector<typename C::fr> a,
+                                    std::vector<typename C::fr> b, std::span<const typename C::fr> w,
+                                    const prove_options& opt = {}, prove_observer* observer = nullptr,
+                                    prove_timings* timings = nullptr);
 // The same, evaluating a, b first (counted in timings->h_ns).
-prove_sums prove_start_snarkjs(const proving_key& pk, std::span<const fr> w, const prove_options& opt = {},
-                               prove_observer* observer = nullptr, prove_timings* timings = nullptr);
+template <class C>
+prove_sums_t<C> prove_start_snarkjs(const proving_key_t<C>& pk, std::span<const typename C::fr> w,
+                                    const prove_options& opt = {}, prove_observer* observer = nullptr,
+                                    prove_timings* timings = nullptr);
 
-// The CPU tail with explicit blinding factors (tests), or with r, s drawn
-// from the OS CSPRNG.
-proof prove_finish(const verifying_key& vk, const prove_sums& sums, const fr& r, const fr& s);
-proof prove_finish(const verifying_key& vk, const prove_sums& sums);
+// The CPU tail (either convention, either curve) with explicit blinding
+// factors (tests), or with r, s drawn from the OS CSPRNG.
+template <class C>
+proof_t<C> prove_finish(const verifying_key_t<C>& vk, const prove_sums_t<C>& sums, const typename C::fr& r,
+                        const typename C::fr& s);
+template <class C>
+proof_t<C> prove_finish(const verifying_key_t<C>& vk, const prove_sums_t<C>& sums);
 
 } // namespace cuzk::groth16

@@ -9,6 +9,10 @@
 // The circuit is described by its three sparse matrices over the unified
 // variable index (0 = ONE, then public inputs, then aux) through a callback,
 // so that a PCE or a circom .r1cs can feed it without copying.
+//
+// The snarkjs-convention setup serves BLS12-381 and BN254 (templates over
+// the curve, curve.hpp; the plain names are BLS12-381's); the bellperson
+// setup and its device hooks are BLS12-381's only.
 #pragma once
 
 #include <cstdint>
@@ -22,39 +26,55 @@
 
 namespace cuzk::groth16 {
 
-struct r1cs_description {
+// The circuit over the scalar field F (BLS12-381's fr or bn254::fr).
+template <class F>
+struct r1cs_description_t {
     uint32_t num_inputs = 0;        // including ONE
     uint32_t num_aux = 0;
     uint32_t num_constraints = 0;   // without the per-input constraints added by the conventions
     // Calls fn(matrix 0=A 1=B 2=C, row, column, coefficient) for every non-zero entry.
-    std::function<void(const std::function<void(int, uint32_t, uint32_t, const fr&)>& fn)> for_each_entry;
+    std::function<void(const std::function<void(int, uint32_t, uint32_t, const F&)>& fn)> for_each_entry;
 };
+using r1cs_description = r1cs_description_t<fr>;
 
 // The secret scalars of a setup. Drawn from the OS CSPRNG by default; a
 // caller may fix them (tests comparing two setups, benchmarks that want
-// reproducible keys). None may be zero.
-struct toxic_waste {
-    fr tau, alpha, beta, gamma, delta;
-    static toxic_waste random();                 // OS CSPRNG
-    static toxic_waste from_seed(uint64_t seed); // deterministic; tests and benchmarks only
+// reproducible keys). None may be zero. Instantiated for fr and bn254::fr.
+template <class F>
+struct toxic_waste_t {
+    F tau, alpha, beta, gamma, delta;
+    static toxic_waste_t random();                 // OS CSPRNG
+    static toxic_waste_t from_seed(uint64_t seed); // deterministic; tests and benchmarks only
 };
+using toxic_waste = toxic_waste_t<fr>;
+extern template struct toxic_waste_t<fr>;
+extern template struct toxic_waste_t<bn254::fr>;
 
-struct setup_options {
+template <class C>
+struct setup_options_t {
     unsigned threads = 0;
-    const toxic_waste* waste = nullptr;   // null: toxic_waste::random()
+    const toxic_waste_t<typename C::fr>* waste = nullptr;   // null: toxic_waste_t::random()
 };
+using setup_options = setup_options_t<bls12_381_curve>;
 
 // The smallest power of two that holds the constraints plus one input
-// constraint per input (both conventions add those rows).
-uint64_t groth16_domain_size(const r1cs_description& r);
+// constraint per input (both conventions add those rows); either field.
+template <class F>
+uint64_t groth16_domain_size(const r1cs_description_t<F>& r);
 
 // Bellperson-convention key (H in the monomial basis, roots 7^t, filtered
 // A/B queries) and the matching density bitmaps for the prover.
 proving_key setup_bellperson(const r1cs_description& r, query_density* density_out, const setup_options& opt = {});
 
 // snarkjs-convention key (Lagrange H points on the odd coset, roots 5^t,
-// one A/B1/B2 point per signal, coefficient list for A and B).
-proving_key setup_snarkjs(const r1cs_description& r, const setup_options& opt = {});
+// one A/B1/B2 point per signal, coefficient list for A and B) on either
+// curve: setup_snarkjs(r) is BLS12-381's, setup_snarkjs<bn254_curve>(r)
+// BN254's (C is also deduced from the options). CPU fixed-base tables only.
+// Throws errc::invalid_argument for an out-of-range matrix entry, a zero
+// toxic scalar, or a domain whose 2n exceeds the field's 2-adicity (BN254:
+// n <= 2^27).
+template <class C = bls12_381_curve>
+proving_key_t<C> setup_snarkjs(const r1cs_description_t<typename C::fr>& r, const setup_options_t<C>& opt = {});
 
 // The densities of a circuit, computed from its matrices (bellperson's prover rules).
 query_density compute_density(const r1cs_description& r);

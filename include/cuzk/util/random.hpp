@@ -14,9 +14,6 @@ namespace cuzk {
 // Fills buf with n bytes from the OS CSPRNG; throws cuzk::error(errc::io) on failure.
 void os_random_bytes(void* buf, size_t n);
 
-// A uniformly random element of Fr (rejection sampling on 255-bit draws).
-fr os_random_fr();
-
 // A 64-bit URBG over the OS CSPRNG, for templates that take a generator.
 struct os_rng {
     using result_type = uint64_t;
@@ -24,6 +21,16 @@ struct os_rng {
     static constexpr result_type max() { return ~result_type{0}; }
     result_type operator()();
 };
+
+// A uniformly random element of a scalar field F (rejection sampling on
+// draws of the modulus' bit length): BLS12-381's Fr by default, BN254's with
+// os_random_fr<bn254::fr>().
+template <class F = fr>
+F os_random_fr()
+{
+    os_rng rng;
+    return F::random(rng);
+}
 
 // splitmix64 (Steele, Lea, Flood 2014): a small, fast, seedable 64-bit URBG
 // (for fr::random and the like). Reproducible, NOT cryptographic.
