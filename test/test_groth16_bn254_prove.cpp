@@ -7,6 +7,7 @@
 // equals the naive sum.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <functional>
 #include <random>
 #include <tuple>
@@ -275,4 +276,38 @@ TEST_CASE("BN254 msm_witness equals the naive sum; os_random_fr draws BN254 scal
     CHECK(groth16::msm_witness(std::span<const bn254::g2_affine>(p2), std::span<const bfr>(k), 2) == want2);
     const bfr r1 = os_random_fr<bfr>(), r2 = os_random_fr<bfr>();
     CHECK_FALSE(r1 == r2);
+}
+
+TEST_CASE("snarkjs_evaluate_ab: threads and coefficient order do not change a and b", "[groth16][bn254]")
+{
+    // A key shell with 2^17 rows of 3 A and 2 B coefficients on random signals
+    // (ordered by row, as snarkjs writes them), and the same list shuffled.
+    std::mt19937_64 rng(test::test_seed() + 2549);
+    groth16::proving_key_t<C> pk;
+    pk.conv = groth16::convention::snarkjs;
+    pk.domain_size = uint64_t{1} << 17;
+    pk.num_inputs = 2;
+    pk.num_aux = 5000;
+    const uint32_t nv = pk.num_inputs + pk.num_aux;
+    pk.h.resize(pk.domain_size);
+    pk.a.resize(nv);
+    pk.b_g1.resize(nv);
+    pk.b_g2.resize(nv);
+    pk.l.resize(pk.num_aux);
+    for (uint32_t row = 0; row < pk.domain_size; ++row)
+        for (uint32_t m : {0u, 0u, 0u, 1u, 1u}) pk.coefs.push_back({m, row, uint32_t(rng() % nv), bfr::random(rng)});
+    std::vector<bfr> w(nv);
+    for (auto& x : w) x = bfr::random(rng);
+    w[0] = bfr::one();
+    std::vector<bfr> a1, b1, a4, b4, as, bs;
+    groth16::snarkjs_evaluate_ab(pk, w, a1, b1, 1);
+    groth16::snarkjs_evaluate_ab(pk, w, a4, b4, 4);
+    CHECK(a4 == a1);
+    CHECK(b4 == b1);
+    std::shuffle(pk.coefs.begin(), pk.coefs.end(), rng);
+    groth16::snarkjs_evaluate_ab(pk, w, as, bs, 4);
+    CHECK(as == a1);   // sums of the same products in another order: the same field elements
+    CHECK(bs == b1);
+    pk.coefs.back().signal = nv;
+    CHECK_THROWS_AS(groth16::snarkjs_evaluate_ab(pk, w, as, bs, 4), error);
 }

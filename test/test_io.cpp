@@ -41,6 +41,7 @@ const char* const Q_DEC =
     "4002409555221667393417789825735904156556882819939007885332058136124031650490837864442687629129015664037894272559787";
 const char* const R_DEC = "52435875175126190479447740508185965837690552500527637822603658699938581184513";
 const char* const BN254_Q = "21888242871839275222246405745257275088696311157297823662689037894645226208583";
+const char* const BN254_R = "21888242871839275222246405745257275088548364400416034343698204186575808495617";
 // Generator coordinates as published (zcash bls12_381 README).
 const char* const G1_X =
     "17f1d3a73197d7942695638c4fa9ac0fc3688c4f9774b905a14e3a3f171bac586c55e83ff97a1aeffb3af00adb22c6bb";
@@ -615,7 +616,7 @@ TEST_CASE("zkey: the reader rejects malformed files with a clear error", "[io]")
         container c = c0;
         sec(c, 1).body[0] = 2;
         expect_error([&] { parse_zkey_copy(join(c)); }, errc::unsupported, {"PLONK"});
-        // A bn128 header: n8q = 32 and bn254's q.
+        // bn254's q (n8q = 32) with BLS12-381's r, then both of bn254's primes.
         c = c0;
         bytes h;
         h.reserve(2048);   // (also keeps GCC 12's -Wstringop-overflow false positive away)
@@ -624,10 +625,16 @@ TEST_CASE("zkey: the reader rejects malformed files with a clear error", "[io]")
         h.insert(h.end(), q.begin(), q.end());
         h.insert(h.end(), sec(c, 2).body.begin() + 52, sec(c, 2).body.end());
         sec(c, 2).body = h;
-        expect_error([&] { parse_zkey_copy(join(c)); }, errc::unsupported, {"curve not supported", "bn128"});
+        expect_error([&] { parse_zkey_copy(join(c)); }, errc::bad_format,
+                     {"k.zkey section 2", "q is bn128's but r is bls12381's"});
+        const bytes r = dec_le(BN254_R, 32);
+        std::copy(r.begin(), r.end(), sec(c, 2).body.begin() + 40);
+        expect_error([&] { parse_zkey_copy(join(c)); }, errc::unsupported,
+                     {"k.zkey: the key is for bn128, expected bls12381"});
         c = c0;
         sec(c, 2).body[60] ^= 1;   // r
-        expect_error([&] { parse_zkey_copy(join(c)); }, errc::unsupported, {"curve not supported", "r = "});
+        expect_error([&] { parse_zkey_copy(join(c)); }, errc::bad_format,
+                     {"k.zkey section 2", "unknown prime: r = 0x73eda753"});
         c = c0;
         sec(c, 2).body[96] = 3;   // domainSize = 3
         expect_error([&] { parse_zkey_copy(join(c)); }, errc::bad_format, {"power of two"});
@@ -755,7 +762,7 @@ TEST_CASE("wtns: layout, round trip and rejections", "[io]")
                      {errc::bad_format, errc::bad_length}, {"w.wtns"});
     container b = c;
     b.sections[0].body[10] ^= 1;
-    expect_error([&] { parse_wtns_copy(join(b)); }, errc::unsupported, {"curve not supported"});
+    expect_error([&] { parse_wtns_copy(join(b)); }, errc::bad_format, {"w.wtns section 1", "unknown prime"});
     b = c;
     b.sections[0].body[36] += 1;   // nWitness one too many
     expect_error([&] { parse_wtns_copy(join(b)); }, errc::bad_length, {"section 2 (witness)"});
@@ -885,7 +892,7 @@ TEST_CASE("r1cs: the c <== a*b file as circom writes it, round trips, rejections
     expect_error([&] { parse_r1cs_copy(join(t)); }, errc::bad_format, {"nWires"});
     t = c;
     t.sections[1].body[0] = 48;   // n8 = 48
-    expect_error([&] { parse_r1cs_copy(join(t)); }, {errc::unsupported, errc::bad_length}, {"c.r1cs"});
+    expect_error([&] { parse_r1cs_copy(join(t)); }, {errc::bad_format, errc::bad_length}, {"c.r1cs"});
     t = c;
     t.sections[2].body.pop_back();
     expect_error([&] { parse_r1cs_copy(join(t)); }, errc::bad_length, {"section 3"});

@@ -1,5 +1,5 @@
 // `cuzk info <file>`: what a file holds. Recognises snarkjs .zkey, .wtns,
-// .r1cs (by magic), bellperson .params / .vk (by extension, then structure),
+// .r1cs (by magic; either curve, from the header), bellperson .params / .vk (by extension, then structure),
 // 192-byte proofs, cuzk PCE files, and snarkjs JSON (proof, public signals,
 // verification key).
 #include <cstdio>
@@ -29,17 +29,47 @@ bool ends_with(const std::string& s, const char* suf)
     return s.size() >= n && s.compare(s.size() - n, n, suf) == 0;
 }
 
+template <class C>
 int info_zkey(const std::string& path)
 {
-    const io::zkey z = io::read_zkey(path);
-    std::printf("%s: snarkjs zkey, Groth16, curve bls12381\n"
+    const io::zkey_t<C> z = io::read_zkey<C>(path);
+    std::printf("%s: snarkjs zkey, Groth16, curve %s\n"
                 "  signals %u (public %u), constraints %u, domain %llu (2^%d)\n"
                 "  points: A %zu, B1 %zu, B2 %zu, C %zu, H %zu; coefficients %zu; contributions %u\n"
                 "  verifying key points on the curve and in the prime-order subgroup\n",
-                path.c_str(), z.n_vars, z.n_public, z.pk.n_constraints, (unsigned long long)z.pk.domain_size,
-                int(__builtin_ctzll(z.pk.domain_size)), z.pk.a.size(), z.pk.b_g1.size(), z.pk.b_g2.size(),
-                z.pk.l.size(), z.pk.h.size(), z.pk.coefs.size(), z.n_contributions);
+                path.c_str(), C::snarkjs_name, z.n_vars, z.n_public, z.pk.n_constraints,
+                (unsigned long long)z.pk.domain_size, int(__builtin_ctzll(z.pk.domain_size)), z.pk.a.size(),
+                z.pk.b_g1.size(), z.pk.b_g2.size(), z.pk.l.size(), z.pk.h.size(), z.pk.coefs.size(),
+                z.n_contributions);
     return 0;
+}
+
+template <class C>
+int info_wtns(const std::string& path)
+{
+    const auto w = io::read_wtns<typename C::fr>(path);
+    std::printf("%s: snarkjs witness, curve %s (prime r), %zu values\n", path.c_str(), C::snarkjs_name, w.size());
+    return 0;
+}
+
+template <class C>
+int info_r1cs(const std::string& path)
+{
+    const io::r1cs_file_t<typename C::fr> r = io::read_r1cs<typename C::fr>(path);
+    std::printf("%s: circom r1cs, curve %s (prime r)\n  wires %u (public outputs %u, public inputs %u, "
+                "private inputs %u), labels %llu, constraints %u\n",
+                path.c_str(), C::snarkjs_name, r.n_wires, r.n_pub_out, r.n_pub_in, r.n_prv_in,
+                (unsigned long long)r.n_labels, r.n_constraints);
+    return 0;
+}
+
+// A snarkjs binary file (zkey, wtns, r1cs) on the curve its header names.
+int info_snarkjs_binary(const std::string& magic, const std::string& path)
+{
+    const bool bn = io::snarkjs_file_curve(path) == curve_id::bn254;
+    if (magic == "zkey") return bn ? info_zkey<bn254_curve>(path) : info_zkey<bls12_381_curve>(path);
+    if (magic == "wtns") return bn ? info_wtns<bn254_curve>(path) : info_wtns<bls12_381_curve>(path);
+    return bn ? info_r1cs<bn254_curve>(path) : info_r1cs<bls12_381_curve>(path);
 }
 
 int info_params(const std::string& path)
@@ -63,17 +93,20 @@ int info_json(const std::string& path)
         std::printf("%s: public signals (JSON), %zu values\n", path.c_str(), j.size());
         return 0;
     }
+    const bool bn = io::json_curve(j, path) == curve_id::bn254;
     if (j.find("pi_a")) {
-        (void)io::read_proof_json(path);
-        std::printf("%s: Groth16 proof (snarkjs JSON), curve bls12381, points on the curve and in "
-                    "the prime-order subgroup\n", path.c_str());
+        if (bn) (void)io::read_proof_json<bn254_curve>(path);
+        else (void)io::read_proof_json<bls12_381_curve>(path);
+        std::printf("%s: Groth16 proof (snarkjs JSON), curve %s, points on the curve and in the prime-order "
+                    "subgroup\n", path.c_str(), bn ? "bn128" : "bls12381");
         return 0;
     }
     if (j.find("vk_alpha_1")) {
-        const auto vk = io::read_vk_json(path);
-        std::printf("%s: Groth16 verification key (snarkjs JSON), curve bls12381, %u public signals, points "
+        const uint32_t n_public =
+            bn ? io::read_vk_json<bn254_curve>(path).n_public() : io::read_vk_json<bls12_381_curve>(path).n_public();
+        std::printf("%s: Groth16 verification key (snarkjs JSON), curve %s, %u public signals, points "
                     "in the prime-order subgroup, vk_alphabeta_12 = e(alpha, beta)\n",
-                    path.c_str(), vk.n_public());
+                    path.c_str(), bn ? "bn128" : "bls12381", n_public);
         return 0;
     }
     throw error(errc::bad_format, fmt::format("{}: JSON, but not a proof, public signals or verification key", path));
@@ -93,20 +126,7 @@ int cmd_info(args a)
     const io::mapped_file f(path);
     const auto b = f.bytes();
     const std::string magic = b.size() >= 4 ? std::string(reinterpret_cast<const char*>(b.data()), 4) : "";
-    if (magic == "zkey") return info_zkey(path);
-    if (magic == "wtns") {
-        const auto w = io::read_wtns(path);
-        std::printf("%s: snarkjs witness, curve bls12381 (prime r), %zu values\n", path.c_str(), w.size());
-        return 0;
-    }
-    if (magic == "r1cs") {
-        const io::r1cs_file r = io::read_r1cs(path);
-        std::printf("%s: circom r1cs, curve bls12381 (prime r)\n  wires %u (public outputs %u, public inputs %u, "
-                    "private inputs %u), labels %llu, constraints %u\n",
-                    path.c_str(), r.n_wires, r.n_pub_out, r.n_pub_in, r.n_prv_in, (unsigned long long)r.n_labels,
-                    r.n_constraints);
-        return 0;
-    }
+    if (magic == "zkey" || magic == "wtns" || magic == "r1cs") return info_snarkjs_binary(magic, path);
     if (magic == "ptau") {
         std::printf("%s: snarkjs powers of tau (not read further by cuzk)\n", path.c_str());
         return 0;

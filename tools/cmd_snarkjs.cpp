@@ -1,7 +1,8 @@
-// `cuzk setup | prove | verify` on snarkjs/circom files (curve bls12381; verify
-// also bn128), with
-// the same arguments as rapidsnark's prover and `snarkjs groth16 verify`; and
-// the bellperson-format variants for the built-in SHA-256 circuit (sha256.cpp).
+// `cuzk setup | prove | verify` on snarkjs/circom files, with the same
+// arguments as rapidsnark's prover and `snarkjs groth16 verify`, on either
+// curve (bls12381 or bn128, read from the files: the .r1cs for setup, the
+// .zkey for prove, the verification key for verify); and the bellperson-format
+// variants for the built-in SHA-256 circuit (sha256.cpp).
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -18,6 +19,7 @@
 #include "progress.hpp"
 #include "cuzk/backend/cuda.hpp"
 #include "cuzk/backend/gpu_prover.hpp"
+#include "cuzk/backend/gpu_prover_bn254.hpp"
 #include "cuzk/error.hpp"
 #include "cuzk/groth16/prover.hpp"
 #include "cuzk/groth16/setup.hpp"
@@ -47,16 +49,17 @@ double secs_since(std::chrono::steady_clock::time_point t0)
 
 // circom r1cs → setup description. Wire 0 is ONE, then public outputs, public
 // inputs, private inputs and internal wires: exactly cuzk's variable order.
-static groth16::r1cs_description describe_r1cs(const io::r1cs_file& r)
+template <class F>
+static groth16::r1cs_description_t<F> describe_r1cs(const io::r1cs_file_t<F>& r)
 {
-    groth16::r1cs_description d;
+    groth16::r1cs_description_t<F> d;
     d.num_inputs = 1 + r.n_pub_out + r.n_pub_in;
     if (r.n_wires < d.num_inputs)
         throw error(errc::bad_format, fmt::format("r1cs: {} wires but {} public signals", r.n_wires, d.num_inputs - 1));
     d.num_aux = r.n_wires - d.num_inputs;
     d.num_constraints = r.n_constraints;
-    const io::r1cs_file* rp = &r;
-    d.for_each_entry = [rp](const std::function<void(int, uint32_t, uint32_t, const fr&)>& fn) {
+    const io::r1cs_file_t<F>* rp = &r;
+    d.for_each_entry = [rp](const std::function<void(int, uint32_t, uint32_t, const F&)>& fn) {
         for (uint32_t row = 0; row < rp->constraints.size(); ++row)
             for (int m = 0; m < 3; ++m)
                 for (const auto& [wire, coeff] : rp->constraints[row][m]) fn(m, row, wire, coeff);
@@ -89,6 +92,71 @@ groth16::proof prove_gpu(const std::shared_ptr<io::zkey>& zkp, const std::vector
                  key.resident() ? "resident" : "streamed from host memory");
     return gpu_prove_snarkjs(key, w, os_random_fr(), os_random_fr(), nullptr, &tm);
 }
+groth16::proof_t<bn254_curve> prove_gpu(const std::shared_ptr<io::zkey_t<bn254_curve>>& zkp,
+                                        const std::vector<bn254::fr>& w, groth16::prove_timings& tm)
+{
+    const auto t0 = std::chrono::steady_clock::now();
+    const gpu_key_bn254 key(std::shared_ptr<const bn254_proving_key>(zkp, &zkp->pk));
+    std::fprintf(stderr, "cuzk prove: key on the GPU in %.3f s\n", secs_since(t0));
+    return gpu_prove_snarkjs(key, w, nullptr, &tm);
+}
+
+template <class C>
+int setup_on(const std::string& r1cs_path, const std::string& zkey_path)
+{
+    const auto t0 = std::chrono::steady_clock::now();
+    const io::r1cs_file_t<typename C::fr> r = read_as("argument 1, the circuit (circom .r1cs)",
+                                                      [&] { return io::read_r1cs<typename C::fr>(r1cs_path); });
+    const auto d = read_as("argument 1, " + r1cs_path, [&] { return describe_r1cs(r); });
+    std::fprintf(stderr,
+                 "cuzk setup: %s: curve %s, %u constraints, %u public signals, %u private; domain 2^%d\n"
+                 "cuzk setup: single-party development key, NOT a trusted ceremony\n",
+                 r1cs_path.c_str(), C::snarkjs_name, d.num_constraints, d.num_inputs - 1, d.num_aux,
+                 int(__builtin_ctzll(groth16::groth16_domain_size(d))));
+    progress_step step("cuzk setup", "setting up the key");
+    const groth16::proving_key_t<C> pk = groth16::setup_snarkjs<C>(d);
+    step.end();
+    read_as("argument 2, the key to write (.zkey)", [&] { io::write_zkey<C>(zkey_path, pk); });
+    std::fprintf(stderr, "cuzk setup: wrote %s in %.2f s\n", zkey_path.c_str(), secs_since(t0));
+    return 0;
+}
+
+template <class C>
+int prove_on(const std::vector<std::string>& pos, const groth16::prove_options& opt, bool gpu)
+{
+    using F = typename C::fr;
+    const auto t0 = std::chrono::steady_clock::now();
+    progress_step load("cuzk prove", "reading " + pos[0]);
+    const auto zkp = read_as("argument 1, the proving key (.zkey)",
+                             [&] { return std::make_shared<io::zkey_t<C>>(io::read_zkey<C>(pos[0])); });
+    const double t_load = secs_since(t0);
+    const std::vector<F> w = read_as("argument 2, the witness (.wtns)", [&] { return io::read_wtns<F>(pos[1]); });
+    load.end();
+    if (w.size() != zkp->n_vars)
+        throw error(errc::invalid_argument, fmt::format("argument 2, {}: the witness has {} values, the key {} "
+                                                        "expects {}", pos[1], w.size(), pos[0], zkp->n_vars));
+    groth16::prove_timings tm;
+    const auto t1 = std::chrono::steady_clock::now();
+    progress_step proving("cuzk prove", "proving");
+    const groth16::proof_t<C> pr = gpu ? prove_gpu(zkp, w, tm) : groth16::prove_snarkjs(zkp->pk, std::span<const F>(w), opt, &tm);
+    proving.end();
+    const double t_prove = secs_since(t1);
+    read_as("argument 3, the proof to write", [&] { io::write_proof_json<C>(pos[2], pr); });
+    read_as("argument 4, the public signals to write",
+            [&] { io::write_public_json<F>(pos[3], std::span<const F>(w).subspan(1, zkp->n_public)); });
+    std::fprintf(stderr,
+                 "cuzk prove: curve %s; load %.3f s, prove %.3f s (H by NTTs %.3f; multi-scalar multiplications (MSM) "
+                 "over the key's H %.3f, L %.3f, A %.3f, B in G1 %.3f, B in G2 %.3f)\n",
+                 C::snarkjs_name, t_load, t_prove, tm.h_ns * 1e-9, tm.msm_h_ns * 1e-9, tm.msm_l_ns * 1e-9,
+                 tm.msm_a_ns * 1e-9, tm.msm_b1_ns * 1e-9, tm.msm_b2_ns * 1e-9);
+    return 0;
+}
+
+// The curve of a snarkjs file, for the error messages of `role`.
+curve_id file_curve(const std::string& role, const std::string& path)
+{
+    return read_as(role, [&] { return io::snarkjs_file_curve(path); });
+}
 
 } // namespace
 
@@ -97,25 +165,14 @@ int cmd_setup(args a)
     if (is_sha256(a)) return sha256_setup(a.subspan(1));
     const options o(a, {}, 2, 2);
     if (o.help())
-        return show_help(setup_usage, "A single-party development key (NOT a trusted ceremony) for a circom circuit "
-                         "(curve bls12381), written as a snarkjs .zkey; `setup sha256 --help` for the built-in circuit.",
+        return show_help(setup_usage, "A single-party development key (NOT a trusted ceremony) for a circom circuit, "
+                         "written as a snarkjs .zkey on the circuit's curve (bls12381 or bn128, from its prime); "
+                         "`setup sha256 --help` for the built-in circuit.",
                          {});
     const std::string r1cs_path = o.positional()[0], zkey_path = o.positional()[1];
-    const auto t0 = std::chrono::steady_clock::now();
-    const io::r1cs_file r =
-        read_as("argument 1, the circuit (circom .r1cs)", [&] { return io::read_r1cs(r1cs_path); });
-    const groth16::r1cs_description d = read_as("argument 1, " + r1cs_path, [&] { return describe_r1cs(r); });
-    std::fprintf(stderr,
-                 "cuzk setup: %s: %u constraints, %u public signals, %u private; domain 2^%d\n"
-                 "cuzk setup: single-party development key, NOT a trusted ceremony\n",
-                 r1cs_path.c_str(), d.num_constraints, d.num_inputs - 1, d.num_aux,
-                 int(__builtin_ctzll(groth16::groth16_domain_size(d))));
-    progress_step step("cuzk setup", "setting up the key");
-    const groth16::proving_key pk = groth16::setup_snarkjs(d);
-    step.end();
-    read_as("argument 2, the key to write (.zkey)", [&] { io::write_zkey(zkey_path, pk); });
-    std::fprintf(stderr, "cuzk setup: wrote %s in %.2f s\n", zkey_path.c_str(), secs_since(t0));
-    return 0;
+    if (file_curve("argument 1, the circuit (circom .r1cs)", r1cs_path) == curve_id::bn254)
+        return setup_on<bn254_curve>(r1cs_path, zkey_path);
+    return setup_on<bls12_381_curve>(r1cs_path, zkey_path);
 }
 
 int cmd_prove(args a)
@@ -123,38 +180,16 @@ int cmd_prove(args a)
     if (is_sha256(a)) return sha256_prove(a.subspan(1));
     const options o(a, prove_flags, 4, 4);
     if (o.help())
-        return show_help(prove_usage, "A Groth16 proof with rapidsnark's arguments: a snarkjs .zkey (curve bls12381) "
-                         "and its witness in, a snarkjs proof.json and public.json out; `prove sha256 --help` for the "
-                         "built-in circuit.", prove_flags);
+        return show_help(prove_usage, "A Groth16 proof with rapidsnark's arguments: a snarkjs .zkey and its witness "
+                         "in (curve bls12381 or bn128, from the key), a snarkjs proof.json and public.json out; "
+                         "`prove sha256 --help` for the built-in circuit.", prove_flags);
     const auto& pos = o.positional();
     groth16::prove_options opt;
     opt.threads = unsigned(o.get_u64_or("--threads", 0, 4096, 0));
     if (o.has("--gpu") && !cuda_available()) throw error(errc::unsupported, "--gpu: " + no_gpu_reason());
-    const auto t0 = std::chrono::steady_clock::now();
-    progress_step load("cuzk prove", "reading " + pos[0]);
-    const auto zkp = read_as("argument 1, the proving key (.zkey)",
-                             [&] { return std::make_shared<io::zkey>(io::read_zkey(pos[0])); });
-    const double t_load = secs_since(t0);
-    const std::vector<fr> w = read_as("argument 2, the witness (.wtns)", [&] { return io::read_wtns(pos[1]); });
-    load.end();
-    if (w.size() != zkp->n_vars)
-        throw error(errc::invalid_argument, fmt::format("argument 2, {}: the witness has {} values, the key {} "
-                                                        "expects {}", pos[1], w.size(), pos[0], zkp->n_vars));
-    groth16::prove_timings tm;
-    const auto t1 = std::chrono::steady_clock::now();
-    progress_step proving("cuzk prove", "proving");
-    const groth16::proof pr = o.has("--gpu") ? prove_gpu(zkp, w, tm) : groth16::prove_snarkjs(zkp->pk, w, opt, &tm);
-    proving.end();
-    const double t_prove = secs_since(t1);
-    read_as("argument 3, the proof to write", [&] { io::write_proof_json(pos[2], pr); });
-    read_as("argument 4, the public signals to write",
-            [&] { io::write_public_json(pos[3], std::span<const fr>(w).subspan(1, zkp->n_public)); });
-    std::fprintf(stderr,
-                 "cuzk prove: load %.3f s, prove %.3f s (H by NTTs %.3f; multi-scalar multiplications (MSM) over the "
-                 "key's H %.3f, L %.3f, A %.3f, B in G1 %.3f, B in G2 %.3f)\n",
-                 t_load, t_prove, tm.h_ns * 1e-9, tm.msm_h_ns * 1e-9, tm.msm_l_ns * 1e-9, tm.msm_a_ns * 1e-9,
-                 tm.msm_b1_ns * 1e-9, tm.msm_b2_ns * 1e-9);
-    return 0;
+    if (file_curve("argument 1, the proving key (.zkey)", pos[0]) == curve_id::bn254)
+        return prove_on<bn254_curve>(pos, opt, o.has("--gpu"));
+    return prove_on<bls12_381_curve>(pos, opt, o.has("--gpu"));
 }
 
 namespace {

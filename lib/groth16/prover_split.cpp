@@ -6,6 +6,7 @@
 
 #include "cuzk/error.hpp"
 #include "cuzk/msm/msm.hpp"
+#include "cuzk/util/parallel.hpp"
 #include "cuzk/util/random.hpp"
 
 namespace cuzk::groth16 {
@@ -209,22 +210,64 @@ void check_snarkjs(const proving_key_t<C>& pk, std::span<const typename C::fr> w
 
 } // namespace
 
+namespace {
+
+// Checks every coefficient's indices; true when the list is ordered by
+// constraint (snarkjs and cuzk write it so), so that cutting it where the
+// constraint changes gives ranges that own their rows.
 template <class C>
-void snarkjs_evaluate_ab(const proving_key_t<C>& pk, std::span<const typename C::fr> w,
-                         std::vector<typename C::fr>& a, std::vector<typename C::fr>& b)
+bool check_coefs(const proving_key_t<C>& pk, size_t n_vars)
 {
-    using F = typename C::fr;
-    check_snarkjs(pk, w, "snarkjs_evaluate_ab");
-    const size_t n_vars = w.size();
-    a.assign(pk.domain_size, F::zero());
-    b.assign(pk.domain_size, F::zero());
+    bool sorted = true;
+    uint32_t prev = 0;
     for (const sparse_coef_t<C>& e : pk.coefs) {
         if (e.constraint >= pk.domain_size || e.signal >= n_vars || e.matrix > 1)
             throw error(errc::bad_format,
                         fmt::format("snarkjs_evaluate_ab: coefficient (matrix {}, constraint {}, signal {}) out of range",
                                     e.matrix, e.constraint, e.signal));
-        (e.matrix == 0 ? a : b)[e.constraint] += e.value * w[e.signal];
+        sorted &= e.constraint >= prev;
+        prev = e.constraint;
     }
+    return sorted;
+}
+
+// Cut points of a constraint-ordered list into about `parts` ranges, each
+// starting at the first coefficient of its constraint.
+template <class C>
+std::vector<size_t> row_cuts(const std::vector<sparse_coef_t<C>>& cs, unsigned parts)
+{
+    std::vector<size_t> cut{0};
+    for (unsigned t = 1; t < parts; ++t) {
+        size_t p = std::max(cut.back(), cs.size() * t / parts);
+        while (p > 0 && p < cs.size() && cs[p].constraint == cs[p - 1].constraint) ++p;
+        if (p > cut.back() && p < cs.size()) cut.push_back(p);
+    }
+    cut.push_back(cs.size());
+    return cut;
+}
+
+} // namespace
+
+template <class C>
+void snarkjs_evaluate_ab(const proving_key_t<C>& pk, std::span<const typename C::fr> w,
+                         std::vector<typename C::fr>& a, std::vector<typename C::fr>& b, unsigned threads)
+{
+    using F = typename C::fr;
+    check_snarkjs(pk, w, "snarkjs_evaluate_ab");
+    const bool sorted = check_coefs(pk, w.size());
+    a.assign(pk.domain_size, F::zero());
+    b.assign(pk.domain_size, F::zero());
+    const auto& cs = pk.coefs;
+    auto run = [&](size_t lo, size_t hi) {
+        for (size_t i = lo; i < hi; ++i) (cs[i].matrix == 0 ? a : b)[cs[i].constraint] += cs[i].value * w[cs[i].signal];
+    };
+    const unsigned th = resolve_threads(threads);
+    if (!sorted || th == 1 || cs.size() < (size_t{1} << 16)) {
+        run(0, cs.size());
+        return;
+    }
+    const std::vector<size_t> cut = row_cuts(cs, 4 * th);
+    parallel_tasks(th, cut.size() - 1, [&](size_t t, unsigned) { run(cut[t], cut[t + 1]); });
 }
 
 template <class C>
@@ -278,7 +321,7 @@ prove_sums_t<C> prove_start_snarkjs(const proving_key_t<C>& pk, std::span<const 
 {
     const auto t_all = clock::now();
     std::vector<typename C::fr> a, b;
-    snarkjs_evaluate_ab(pk, w, a, b);
+    snarkjs_evaluate_ab(pk, w, a, b, opt.threads);
     const uint64_t eval_ns = ns_since(t_all);
     prove_timings tm;
     prove_sums_t<C> out = prove_start_snarkjs(pk, std::move(a), std::move(b), w, opt, observer, &tm);
@@ -304,7 +347,7 @@ proof_t<C> prove_finish(const verifying_key_t<C>& vk, const prove_sums_t<C>& sum
 
 #define CUZK_GROTH16_PROVER_SPLIT(C)                                                                                \
     template void snarkjs_evaluate_ab<C>(const proving_key_t<C>&, std::span<const C::fr>, std::vector<C::fr>&,     \
-                                         std::vector<C::fr>&);                                                     \
+                                         std::vector<C::fr>&, unsigned);                                           \
     template prove_sums_t<C> prove_start_snarkjs<C>(const proving_key_t<C>&, std::vector<C::fr>,                   \
                                                     std::vector<C::fr>, std::span<const C::fr>,                    \
                                                     const prove_options&, prove_observer*, prove_timings*);        \

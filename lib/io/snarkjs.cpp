@@ -1,15 +1,15 @@
-// snarkjs / circom binary files: .zkey, .wtns, .r1cs (see include/cuzk/io/snarkjs.hpp).
+// snarkjs / circom binary files: .zkey, .wtns, .r1cs on BLS12-381 and BN254
+// (see include/cuzk/io/snarkjs.hpp).
 #include "cuzk/io/snarkjs.hpp"
 
 #include <algorithm>
-#include <cstring>
+#include <optional>
+#include <string_view>
 
 #include <fmt/format.h>
 
-#include "cuzk/ec/subgroup.hpp"
 #include "cuzk/error.hpp"
 #include "cuzk/io/binfile.hpp"
-#include "cuzk/io/decimal.hpp"
 #include "cuzk/io/mapped_file.hpp"
 #include "cuzk/util/parallel.hpp"
 
@@ -17,13 +17,21 @@ namespace cuzk::io {
 
 namespace {
 
-constexpr size_t fq_bytes = 48;   // n8q
-constexpr size_t fr_bytes = 32;   // n8r
+constexpr size_t fr_bytes = 32;   // n8r, the same on both curves
 constexpr size_t coef_entry = 12 + fr_bytes;
+static_assert(fr::nbytes == fr_bytes && bn254::fr::nbytes == fr_bytes);
 
-// Known primes, to turn "wrong q" into a helpful message.
-constexpr const char* bn254_q = "21888242871839275222246405745257275088696311157297823662689037894645226208583";
-constexpr const char* bn254_r = "21888242871839275222246405745257275088548364400416034343698204186575808495617";
+// The curve whose scalar field is F (the wtns and r1cs templates).
+template <class F>
+struct curve_of;
+template <>
+struct curve_of<fr> {
+    using type = bls12_381_curve;
+};
+template <>
+struct curve_of<bn254::fr> {
+    using type = bn254_curve;
+};
 
 template <size_t N>
 bigint<N> load_le(const uint8_t* in)
@@ -38,34 +46,140 @@ void store_le(const bigint<N>& v, uint8_t* out)
     for (size_t i = 0; i < 8 * N; ++i) out[i] = uint8_t(v.l[i / 8] >> (8 * (i % 8)));
 }
 
-// "q = 2188…583 (bn128)" for a little-endian prime of any byte length.
-std::string describe_prime(std::span<const uint8_t> le)
+// ---- the curve of a file: its primes ------------------------------------------------------
+
+const char* snarkjs_curve_name(curve_id c)
 {
-    if (le.size() > 64) return fmt::format("a {}-byte prime", le.size());
-    uint8_t buf[64] = {};
-    std::memcpy(buf, le.data(), le.size());
-    const std::string dec = to_decimal(load_le<8>(buf));
-    if (dec == bn254_q || dec == bn254_r) return dec + " (bn128)";
-    return dec;
+    return c == curve_id::bn254 ? bn254_curve::snarkjs_name : bls12_381_curve::snarkjs_name;
 }
 
-[[noreturn]] void curve_unsupported(const std::string& name, const char* which, std::span<const uint8_t> prime)
+// "0x1a01…aaab": a little-endian integer in big-endian hex, no leading zeros.
+std::string hex_of_le(std::span<const uint8_t> le)
 {
-    throw error(errc::unsupported, fmt::format("{}: curve not supported: {} = {}; cuzk reads BLS12-381 files only "
-                                               "(compile with circom --prime bls12381, snarkjs curve bls12381)",
-                                               name, which, describe_prime(prime)));
+    std::string s;
+    for (size_t i = le.size(); i-- > 0;) {
+        if (s.empty() && le[i] == 0) continue;
+        s += fmt::format("{:02x}", le[i]);
+    }
+    if (s.empty()) s = "0";
+    else if (s[0] == '0') s.erase(0, 1);
+    return "0x" + s;
 }
 
-// Checks "u32 n8; prime (n8 bytes LE)" against the expected modulus.
-template <size_t N>
-void check_prime(byte_reader& r, const std::string& name, const char* which, const bigint<N>& expected)
+template <class F>
+bool is_modulus_of(std::span<const uint8_t> le)
 {
-    const uint32_t n8 = r.u32_le(fmt::format("{} byte length", which));
-    if (n8 > 64 && n8 != 8 * N)
-        r.fail(errc::bad_format, fmt::format("implausible field size {} for {}", n8, which));
-    const auto prime = r.bytes(n8, which);
-    if (n8 != 8 * N || load_le<N>(prime.data()) != expected) curve_unsupported(name, which, prime);
+    return le.size() == F::nbytes && load_le<F::N>(le.data()) == F::params::modulus;
 }
+
+enum class prime_kind { q, r };
+
+// The curve whose base (q) or scalar (r) field has the modulus `le`.
+std::optional<curve_id> curve_of_prime(std::span<const uint8_t> le, prime_kind k)
+{
+    if (k == prime_kind::q) {
+        if (is_modulus_of<bls12_381_curve::fp>(le)) return curve_id::bls12_381;
+        if (is_modulus_of<bn254_curve::fp>(le)) return curve_id::bn254;
+    } else {
+        if (is_modulus_of<bls12_381_curve::fr>(le)) return curve_id::bls12_381;
+        if (is_modulus_of<bn254_curve::fr>(le)) return curve_id::bn254;
+    }
+    return std::nullopt;
+}
+
+// Reads "u32 n8; prime (n8 bytes LE)" and returns the curve of the prime.
+// The field size is checked before the prime is read, so a huge n8 is a
+// clear error, not a truncation.
+curve_id read_prime(byte_reader& r, const char* label, prime_kind k)
+{
+    const uint32_t n8 = r.u32_le(fmt::format("{} byte length", label));
+    if (n8 != 32 && n8 != 48)
+        r.fail(errc::bad_format, fmt::format("unknown field size {} bytes for {} (bls12381 and bn128 use 32 and 48)",
+                                             n8, label));
+    const auto prime = r.bytes(n8, label);
+    const auto c = curve_of_prime(prime, k);
+    if (!c)
+        r.fail(errc::bad_format, fmt::format("unknown prime: {} = {} is neither bls12381's nor bn128's {}", label,
+                                             hex_of_le(prime), k == prime_kind::q ? "q" : "r"));
+    return *c;
+}
+
+// A zkey's section 2 starts with q and r, which must be one curve's.
+curve_id read_zkey_curve(byte_reader& r)
+{
+    const curve_id cq = read_prime(r, "q", prime_kind::q);
+    const curve_id cr = read_prime(r, "r", prime_kind::r);
+    if (cq != cr)
+        r.fail(errc::bad_format,
+               fmt::format("q is {}'s but r is {}'s", snarkjs_curve_name(cq), snarkjs_curve_name(cr)));
+    return cq;
+}
+
+// A file of curve `got` read as one of `want`: "x.zkey: the key is for bn128,
+// expected bls12381".
+void expect_curve(curve_id got, curve_id want, const std::string& name, const char* what)
+{
+    if (got != want)
+        throw error(errc::unsupported, fmt::format("{}: the {} is for {}, expected {}", name, what,
+                                                   snarkjs_curve_name(got), snarkjs_curve_name(want)));
+}
+
+// The containers, with the versions each reader accepts.
+binfile zkey_container(std::span<const uint8_t> data, const std::string& name)
+{
+    return binfile(data, name, "zkey", 1, 2);
+}
+binfile wtns_container(std::span<const uint8_t> data, const std::string& name)
+{
+    return binfile(data, name, "wtns", 1, 2);
+}
+binfile r1cs_container(std::span<const uint8_t> data, const std::string& name)
+{
+    return binfile(data, name, "r1cs", 1, 1);
+}
+
+// Writes "u32 n8; F's modulus (n8 bytes LE)".
+template <class F>
+void write_prime(binfile_writer& w)
+{
+    uint8_t buf[F::nbytes];
+    store_le(F::params::modulus, buf);
+    w.write_u32(uint32_t(F::nbytes));
+    w.write(buf, F::nbytes);
+}
+
+} // namespace
+
+curve_id parse_snarkjs_file_curve(std::span<const uint8_t> data, const std::string& name)
+{
+    const std::string_view magic =
+        data.size() >= 4 ? std::string_view(reinterpret_cast<const char*>(data.data()), 4) : std::string_view();
+    if (magic == "zkey") {
+        const binfile bf = zkey_container(data, name);
+        auto r = bf.reader(2, "Groth16 header");
+        return read_zkey_curve(r);
+    }
+    const bool wtns = magic == "wtns";
+    if (wtns || magic == "r1cs") {
+        const binfile bf = wtns ? wtns_container(data, name) : r1cs_container(data, name);
+        auto r = bf.reader(1, "header");
+        return read_prime(r, "prime", prime_kind::r);
+    }
+    std::string head;
+    for (size_t i = 0; i < std::min<size_t>(4, data.size()); ++i) head += fmt::format("{:02x}", data[i]);
+    throw error(errc::bad_format,
+                fmt::format("{}: not a snarkjs .zkey, .wtns or .r1cs file (first bytes {})", name, head));
+}
+
+curve_id snarkjs_file_curve(const std::string& path)
+{
+    mapped_file f(path);
+    return parse_snarkjs_file_curve(f.bytes(), path);
+}
+
+// ---- LEM points ---------------------------------------------------------------------------
+
+namespace {
 
 bool all_zero(const uint8_t* p, size_t n)
 {
@@ -74,33 +188,125 @@ bool all_zero(const uint8_t* p, size_t n)
     return acc == 0;
 }
 
-// A 48-byte LE Montgomery coordinate: the stored integer is x·R mod q with
-// R = 2^384, exactly cuzk's Montgomery limbs, so it only needs the < q check.
-bool fp_from_lem(const uint8_t* in, fp& out)
+// An n8q-byte LE Montgomery coordinate: the stored integer is x·R mod q with
+// R = 2^(8·n8q), exactly cuzk's Montgomery limbs, so it only needs the < q check.
+template <class Fp>
+bool fp_from_lem(const uint8_t* in, Fp& out)
 {
-    const auto v = load_le<6>(in);
-    if (!fp::is_canonical(v)) return false;
-    out = fp::from_mont(v);
+    const auto v = load_le<Fp::N>(in);
+    if (!Fp::is_canonical(v)) return false;
+    out = Fp::from_mont(v);
     return true;
 }
-void fp_to_lem(const fp& a, uint8_t* out) { store_le(a.mont(), out); }
+template <class Fp>
+void fp_to_lem(const Fp& a, uint8_t* out)
+{
+    store_le(a.mont(), out);
+}
 
 [[noreturn]] void point_fail(errc code, const std::string& what, const std::string& msg)
 {
     throw error(code, fmt::format("{}: {}", what, msg));
 }
 
+// Decodes the K coordinates of a point in file order into `dst` (named
+// `names` in errors), then runs the curve and (with chk = check) subgroup
+// tests on p. `what` is a callable giving the location text, called only on
+// failure (this runs once per point of large keys).
+template <class C, class Pt, size_t K, class What>
+void lem_decode(const uint8_t* in, Pt& p, typename C::fp* const (&dst)[K], const char* const (&names)[K],
+                subgroup_check chk, What&& what)
+{
+    constexpr size_t fq = lem_fq_bytes<C>;
+    if (all_zero(in, K * fq)) {
+        p = Pt::identity();
+        return;
+    }
+    for (size_t k = 0; k < K; ++k)
+        if (!fp_from_lem(in + k * fq, *dst[k]))
+            point_fail(errc::non_canonical, what(), fmt::format("{} coordinate is >= q", names[k]));
+    if (!p.is_on_curve()) point_fail(errc::not_on_curve, what(), "point is not on the curve");
+    if (chk == subgroup_check::check && !C::in_subgroup(p))
+        point_fail(errc::not_in_subgroup, what(), "point is not in the prime-order subgroup");
+}
+
+template <class C, class What>
+typename C::g1_affine g1_lem_decode(const uint8_t* in, subgroup_check chk, What&& what)
+{
+    static constexpr const char* names[2] = {"x", "y"};
+    typename C::g1_affine p;
+    typename C::fp* const dst[2] = {&p.x, &p.y};
+    lem_decode<C>(in, p, dst, names, chk, what);
+    return p;
+}
+
+template <class C, class What>
+typename C::g2_affine g2_lem_decode(const uint8_t* in, subgroup_check chk, What&& what)
+{
+    static constexpr const char* names[4] = {"x.c0", "x.c1", "y.c0", "y.c1"};
+    typename C::g2_affine p;
+    typename C::fp* const dst[4] = {&p.x.c0, &p.x.c1, &p.y.c0, &p.y.c1};
+    lem_decode<C>(in, p, dst, names, chk, what);
+    return p;
+}
+
+} // namespace
+
+template <class C>
+void g1_to_lem(const typename C::g1_affine& p, std::span<uint8_t, lem_g1_bytes<C>> out)
+{
+    fp_to_lem(p.x, out.data());
+    fp_to_lem(p.y, out.data() + lem_fq_bytes<C>);
+}
+
+template <class C>
+void g2_to_lem(const typename C::g2_affine& p, std::span<uint8_t, lem_g2_bytes<C>> out)
+{
+    constexpr size_t fq = lem_fq_bytes<C>;
+    fp_to_lem(p.x.c0, out.data());
+    fp_to_lem(p.x.c1, out.data() + fq);
+    fp_to_lem(p.y.c0, out.data() + 2 * fq);
+    fp_to_lem(p.y.c1, out.data() + 3 * fq);
+}
+
+template <class C>
+typename C::g1_affine g1_from_lem(std::span<const uint8_t, lem_g1_bytes<C>> in, subgroup_check chk,
+                                  const std::string& what)
+{
+    return g1_lem_decode<C>(in.data(), chk, [&] { return what; });
+}
+
+template <class C>
+typename C::g2_affine g2_from_lem(std::span<const uint8_t, lem_g2_bytes<C>> in, subgroup_check chk,
+                                  const std::string& what)
+{
+    return g2_lem_decode<C>(in.data(), chk, [&] { return what; });
+}
+
+// ---- .zkey ----------------------------------------------------------------------------------
+
+namespace {
+
 // zkey coefficient: stored s = v·R² mod r. cuzk's fr keeps v·R in its limbs.
-// mont_mul(s, 1) = s·R⁻¹ = v·R, i.e. to_repr() of fr::from_mont(s) yields
+// mont_mul(s, 1) = s·R⁻¹ = v·R, i.e. to_repr() of F::from_mont(s) yields
 // exactly the Montgomery limbs of v. The inverse: from_repr(x) = x·R²·R⁻¹ =
-// x·R, so from_repr(v's limbs = v·R) has limbs v·R² = s.
-fr coef_from_stored(const bigint<4>& s) { return fr::from_mont(fr::from_mont(s).to_repr()); }
-bigint<4> coef_to_stored(const fr& v) { return fr::from_repr(v.mont()).mont(); }
+// x·R, so from_repr(v's limbs = v·R) has limbs v·R² = s. R = 2^256 on both
+// curves (snarkjs: 2^(8·n8r) mod r).
+template <class F>
+F coef_from_stored(const bigint<4>& s)
+{
+    return F::from_mont(F::from_mont(s).to_repr());
+}
+template <class F>
+bigint<4> coef_to_stored(const F& v)
+{
+    return F::from_repr(v.mont()).mont();
+}
 
 // cuzk::parallel_for with at least `grain` elements per worker, so that
 // small arrays are decoded on the calling thread.
-template <class F>
-void for_chunks(size_t n, unsigned threads, size_t grain, F&& f)
+template <class Fn>
+void for_chunks(size_t n, unsigned threads, size_t grain, Fn&& f)
 {
     const unsigned t = unsigned(std::min<size_t>(resolve_threads(threads), std::max<size_t>(1, n / grain)));
     parallel_for(t, n, [&](size_t b, size_t e, unsigned) { f(b, e); });
@@ -113,96 +319,10 @@ std::vector<Pt> decode_section(std::span<const uint8_t> body, size_t count, unsi
 {
     std::vector<Pt> out(count);
     for_chunks(count, threads, 4096, [&](size_t b, size_t e) {
-        for (size_t i = b; i < e; ++i) out[i] = dec(std::span<const uint8_t, SZ>(body.data() + i * SZ, SZ), i);
+        for (size_t i = b; i < e; ++i) out[i] = dec(body.data() + i * SZ, i);
     });
     return out;
 }
-
-template <class Pt, size_t SZ, class Enc>
-void write_points(binfile_writer& w, const std::vector<Pt>& pts, Enc&& enc)
-{
-    constexpr size_t chunk = 4096;
-    std::vector<uint8_t> buf(chunk * SZ);
-    for (size_t i = 0; i < pts.size(); i += chunk) {
-        const size_t n = std::min(chunk, pts.size() - i);
-        for (size_t j = 0; j < n; ++j) enc(pts[i + j], std::span<uint8_t, SZ>(buf.data() + j * SZ, SZ));
-        w.write(buf.data(), n * SZ);
-    }
-}
-
-} // namespace
-
-// ---- LEM points ---------------------------------------------------------------------------
-
-namespace {
-
-// The decoders proper; `what` is a callable giving the location text, called
-// only on failure (they run once per point of large keys).
-template <class What>
-g1_affine g1_lem_decode(const uint8_t* in, subgroup_check chk, What&& what)
-{
-    if (all_zero(in, 96)) return g1_affine::identity();
-    g1_affine p;
-    if (!fp_from_lem(in, p.x)) point_fail(errc::non_canonical, what(), "x coordinate is >= q");
-    if (!fp_from_lem(in + fq_bytes, p.y)) point_fail(errc::non_canonical, what(), "y coordinate is >= q");
-    if (!p.is_on_curve()) point_fail(errc::not_on_curve, what(), "point is not on the curve");
-    if (chk == subgroup_check::check && !in_subgroup_fast(p))
-        point_fail(errc::not_in_subgroup, what(), "point is not in the prime-order subgroup");
-    return p;
-}
-
-template <class What>
-g2_affine g2_lem_decode(const uint8_t* in, subgroup_check chk, What&& what)
-{
-    if (all_zero(in, 192)) return g2_affine::identity();
-    g2_affine p;
-    static constexpr const char* names[4] = {"x.c0", "x.c1", "y.c0", "y.c1"};
-    fp* dst[4] = {&p.x.c0, &p.x.c1, &p.y.c0, &p.y.c1};
-    for (int k = 0; k < 4; ++k)
-        if (!fp_from_lem(in + k * fq_bytes, *dst[k]))
-            point_fail(errc::non_canonical, what(), fmt::format("{} coordinate is >= q", names[k]));
-    if (!p.is_on_curve()) point_fail(errc::not_on_curve, what(), "point is not on the curve");
-    if (chk == subgroup_check::check && !in_subgroup_fast(p))
-        point_fail(errc::not_in_subgroup, what(), "point is not in the prime-order subgroup");
-    return p;
-}
-
-} // namespace
-
-void g1_to_lem(const g1_affine& p, std::span<uint8_t, 96> out)
-{
-    fp_to_lem(p.x, out.data());
-    fp_to_lem(p.y, out.data() + fq_bytes);
-}
-
-void g2_to_lem(const g2_affine& p, std::span<uint8_t, 192> out)
-{
-    fp_to_lem(p.x.c0, out.data());
-    fp_to_lem(p.x.c1, out.data() + fq_bytes);
-    fp_to_lem(p.y.c0, out.data() + 2 * fq_bytes);
-    fp_to_lem(p.y.c1, out.data() + 3 * fq_bytes);
-}
-
-g1_affine g1_from_lem(std::span<const uint8_t, 96> in, subgroup_check chk, const std::string& what)
-{
-    return g1_lem_decode(in.data(), chk, [&] { return what; });
-}
-
-g2_affine g2_from_lem(std::span<const uint8_t, 192> in, subgroup_check chk, const std::string& what)
-{
-    return g2_lem_decode(in.data(), chk, [&] { return what; });
-}
-
-// ---- .zkey ----------------------------------------------------------------------------------
-
-zkey read_zkey(const std::string& path, const zkey_read_options& opt)
-{
-    mapped_file f(path);
-    f.advise_sequential();
-    return parse_zkey(f.bytes(), path, opt);
-}
-
-namespace {
 
 // Section 1: the protocol, Groth16 only.
 void read_zkey_protocol(const binfile& bf, const std::string& name)
@@ -218,14 +338,11 @@ void read_zkey_protocol(const binfile& bf, const std::string& name)
     r.expect_end("header");
 }
 
-// Section 2: curve, sizes, verifying key.
-void read_groth16_header(const binfile& bf, const std::string& name, zkey& z)
+// Section 2 after the primes: the sizes.
+template <class C>
+void read_zkey_sizes(byte_reader& r, zkey_t<C>& z)
 {
     auto& pk = z.pk;
-    const std::string s2 = fmt::format("{} section 2 (Groth16 header)", name);
-    auto r = bf.reader(2, "Groth16 header");
-    check_prime(r, name, "q", fp_params::modulus);
-    check_prime(r, name, "r", fr_params::modulus);
     z.n_vars = r.u32_le("nVars");
     z.n_public = r.u32_le("nPublic");
     const uint32_t domain = r.u32_le("domainSize");
@@ -236,48 +353,64 @@ void read_groth16_header(const binfile& bf, const std::string& name, zkey& z)
     pk.num_inputs = z.n_public + 1;
     pk.num_aux = z.n_vars - z.n_public - 1;
     pk.domain_size = domain;
+}
+
+// Section 2: curve, sizes, verifying key.
+template <class C>
+void read_groth16_header(const binfile& bf, const std::string& name, zkey_t<C>& z)
+{
+    constexpr size_t g1b = lem_g1_bytes<C>, g2b = lem_g2_bytes<C>;
+    auto& vk = z.pk.vk;
+    const std::string s2 = fmt::format("{} section 2 (Groth16 header)", name);
+    auto r = bf.reader(2, "Groth16 header");
+    expect_curve(read_zkey_curve(r), C::id, name, "key");
+    read_zkey_sizes(r, z);
     // The verifying key's points are few and reach the verifier: always
     // checked in the subgroup, whatever opt.check says for the big sections.
     auto g1 = [&](const char* what) {
-        return g1_from_lem(r.bytes(96, what).subspan<0, 96>(), subgroup_check::check, s2 + " " + what);
+        return g1_from_lem<C>(r.bytes(g1b, what).template subspan<0, g1b>(), subgroup_check::check, s2 + " " + what);
     };
     auto g2 = [&](const char* what) {
-        return g2_from_lem(r.bytes(192, what).subspan<0, 192>(), subgroup_check::check, s2 + " " + what);
+        return g2_from_lem<C>(r.bytes(g2b, what).template subspan<0, g2b>(), subgroup_check::check, s2 + " " + what);
     };
-    pk.vk.alpha_g1 = g1("alpha1");
-    pk.vk.beta_g1 = g1("beta1");
-    pk.vk.beta_g2 = g2("beta2");
-    pk.vk.gamma_g2 = g2("gamma2");
-    pk.vk.delta_g1 = g1("delta1");
-    pk.vk.delta_g2 = g2("delta2");
+    vk.alpha_g1 = g1("alpha1");
+    vk.beta_g1 = g1("beta1");
+    vk.beta_g2 = g2("beta2");
+    vk.gamma_g2 = g2("gamma2");
+    vk.delta_g1 = g1("delta1");
+    vk.delta_g2 = g2("delta2");
     r.expect_end("Groth16 header");
 }
 
 // A section of `count` G1 points.
-std::vector<g1_affine> read_g1_section(const binfile& bf, const std::string& name, uint32_t id, const char* sname,
-                                       size_t count, subgroup_check chk, unsigned threads)
+template <class C>
+std::vector<typename C::g1_affine> read_g1_section(const binfile& bf, const std::string& name, uint32_t id,
+                                                   const char* sname, size_t count, subgroup_check chk,
+                                                   unsigned threads)
 {
+    using G1 = typename C::g1_affine;
     const auto body = bf.section(id, sname);
-    return decode_section<g1_affine, 96>(body, count, threads, [&](std::span<const uint8_t, 96> b, size_t i) {
-        return g1_lem_decode(b.data(), chk,
-                             [&] { return fmt::format("{} section {} ({}) point {}", name, id, sname, i); });
+    return decode_section<G1, lem_g1_bytes<C>>(body, count, threads, [&](const uint8_t* b, size_t i) {
+        return g1_lem_decode<C>(b, chk, [&] { return fmt::format("{} section {} ({}) point {}", name, id, sname, i); });
     });
 }
 
 // Section 7: B's G2 points.
-std::vector<g2_affine> read_g2_section(const binfile& bf, const std::string& name, size_t count, subgroup_check chk,
-                                       unsigned threads)
+template <class C>
+std::vector<typename C::g2_affine> read_g2_section(const binfile& bf, const std::string& name, size_t count,
+                                                   subgroup_check chk, unsigned threads)
 {
+    using G2 = typename C::g2_affine;
     const auto body = bf.section(7, "PointsB2");
-    return decode_section<g2_affine, 192>(body, count, threads, [&](std::span<const uint8_t, 192> b, size_t i) {
-        return g2_lem_decode(b.data(), chk, [&] { return fmt::format("{} section 7 (PointsB2) point {}", name, i); });
+    return decode_section<G2, lem_g2_bytes<C>>(body, count, threads, [&](const uint8_t* b, size_t i) {
+        return g2_lem_decode<C>(b, chk, [&] { return fmt::format("{} section 7 (PointsB2) point {}", name, i); });
     });
 }
 
 // One 44-byte entry of section 4: matrix, constraint, signal (u32 LE each)
 // and the stored coefficient, each checked against the header's sizes.
-void decode_coef(const uint8_t* p, size_t i, const std::string& name, uint64_t domain, uint64_t n_vars,
-                 groth16::sparse_coef& c)
+template <class F, class Coef>
+void decode_coef(const uint8_t* p, size_t i, const std::string& name, uint64_t domain, uint64_t n_vars, Coef& c)
 {
     auto u32 = [&](size_t o) {
         return uint32_t(p[o]) | uint32_t(p[o + 1]) << 8 | uint32_t(p[o + 2]) << 16 | uint32_t(p[o + 3]) << 24;
@@ -294,14 +427,15 @@ void decode_coef(const uint8_t* p, size_t i, const std::string& name, uint64_t d
     if (c.signal >= n_vars)
         throw error(errc::bad_format, fmt::format("{}: signal {} >= nVars {}", where(), c.signal, n_vars));
     const auto s = load_le<4>(p + 12);
-    if (!fr::is_canonical(s)) throw error(errc::non_canonical, fmt::format("{}: coefficient is >= r", where()));
-    c.value = coef_from_stored(s);
+    if (!F::is_canonical(s)) throw error(errc::non_canonical, fmt::format("{}: coefficient is >= r", where()));
+    c.value = coef_from_stored<F>(s);
 }
 
 // The input constraints: A-entry 1 on signal s in row n_constraints + s,
 // s = 0..nPublic; they are the last rows, so the largest row index is
 // n_constraints + nPublic. Sets pk.n_constraints from them.
-void check_input_constraints(const std::string& name, zkey& z)
+template <class C>
+void check_input_constraints(const std::string& name, zkey_t<C>& z)
 {
     auto& pk = z.pk;
     const uint64_t n_pub1 = uint64_t(z.n_public) + 1;
@@ -325,7 +459,8 @@ void check_input_constraints(const std::string& name, zkey& z)
 }
 
 // Section 4: the A and B matrices.
-void read_coefs(const binfile& bf, const std::string& name, unsigned threads, zkey& z)
+template <class C>
+void read_coefs(const binfile& bf, const std::string& name, unsigned threads, zkey_t<C>& z)
 {
     auto& pk = z.pk;
     auto r = bf.reader(4, "Coefs");
@@ -337,13 +472,17 @@ void read_coefs(const binfile& bf, const std::string& name, unsigned threads, zk
     pk.coefs.resize(n);
     const uint64_t domain = pk.domain_size, n_vars = z.n_vars;
     for_chunks(n, threads, 8192, [&](size_t b, size_t e) {
-        for (size_t i = b; i < e; ++i) decode_coef(body.data() + i * coef_entry, i, name, domain, n_vars, pk.coefs[i]);
+        for (size_t i = b; i < e; ++i)
+            decode_coef<typename C::fr>(body.data() + i * coef_entry, i, name, domain, n_vars, pk.coefs[i]);
     });
     check_input_constraints(name, z);
 }
 
-// Section 10 (optional), the MPC contributions: keep the hash, walk the records.
-void read_contributions(const binfile& bf, zkey& z)
+// Section 10 (optional), the MPC contributions: keep the hash, walk the records
+// (each: three G1 points, a G2 point, a 64-byte transcript, a u32 type, then
+// length-prefixed parameters).
+template <class C>
+void read_contributions(const binfile& bf, zkey_t<C>& z)
 {
     if (!bf.has(10)) return;
     auto r = bf.reader(10, "Contributions");
@@ -351,42 +490,57 @@ void read_contributions(const binfile& bf, zkey& z)
     std::copy(h.begin(), h.end(), z.cs_hash.begin());
     z.n_contributions = r.u32_le("number of contributions");
     for (uint32_t i = 0; i < z.n_contributions; ++i) {
-        r.skip(3 * 96 + 192 + 64 + 4, fmt::format("contribution {}", i));
+        r.skip(3 * lem_g1_bytes<C> + lem_g2_bytes<C> + 64 + 4, fmt::format("contribution {}", i));
         const uint32_t plen = r.u32_le(fmt::format("contribution {} parameter length", i));
         r.skip(plen, fmt::format("contribution {} parameters", i));
     }
     r.expect_end("Contributions");
 }
 
+// The point sections' sizes, checked before anything is allocated.
+template <class C>
+void check_point_sections(const binfile& bf, const zkey_t<C>& z)
+{
+    constexpr uint64_t g1b = lem_g1_bytes<C>, g2b = lem_g2_bytes<C>;
+    const uint64_t n_vars = z.n_vars, n_pub1 = uint64_t(z.n_public) + 1;
+    bf.expect_size(3, "IC", n_pub1 * g1b);
+    bf.expect_size(5, "PointsA", n_vars * g1b);
+    bf.expect_size(6, "PointsB1", n_vars * g1b);
+    bf.expect_size(7, "PointsB2", n_vars * g2b);
+    bf.expect_size(8, "PointsC", uint64_t(z.pk.num_aux) * g1b);
+    bf.expect_size(9, "PointsH", z.pk.domain_size * g1b);
+}
+
 } // namespace
 
-zkey parse_zkey(std::span<const uint8_t> data, const std::string& name, const zkey_read_options& opt)
+template <class C>
+zkey_t<C> read_zkey(const std::string& path, const zkey_read_options& opt)
 {
-    const binfile bf(data, name, "zkey", 1, 2);
-    zkey z;
+    mapped_file f(path);
+    f.advise_sequential();
+    return parse_zkey<C>(f.bytes(), path, opt);
+}
+
+template <class C>
+zkey_t<C> parse_zkey(std::span<const uint8_t> data, const std::string& name, const zkey_read_options& opt)
+{
+    const binfile bf = zkey_container(data, name);
+    zkey_t<C> z;
     auto& pk = z.pk;
     pk.conv = groth16::convention::snarkjs;
     read_zkey_protocol(bf, name);
     read_groth16_header(bf, name, z);
-
-    // Sizes of the point sections, checked before anything is allocated.
-    const uint64_t n_vars = z.n_vars, n_pub1 = uint64_t(z.n_public) + 1, n_aux = pk.num_aux;
-    bf.expect_size(3, "IC", n_pub1 * 96);
-    bf.expect_size(5, "PointsA", n_vars * 96);
-    bf.expect_size(6, "PointsB1", n_vars * 96);
-    bf.expect_size(7, "PointsB2", n_vars * 192);
-    bf.expect_size(8, "PointsC", n_aux * 96);
-    bf.expect_size(9, "PointsH", pk.domain_size * 96);
+    check_point_sections(bf, z);
 
     auto g1_section = [&](uint32_t id, const char* sname, size_t count, subgroup_check chk) {
-        return read_g1_section(bf, name, id, sname, count, chk, opt.threads);
+        return read_g1_section<C>(bf, name, id, sname, count, chk, opt.threads);
     };
-    pk.vk.ic = g1_section(3, "IC", size_t(n_pub1), subgroup_check::check);   // part of the verifying key
+    pk.vk.ic = g1_section(3, "IC", size_t(z.n_public) + 1, subgroup_check::check);   // part of the verifying key
     read_coefs(bf, name, opt.threads, z);
-    pk.a = g1_section(5, "PointsA", size_t(n_vars), opt.check);
-    pk.b_g1 = g1_section(6, "PointsB1", size_t(n_vars), opt.check);
-    pk.b_g2 = read_g2_section(bf, name, size_t(n_vars), opt.check, opt.threads);
-    pk.l = g1_section(8, "PointsC", size_t(n_aux), opt.check);
+    pk.a = g1_section(5, "PointsA", z.n_vars, opt.check);
+    pk.b_g1 = g1_section(6, "PointsB1", z.n_vars, opt.check);
+    pk.b_g2 = read_g2_section<C>(bf, name, z.n_vars, opt.check, opt.threads);
+    pk.l = g1_section(8, "PointsC", pk.num_aux, opt.check);
     pk.h = g1_section(9, "PointsH", size_t(pk.domain_size), opt.check);
     read_contributions(bf, z);
     return z;
@@ -395,7 +549,8 @@ zkey parse_zkey(std::span<const uint8_t> data, const std::string& name, const zk
 namespace {
 
 // The key's sizes and coefficients against what a zkey can hold.
-void check_writable(const std::string& path, const groth16::proving_key& pk)
+template <class C>
+void check_writable(const std::string& path, const groth16::proving_key_t<C>& pk)
 {
     auto bad = [&](const std::string& m) { throw error(errc::invalid_argument, fmt::format("write_zkey {}: {}", path, m)); };
     if (pk.conv != groth16::convention::snarkjs)
@@ -424,47 +579,62 @@ void check_writable(const std::string& path, const groth16::proving_key& pk)
     }
 }
 
+template <class Pt, size_t SZ, class Enc>
+void write_points(binfile_writer& w, const std::vector<Pt>& pts, Enc&& enc)
+{
+    constexpr size_t chunk = 4096;
+    std::vector<uint8_t> buf(chunk * SZ);
+    for (size_t i = 0; i < pts.size(); i += chunk) {
+        const size_t n = std::min(chunk, pts.size() - i);
+        for (size_t j = 0; j < n; ++j) enc(pts[i + j], std::span<uint8_t, SZ>(buf.data() + j * SZ, SZ));
+        w.write(buf.data(), n * SZ);
+    }
+}
+
+template <class C>
+void put_g1(binfile_writer& w, const typename C::g1_affine& p)
+{
+    uint8_t buf[lem_g1_bytes<C>];
+    g1_to_lem<C>(p, buf);
+    w.write(buf, sizeof buf);
+}
+template <class C>
+void put_g2(binfile_writer& w, const typename C::g2_affine& p)
+{
+    uint8_t buf[lem_g2_bytes<C>];
+    g2_to_lem<C>(p, buf);
+    w.write(buf, sizeof buf);
+}
+
 // Section 2: both primes, the sizes and the verifying key.
-void write_groth16_header(binfile_writer& w, const groth16::proving_key& pk)
+template <class C>
+void write_groth16_header(binfile_writer& w, const groth16::proving_key_t<C>& pk)
 {
     const uint64_t n_vars = uint64_t(pk.num_inputs) + pk.num_aux;
     w.begin_section(2);
-    uint8_t buf[192];
-    w.write_u32(uint32_t(fq_bytes));
-    store_le(fp_params::modulus, buf);
-    w.write(buf, fq_bytes);
-    w.write_u32(uint32_t(fr_bytes));
-    store_le(fr_params::modulus, buf);
-    w.write(buf, fr_bytes);
+    write_prime<typename C::fp>(w);
+    write_prime<typename C::fr>(w);
     w.write_u32(uint32_t(n_vars));
     w.write_u32(pk.num_inputs - 1);
     w.write_u32(uint32_t(pk.domain_size));
-    auto put_g1 = [&](const g1_affine& p) {
-        g1_to_lem(p, std::span<uint8_t, 96>(buf, 96));
-        w.write(buf, 96);
-    };
-    auto put_g2 = [&](const g2_affine& p) {
-        g2_to_lem(p, std::span<uint8_t, 192>(buf, 192));
-        w.write(buf, 192);
-    };
-    put_g1(pk.vk.alpha_g1);
-    put_g1(pk.vk.beta_g1);
-    put_g2(pk.vk.beta_g2);
-    put_g2(pk.vk.gamma_g2);
-    put_g1(pk.vk.delta_g1);
-    put_g2(pk.vk.delta_g2);
+    put_g1<C>(w, pk.vk.alpha_g1);
+    put_g1<C>(w, pk.vk.beta_g1);
+    put_g2<C>(w, pk.vk.beta_g2);
+    put_g2<C>(w, pk.vk.gamma_g2);
+    put_g1<C>(w, pk.vk.delta_g1);
+    put_g2<C>(w, pk.vk.delta_g2);
     w.end_section();
 }
 
 // Section 4: the coefficient count, then 44-byte entries, written 4096 at a time.
-void write_coefs(binfile_writer& w, const std::vector<groth16::sparse_coef>& coefs)
+template <class C>
+void write_coefs(binfile_writer& w, const std::vector<groth16::sparse_coef_t<C>>& coefs)
 {
     w.begin_section(4);
     w.write_u32(uint32_t(coefs.size()));
     std::vector<uint8_t> cb;
     cb.reserve(4096 * coef_entry);
-    for (size_t i = 0; i < coefs.size(); ++i) {
-        const auto& c = coefs[i];
+    for (const auto& c : coefs) {
         uint8_t e[coef_entry];
         for (int k = 0; k < 4; ++k) {
             e[k] = uint8_t(c.matrix >> (8 * k));
@@ -482,16 +652,30 @@ void write_coefs(binfile_writer& w, const std::vector<groth16::sparse_coef>& coe
     w.end_section();
 }
 
-void write_g1_section(binfile_writer& w, uint32_t id, const std::vector<g1_affine>& pts)
+template <class C>
+void write_g1_section(binfile_writer& w, uint32_t id, const std::vector<typename C::g1_affine>& pts)
 {
+    constexpr size_t g1b = lem_g1_bytes<C>;
     w.begin_section(id);
-    write_points<g1_affine, 96>(w, pts, [](const g1_affine& p, std::span<uint8_t, 96> o) { g1_to_lem(p, o); });
+    write_points<typename C::g1_affine, g1b>(
+        w, pts, [](const typename C::g1_affine& p, std::span<uint8_t, g1b> o) { g1_to_lem<C>(p, o); });
+    w.end_section();
+}
+
+template <class C>
+void write_g2_section(binfile_writer& w, uint32_t id, const std::vector<typename C::g2_affine>& pts)
+{
+    constexpr size_t g2b = lem_g2_bytes<C>;
+    w.begin_section(id);
+    write_points<typename C::g2_affine, g2b>(
+        w, pts, [](const typename C::g2_affine& p, std::span<uint8_t, g2b> o) { g2_to_lem<C>(p, o); });
     w.end_section();
 }
 
 } // namespace
 
-void write_zkey(const std::string& path, const groth16::proving_key& pk, const zkey_write_options& opt)
+template <class C>
+void write_zkey(const std::string& path, const groth16::proving_key_t<C>& pk, const zkey_write_options& opt)
 {
     check_writable(path, pk);
     binfile_writer w(path, "zkey", 1, 10);
@@ -499,15 +683,13 @@ void write_zkey(const std::string& path, const groth16::proving_key& pk, const z
     w.write_u32(1);   // Groth16
     w.end_section();
     write_groth16_header(w, pk);
-    write_g1_section(w, 3, pk.vk.ic);
+    write_g1_section<C>(w, 3, pk.vk.ic);
     write_coefs(w, pk.coefs);
-    write_g1_section(w, 5, pk.a);
-    write_g1_section(w, 6, pk.b_g1);
-    w.begin_section(7);
-    write_points<g2_affine, 192>(w, pk.b_g2, [](const g2_affine& p, std::span<uint8_t, 192> o) { g2_to_lem(p, o); });
-    w.end_section();
-    write_g1_section(w, 8, pk.l);
-    write_g1_section(w, 9, pk.h);
+    write_g1_section<C>(w, 5, pk.a);
+    write_g1_section<C>(w, 6, pk.b_g1);
+    write_g2_section<C>(w, 7, pk.b_g2);
+    write_g1_section<C>(w, 8, pk.l);
+    write_g1_section<C>(w, 9, pk.h);
 
     w.begin_section(10);
     w.write(opt.cs_hash.data(), opt.cs_hash.size());
@@ -518,44 +700,45 @@ void write_zkey(const std::string& path, const groth16::proving_key& pk, const z
 
 // ---- .wtns ----------------------------------------------------------------------------------
 
-std::vector<fr> read_wtns(const std::string& path)
+template <class F>
+std::vector<F> read_wtns(const std::string& path)
 {
     mapped_file f(path);
-    return parse_wtns(f.bytes(), path);
+    return parse_wtns<F>(f.bytes(), path);
 }
 
-std::vector<fr> parse_wtns(std::span<const uint8_t> data, const std::string& name)
+template <class F>
+std::vector<F> parse_wtns(std::span<const uint8_t> data, const std::string& name)
 {
-    const binfile bf(data, name, "wtns", 1, 2);
+    const binfile bf = wtns_container(data, name);
     auto r = bf.reader(1, "header");
-    check_prime(r, name, "prime", fr_params::modulus);
+    expect_curve(read_prime(r, "prime", prime_kind::r), curve_of<F>::type::id, name, "witness");
     const uint32_t n = r.u32_le("nWitness");
     r.expect_end("header");
     bf.expect_size(2, "witness", uint64_t(n) * fr_bytes);
     const auto body = bf.section(2, "witness");
-    std::vector<fr> w(n);
+    std::vector<F> w(n);
     for_chunks(n, 0, 65536, [&](size_t b, size_t e) {
         for (size_t i = b; i < e; ++i)
-            if (!fr::from_bytes_le(body.data() + i * fr_bytes, w[i]))
+            if (!F::from_bytes_le(body.data() + i * fr_bytes, w[i]))
                 throw error(errc::non_canonical,
                             fmt::format("{} section 2 (witness) value {}: not below r", name, i));
     });
     return w;
 }
 
-void write_wtns(const std::string& path, std::span<const fr> witness)
+template <class F>
+void write_wtns(const std::string& path, std::span<const F> witness)
 {
     if (witness.size() > 0xffffffffu) throw error(errc::invalid_argument, fmt::format("write_wtns {}: too many values", path));
     binfile_writer w(path, "wtns", 2, 2);
-    uint8_t buf[fr_bytes];
     w.begin_section(1);
-    w.write_u32(uint32_t(fr_bytes));
-    store_le(fr_params::modulus, buf);
-    w.write(buf, fr_bytes);
+    write_prime<F>(w);
     w.write_u32(uint32_t(witness.size()));
     w.end_section();
     w.begin_section(2);
-    for (const fr& v : witness) {
+    uint8_t buf[fr_bytes];
+    for (const F& v : witness) {
         v.to_bytes_le(buf);
         w.write(buf, fr_bytes);
     }
@@ -572,80 +755,95 @@ namespace {
 // (section 3, 8 bytes per wire, its size checked by the caller) or, without
 // a map, by the constraint terms (36 bytes each): a wire that no term uses
 // and no map names carries nothing but cost.
-void check_wires_backed(const r1cs_file& f, bool has_map, uint64_t total_terms, const std::string& name)
+void check_wires_backed(uint32_t n_wires, bool has_map, uint64_t total_terms, const std::string& name)
 {
-    if (has_map || f.n_wires <= total_terms + 1) return;
+    if (has_map || n_wires <= total_terms + 1) return;
     throw error(errc::bad_length,
                 fmt::format("{} section 1 (header): nWires = {} but the file backs at most {} wires (ONE and one per "
                             "constraint term, or a wire map: section 3)",
-                            name, f.n_wires, total_terms + 1));
+                            name, n_wires, total_terms + 1));
+}
+
+// Section 1: the prime (F's), the counts.
+template <class F>
+void read_r1cs_header(const binfile& bf, const std::string& name, r1cs_file_t<F>& out)
+{
+    auto r = bf.reader(1, "header");
+    expect_curve(read_prime(r, "prime", prime_kind::r), curve_of<F>::type::id, name, "circuit");
+    out.n_wires = r.u32_le("nWires");
+    out.n_pub_out = r.u32_le("nPubOut");
+    out.n_pub_in = r.u32_le("nPubIn");
+    out.n_prv_in = r.u32_le("nPrvIn");
+    out.n_labels = r.u64_le("nLabels");
+    out.n_constraints = r.u32_le("nConstraints");
+    r.expect_end("header");
+    const uint64_t named = 1ull + out.n_pub_out + out.n_pub_in + out.n_prv_in;
+    if (named > out.n_wires)
+        throw error(errc::bad_format,
+                    fmt::format("{} section 1 (header): 1 + {} outputs + {} public inputs + {} private inputs "
+                                "exceeds nWires = {}",
+                                name, out.n_pub_out, out.n_pub_in, out.n_prv_in, out.n_wires));
+}
+
+// One linear combination: u32 term count, then (u32 wire, 32-byte value)
+// per term. Messages are formatted only on failure (this runs per LC).
+template <class F>
+void read_lc(byte_reader& r, uint32_t n_wires, uint32_t c, const char* m, r1cs_lc_t<F>& lc)
+{
+    if (r.remaining() < 4) r.fail(errc::bad_length, fmt::format("constraint {} {}: term count truncated", c, m));
+    const uint32_t nt = r.u32_le("term count");
+    if (nt > r.remaining() / (4 + fr_bytes))
+        r.fail(errc::bad_length,
+               fmt::format("constraint {} {}: {} terms do not fit in the {} bytes left", c, m, nt, r.remaining()));
+    lc.resize(nt);
+    for (uint32_t t = 0; t < nt; ++t) {
+        const uint32_t wire = r.u32_le("wire id");
+        if (wire >= n_wires)
+            r.fail(errc::bad_format,
+                   fmt::format("constraint {} {} term {}: wire {} >= nWires {}", c, m, t, wire, n_wires));
+        const auto cb = r.bytes(fr_bytes, "coefficient");
+        F v;
+        if (!F::from_bytes_le(cb.data(), v))
+            r.fail(errc::non_canonical, fmt::format("constraint {} {} term {}: coefficient is >= r", c, m, t));
+        lc[t] = {wire, v};
+    }
+}
+
+// Section 2: the constraints; returns the number of terms.
+template <class F>
+uint64_t read_r1cs_constraints(const binfile& bf, r1cs_file_t<F>& out)
+{
+    static constexpr const char* lc_name[3] = {"A", "B", "C"};
+    auto r = bf.reader(2, "constraints");
+    r.need_array(out.n_constraints, 12, "constraints");   // three empty LCs at least
+    out.constraints.resize(out.n_constraints);
+    uint64_t total_terms = 0;
+    for (uint32_t c = 0; c < out.n_constraints; ++c)
+        for (size_t m = 0; m < 3; ++m) {
+            read_lc<F>(r, out.n_wires, c, lc_name[m], out.constraints[c][m]);
+            total_terms += out.constraints[c][m].size();
+        }
+    r.expect_end("constraints");
+    return total_terms;
 }
 
 } // namespace
 
-r1cs_file read_r1cs(const std::string& path)
+template <class F>
+r1cs_file_t<F> read_r1cs(const std::string& path)
 {
     mapped_file f(path);
-    return parse_r1cs(f.bytes(), path);
+    return parse_r1cs<F>(f.bytes(), path);
 }
 
-r1cs_file parse_r1cs(std::span<const uint8_t> data, const std::string& name)
+template <class F>
+r1cs_file_t<F> parse_r1cs(std::span<const uint8_t> data, const std::string& name)
 {
-    const binfile bf(data, name, "r1cs", 1, 1);
-    r1cs_file out;
-    uint64_t total_terms = 0;
-    {
-        auto r = bf.reader(1, "header");
-        check_prime(r, name, "prime", fr_params::modulus);
-        out.n_wires = r.u32_le("nWires");
-        out.n_pub_out = r.u32_le("nPubOut");
-        out.n_pub_in = r.u32_le("nPubIn");
-        out.n_prv_in = r.u32_le("nPrvIn");
-        out.n_labels = r.u64_le("nLabels");
-        out.n_constraints = r.u32_le("nConstraints");
-        r.expect_end("header");
-        const uint64_t named = 1ull + out.n_pub_out + out.n_pub_in + out.n_prv_in;
-        if (named > out.n_wires)
-            throw error(errc::bad_format,
-                        fmt::format("{} section 1 (header): 1 + {} outputs + {} public inputs + {} private inputs "
-                                    "exceeds nWires = {}",
-                                    name, out.n_pub_out, out.n_pub_in, out.n_prv_in, out.n_wires));
-    }
-    {
-        auto r = bf.reader(2, "constraints");
-        r.need_array(out.n_constraints, 12, "constraints");   // three empty LCs at least
-        total_terms = 0;
-        out.constraints.resize(out.n_constraints);
-        static constexpr const char* lc_name[3] = {"A", "B", "C"};
-        for (uint32_t c = 0; c < out.n_constraints; ++c) {
-            for (int m = 0; m < 3; ++m) {
-                // Messages are formatted only on failure (this loop runs per LC).
-                if (r.remaining() < 4)
-                    r.fail(errc::bad_length, fmt::format("constraint {} {}: term count truncated", c, lc_name[m]));
-                const uint32_t nt = r.u32_le("term count");
-                if (nt > r.remaining() / (4 + fr_bytes))
-                    r.fail(errc::bad_length, fmt::format("constraint {} {}: {} terms do not fit in the {} bytes left",
-                                                         c, lc_name[m], nt, r.remaining()));
-                auto& lc = out.constraints[c][size_t(m)];
-                total_terms += nt;
-                lc.resize(nt);
-                for (uint32_t t = 0; t < nt; ++t) {
-                    const uint32_t wire = r.u32_le("wire id");
-                    if (wire >= out.n_wires)
-                        r.fail(errc::bad_format, fmt::format("constraint {} {} term {}: wire {} >= nWires {}", c,
-                                                             lc_name[m], t, wire, out.n_wires));
-                    const auto cb = r.bytes(fr_bytes, "coefficient");
-                    fr v;
-                    if (!fr::from_bytes_le(cb.data(), v))
-                        r.fail(errc::non_canonical,
-                               fmt::format("constraint {} {} term {}: coefficient is >= r", c, lc_name[m], t));
-                    lc[t] = {wire, v};
-                }
-            }
-        }
-        r.expect_end("constraints");
-    }
-    check_wires_backed(out, bf.has(3), total_terms, name);
+    const binfile bf = r1cs_container(data, name);
+    r1cs_file_t<F> out;
+    read_r1cs_header(bf, name, out);
+    const uint64_t total_terms = read_r1cs_constraints(bf, out);
+    check_wires_backed(out.n_wires, bf.has(3), total_terms, name);
     if (bf.has(3)) {
         auto r = bf.reader(3, "wire to label map");
         bf.expect_size(3, "wire to label map", uint64_t(out.n_wires) * 8);
@@ -655,7 +853,10 @@ r1cs_file parse_r1cs(std::span<const uint8_t> data, const std::string& name)
     return out;
 }
 
-void write_r1cs(const std::string& path, const r1cs_file& in)
+namespace {
+
+template <class F>
+void check_r1cs_writable(const std::string& path, const r1cs_file_t<F>& in)
 {
     auto bad = [&](const std::string& m) { throw error(errc::invalid_argument, fmt::format("write_r1cs {}: {}", path, m)); };
     if (in.constraints.size() != in.n_constraints)
@@ -666,13 +867,17 @@ void write_r1cs(const std::string& path, const r1cs_file& in)
         for (const auto& lc : in.constraints[c])
             for (const auto& [wire, v] : lc)
                 if (wire >= in.n_wires) bad(fmt::format("constraint {}: wire {} >= n_wires {}", c, wire, in.n_wires));
+}
 
+} // namespace
+
+template <class F>
+void write_r1cs(const std::string& path, const r1cs_file_t<F>& in)
+{
+    check_r1cs_writable(path, in);
     binfile_writer w(path, "r1cs", 1, in.wire_to_label.empty() ? 2 : 3);
-    uint8_t buf[fr_bytes];
     w.begin_section(1);
-    w.write_u32(uint32_t(fr_bytes));
-    store_le(fr_params::modulus, buf);
-    w.write(buf, fr_bytes);
+    write_prime<F>(w);
     w.write_u32(in.n_wires);
     w.write_u32(in.n_pub_out);
     w.write_u32(in.n_pub_in);
@@ -681,6 +886,7 @@ void write_r1cs(const std::string& path, const r1cs_file& in)
     w.write_u32(in.n_constraints);
     w.end_section();
     w.begin_section(2);
+    uint8_t buf[fr_bytes];
     for (const auto& con : in.constraints)
         for (const auto& lc : con) {
             w.write_u32(uint32_t(lc.size()));
@@ -699,10 +905,6 @@ void write_r1cs(const std::string& path, const r1cs_file& in)
     w.close();
 }
 
-} // namespace cuzk::io
-
-namespace cuzk::io {
-
 r1cs::pce r1cs_to_pce(const r1cs_file& r)
 {
     const uint64_t num_inputs = uint64_t(1) + r.n_pub_out + r.n_pub_in;
@@ -714,5 +916,8 @@ r1cs::pce r1cs_to_pce(const r1cs_file& r)
         for (int m = 0; m < 3; ++m) rows[k][m].assign(r.constraints[k][m].begin(), r.constraints[k][m].end());
     return r1cs::pce_from_constraints(uint32_t(num_inputs), uint32_t(r.n_wires - num_inputs), rows);
 }
+
+CUZK_IO_SNARKJS_TEMPLATES(template, bls12_381_curve)
+CUZK_IO_SNARKJS_TEMPLATES(template, bn254_curve)
 
 } // namespace cuzk::io

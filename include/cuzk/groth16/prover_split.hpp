@@ -93,10 +93,12 @@ prove_sums prove_start(const proving_key& pk, const query_density& density, std:
 // (the .wtns order). a and b are overwritten. Throws errc::invalid_argument
 // when the key is not snarkjs-convention, w has the wrong size or w[0] != 1,
 // errc::bad_format for an out-of-range coefficient or point section.
-// Cost: one multiply-add per coefficient, single-threaded.
+// Cost: one multiply-add per coefficient, on `threads` threads (0 = all)
+// when the list is ordered by constraint (as snarkjs and cuzk write it: the
+// list is then cut between rows), on one thread otherwise.
 template <class C>
 void snarkjs_evaluate_ab(const proving_key_t<C>& pk, std::span<const typename C::fr> w,
-                         std::vector<typename C::fr>& a, std::vector<typename C::fr>& b);
+                         std::vector<typename C::fr>& a, std::vector<typename C::fr>& b, unsigned threads = 0);
 
 // The device part for a snarkjs-convention key from a, b as
 // snarkjs_evaluate_ab gives them (pk.domain_size values each, consumed).

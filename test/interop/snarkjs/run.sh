@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
-# Groth16 interop with snarkjs and circom2 (curve bls12381), both directions,
-# and on bn128 (BN254) snarkjs's proofs checked by `cuzk verify`:
-#   - circom2 compiles the circuits with --prime bls12381, its wasm makes the witnesses;
+# Groth16 interop with snarkjs and circom2, both directions, on both curves
+# (bls12381 and bn128, i.e. BN254):
+#   - circom2 compiles the circuits with --prime bls12381 (and bn128 for mul20 and
+#     sha256_1), its wasm makes the witnesses;
 #   - mul20, mul50: snarkjs makes the ptau (power 6) and the zkey; mul50's domain
 #     power equals the ptau power;
 #   - sha256_1 (circomlib, ~30 k constraints): the zkey comes from `cuzk setup`
 #     (snarkjs's own preparation of a power-15 ptau takes ~30 min here);
 #   - cuzk's proofs must pass `snarkjs groth16 verify`, snarkjs's proofs must pass
-#     `cuzk verify`, and a tampered public input or proof must fail both.
+#     `cuzk verify`, and a tampered public input or proof must fail both;
+#   - bn128: a bls12381 proof, and a bls12381 witness for a bn128 key, are refused.
 # usage: run.sh <work-dir> <cuzk binary> [circuit ...]
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -35,13 +37,6 @@ fail=0
 expect_ok() { if "$@" >"$work/last.log" 2>&1; then echo "  ok      $*"; else echo "  FAILED  $*"; cat "$work/last.log"; fail=1; fi; }
 expect_bad() { if "$@" >"$work/last.log" 2>&1; then echo "  FAILED (accepted) $*"; cat "$work/last.log"; fail=1; else echo "  ok (rejected) $*"; fi; }
 
-ptau=pot6.ptau
-if [[ ! -f $ptau ]]; then
-  snarkjs powersoftau new bls12381 6 pot6_0.ptau >/dev/null
-  snarkjs powersoftau contribute pot6_0.ptau pot6_1.ptau --name=cuzk-test -e="cuzk interop" >/dev/null
-  snarkjs powersoftau prepare phase2 pot6_1.ptau "$ptau" >/dev/null
-fi
-
 tamper_public() {  # change the first public signal
   node -e 'const fs=require("fs");const p=JSON.parse(fs.readFileSync(process.argv[1]));p[0]=(BigInt(p[0])+1n).toString();fs.writeFileSync(process.argv[2],JSON.stringify(p));' "$1" "$2"
 }
@@ -49,61 +44,59 @@ tamper_proof() {   # swap A for C: both are valid G1 points, the proof is not
   node -e 'const fs=require("fs");const p=JSON.parse(fs.readFileSync(process.argv[1]));const t=p.pi_a;p.pi_a=p.pi_c;p.pi_c=t;fs.writeFileSync(process.argv[2],JSON.stringify(p));' "$1" "$2"
 }
 
-for c in "${circuits[@]}"; do
-  echo "circuit $c"
-  mkdir -p "$c"
-  circom "circuits/$c.circom" --r1cs --wasm --prime bls12381 -l node_modules -l circuits -o "$c" >/dev/null
-  input="$here/circuits/input_${c%%[0-9]*}.json"
-  [[ $c == sha256_* ]] && input="$here/circuits/input_$c.json"
-  node "$c/${c}_js/generate_witness.js" "$c/${c}_js/$c.wasm" "$input" "$c/witness.wtns"
-  if [[ $c == sha256_* ]]; then
-    expect_ok "$cuzk" setup "$c/$c.r1cs" "$c/$c.zkey"
-  else
-    snarkjs groth16 setup "$c/$c.r1cs" "$ptau" "$c/$c.zkey" >/dev/null
-  fi
-  snarkjs zkey export verificationkey "$c/$c.zkey" "$c/vk.json" >/dev/null
-  # cuzk proves, both verify
-  expect_ok "$cuzk" prove "$c/$c.zkey" "$c/witness.wtns" "$c/cuzk_proof.json" "$c/cuzk_public.json"
-  expect_ok snarkjs groth16 verify "$c/vk.json" "$c/cuzk_public.json" "$c/cuzk_proof.json"
-  expect_ok "$cuzk" verify "$c/vk.json" "$c/cuzk_public.json" "$c/cuzk_proof.json"
-  # snarkjs proves, both verify
-  expect_ok snarkjs groth16 prove "$c/$c.zkey" "$c/witness.wtns" "$c/sj_proof.json" "$c/sj_public.json"
-  expect_ok "$cuzk" verify "$c/vk.json" "$c/sj_public.json" "$c/sj_proof.json"
-  cmp -s "$c/cuzk_public.json" "$c/sj_public.json" || node -e 'const fs=require("fs");const a=JSON.parse(fs.readFileSync(process.argv[1])),b=JSON.parse(fs.readFileSync(process.argv[2]));if(JSON.stringify(a)!==JSON.stringify(b)){console.log("  FAILED public signals differ");process.exit(1)}' "$c/cuzk_public.json" "$c/sj_public.json" || fail=1
-  # tampered public input or proof fails both
-  if [[ $(node -e 'console.log(JSON.parse(require("fs").readFileSync(process.argv[1])).length)' "$c/cuzk_public.json") -gt 0 ]]; then
-    tamper_public "$c/cuzk_public.json" "$c/bad_public.json"
-    expect_bad snarkjs groth16 verify "$c/vk.json" "$c/bad_public.json" "$c/cuzk_proof.json"
-    expect_bad "$cuzk" verify "$c/vk.json" "$c/bad_public.json" "$c/cuzk_proof.json"
-  fi
-  tamper_proof "$c/sj_proof.json" "$c/bad_proof.json"
-  expect_bad snarkjs groth16 verify "$c/vk.json" "$c/sj_public.json" "$c/bad_proof.json"
-  expect_bad "$cuzk" verify "$c/vk.json" "$c/sj_public.json" "$c/bad_proof.json"
-done
-# BN254 (circom's default prime, snarkjs's bn128): snarkjs proves, cuzk verifies;
-# tampered inputs fail both; a proof of the other curve is refused.
-if [[ -z ${CUZK_INTEROP_CURVES:-} || ${CUZK_INTEROP_CURVES} == *bn128* ]]; then
-  c=mul20 d=bn128_mul20
-  echo "circuit $c (bn128)"
+make_ptau() {   # make_ptau <curve> <file>: snarkjs's own small ceremony (power 6)
+  [[ -f $2 ]] && return
+  snarkjs powersoftau new "$1" 6 "$2.0" >/dev/null
+  snarkjs powersoftau contribute "$2.0" "$2.1" --name=cuzk-test -e="cuzk interop $1" >/dev/null
+  snarkjs powersoftau prepare phase2 "$2.1" "$2" >/dev/null
+}
+
+# run_circuit <circuit> <prime: bls12381 | bn128> <out dir>: compile, witness,
+# key (snarkjs's ceremony for mul*, `cuzk setup` otherwise), then both ways.
+run_circuit() {
+  local c=$1 prime=$2 d=$3
+  echo "circuit $c ($prime)"
   mkdir -p "$d"
-  if [[ ! -f pot6_bn128.ptau ]]; then
-    snarkjs powersoftau new bn128 6 pot6_bn128_0.ptau >/dev/null
-    snarkjs powersoftau contribute pot6_bn128_0.ptau pot6_bn128_1.ptau --name=cuzk-test -e="cuzk interop bn128" >/dev/null
-    snarkjs powersoftau prepare phase2 pot6_bn128_1.ptau pot6_bn128.ptau >/dev/null
+  circom "circuits/$c.circom" --r1cs --wasm --prime "$prime" -l node_modules -l circuits -o "$d" >/dev/null
+  local input="$here/circuits/input_${c%%[0-9]*}.json"
+  [[ $c == sha256_* ]] && input="$here/circuits/input_$c.json"
+  node "$d/${c}_js/generate_witness.js" "$d/${c}_js/$c.wasm" "$input" "$d/witness.wtns"
+  if [[ $c == sha256_* ]]; then
+    expect_ok "$cuzk" setup "$d/$c.r1cs" "$d/$c.zkey"
+  else
+    make_ptau "$prime" "pot6_$prime.ptau"
+    snarkjs groth16 setup "$d/$c.r1cs" "pot6_$prime.ptau" "$d/$c.zkey" >/dev/null
   fi
-  circom "circuits/$c.circom" --r1cs --wasm --prime bn128 -l node_modules -l circuits -o "$d" >/dev/null
-  node "$d/${c}_js/generate_witness.js" "$d/${c}_js/$c.wasm" "$here/circuits/input_mul.json" "$d/witness.wtns"
-  snarkjs groth16 setup "$d/$c.r1cs" pot6_bn128.ptau "$d/$c.zkey" >/dev/null
   snarkjs zkey export verificationkey "$d/$c.zkey" "$d/vk.json" >/dev/null
+  # cuzk proves, both verify
+  expect_ok "$cuzk" prove "$d/$c.zkey" "$d/witness.wtns" "$d/cuzk_proof.json" "$d/cuzk_public.json"
+  expect_ok snarkjs groth16 verify "$d/vk.json" "$d/cuzk_public.json" "$d/cuzk_proof.json"
+  expect_ok "$cuzk" verify "$d/vk.json" "$d/cuzk_public.json" "$d/cuzk_proof.json"
+  # snarkjs proves, both verify
   expect_ok snarkjs groth16 prove "$d/$c.zkey" "$d/witness.wtns" "$d/sj_proof.json" "$d/sj_public.json"
   expect_ok "$cuzk" verify "$d/vk.json" "$d/sj_public.json" "$d/sj_proof.json"
-  tamper_public "$d/sj_public.json" "$d/bad_public.json"
-  expect_bad snarkjs groth16 verify "$d/vk.json" "$d/bad_public.json" "$d/sj_proof.json"
-  expect_bad "$cuzk" verify "$d/vk.json" "$d/bad_public.json" "$d/sj_proof.json"
+  cmp -s "$d/cuzk_public.json" "$d/sj_public.json" || node -e 'const fs=require("fs");const a=JSON.parse(fs.readFileSync(process.argv[1])),b=JSON.parse(fs.readFileSync(process.argv[2]));if(JSON.stringify(a)!==JSON.stringify(b)){console.log("  FAILED public signals differ");process.exit(1)}' "$d/cuzk_public.json" "$d/sj_public.json" || fail=1
+  # tampered public input or proof fails both
+  if [[ $(node -e 'console.log(JSON.parse(require("fs").readFileSync(process.argv[1])).length)' "$d/cuzk_public.json") -gt 0 ]]; then
+    tamper_public "$d/cuzk_public.json" "$d/bad_public.json"
+    expect_bad snarkjs groth16 verify "$d/vk.json" "$d/bad_public.json" "$d/cuzk_proof.json"
+    expect_bad "$cuzk" verify "$d/vk.json" "$d/bad_public.json" "$d/cuzk_proof.json"
+  fi
   tamper_proof "$d/sj_proof.json" "$d/bad_proof.json"
   expect_bad snarkjs groth16 verify "$d/vk.json" "$d/sj_public.json" "$d/bad_proof.json"
   expect_bad "$cuzk" verify "$d/vk.json" "$d/sj_public.json" "$d/bad_proof.json"
-  expect_bad "$cuzk" verify "$d/vk.json" "mul20/sj_public.json" "mul20/sj_proof.json"   # a bls12381 proof
+  tamper_proof "$d/cuzk_proof.json" "$d/bad_cuzk_proof.json"
+  expect_bad snarkjs groth16 verify "$d/vk.json" "$d/cuzk_public.json" "$d/bad_cuzk_proof.json"
+}
+
+for c in "${circuits[@]}"; do run_circuit "$c" bls12381 "$c"; done
+# BN254 (circom's default prime, snarkjs's bn128): the same both ways, with
+# snarkjs's ceremony (mul20) and `cuzk setup` (sha256_1); a proof of the other
+# curve is refused, and so is a witness of the other curve.
+if [[ -z ${CUZK_INTEROP_CURVES:-} || ${CUZK_INTEROP_CURVES} == *bn128* ]]; then
+  for c in mul20 sha256_1; do run_circuit "$c" bn128 "bn128_$c"; done
+  expect_bad "$cuzk" verify bn128_mul20/vk.json mul20/sj_public.json mul20/sj_proof.json   # a bls12381 proof
+  expect_bad "$cuzk" prove bn128_mul20/mul20.zkey mul20/witness.wtns bn128_mul20/x.json bn128_mul20/y.json
 fi
 if ((fail)); then echo "interop snarkjs: FAILED"; exit 1; fi
 echo "interop snarkjs: all checks passed"
