@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # cuzk prove vs snarkjs groth16 prove on the same .zkey and .wtns (circomlib
-# Sha256, curve bls12381, key from `cuzk setup`), side by side: A B A B …
-# usage: bench/snarkjs_compare.sh <build-dir> [circuit ...] (default: sha256_1 sha256_9)
+# Sha256, key from `cuzk setup`), side by side: A B A B …
+# usage: [PRIME=bls12381|bn128] [REPS=n] bench/snarkjs_compare.sh <build-dir> [circuit ...]
+#        (default: sha256_1 sha256_9 on bls12381)
 # Prints one line per run and the median ratio per circuit; both proofs are
 # checked with `snarkjs groth16 verify`.
 set -euo pipefail
@@ -11,6 +12,7 @@ shift
 circuits=("$@")
 ((${#circuits[@]})) || circuits=(sha256_1 sha256_9)
 reps=${REPS:-2}
+prime=${PRIME:-bls12381}
 cuzk=$bdir/bin/cuzk
 work=$bdir/bench-snarkjs
 here=$root/test/interop/snarkjs
@@ -23,22 +25,24 @@ snarkjs() { node node_modules/snarkjs/build/cli.cjs "$@"; }
 now() { date +%s.%N; }
 
 for c in "${circuits[@]}"; do
-  mkdir -p "$c"
-  [[ -f $c/$c.r1cs ]] || node node_modules/circom2/cli.js "circuits/$c.circom" --r1cs --wasm --prime bls12381 -l node_modules -l circuits -o "$c" >/dev/null
-  [[ -f $c/witness.wtns ]] || node "$c/${c}_js/generate_witness.js" "$c/${c}_js/$c.wasm" "circuits/input_$c.json" "$c/witness.wtns"
-  [[ -f $c/$c.zkey ]] || "$cuzk" setup "$c/$c.r1cs" "$c/$c.zkey"
-  [[ -f $c/vk.json ]] || snarkjs zkey export verificationkey "$c/$c.zkey" "$c/vk.json" >/dev/null
-  "$cuzk" info "$c/$c.zkey"
+  d=$c
+  [[ $prime == bls12381 ]] || d=${prime}_$c
+  mkdir -p "$d"
+  [[ -f $d/$c.r1cs ]] || node node_modules/circom2/cli.js "circuits/$c.circom" --r1cs --wasm --prime "$prime" -l node_modules -l circuits -o "$d" >/dev/null
+  [[ -f $d/witness.wtns ]] || node "$d/${c}_js/generate_witness.js" "$d/${c}_js/$c.wasm" "circuits/input_$c.json" "$d/witness.wtns"
+  [[ -f $d/$c.zkey ]] || "$cuzk" setup "$d/$c.r1cs" "$d/$c.zkey"
+  [[ -f $d/vk.json ]] || snarkjs zkey export verificationkey "$d/$c.zkey" "$d/vk.json" >/dev/null
+  "$cuzk" info "$d/$c.zkey"
   ratios=()
   for ((i = 0; i < reps; i++)); do
-    t0=$(now); "$cuzk" prove "$c/$c.zkey" "$c/witness.wtns" "$c/cuzk_proof.json" "$c/cuzk_public.json" 2>"$c/cuzk_prove.log"; t1=$(now)
-    snarkjs groth16 prove "$c/$c.zkey" "$c/witness.wtns" "$c/sj_proof.json" "$c/sj_public.json"; t2=$(now)
+    t0=$(now); "$cuzk" prove "$d/$c.zkey" "$d/witness.wtns" "$d/cuzk_proof.json" "$d/cuzk_public.json" 2>"$d/cuzk_prove.log"; t1=$(now)
+    snarkjs groth16 prove "$d/$c.zkey" "$d/witness.wtns" "$d/sj_proof.json" "$d/sj_public.json"; t2=$(now)
     a=$(awk -v x="$t0" -v y="$t1" 'BEGIN{print y-x}'); b=$(awk -v x="$t1" -v y="$t2" 'BEGIN{print y-x}')
     r=$(awk -v a="$a" -v b="$b" 'BEGIN{print b/a}')
-    printf '%s run %d: cuzk %.3f s, snarkjs %.3f s, ratio %.2f  (%s)\n' "$c" "$i" "$a" "$b" "$r" "$(tail -1 "$c/cuzk_prove.log")"
+    printf '%s run %d: cuzk %.3f s, snarkjs %.3f s, ratio %.2f  (%s)\n' "$d" "$i" "$a" "$b" "$r" "$(tail -1 "$d/cuzk_prove.log")"
     ratios+=("$r")
   done
-  snarkjs groth16 verify "$c/vk.json" "$c/cuzk_public.json" "$c/cuzk_proof.json" >/dev/null && echo "$c: cuzk proof passes snarkjs groth16 verify"
-  snarkjs groth16 verify "$c/vk.json" "$c/sj_public.json" "$c/sj_proof.json" >/dev/null && echo "$c: snarkjs proof passes snarkjs groth16 verify"
-  printf '%s: median ratio snarkjs/cuzk %.2f over %d runs\n' "$c" "$(printf '%s\n' "${ratios[@]}" | sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}')" "$reps"
+  snarkjs groth16 verify "$d/vk.json" "$d/cuzk_public.json" "$d/cuzk_proof.json" >/dev/null && echo "$d: cuzk proof passes snarkjs groth16 verify"
+  snarkjs groth16 verify "$d/vk.json" "$d/sj_public.json" "$d/sj_proof.json" >/dev/null && echo "$d: snarkjs proof passes snarkjs groth16 verify"
+  printf '%s: median ratio snarkjs/cuzk %.2f over %d runs\n' "$d" "$(printf '%s\n' "${ratios[@]}" | sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}')" "$reps"
 done

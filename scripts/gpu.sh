@@ -34,6 +34,9 @@
 #              scaling efficiency time(1) / (N · time(N))
 #   seal512    seal a 512 MiB sector (Poseidon trees on the     seal512.txt
 #              GPU), then its C1 output
+#   bn254      BN254 kernels and device prover (random          bn254.txt
+#              circuits); with CUZK_BN254_CIRCUIT=DIR a circom
+#              bn128 circuit: setup, prove --gpu, bench --zkey
 #   profile    Nsight Compute reports of the NTT passes and of  profile.txt, ncu_ntt.txt,
 #              one G1 MSM's kernels (duration, throughput,      ncu_msm.txt
 #              occupancy, warp stalls; clocks left alone)
@@ -62,7 +65,7 @@ if [[ ${1:-} == --fetch-deps ]]; then
   mkdir -p "$root/.deps" && cd "$root/.deps" && apt-get download "${pkgs[@]}" && ls -l
   exit
 fi
-all_steps="build tests bench kernels partition porep porep32 params32 scaling seal512 profile"
+all_steps="build tests bench kernels partition porep porep32 params32 scaling seal512 bn254 profile"
 [[ $# -ge 1 ]] || { echo "usage: scripts/gpu.sh OUT [${all_steps// /|}]..." >&2; exit 2; }
 out=$1; shift
 steps=${*:-build tests bench porep}
@@ -102,7 +105,7 @@ step_build() {
   cmake -S "$root" -B "$b" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA=ON \
         -DCMAKE_CUDA_ARCHITECTURES="${CUZK_GPU_ARCH:-90}" -DCUZK_BUILD_EXAMPLES=OFF &&
   cmake --build "$b" --parallel "$(nproc)" --target cuzk_cli $(gpu_tests) bench_filecoin bench_gpu bench_gpu_witness \
-        bench_porep
+        bench_gpu_prove bench_porep
 }
 # Every [gpu] case of every program that has them; the number of cases that
 # ran must reach test/test-counts.txt's minimum for the gpu label.
@@ -201,6 +204,27 @@ step_scaling() {
   t1=$(scaling_run "$w" 0 1) && tn=$(scaling_run "$w" "$all" "$n") &&
   python3 -c "t1, tn, n = $t1, $tn, $n; print(f'1 GPU: {t1:.3f} s/proof; {n} GPUs: {tn:.3f} s/proof; '
               f'scaling efficiency time(1)/(n*time(n)) = {t1 / (n * tn):.3f}')" | tee "$out/scaling.txt"
+}
+# BN254: its kernels (bench_gpu), the device prover on random circuits of
+# 2^18 and 2^20 rows (bench_gpu_prove), and with CUZK_BN254_CIRCUIT=DIR (a
+# circom bn128 circuit: DIR/circuit.r1cs[.gz] and DIR/witness.wtns[.gz]) a key
+# from `cuzk setup`, one `cuzk prove --gpu`, and `cuzk bench --zkey` on the
+# cuda backend (every proof verified).
+step_bn254() {
+  need "$b/bench/bench_gpu" && need "$b/bench/bench_gpu_prove" && need "$bin" || return 1
+  local rc=0 d=${CUZK_BN254_CIRCUIT:-} w=/tmp/cuzk-gpu/bn254 f
+  timeout 300 "$b/bench/bench_gpu" --benchmark_filter=bn254 --benchmark_counters_tabular=true || rc=1
+  timeout 300 "$b/bench/bench_gpu_prove" --benchmark_filter=bn254 --benchmark_counters_tabular=true || rc=1
+  [[ -n $d ]] || return $rc
+  rm -rf "$w" && mkdir -p "$w"
+  for f in circuit.r1cs witness.wtns; do
+    if [[ -f $d/$f.gz ]]; then gzip -dc "$d/$f.gz" >"$w/$f"; else cp "$d/$f" "$w/$f"; fi
+  done
+  time "$bin" setup "$w/circuit.r1cs" "$w/circuit.zkey" || return 1
+  time "$bin" prove "$w/circuit.zkey" "$w/witness.wtns" "$w/proof.json" "$w/public.json" --gpu || rc=1
+  timeout 300 "$bin" bench --zkey "$w/circuit.zkey" --wtns "$w/witness.wtns" --backend cuda --proofs 3 \
+    --partitions 4 --waterfall --width 120 --no-progress || rc=1
+  return $rc
 }
 step_seal512() {
   local w=/tmp/cuzk-gpu/seal-512m
