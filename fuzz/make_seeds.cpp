@@ -107,6 +107,39 @@ void binary_seeds(const tiny& t)
     io::write_vk_json(seed_path("json_vk", "vk.json"), sj.vk);
 }
 
+// The snarkjs binary seeds on bn128: a squaring x·x = y with y public (ONE,
+// y; aux x), its key, witness and circuit.
+void bn128_seeds()
+{
+    using bfr = bn254::fr;
+    groth16::r1cs_description_t<bfr> d;
+    d.num_inputs = 2;
+    d.num_aux = 1;
+    d.num_constraints = 1;
+    d.for_each_entry = [](const auto& fn) {
+        fn(0, 0, 2, bfr::one());
+        fn(1, 0, 2, bfr::one());
+        fn(2, 0, 1, bfr::one());
+    };
+    const auto waste = groth16::toxic_waste_t<bfr>::from_seed(2);
+    groth16::setup_options_t<bn254_curve> opt;
+    opt.threads = 1;
+    opt.waste = &waste;
+    io::write_zkey<bn254_curve>(seed_path("zkey", "bn128.zkey"), groth16::setup_snarkjs<bn254_curve>(d, opt));
+    const bfr x = bfr::from_u64(3);
+    io::write_wtns<bfr>(seed_path("wtns", "bn128.wtns"), std::vector<bfr>{bfr::one(), x * x, x});
+    io::r1cs_file_t<bfr> r;
+    r.n_wires = 3;
+    r.n_pub_out = 1;
+    r.n_prv_in = 1;
+    r.n_labels = 3;
+    r.n_constraints = 1;
+    r.constraints.push_back({io::r1cs_lc_t<bfr>{{2, bfr::one()}}, io::r1cs_lc_t<bfr>{{2, bfr::one()}},
+                             io::r1cs_lc_t<bfr>{{1, bfr::one()}}});
+    r.wire_to_label = {0, 1, 2};
+    io::write_r1cs<bfr>(seed_path("r1cs", "bn128.r1cs"), r);
+}
+
 void timeline_seeds()
 {
     write_string("timeline", "lines.log",
@@ -171,6 +204,7 @@ int main(int argc, char** argv)
     try {
         const tiny t;
         binary_seeds(t);
+        bn128_seeds();
         timeline_seeds();
         c1_seeds();
     } catch (const std::exception& e) {

@@ -1,7 +1,7 @@
 // `cuzk bench`: N proofs × P partitions through the proving engine at job
 // concurrency J, on the built-in SHA-256 preimage circuit (--blocks B sets
-// its size) or on a snarkjs .zkey with a .wtns (every partition proves that
-// witness). Prints s/proof, proofs/min, the prover's utilisation (from the
+// its size) or on a snarkjs .zkey with a .wtns, curve bls12381 or bn128 (every
+// partition proves that witness). Prints s/proof, proofs/min, the prover's utilisation (from the
 // timeline), peak RSS, stage medians and the bottleneck verdict, or with
 // --waterfall the waterfall and its summary instead of the short figures;
 // verifies every proof; optionally writes the timeline (CSV, or Chrome trace
@@ -18,8 +18,10 @@
 #include <fstream>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <fmt/format.h>
@@ -53,7 +55,7 @@ const char* const bench_about =
     "Proofs through the proving engine: synthesis workers build each partition's witness, prove workers run its "
     "NTTs and multi-scalar multiplications (MSMs) on the GPU (backend cuda) or on CPU threads standing in for one "
     "(backend cpu, called the CPU prover), a CPU tail finishes each proof. Workload: the built-in SHA-256 preimage "
-    "circuit (~26k constraints per block), or a snarkjs key whose witness every partition proves. Every proof is "
+    "circuit (~26k constraints per block), or a snarkjs key (bls12381 or bn128) whose witness every partition proves. Every proof is "
     "verified after the run (not timed); the exit status is 0 only when all are valid.";
 
 constexpr flag_spec bench_flags[] = {
@@ -65,7 +67,7 @@ constexpr flag_spec bench_flags[] = {
     {"-j", "J", "short for --jobs"},
     {"--blocks", "B", "SHA-256 blocks per partition, 1 ... 4096 (default 1)"},
     {"--seed", "S", "message seed (default 1)"},
-    {"--zkey", "F", "a snarkjs proving key (.zkey, curve bls12381) instead of the built-in circuit"},
+    {"--zkey", "F", "a snarkjs proving key (.zkey, curve bls12381 or bn128) instead of the built-in circuit"},
     {"--wtns", "F", "its witness (.wtns)"},
     {"--backend", "auto|cpu|cuda", "where the prove stage runs (default auto: the GPU when one is usable)"},
     {"--synth-workers", "S", "partitions synthesized at once (default 2)"},
@@ -168,27 +170,48 @@ struct workload {
     groth16::query_density density;
     std::shared_ptr<const std::vector<fr>> wtns;   // snarkjs: the witness every partition proves
     std::vector<std::shared_ptr<const sha256_preimage_circuit>> circuits;   // one per partition
-    bool snark() const { return wtns != nullptr; }
+    // A bn128 .zkey: its key and witness instead of pk and wtns.
+    std::shared_ptr<const groth16::proving_key_t<bn254_curve>> pk_bn;
+    std::shared_ptr<const std::vector<bn254::fr>> wtns_bn;
+    bool snark() const { return wtns != nullptr || bn(); }
+    bool bn() const { return wtns_bn != nullptr; }
 };
+
+// The key and witness of curve C, their sizes checked against each other.
+template <class C>
+std::pair<std::shared_ptr<const groth16::proving_key_t<C>>, std::shared_ptr<const std::vector<typename C::fr>>>
+read_snarkjs(const bench_opts& o)
+{
+    using F = typename C::fr;
+    progress_step step("cuzk bench", "reading " + o.zkey_path + " and " + o.wtns_path);
+    auto z = read_as("--zkey, the proving key",
+                     [&] { return std::make_shared<io::zkey_t<C>>(io::read_zkey<C>(o.zkey_path)); });
+    auto wt = read_as("--wtns, the witness",
+                      [&] { return std::make_shared<const std::vector<F>>(io::read_wtns<F>(o.wtns_path)); });
+    step.end();
+    std::shared_ptr<const groth16::proving_key_t<C>> pk(z, &z->pk);
+    const size_t want = size_t(pk->num_inputs) + pk->num_aux;
+    if (wt->size() != want)
+        throw error(errc::invalid_argument, fmt::format("--wtns {}: {} values, the key {} expects {}", o.wtns_path,
+                                                        wt->size(), o.zkey_path, want));
+    std::printf("cuzk bench: snarkjs key %s (curve %s): %u constraints, %u private signals, %u public signals; "
+                "witness %s\n",
+                o.zkey_path.c_str(), C::snarkjs_name, pk->n_constraints, pk->num_aux, pk->num_inputs - 1,
+                o.wtns_path.c_str());
+    std::printf("  key: domain 2^%d\n", int(__builtin_ctzll(pk->domain_size)));
+    return {pk, wt};
+}
 
 workload load_snarkjs(const bench_opts& o)
 {
     workload w;
     const auto t0 = steady::now();
-    progress_step step("cuzk bench", "reading " + o.zkey_path + " and " + o.wtns_path);
-    auto z = read_as("--zkey, the proving key", [&] { return std::make_shared<io::zkey>(io::read_zkey(o.zkey_path)); });
-    w.wtns = read_as("--wtns, the witness",
-                     [&] { return std::make_shared<const std::vector<fr>>(io::read_wtns(o.wtns_path)); });
-    step.end();
-    w.pk = std::shared_ptr<const groth16::proving_key>(z, &z->pk);
-    const size_t want = size_t(w.pk->num_inputs) + w.pk->num_aux;
-    if (w.wtns->size() != want)
-        throw error(errc::invalid_argument, fmt::format("--wtns {}: {} values, the key {} expects {}", o.wtns_path,
-                                                        w.wtns->size(), o.zkey_path, want));
-    std::printf("cuzk bench: snarkjs key %s: %u constraints, %u private signals, %u public signals; witness %s\n",
-                o.zkey_path.c_str(), w.pk->n_constraints, w.pk->num_aux, w.pk->num_inputs - 1, o.wtns_path.c_str());
-    std::printf("  key: domain 2^%d; key and witness read in %.2f s\n", int(__builtin_ctzll(w.pk->domain_size)),
-                secs(steady::now() - t0));
+    const curve_id c = read_as("--zkey, the proving key", [&] { return io::snarkjs_file_curve(o.zkey_path); });
+    if (c == curve_id::bn254)
+        std::tie(w.pk_bn, w.wtns_bn) = read_snarkjs<bn254_curve>(o);
+    else
+        std::tie(w.pk, w.wtns) = read_snarkjs<bls12_381_curve>(o);
+    std::printf("  key and witness read in %.2f s\n", secs(steady::now() - t0));
     return w;
 }
 
@@ -334,7 +357,9 @@ pipeline::proof_request request(const bench_opts& o, const workload& w, pipeline
     for (unsigned p = 0; p < o.partitions; ++p) {
         // Built in place: GCC 12 misreads a moved-from variant temporary as
         // uninitialized (-Wmaybe-uninitialized) at -O3.
-        if (w.snark())
+        if (w.bn())
+            req.partitions.emplace_back(std::in_place_type<pipeline::bn254_witness_partition>, *w.wtns_bn);
+        else if (w.snark())
             req.partitions.emplace_back(std::in_place_type<pipeline::full_witness_partition>, *w.wtns);
         else
             req.partitions.emplace_back(std::in_place_type<pipeline::circuit_partition>,
@@ -355,7 +380,9 @@ run_result run(const bench_opts& o, const workload& w, timeline_out& tl)
     ec.sink = tl.fan.get();
     pipeline::engine eng(ec);
     const pipeline::key_id key =
-        w.snark() ? eng.add_key(w.pk, nullptr, {"zkey", 0}) : eng.add_key(w.pk, w.pce, w.density, {"sha256", 0});
+        w.bn()      ? eng.add_key(w.pk_bn, {"zkey", 0})
+        : w.snark() ? eng.add_key(w.pk, nullptr, {"zkey", 0})
+                    : eng.add_key(w.pk, w.pce, w.density, {"sha256", 0});
     r.partition_bytes = eng.partition_bytes(key);
     r.device_bytes = eng.device_bytes(key);
     if (ec.host_memory_budget && r.partition_bytes > ec.host_memory_budget)
@@ -439,27 +466,44 @@ void print_resources(const run_result& r, const timeline::render_options& ro)
 
 // Verifies every partition proof independently of the engine's self-verify:
 // the public inputs are the witness's public signals, or the circuit's digest.
+// Returns whether partition p of job i is valid (BLS12-381 keys).
+bool valid_bls(const bench_opts& o, const workload& w, const groth16::prepared_verifying_key& pvk,
+               const pipeline::partition_result& res, unsigned i, unsigned p)
+{
+    std::vector<fr> expect;
+    if (w.snark()) {
+        expect.assign(w.wtns->begin() + 1, w.wtns->begin() + w.pk->num_inputs);
+    } else {
+        const auto a = groth16::synthesize_witness(*w.circuits[i * o.partitions + p]);
+        expect.assign(a.inputs.begin() + 1, a.inputs.end());
+    }
+    return res.public_inputs == expect && groth16::verify(pvk, res.proof, expect);
+}
+
 unsigned verify_all(const bench_opts& o, const workload& w, const run_result& r)
 {
     const auto t0 = steady::now();
     progress_step step("cuzk bench", "verifying every proof");
-    const groth16::prepared_verifying_key pvk = groth16::prepare_verifying_key(w.pk->vk);
+    std::optional<groth16::prepared_verifying_key> pvk;
+    std::optional<groth16::prepared_verifying_key_t<bn254_curve>> pvk_bn;
+    std::vector<bn254::fr> expect_bn;
+    if (w.bn()) {
+        pvk_bn = groth16::prepare_verifying_key(w.pk_bn->vk);
+        expect_bn.assign(w.wtns_bn->begin() + 1, w.wtns_bn->begin() + w.pk_bn->num_inputs);
+    } else {
+        pvk = groth16::prepare_verifying_key(w.pk->vk);
+    }
     unsigned valid = 0;
     for (unsigned i = 0; i < o.proofs; ++i) {
         const auto& res = r.handles[i].result();
         if (res.status != pipeline::job_status::completed) continue;
         for (unsigned p = 0; p < o.partitions; ++p) {
-            std::vector<fr> expect;
-            if (w.snark()) {
-                expect.assign(w.wtns->begin() + 1, w.wtns->begin() + w.pk->num_inputs);
-            } else {
-                const auto a = groth16::synthesize_witness(*w.circuits[i * o.partitions + p]);
-                expect.assign(a.inputs.begin() + 1, a.inputs.end());
-            }
-            if (res.partitions[p].public_inputs == expect && groth16::verify(pvk, res.partitions[p].proof, expect))
-                ++valid;
-            else
-                std::printf("  INVALID: %s partition %u\n", res.id.c_str(), p);
+            const auto& part = res.partitions[p];
+            const bool ok = w.bn() ? part.public_inputs_bn254 == expect_bn &&
+                                         groth16::verify<bn254_curve>(*pvk_bn, part.proof_bn254, expect_bn)
+                                   : valid_bls(o, w, *pvk, part, i, p);
+            if (ok) ++valid;
+            else std::printf("  INVALID: %s partition %u\n", res.id.c_str(), p);
         }
     }
     step.end();

@@ -16,6 +16,7 @@
 #include "cuzk/backend/cuda.hpp"
 #include "cuzk/backend/fault.hpp"
 #include "cuzk/backend/gpu_prover.hpp"
+#include "cuzk/backend/gpu_prover_bn254.hpp"
 #include "cuzk/ec/encoding.hpp"
 #include "cuzk/groth16/circuit.hpp"
 #include "cuzk/groth16/prover_split.hpp"
@@ -41,11 +42,25 @@ struct key_entry {
     uint64_t device_bytes = 0;     // device memory per device part
     uint64_t resident_bytes = 0;   // device memory the key holds (cuda: its gpu_key), per device
     uint64_t host_bytes = 0;       // host memory counted for the key in the host budget
-    bool snarkjs = false;          // pk->conv == snarkjs
+    bool snarkjs = false;          // pk->conv == snarkjs (always for BN254 keys)
     // The cuda backend's keys, one per engine device (index = device), each
     // resident on its CUDA device; empty on the cpu backend.
     std::vector<std::shared_ptr<const gpu_key>> gpu;
+    // A BN254 key (snarkjs convention) has its key, prepared verifying key
+    // and device keys here (null for BLS12-381 keys, whose pk, pce, density,
+    // pvk and gpu above are then the ones in use; for a BN254 key they stay
+    // empty).
+    struct bn254_part {
+        std::shared_ptr<const groth16::proving_key_t<bn254_curve>> pk;
+        groth16::prepared_verifying_key_t<bn254_curve> pvk;
+        std::vector<std::shared_ptr<const gpu_key_bn254>> gpu;   // cuda: one per engine device
+    };
+    std::unique_ptr<bn254_part> bn;
+    curve_id curve = curve_id::bls12_381;
 };
+
+// What a device part returns, per curve.
+using device_sums = std::variant<groth16::prove_sums, groth16::prove_sums_t<bn254_curve>>;
 
 // Dispatch order of partitions: priority (higher first), submission, partition.
 struct order_key {
@@ -112,6 +127,11 @@ struct work_item {
     // that the device part under the lock only copies it (gpu_packed_witness).
     std::unique_ptr<gpu_packed_witness> packed;
     std::vector<fr> w;          // snarkjs keys: the full witness (inputs holds its first num_inputs values)
+    // BN254 keys: the full witness, its first num_inputs values, and A·w, B·w
+    // from the synthesis stage (all empty for BLS12-381 keys).
+    struct bn254_vectors {
+        std::vector<bn254::fr> w, inputs, a, b;
+    } bn;
     // A borrowed partition: the host's arrays, read in place while `hold`
     // is kept (dropping it releases them).
     bool borrowed = false;
@@ -134,11 +154,12 @@ struct work_item {
 struct tail_item {
     std::shared_ptr<job_state> job;
     uint32_t part = 0;
-    groth16::prove_sums sums;
-    std::vector<fr> inputs;
+    device_sums sums;             // the key's curve
+    std::vector<fr> inputs;       // BLS12-381 keys, starting with ONE
     int32_t prove_worker = -1;
     int32_t device = -1;
     uint64_t gpu_start_ns = 0;
+    std::vector<bn254::fr> inputs_bn254;   // BN254 keys, starting with ONE
 };
 
 namespace detail {
@@ -561,6 +582,35 @@ struct engine_core {
                                                        *bad, p.num_constraints));
     }
 
+    // A snarkjs key's full witness: its size and value 0 (either curve).
+    template <class F>
+    static void check_full_witness(const key_entry& k, size_t n_vars, std::span<const F> w)
+    {
+        if (w.size() != n_vars)
+            throw error(errc::invalid_argument,
+                        fmt::format("the witness has {} values, key {} expects {}", w.size(), k.name, n_vars));
+        if (!w[0].is_one()) throw error(errc::invalid_argument, "the witness: value 0 must be the constant one");
+    }
+
+    // A BN254 key's partition: the full witness, then A·w and B·w on the
+    // host on both backends (PCE_EVAL), so that the device part only
+    // uploads and computes.
+    void synthesize_bn254(work_item& it, partition& in, int32_t worker)
+    {
+        const key_entry& k = *it.job->key;
+        const groth16::proving_key_t<bn254_curve>& pk = *k.bn->pk;
+        auto* bw = std::get_if<bn254_witness_partition>(&in);
+        if (!bw)
+            throw error(errc::invalid_argument,
+                        fmt::format("key {} is a BN254 key: partitions must be bn254_witness_partition", k.name));
+        std::vector<bn254::fr> w = std::move(bw->w);
+        check_full_witness<bn254::fr>(k, size_t(pk.num_inputs) + pk.num_aux, w);
+        it.bn.inputs.assign(w.begin(), w.begin() + pk.num_inputs);
+        const stage_span pce_eval(this, "PCE_EVAL", it, worker);
+        groth16::snarkjs_evaluate_ab(pk, w, it.bn.a, it.bn.b, cfg.synth_threads);
+        it.bn.w = std::move(w);
+    }
+
     // A snarkjs key's partition: the whole witness; A·w and B·w from the
     // key's coefficients (on the cuda backend on the device).
     void synthesize_snarkjs(work_item& it, partition& in, int32_t worker)
@@ -578,18 +628,14 @@ struct engine_core {
             throw error(errc::invalid_argument,
                         fmt::format("key {} is a snarkjs key: partitions must be witnesses", k.name));
         }
-        const size_t n_vars = size_t(pk.num_inputs) + pk.num_aux;
-        if (w.size() != n_vars)
-            throw error(errc::invalid_argument,
-                        fmt::format("the witness has {} values, key {} expects {}", w.size(), k.name, n_vars));
-        if (!w[0].is_one()) throw error(errc::invalid_argument, "the witness: value 0 must be the constant one");
+        check_full_witness<fr>(k, size_t(pk.num_inputs) + pk.num_aux, w);
         it.inputs.assign(w.begin(), w.begin() + pk.num_inputs);
         if (!k.gpu.empty()) {   // gpu_prove_start_snarkjs evaluates A·w and B·w on the device
             it.w = std::move(w);
             return;
         }
         const stage_span pce_eval(this, "PCE_EVAL", it, worker);
-        groth16::snarkjs_evaluate_ab(pk, w, it.a, it.b);
+        groth16::snarkjs_evaluate_ab(pk, w, it.a, it.b, cfg.synth_threads);
         it.w = std::move(w);
     }
 
@@ -728,6 +774,7 @@ struct engine_core {
     {
         const key_entry& k = *it.job->key;
         const unsigned th = cfg.synth_threads;
+        if (k.bn) return synthesize_bn254(it, in, worker);
         if (k.snarkjs) return synthesize_snarkjs(it, in, worker);
         // The cuda backend evaluates witnesses of a key with a PCE on the device.
         const bool device_eval = !k.gpu.empty() && k.gpu[0]->has_pce();
@@ -786,7 +833,13 @@ struct engine_core {
                 emit(timeline::phase::instant, "SYNTH_START", job.get(), int32_t(item->part), worker, -1);
                 const auto err = capture([&] { synthesize(*item, input, worker); });
                 ok = !err;
-                if (err) fail(job, item->part, *err);
+                if (err) {
+                    // The host's arrays are released before the job ends, so
+                    // that a waiter sees them free.
+                    item->drop_borrowed();
+                    input = partition{};
+                    fail(job, item->part, *err);
+                }
                 if (ok)
                     emit(timeline::phase::instant, "SYNTH_END", job.get(), int32_t(item->part), worker, -1,
                          {{"synth_ms", fmt::format("{:.3f}", ms(now_ns() - t_start))}});
@@ -898,7 +951,7 @@ struct engine_core {
         // ended and the synthesis workers are idle, no call holds any of them.
         struct last_part {
             work_item* it;
-            groth16::prove_sums sums;
+            device_sums sums;
             std::optional<failure> err;
             uint64_t gpu_start;
         };
@@ -913,7 +966,9 @@ struct engine_core {
             }
             if (last) hand_on(*last->it, last->sums, last->err, worker, device, last->gpu_start, own_tails);
             last.reset();
-            groth16::prove_sums sums{};   // value-initialised: read only when err is empty
+            device_sums sums;   // read only when err is empty
+            // Device-timed spans come from the BLS12-381 cuda prover; the
+            // BN254 one (and the cpu backend) bracket the steps on the host.
             span_observer obs(this, it.job.get(), int32_t(it.part), worker, device, !k.gpu.empty());
             auto err = capture([&] { sums = run_device_part(it, k, device, obs); });
             ++proved;
@@ -986,8 +1041,10 @@ struct engine_core {
     }
 
     // The device part of one partition on the engine's backend.
-    groth16::prove_sums run_device_part(work_item& it, const key_entry& k, int32_t device, span_observer& obs)
+    device_sums run_device_part(work_item& it, const key_entry& k, int32_t device, span_observer& obs)
     {
+        if (k.bn && !k.bn->gpu.empty())
+            return gpu_prove_start_snarkjs(*k.bn->gpu[size_t(device)], it.bn.a, it.bn.b, it.bn.w, &obs);
         if (!k.gpu.empty()) {
             const gpu_key& g = *k.gpu[size_t(device)];
             if (k.snarkjs) return gpu_prove_start_snarkjs(g, it.w, &obs);
@@ -1001,6 +1058,9 @@ struct engine_core {
         fault::check(fault::point::kernel, "cpu prove: NTT", device);
         groth16::prove_options po;
         po.threads = cfg.device_threads;
+        if (k.bn)
+            return groth16::prove_start_snarkjs(*k.bn->pk, std::move(it.bn.a), std::move(it.bn.b),
+                                                std::span<const bn254::fr>(it.bn.w), po, &obs);
         if (k.snarkjs) return groth16::prove_start_snarkjs(*k.pk, std::move(it.a), std::move(it.b), it.w, po, &obs);
         return groth16::prove_start(*k.pk, k.density, std::move(it.a), std::move(it.b), std::move(it.c), it.inputs,
                                     it.aux_span(), po, &obs);
@@ -1008,7 +1068,7 @@ struct engine_core {
 
     // After a partition's device part: free what it no longer needs, report
     // a failure, or queue (or run) its CPU tail.
-    void hand_on(work_item& it, const groth16::prove_sums& sums, const std::optional<failure>& err, int32_t worker,
+    void hand_on(work_item& it, const device_sums& sums, const std::optional<failure>& err, int32_t worker,
                  int32_t device, uint64_t gpu_start, std::vector<tail_item>& own_tails)
     {
         const std::shared_ptr<job_state> job = it.job;
@@ -1019,6 +1079,8 @@ struct engine_core {
         it.b = {};
         it.c = {};
         it.w = {};
+        std::vector<bn254::fr> inputs_bn254 = std::move(it.bn.inputs);
+        it.bn = {};
         it.drop_borrowed();   // the host's arrays are free again
         release(it.reserved);
         give_aux(it.aux);
@@ -1029,7 +1091,7 @@ struct engine_core {
         }
         if (job->ending.load()) return;
 
-        tail_item t{job, it.part, sums, std::move(it.inputs), worker, device, gpu_start};
+        tail_item t{job, it.part, sums, std::move(it.inputs), worker, device, gpu_start, std::move(inputs_bn254)};
         if (cfg.tail_threads == 0) {
             own_tails.push_back(std::move(t));
             return;
@@ -1058,6 +1120,36 @@ struct engine_core {
         }
     }
 
+    [[noreturn]] static void self_verify_failed()
+    {
+        throw error(errc::internal, "self-verify failed: the proof does not verify (a, b, c inconsistent with the "
+                                    "witness, or a prover bug)");
+    }
+
+    // The tail of a BLS12-381 key's partition: blinding, the 192-byte
+    // encoding, the public inputs, the self-verify.
+    void finish_bls12_381(const key_entry& k, const tail_item& t, partition_result& res) const
+    {
+        res.proof = groth16::prove_finish(k.pk->vk, std::get<groth16::prove_sums>(t.sums));
+        std::span<uint8_t, 192> out(res.bytes);
+        g1_compress(res.proof.a, out.subspan<0, 48>());
+        g2_compress(res.proof.b, out.subspan<48, 96>());
+        g1_compress(res.proof.c, out.subspan<144, 48>());
+        res.public_inputs.assign(t.inputs.begin() + 1, t.inputs.end());
+        if (cfg.self_verify && !groth16::verify(k.pvk, res.proof, res.public_inputs)) self_verify_failed();
+    }
+
+    // The same for a BN254 key (no byte encoding).
+    void finish_bn254(const key_entry::bn254_part& b, const tail_item& t, partition_result& res) const
+    {
+        res.curve = curve_id::bn254;
+        res.proof_bn254 = groth16::prove_finish(b.pk->vk, std::get<groth16::prove_sums_t<bn254_curve>>(t.sums));
+        res.public_inputs_bn254.assign(t.inputs_bn254.begin() + 1, t.inputs_bn254.end());
+        if (cfg.self_verify &&
+            !groth16::verify(b.pvk, res.proof_bn254, std::span<const bn254::fr>(res.public_inputs_bn254)))
+            self_verify_failed();
+    }
+
     void run_tail(tail_item& t, int32_t worker)
     {
         const std::shared_ptr<job_state>& job = t.job;
@@ -1067,15 +1159,8 @@ struct engine_core {
         partition_result res;
         emit(timeline::phase::begin, "CPU_TAIL", job.get(), part, worker, -1);
         const auto err = capture([&] {
-            res.proof = groth16::prove_finish(k.pk->vk, t.sums);
-            std::span<uint8_t, 192> out(res.bytes);
-            g1_compress(res.proof.a, out.subspan<0, 48>());
-            g2_compress(res.proof.b, out.subspan<48, 96>());
-            g1_compress(res.proof.c, out.subspan<144, 48>());
-            res.public_inputs.assign(t.inputs.begin() + 1, t.inputs.end());
-            if (cfg.self_verify && !groth16::verify(k.pvk, res.proof, res.public_inputs))
-                throw error(errc::internal, "self-verify failed: the proof does not verify (a, b, c inconsistent "
-                                            "with the witness, or a prover bug)");
+            if (k.bn) finish_bn254(*k.bn, t, res);
+            else finish_bls12_381(k, t, res);
         });
         emit(timeline::phase::end, "CPU_TAIL", job.get(), part, worker, -1);
         if (err) {
@@ -1099,18 +1184,38 @@ struct engine_core {
 
 // ---- engine ---------------------------------------------------------------------------
 
-uint64_t partition_bytes_estimate(const groth16::proving_key& pk)
+namespace {
+
+// The estimates' formulas (engine.hpp) over the domain n and the v variables.
+uint64_t host_estimate(uint64_t n, uint64_t v)
 {
-    const uint64_t n = pk.domain_size;
-    const uint64_t v = uint64_t(pk.num_inputs) + pk.num_aux;
     return 32 * v + 4 * 32 * n + 16 * n + v * (32 + 1 + 192) + (uint64_t{1} << 20);
 }
+uint64_t device_estimate(uint64_t n, uint64_t v) { return 32 * v + 4 * 32 * n + 32 * v + 16 * v + (uint64_t{1} << 20); }
 
+template <class C>
+uint64_t variables(const groth16::proving_key_t<C>& pk)
+{
+    return uint64_t(pk.num_inputs) + pk.num_aux;
+}
+
+} // namespace
+
+uint64_t partition_bytes_estimate(const groth16::proving_key& pk)
+{
+    return host_estimate(pk.domain_size, variables(pk));
+}
 uint64_t device_bytes_estimate(const groth16::proving_key& pk)
 {
-    const uint64_t n = pk.domain_size;
-    const uint64_t v = uint64_t(pk.num_inputs) + pk.num_aux;
-    return 32 * v + 4 * 32 * n + 32 * v + 16 * v + (uint64_t{1} << 20);
+    return device_estimate(pk.domain_size, variables(pk));
+}
+uint64_t partition_bytes_estimate(const groth16::proving_key_t<bn254_curve>& pk)
+{
+    return host_estimate(pk.domain_size, variables(pk));
+}
+uint64_t device_bytes_estimate(const groth16::proving_key_t<bn254_curve>& pk)
+{
+    return device_estimate(pk.domain_size, variables(pk));
 }
 
 const char* backend_name(engine_backend b) noexcept
@@ -1258,11 +1363,13 @@ uint64_t engine::now_ns() const noexcept { return p_->now_ns(); }
 
 namespace {
 
-// Host bytes of a proving key's points and coefficients.
-uint64_t key_host_bytes(const groth16::proving_key& pk)
+// Host bytes of a proving key's points and coefficients (either curve).
+template <class C>
+uint64_t key_host_bytes(const groth16::proving_key_t<C>& pk)
 {
     const uint64_t g1 = pk.h.size() + pk.l.size() + pk.a.size() + pk.b_g1.size() + pk.vk.ic.size();
-    return g1 * sizeof(g1_affine) + pk.b_g2.size() * sizeof(g2_affine) + pk.coefs.size() * sizeof(groth16::sparse_coef);
+    return g1 * sizeof(typename C::g1_affine) + pk.b_g2.size() * sizeof(typename C::g2_affine) +
+           pk.coefs.size() * sizeof(groth16::sparse_coef_t<C>);
 }
 
 // The device budget's checks for a new key (mu held); throws what add_key refuses.
@@ -1363,28 +1470,18 @@ void check_bellperson(const std::string& nm, const bellperson_counts& k, const g
                                 pce->num_constraints, k.ni, n));
 }
 
-// The key uploaded to each device, from host memory or decoded from the
-// mapped .params file (params not null; each device decodes on its share of
-// the cores), one thread per device.
-std::vector<std::shared_ptr<const gpu_key>> make_device_keys(const std::vector<int>& numbers,
-                                                             const std::shared_ptr<const groth16::proving_key>& pk,
-                                                             const std::shared_ptr<const io::mapped_params>& params,
-                                                             const groth16::query_density& density,
-                                                             const std::shared_ptr<const r1cs::pce>& pce,
-                                                             const gpu_key_options& base)
+// One device key per engine device, made by make(d) on a thread per device;
+// the first error is rethrown naming its CUDA device.
+template <class Key, class Make>
+std::vector<std::shared_ptr<const Key>> per_device(const std::vector<int>& numbers, Make make)
 {
-    const unsigned decode_threads = std::max(1u, resolve_threads(0) / unsigned(std::max<size_t>(numbers.size(), 1)));
-    std::vector<std::shared_ptr<const gpu_key>> keys(numbers.size());
+    std::vector<std::shared_ptr<const Key>> keys(numbers.size());
     std::vector<std::exception_ptr> errs(numbers.size());
     std::vector<std::thread> th;
     for (size_t d = 0; d < numbers.size(); ++d)
         th.emplace_back([&, d] {
             try {
-                gpu_key_options go = base;
-                go.device = numbers[d];
-                go.decode_threads = decode_threads;
-                keys[d] = params ? std::make_shared<const gpu_key>(params, density, pce, go)
-                                 : std::make_shared<const gpu_key>(pk, density, pce, go);
+                keys[d] = make(d);
             } catch (...) {
                 errs[d] = std::current_exception();
             }
@@ -1400,6 +1497,40 @@ std::vector<std::shared_ptr<const gpu_key>> make_device_keys(const std::vector<i
         }
     return keys;
 }
+
+// The key uploaded to each device, from host memory or decoded from the
+// mapped .params file (params not null; each device decodes on its share of
+// the cores).
+std::vector<std::shared_ptr<const gpu_key>> make_device_keys(const std::vector<int>& numbers,
+                                                             const std::shared_ptr<const groth16::proving_key>& pk,
+                                                             const std::shared_ptr<const io::mapped_params>& params,
+                                                             const groth16::query_density& density,
+                                                             const std::shared_ptr<const r1cs::pce>& pce,
+                                                             const gpu_key_options& base)
+{
+    const unsigned decode_threads = std::max(1u, resolve_threads(0) / unsigned(std::max<size_t>(numbers.size(), 1)));
+    return per_device<gpu_key>(numbers, [&](size_t d) {
+        gpu_key_options go = base;
+        go.device = numbers[d];
+        go.decode_threads = decode_threads;
+        return params ? std::make_shared<const gpu_key>(params, density, pce, go)
+                      : std::make_shared<const gpu_key>(pk, density, pce, go);
+    });
+}
+
+// A BN254 key uploaded to each device: gpu_key_bn254 works on the device
+// current when it is made.
+std::vector<std::shared_ptr<const gpu_key_bn254>>
+make_device_keys_bn254(const std::vector<int>& numbers,
+                       const std::shared_ptr<const groth16::proving_key_t<bn254_curve>>& pk)
+{
+    return per_device<gpu_key_bn254>(numbers, [&](size_t d) {
+        const cuda_device_scope scope(numbers[d]);
+        return std::make_shared<const gpu_key_bn254>(pk);
+    });
+}
+
+key_id admit_key(detail::engine_core& c, std::shared_ptr<key_entry> e, const void* key_ptr, uint64_t key_bytes);
 
 // The part of add_key common to both conventions: the estimates, the cuda
 // backend's resident key, the memory budgets, the key table. With params
@@ -1436,7 +1567,40 @@ key_id register_key(detail::engine_core& c, std::shared_ptr<key_entry> e,
     e->pk = std::move(pk);
     e->pce = std::move(pce);
     e->density = std::move(density);
+    const void* key_ptr = e->pk.get();
+    const uint64_t key_bytes = key_host_bytes(*e->pk);
+    return admit_key(c, std::move(e), key_ptr, key_bytes);
+}
 
+// add_key for a BN254 key: the estimates, the cuda backend's device keys
+// (resident: the points, and the proof scratch that gpu_key_bn254 keeps
+// after its first proof, 32·(3n + v) bytes), the memory budgets, the table.
+key_id register_key_bn254(detail::engine_core& c, std::shared_ptr<key_entry> e,
+                          std::shared_ptr<const groth16::proving_key_t<bn254_curve>> pk, const key_options& opt)
+{
+    std::lock_guard reg(c.add_key_mu);
+    if (e->name.empty()) e->name = fmt::format("#{}", c.keys_size());
+    key_entry::bn254_part& b = *e->bn;
+    b.pvk = groth16::prepare_verifying_key(pk->vk);
+    e->partition_bytes = opt.partition_bytes ? opt.partition_bytes : partition_bytes_estimate(*pk);
+    e->device_bytes = opt.device_bytes ? opt.device_bytes : device_bytes_estimate(*pk);
+    if (c.cfg.backend == engine_backend::cuda) {
+        b.gpu = make_device_keys_bn254(c.numbers, pk);
+        const uint64_t scratch = 32 * (3 * pk->domain_size + variables(*pk));
+        for (const auto& g : b.gpu) e->resident_bytes = std::max(e->resident_bytes, g->device_bytes() + scratch);
+    }
+    const void* key_ptr = pk.get();
+    const uint64_t key_bytes = key_host_bytes(*pk);
+    b.pk = std::move(pk);
+    return admit_key(c, std::move(e), key_ptr, key_bytes);
+}
+
+// The rest of add_key (add_key_mu held): the host bytes of the key's points
+// (key_ptr, key_bytes), its PCE and its device keys' host memory, the budget
+// checks, the wait for room, the key table.
+key_id admit_key(detail::engine_core& c, std::shared_ptr<key_entry> e, const void* key_ptr, uint64_t key_bytes)
+{
+    const uint64_t budget = c.cfg.device_memory_budget;
     detail::engine_core::dropped_buffers dropped;   // freed after mu is released
     std::unique_lock lk(c.mu);
     // Host memory: the key's points and coefficients and its PCE, each
@@ -1445,7 +1609,7 @@ key_id register_key(detail::engine_core& c, std::shared_ptr<key_entry> e,
     const auto seen = [&](const void* p) { return std::find(c.counted.begin(), c.counted.end(), p) != c.counted.end(); };
     e->host_bytes = 0;
     for (const auto& g : e->gpu) e->host_bytes += g->host_bytes();
-    if (!seen(e->pk.get())) e->host_bytes += key_host_bytes(*e->pk);
+    if (!seen(key_ptr)) e->host_bytes += key_bytes;
     if (e->pce && !seen(e->pce.get())) e->host_bytes += e->pce->memory_bytes();
     check_device_budget(c, *e);
     check_host_budget(c, *e);
@@ -1467,7 +1631,7 @@ key_id register_key(detail::engine_core& c, std::shared_ptr<key_entry> e,
     }
     if (budget != 0 && e->device_bytes <= budget - c.resident_total - e->resident_bytes)
         c.max_device_bytes = std::max(c.max_device_bytes, e->device_bytes);
-    c.counted.push_back(e->pk.get());
+    c.counted.push_back(key_ptr);
     if (e->pce) c.counted.push_back(e->pce.get());
     c.resident_host += e->host_bytes;
     c.note_peak();
@@ -1491,6 +1655,48 @@ key_id engine::add_key(std::shared_ptr<const groth16::proving_key> pk, std::shar
     return add_key(std::move(pk), std::move(pce), std::move(d), opt);
 }
 
+namespace {
+
+// add_key's checks of a snarkjs-convention key (either curve): the point
+// sections against the domain and the signal counts, the coefficients in
+// range; errc::invalid_argument naming the mismatch.
+template <class C>
+void check_snarkjs_key(const std::string& nm, const groth16::proving_key_t<C>& pk)
+{
+    const uint64_t n = pk.domain_size, n_vars = variables(pk);
+    if (n == 0 || (n & (n - 1)) != 0 || pk.h.size() != n || pk.l.size() != pk.num_aux || pk.a.size() != n_vars ||
+        pk.b_g1.size() != n_vars || pk.b_g2.size() != n_vars || pk.vk.ic.size() != pk.num_inputs ||
+        pk.num_inputs == 0)
+        throw error(errc::invalid_argument,
+                    fmt::format("add_key {}: inconsistent snarkjs key (domain {}, {} H points, {} L points for {} "
+                                "private signals, {}/{}/{} A/B1/B2 points for {} signals, {} IC points for {} "
+                                "inputs)",
+                                nm, n, pk.h.size(), pk.l.size(), pk.num_aux, pk.a.size(), pk.b_g1.size(),
+                                pk.b_g2.size(), n_vars, pk.vk.ic.size(), pk.num_inputs));
+    for (const groth16::sparse_coef_t<C>& c : pk.coefs)
+        if (c.constraint >= n || c.signal >= n_vars || c.matrix > 1)
+            throw error(errc::invalid_argument,
+                        fmt::format("add_key {}: coefficient (matrix {}, constraint {}, signal {}) out of range", nm,
+                                    c.matrix, c.constraint, c.signal));
+}
+
+} // namespace
+
+key_id engine::add_key(std::shared_ptr<const groth16::proving_key_t<bn254_curve>> pk, const key_options& opt)
+{
+    if (!pk) throw error(errc::invalid_argument, "add_key: no proving key");
+    if (pk->conv != groth16::convention::snarkjs)
+        throw error(errc::invalid_argument,
+                    fmt::format("add_key {}: a BN254 key must follow the snarkjs convention", opt.name));
+    check_snarkjs_key(opt.name, *pk);
+    auto e = std::make_shared<key_entry>();
+    e->name = opt.name;
+    e->curve = curve_id::bn254;
+    e->snarkjs = true;
+    e->bn = std::make_unique<key_entry::bn254_part>();
+    return register_key_bn254(*p_, std::move(e), std::move(pk), opt);
+}
+
 key_id engine::add_key(std::shared_ptr<const groth16::proving_key> pk, std::shared_ptr<const r1cs::pce> pce,
                        groth16::query_density density, const key_options& opt)
 {
@@ -1498,27 +1704,12 @@ key_id engine::add_key(std::shared_ptr<const groth16::proving_key> pk, std::shar
     auto e = std::make_shared<key_entry>();
     e->name = opt.name;
     const std::string& nm = e->name;
-    const uint64_t n = pk->domain_size;
     if (pk->conv == groth16::convention::snarkjs) {
         e->snarkjs = true;
         if (pce)
             throw error(errc::invalid_argument,
                         fmt::format("add_key {}: a snarkjs key takes no PCE (pass nullptr)", nm));
-        const uint64_t n_vars = uint64_t(pk->num_inputs) + pk->num_aux;
-        if (n == 0 || (n & (n - 1)) != 0 || pk->h.size() != n || pk->l.size() != pk->num_aux ||
-            pk->a.size() != n_vars || pk->b_g1.size() != n_vars || pk->b_g2.size() != n_vars ||
-            pk->vk.ic.size() != pk->num_inputs || pk->num_inputs == 0)
-            throw error(errc::invalid_argument,
-                        fmt::format("add_key {}: inconsistent snarkjs key (domain {}, {} H points, {} L points for {} "
-                                    "private signals, {}/{}/{} A/B1/B2 points for {} signals, {} IC points for {} "
-                                    "inputs)",
-                                    nm, n, pk->h.size(), pk->l.size(), pk->num_aux, pk->a.size(), pk->b_g1.size(),
-                                    pk->b_g2.size(), n_vars, pk->vk.ic.size(), pk->num_inputs));
-        for (const groth16::sparse_coef& c : pk->coefs)
-            if (c.constraint >= n || c.signal >= n_vars || c.matrix > 1)
-                throw error(errc::invalid_argument,
-                            fmt::format("add_key {}: coefficient (matrix {}, constraint {}, signal {}) out of range", nm,
-                                        c.matrix, c.constraint, c.signal));
+        check_snarkjs_key(nm, *pk);
         return register_key(*p_, std::move(e), std::move(pk), nullptr, std::move(density), opt);
     }
     if (pk->conv != groth16::convention::bellperson)
@@ -1553,6 +1744,13 @@ key_id engine::add_key(std::shared_ptr<const io::mapped_params> params, std::sha
     return register_key(*p_, std::move(e), std::move(shell), std::move(pce), std::move(density), opt, params);
 }
 
+curve_id engine::key_curve(key_id k) const
+{
+    std::lock_guard lk(p_->mu);
+    if (k >= p_->keys.size()) throw error(errc::invalid_argument, fmt::format("key_curve: no key {}", k));
+    return p_->keys[k]->curve;
+}
+
 uint64_t engine::partition_bytes(key_id k) const
 {
     std::lock_guard lk(p_->mu);
@@ -1580,7 +1778,14 @@ void check_forms(const proof_request& req, const key_entry& key)
         if (auto* c = std::get_if<circuit_partition>(&pt); c && !c->circuit)
             throw error(errc::invalid_argument, fmt::format("submit {}: partition {} has no circuit", req.id, i));
         const bool abc = std::holds_alternative<abc_partition>(pt) || std::holds_alternative<borrowed_abc_partition>(pt);
-        if (key.snarkjs) {
+        const bool bn = std::holds_alternative<bn254_witness_partition>(pt);
+        if (key.bn || bn) {
+            if (!key.bn || !bn)
+                throw error(errc::invalid_argument,
+                            fmt::format("submit {}: partition {}: key {} is a {} key, which takes {}", req.id, i,
+                                        key.name, curve_name(key.curve),
+                                        key.bn ? "bn254_witness_partition only" : "no bn254_witness_partition"));
+        } else if (key.snarkjs) {
             if (!std::holds_alternative<full_witness_partition>(pt) && !std::holds_alternative<witness_partition>(pt))
                 throw error(errc::invalid_argument,
                             fmt::format("submit {}: partition {}: key {} is a snarkjs key, which takes witness "

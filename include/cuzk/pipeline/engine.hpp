@@ -14,6 +14,11 @@
 //     that could never fit is refused at add_key / submit, never queued;
 //   - every device has a lock, prove workers and its own copy of each key
 //     (cuda); a failing device names itself and can be excluded;
+//   - keys are BLS12-381 (bellperson or snarkjs convention) or BN254
+//     (snarkjs convention only); a BN254 key takes bn254_witness_partition
+//     only, passes the same stages, spans, budgets, cancellation and
+//     self-verify, and its results say curve bn254 (proof_bn254,
+//     public_inputs_bn254);
 //   - timeline::sink::record is called under the engine's lock and must not
 //     call into the engine.
 #pragma once
@@ -97,6 +102,11 @@ uint64_t partition_bytes_estimate(const groth16::proving_key& pk);
 //   witness 32·v, a, b, c and the NTT scratch 4·32·n, MSM scalars 32·v,
 //   MSM sort keys and bucket indices 16·v, plus 1 MiB.
 uint64_t device_bytes_estimate(const groth16::proving_key& pk);
+// The same formulas for a BN254 key (its scalars are 32 bytes too; the
+// estimates stay upper bounds with its smaller G2 points). The device
+// estimate is the per-part figure on both backends for BN254 keys.
+uint64_t partition_bytes_estimate(const groth16::proving_key_t<bn254_curve>& pk);
+uint64_t device_bytes_estimate(const groth16::proving_key_t<bn254_curve>& pk);
 
 // A partition as a C++ circuit (its witness from circuit::witness() on
 // synth_threads threads when the circuit offers one, else synthesized with
@@ -154,17 +164,30 @@ struct borrowed_abc_partition {
     std::span<const fr> aux;
     std::shared_ptr<const void> hold;
 };
+// A partition of a BN254 key (add_key's BN254 form): the full witness over
+// BN254's scalar field, w[0] = 1, the public signals, then the private ones
+// (the .wtns order). The only form BN254 keys take, and BN254 keys only.
+struct bn254_witness_partition {
+    std::vector<bn254::fr> w;
+};
 using partition = std::variant<circuit_partition, witness_partition, abc_partition, full_witness_partition,
-                               borrowed_witness_partition, borrowed_abc_partition>;
+                               borrowed_witness_partition, borrowed_abc_partition, bn254_witness_partition>;
 
 enum class job_status : uint8_t { queued, running, completed, failed, cancelled };
 const char* status_name(job_status s) noexcept;   // "queued", "running", …
 inline bool is_final(job_status s) noexcept { return s >= job_status::completed; }
 
+// One proved partition. BLS12-381 keys fill proof, bytes and public_inputs;
+// BN254 keys fill proof_bn254 and public_inputs_bn254 (bytes stays zero:
+// BN254 proofs have no 192-byte encoding here; io/snarkjs.hpp writes them
+// as snarkjs JSON). `curve` says which.
 struct partition_result {
     groth16::proof proof;
     std::array<uint8_t, 192> bytes{};   // compressed A ‖ B ‖ C (zcash/bellperson encoding)
     std::vector<fr> public_inputs;      // without ONE
+    curve_id curve = curve_id::bls12_381;
+    groth16::proof_t<bn254_curve> proof_bn254{};   // BN254 keys: the proof
+    std::vector<bn254::fr> public_inputs_bn254;    // BN254 keys: without ONE
 };
 
 struct job_result {
@@ -302,6 +325,26 @@ public:
     {
         return add_key(std::shared_ptr<const groth16::proving_key>(), std::move(pce), opt);
     }
+    // Registers a snarkjs-convention BN254 key (circom/snarkjs "bn128", e.g.
+    // io's BN254 .zkey reader or groth16::setup_snarkjs<bn254_curve>).
+    // Throws errc::invalid_argument for a null key, a key whose conv is not
+    // snarkjs, or inconsistent sizes (messages as for BLS12-381 snarkjs
+    // keys); errc::out_of_memory as above. Its jobs take
+    // bn254_witness_partition only (submit refuses any other form, naming
+    // the key). The partition's stages are those of a BLS12-381 snarkjs key:
+    // synthesis checks the witness (size, w[0] = 1) and evaluates A·w, B·w
+    // on the host (PCE_EVAL span, on both backends); the device part is
+    // groth16::prove_start_snarkjs (cpu backend, with its fault points) or
+    // gpu_prove_start_snarkjs from those a, b (cuda backend: one
+    // gpu_key_bn254 per engine device, made on that device at add_key; its
+    // device bytes are resident like a BLS key's, and the per-part device
+    // estimate is device_bytes_estimate); the tail is prove_finish and the
+    // self-verify with the key's BN254 prepared verifying key. There is no
+    // satisfaction check before proving: a witness that does not satisfy
+    // the circuit fails at self-verify (errc::internal).
+    key_id add_key(std::shared_ptr<const groth16::proving_key_t<bn254_curve>> pk, const key_options& opt = {});
+    // The curve of a registered key; errc::invalid_argument for an unknown id.
+    curve_id key_curve(key_id k) const;
     // The host memory estimate in use for a key.
     uint64_t partition_bytes(key_id k) const;
     // The device memory per device part in use for a key.
@@ -311,7 +354,8 @@ public:
     // are no partitions, a circuit partition has no circuit or the key no PCE
     // for it, the id is in use by a job that has not ended
     // (errc::invalid_argument), a partition's form does not suit the key
-    // (snarkjs keys: witnesses only), or one partition can never fit the host
+    // (snarkjs keys: witnesses only; BN254 keys: bn254_witness_partition
+    // only, which no BLS12-381 key takes), or one partition can never fit the host
     // or device memory budget (errc::out_of_memory, with both sizes in the
     // message).
     job_handle submit(proof_request req);
