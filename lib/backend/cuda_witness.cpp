@@ -3,10 +3,10 @@
 // "witness MSM"): argument checks, the upload of the CSR matrices, and the
 // host side of the witness MSM (buffer sizing, the final sum of the batch
 // addition's partials, the Pippenger of the other scalars through
-// gpu_msm_device). The device work is behind
+// gpu_msm_device), for BLS12-381 and BN254. The device work is behind
 // lib/backend/bridge/witness_bridge.hpp (kernels/pce.cu,
-// kernels/witness_msm.cu). Built without CUDA, every entry point throws
-// errc::unsupported.
+// kernels/witness_msm.cu, kernels/witness_msm_bn254.cu). Built without
+// CUDA, every entry point throws errc::unsupported.
 #include "cuzk/backend/cuda.hpp"
 
 #include <fmt/format.h>
@@ -162,9 +162,11 @@ namespace {
 //               is d2h_begin/end)
 //   Pippenger   gpu_msm_device on the compacted others (msm_ms)
 // Device scratch: 16 B per 4096 scalars, 4 B per one, sizeof(point) + 32 B
-// per other, freed on return.
-template <class Aff, class Jac, class Xz>
-Jac msm_witness_impl(const Aff* points, const fr* scalars, size_t n, gpu_msm_witness_stats* stats)
+// per other, freed on return. F is the curve's scalar field (fr or
+// bn254::fr, Montgomery form); the others' canonical scalars are 256-bit
+// words on both curves.
+template <class Aff, class Jac, class Xz, class F>
+Jac msm_witness_impl(const Aff* points, const F* scalars, size_t n, gpu_msm_witness_stats* stats)
 {
     if (stats) *stats = gpu_msm_witness_stats{};
     if (n == 0) return Jac::identity();
@@ -218,8 +220,8 @@ Jac msm_witness_impl(const Aff* points, const fr* scalars, size_t n, gpu_msm_wit
     return acc;
 }
 
-template <class Aff, class Jac, class Xz>
-Jac msm_witness_host(std::span<const Aff> points, std::span<const fr> scalars, gpu_msm_witness_stats* stats)
+template <class Aff, class Jac, class Xz, class F>
+Jac msm_witness_host(std::span<const Aff> points, std::span<const F> scalars, gpu_msm_witness_stats* stats)
 {
     if (points.size() != scalars.size())
         throw error(errc::invalid_argument,
@@ -234,7 +236,7 @@ Jac msm_witness_host(std::span<const Aff> points, std::span<const fr> scalars, g
     gpu_buffer p(points.size_bytes()), k(scalars.size_bytes());
     p.upload(points);
     k.upload(scalars);
-    return msm_witness_impl<Aff, Jac, Xz>(p.as<Aff>(), k.as<fr>(), n, stats);
+    return msm_witness_impl<Aff, Jac, Xz, F>(p.as<Aff>(), k.as<F>(), n, stats);
 }
 
 } // namespace
@@ -256,6 +258,26 @@ g2_jacobian gpu_msm_witness(std::span<const g2_affine> points, std::span<const f
                             gpu_msm_witness_stats* stats)
 {
     return msm_witness_host<g2_affine, g2_jacobian, g2_xyzz>(points, scalars, stats);
+}
+bn254::g1_jacobian gpu_msm_witness_device(const bn254::g1_affine* points, const bn254::fr* scalars, size_t n,
+                                          gpu_msm_witness_stats* stats)
+{
+    return msm_witness_impl<bn254::g1_affine, bn254::g1_jacobian, bn254::g1_xyzz>(points, scalars, n, stats);
+}
+bn254::g2_jacobian gpu_msm_witness_device(const bn254::g2_affine* points, const bn254::fr* scalars, size_t n,
+                                          gpu_msm_witness_stats* stats)
+{
+    return msm_witness_impl<bn254::g2_affine, bn254::g2_jacobian, bn254::g2_xyzz>(points, scalars, n, stats);
+}
+bn254::g1_jacobian gpu_msm_witness(std::span<const bn254::g1_affine> points, std::span<const bn254::fr> scalars,
+                                   gpu_msm_witness_stats* stats)
+{
+    return msm_witness_host<bn254::g1_affine, bn254::g1_jacobian, bn254::g1_xyzz>(points, scalars, stats);
+}
+bn254::g2_jacobian gpu_msm_witness(std::span<const bn254::g2_affine> points, std::span<const bn254::fr> scalars,
+                                   gpu_msm_witness_stats* stats)
+{
+    return msm_witness_host<bn254::g2_affine, bn254::g2_jacobian, bn254::g2_xyzz>(points, scalars, stats);
 }
 
 #else // !CUZK_WITH_CUDA
@@ -291,6 +313,24 @@ g1_jacobian gpu_msm_witness(std::span<const g1_affine>, std::span<const fr>, gpu
     no_cuda("gpu_msm_witness");
 }
 g2_jacobian gpu_msm_witness(std::span<const g2_affine>, std::span<const fr>, gpu_msm_witness_stats*)
+{
+    no_cuda("gpu_msm_witness");
+}
+bn254::g1_jacobian gpu_msm_witness_device(const bn254::g1_affine*, const bn254::fr*, size_t, gpu_msm_witness_stats*)
+{
+    no_cuda("gpu_msm_witness_device");
+}
+bn254::g2_jacobian gpu_msm_witness_device(const bn254::g2_affine*, const bn254::fr*, size_t, gpu_msm_witness_stats*)
+{
+    no_cuda("gpu_msm_witness_device");
+}
+bn254::g1_jacobian gpu_msm_witness(std::span<const bn254::g1_affine>, std::span<const bn254::fr>,
+                                   gpu_msm_witness_stats*)
+{
+    no_cuda("gpu_msm_witness");
+}
+bn254::g2_jacobian gpu_msm_witness(std::span<const bn254::g2_affine>, std::span<const bn254::fr>,
+                                   gpu_msm_witness_stats*)
 {
     no_cuda("gpu_msm_witness");
 }

@@ -592,9 +592,9 @@ struct engine_core {
         if (!w[0].is_one()) throw error(errc::invalid_argument, "the witness: value 0 must be the constant one");
     }
 
-    // A BN254 key's partition: the full witness, then A·w and B·w on the
-    // host on both backends (PCE_EVAL), so that the device part only
-    // uploads and computes.
+    // A BN254 key's partition: the full witness, then on the cpu backend
+    // A·w and B·w (PCE_EVAL); the cuda backend evaluates them on the device
+    // (gpu_prove_start_snarkjs from the witness), as for BLS12-381 snarkjs keys.
     void synthesize_bn254(work_item& it, partition& in, int32_t worker)
     {
         const key_entry& k = *it.job->key;
@@ -606,6 +606,10 @@ struct engine_core {
         std::vector<bn254::fr> w = std::move(bw->w);
         check_full_witness<bn254::fr>(k, size_t(pk.num_inputs) + pk.num_aux, w);
         it.bn.inputs.assign(w.begin(), w.begin() + pk.num_inputs);
+        if (!k.bn->gpu.empty()) {
+            it.bn.w = std::move(w);
+            return;
+        }
         const stage_span pce_eval(this, "PCE_EVAL", it, worker);
         groth16::snarkjs_evaluate_ab(pk, w, it.bn.a, it.bn.b, cfg.synth_threads);
         it.bn.w = std::move(w);
@@ -1044,7 +1048,7 @@ struct engine_core {
     device_sums run_device_part(work_item& it, const key_entry& k, int32_t device, span_observer& obs)
     {
         if (k.bn && !k.bn->gpu.empty())
-            return gpu_prove_start_snarkjs(*k.bn->gpu[size_t(device)], it.bn.a, it.bn.b, it.bn.w, &obs);
+            return gpu_prove_start_snarkjs(*k.bn->gpu[size_t(device)], it.bn.w, &obs);
         if (!k.gpu.empty()) {
             const gpu_key& g = *k.gpu[size_t(device)];
             if (k.snarkjs) return gpu_prove_start_snarkjs(g, it.w, &obs);

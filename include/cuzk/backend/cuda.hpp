@@ -290,5 +290,16 @@ g1_jacobian gpu_msm_witness(std::span<const g1_affine> points, std::span<const f
                             gpu_msm_witness_stats* stats = nullptr);
 g2_jacobian gpu_msm_witness(std::span<const g2_affine> points, std::span<const fr> scalars,
                             gpu_msm_witness_stats* stats = nullptr);
+// The same over BN254's G1 and G2 with Montgomery bn254::fr scalars (zeros
+// and ones against BN254's field): equal to groth16::msm_witness's BN254
+// overloads.
+bn254::g1_jacobian gpu_msm_witness_device(const bn254::g1_affine* points, const bn254::fr* scalars, size_t n,
+                                          gpu_msm_witness_stats* stats = nullptr);
+bn254::g2_jacobian gpu_msm_witness_device(const bn254::g2_affine* points, const bn254::fr* scalars, size_t n,
+                                          gpu_msm_witness_stats* stats = nullptr);
+bn254::g1_jacobian gpu_msm_witness(std::span<const bn254::g1_affine> points, std::span<const bn254::fr> scalars,
+                                   gpu_msm_witness_stats* stats = nullptr);
+bn254::g2_jacobian gpu_msm_witness(std::span<const bn254::g2_affine> points, std::span<const bn254::fr> scalars,
+                                   gpu_msm_witness_stats* stats = nullptr);
 
 } // namespace cuzk

@@ -1,5 +1,5 @@
-// cuzk — internal: the entry points of kernels/pce.cu and
-// kernels/witness_msm.cu that lib/backend/cuda_witness.cpp calls (the PCE
+// cuzk — internal: the entry points of kernels/pce.cu, kernels/witness_msm.cu
+// and kernels/witness_msm_bn254.cu that lib/backend/cuda_witness.cpp calls (the PCE
 // evaluation and the witness MSM of include/cuzk/backend/cuda.hpp). Not part
 // of the public API. Plain C++, no CUDA type, as bridge/cuda_bridge.hpp:
 // device memory travels as pointers to the host types, every function locks
@@ -15,6 +15,7 @@
 #include <cstdint>
 
 #include "cuzk/ec/bls12_381.hpp"
+#include "cuzk/ec/bn254.hpp"
 
 namespace cuzk::witness_bridge {
 
@@ -51,6 +52,13 @@ void split_scatter(const g1_affine* points, const fr* scalars, size_t n, const u
                    uint32_t* one_idx, g1_affine* other_points, fr::repr* other_scalars);
 void split_scatter(const g2_affine* points, const fr* scalars, size_t n, const uint32_t* tile_scratch,
                    uint32_t* one_idx, g2_affine* other_points, fr::repr* other_scalars);
+// The same over BN254 (Montgomery bn254::fr scalars, classified against
+// BN254's one; the canonical scalars of the others are 256-bit words too).
+split_counts split_count(const bn254::fr* scalars, size_t n, uint32_t* tile_scratch);
+void split_scatter(const bn254::g1_affine* points, const bn254::fr* scalars, size_t n, const uint32_t* tile_scratch,
+                   uint32_t* one_idx, bn254::g1_affine* other_points, fr::repr* other_scalars);
+void split_scatter(const bn254::g2_affine* points, const bn254::fr* scalars, size_t n, const uint32_t* tile_scratch,
+                   uint32_t* one_idx, bn254::g2_affine* other_points, fr::repr* other_scalars);
 
 // ---- witness MSM: BATCH_ADD ------------------------------------------------------------------
 // Σ points[idx[j]] for j < k on the device, reduced to at most
@@ -66,6 +74,10 @@ struct batch_add_timing {
 size_t batch_add(const g1_affine* points, const uint32_t* idx, size_t k, g1_xyzz* partials,
                  batch_add_timing* timing);
 size_t batch_add(const g2_affine* points, const uint32_t* idx, size_t k, g2_xyzz* partials,
+                 batch_add_timing* timing);
+size_t batch_add(const bn254::g1_affine* points, const uint32_t* idx, size_t k, bn254::g1_xyzz* partials,
+                 batch_add_timing* timing);
+size_t batch_add(const bn254::g2_affine* points, const uint32_t* idx, size_t k, bn254::g2_xyzz* partials,
                  batch_add_timing* timing);
 
 } // namespace cuzk::witness_bridge
