@@ -140,6 +140,10 @@ private:
 void check_part(const cuzk_borrowed_partition& p, size_t i, const engine_key& k, uint32_t key_id, const char* fn)
 {
     const std::string pname = fmt::format("partition {}", i);
+    if (k.bn254())
+        fail(CUZK_ERR_UNSUPPORTED, fmt::format("{}: key {} is a BN254 key; borrowed partitions are for BLS12-381 "
+                                               "bellperson keys (submit its witnesses with cuzk_engine_submit)",
+                                               fn, key_id));
     if (p.form != CUZK_FORM_CANONICAL && p.form != CUZK_FORM_MONTGOMERY)
         fail(CUZK_ERR_INVALID_ARGUMENT, fmt::format("{}: {}: unknown form {}", fn, pname, p.form));
     if (p.reserved) fail(CUZK_ERR_INVALID_ARGUMENT, fmt::format("{}: {}: reserved must be 0", fn, pname));
@@ -321,6 +325,9 @@ CUZK_API cuzk_status cuzk_engine_add_key_density(uint32_t* out, cuzk_engine* eng
         auto k = need_key(key, fn);
         const cuzk_query_density d = read_struct(density, sizeof(cuzk_query_density), fn, "cuzk_query_density");
         if (d.reserved) fail(CUZK_ERR_INVALID_ARGUMENT, fmt::format("{}: density.reserved must be 0", fn));
+        if (k->curve == curve_id::bn254)
+            fail(CUZK_ERR_INVALID_ARGUMENT,
+                 fmt::format("{}: densities are for bellperson keys; this is a BN254 (snarkjs) key", fn));
         if (!k->pk) fail(CUZK_ERR_INVALID_ARGUMENT, fmt::format("{}: the key is a verifying key only", fn));
         if (k->conv != groth16::convention::bellperson)
             fail(CUZK_ERR_INVALID_ARGUMENT, fmt::format("{}: densities are for bellperson keys; this is a snarkjs key", fn));
@@ -334,7 +341,7 @@ CUZK_API cuzk_status cuzk_engine_add_key_density(uint32_t* out, cuzk_engine* eng
         const pipeline::key_id id = k->add_to(*e.eng, nullptr, &qd, ko);
         {
             std::lock_guard lk(e.keys_mu);
-            e.keys[id] = engine_key{k->pk, nullptr, ko.name, std::nullopt};
+            e.keys[id] = engine_key{k->pk, nullptr, ko.name, std::nullopt, nullptr};
         }
         *out = id;
         return CUZK_OK;

@@ -1,6 +1,6 @@
 /*
- * cuzk.h — the C ABI of cuzk: Groth16 over BLS12-381 with a persistent
- * proving engine.
+ * cuzk.h — the C ABI of cuzk: Groth16 over BLS12-381 and BN254 with a
+ * persistent proving engine.
  *
  * One header, pure C99, for every host: C and C++ directly, Go through cgo,
  * Rust through bindgen. The library behind it is libcuzk.so (SONAME
@@ -81,15 +81,35 @@
  * CUZK_ERR_STRUCT_SIZE); the library fills that many bytes, zeroing any
  * tail it does not know.
  *
- * Scalars. Field elements of Fr (the BLS12-381 scalar field, r =
- * 0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001) travel
- * as 32 bytes, little-endian, canonical (the integer must be < r; otherwise
- * CUZK_ERR_NON_CANONICAL naming the value). Arrays of scalars are packed:
- * scalar i occupies bytes [32·i, 32·i + 32).
+ * Curves. A key is over BLS12-381 (every key but those below: bellperson
+ * .params and .vk files, development and PoRep keys, bls12381 .zkey files)
+ * or over BN254 (circom/snarkjs "bn128": a .zkey file whose curve is bn128).
+ * cuzk_key_info's `curve` says which (CUZK_CURVE_*). The functions are the
+ * same for both; what crosses the ABI for a key (its scalars and proofs)
+ * is of the key's curve, as the two paragraphs below say. Where a function
+ * handles one curve only, its comment says so.
  *
- * Proofs are 192 bytes: A (G1 compressed, 48) ‖ B (G2 compressed, 96) ‖
- * C (G1 compressed, 48) in the zcash/bellperson encoding. A multi-partition
- * proof is the concatenation of its partitions' proofs in partition order.
+ * Scalars. Field elements of the key's scalar field travel as 32 bytes,
+ * little-endian, canonical (the integer must be < r; otherwise
+ * CUZK_ERR_NON_CANONICAL naming the value). BLS12-381's r =
+ * 0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001 (also
+ * for everything not tied to a key: recorder, PCE, SHA-256 circuit);
+ * BN254's r =
+ * 0x30644e72e131a029b85045b68181585d2833e84879b9709143e1f593f0000001 for the
+ * scalars of a BN254 key (cuzk_key_verify's public inputs, the partitions of
+ * its jobs, their public inputs). Arrays of scalars are packed: scalar i
+ * occupies bytes [32·i, 32·i + 32).
+ *
+ * Proofs. BLS12-381 keys: 192 bytes (CUZK_PROOF_SIZE), A (G1 compressed,
+ * 48) ‖ B (G2 compressed, 96) ‖ C (G1 compressed, 48) in the
+ * zcash/bellperson encoding. BN254 keys: 256 bytes (CUZK_PROOF_SIZE_BN254),
+ * uncompressed, each coordinate 32 bytes big-endian, in the order of
+ * Ethereum's EIP-197 pairing precompile and of snarkjs's Solidity calldata
+ * (`snarkjs zkey export soliditycalldata`): A.x ‖ A.y ‖ B.x.c1 ‖ B.x.c0 ‖
+ * B.y.c1 ‖ B.y.c0 ‖ C.x ‖ C.y (an Fp2 element is c0 + c1·u; the point at
+ * infinity is all zeros). A multi-partition proof is the concatenation of
+ * its partitions' proofs in partition order. Readers of proofs use the
+ * size queries (or the key's curve) for the length.
  *
  * Variables. As in bellperson: input 0 is the constant ONE, then the public
  * inputs, then the private (aux) variables. A witness is given as two
@@ -131,8 +151,9 @@ extern "C" {
  * conventions on struct_size). */
 #define CUZK_ABI_VERSION 2
 
-#define CUZK_SCALAR_SIZE 32 /* bytes per Fr scalar */
-#define CUZK_PROOF_SIZE 192 /* bytes per Groth16 proof */
+#define CUZK_SCALAR_SIZE 32 /* bytes per scalar (either curve) */
+#define CUZK_PROOF_SIZE 192 /* bytes per Groth16 proof of a BLS12-381 key */
+#define CUZK_PROOF_SIZE_BN254 256 /* bytes per Groth16 proof of a BN254 key (EIP-197 order) */
 /* Limits on what a host passes (larger values are refused, nothing is read
  * or allocated for them): struct_size of any struct (CUZK_ERR_STRUCT_SIZE),
  * partitions per job and SHA-256 preimage bytes (CUZK_ERR_INVALID_ARGUMENT). */
@@ -324,19 +345,24 @@ CUZK_API cuzk_status cuzk_sha256_witness(uint8_t* out_inputs, size_t out_inputs_
 /* ==== Keys ======================================================================== */
 
 /* Conventions of a key (see include/cuzk/groth16/types.hpp). The engine
- * proves both (snarkjs keys on the CPU backend only); both verify. */
+ * proves both (BLS12-381 snarkjs keys on the CPU backend only; BN254 keys,
+ * always snarkjs, on both backends); both verify. */
 #define CUZK_CONVENTION_BELLPERSON 0u
 #define CUZK_CONVENTION_SNARKJS 1u
+
+/* Curves of a key (see the conventions: Curves, Scalars, Proofs). */
+#define CUZK_CURVE_BLS12_381 0u
+#define CUZK_CURVE_BN254 1u /* circom/snarkjs "bn128", alt_bn128 */
 
 #define CUZK_LOAD_CHECK_SUBGROUP 1u /* also check every point for subgroup membership (slow) */
 
 typedef struct cuzk_key_info {
     uint32_t struct_size;      /* set by the caller: sizeof(cuzk_key_info) */
-    uint32_t convention;       /* CUZK_CONVENTION_* */
+    uint32_t convention;       /* CUZK_CONVENTION_* (BN254 keys: always snarkjs) */
     uint32_t has_proving_key;  /* 0: verifying key only */
     uint32_t num_inputs;       /* including ONE */
     uint32_t num_aux;          /* 0 for a verifying key only */
-    uint32_t reserved;         /* 0 */
+    uint32_t curve;            /* CUZK_CURVE_* (this field was `reserved`, always 0, before BN254 keys) */
     uint64_t domain_size;      /* 0 for a verifying key only */
 } cuzk_key_info;
 
@@ -357,8 +383,10 @@ CUZK_API size_t cuzk_key_last_error(char* out, size_t out_len, const cuzk_key* k
  * decodes them. */
 CUZK_API cuzk_status cuzk_key_load_params(cuzk_key** out, const char* path, uint32_t flags, uint32_t threads,
                                           char* err, size_t err_len);
-/* A snarkjs .zkey file (curve bls12381). Errors as cuzk_key_load_params, plus
- * CUZK_ERR_UNSUPPORTED for another curve. */
+/* A snarkjs .zkey file of either curve, read from the file (its q and r):
+ * bls12381 gives a BLS12-381 key, bn128 a BN254 key (cuzk_key_info's curve
+ * says which). Errors as cuzk_key_load_params (CUZK_ERR_BAD_FORMAT for a
+ * file of neither curve: the message gives the prime). */
 CUZK_API cuzk_status cuzk_key_load_zkey(cuzk_key** out, const char* path, uint32_t flags, uint32_t threads,
                                         char* err, size_t err_len);
 /* The same from memory: data (len bytes) is borrowed for the call (the key
@@ -373,7 +401,8 @@ CUZK_API cuzk_status cuzk_key_load_vk_mem(cuzk_key** out, const void* data, size
 
 /* A development key for the circuit in `pce` (borrowed for the call), in
  * convention CUZK_CONVENTION_BELLPERSON or CUZK_CONVENTION_SNARKJS, computed
- * with `threads` threads (0 = all cores).
+ * with `threads` threads (0 = all cores). Always a BLS12-381 key (a PCE is
+ * a circuit over BLS12-381's Fr).
  * NOT FOR PRODUCTION: a single process draws the toxic waste (τ, α, β, γ, δ)
  * from the OS CSPRNG, uses it and forgets it; anyone able to read this
  * process's memory during the call could forge proofs. Production keys come
@@ -386,24 +415,35 @@ CUZK_API cuzk_status cuzk_key_setup_dev(cuzk_key** out, const cuzk_pce* pce, uin
 /* Fills *out up to out->struct_size bytes. Errors: CUZK_ERR_NULL,
  * CUZK_ERR_INVALID_HANDLE, CUZK_ERR_STRUCT_SIZE. */
 CUZK_API cuzk_status cuzk_key_info_get(cuzk_key_info* out, const cuzk_key* key);
-/* The verifying key in the bellperson .vk encoding (868 + 96·num_inputs
- * bytes), with a size query (see the conventions). */
+/* The verifying key, with a size query (see the conventions). BLS12-381
+ * keys: the bellperson .vk encoding (868 + 96·num_inputs bytes). BN254 keys:
+ * snarkjs's verification_key.json text (UTF-8 JSON, not NUL-terminated,
+ * indented by one space: the fields of `snarkjs zkey export
+ * verificationkey`, curve "bn128", vk_alphabeta_12 included), which
+ * snarkjs's `groth16 verify` reads. */
 CUZK_API cuzk_status cuzk_key_export_vk(uint8_t* out, size_t out_len, size_t* out_size, const cuzk_key* key);
-/* Writes the key: .params needs a bellperson-convention proving key, .zkey a
- * snarkjs-convention one (CUZK_ERR_UNSUPPORTED otherwise). path copied.
+/* Writes the key: .params needs a bellperson-convention BLS12-381 proving
+ * key, .zkey a snarkjs-convention one of either curve (written for the key's
+ * curve: bls12381 or bn128); CUZK_ERR_UNSUPPORTED otherwise, e.g. .params
+ * for a BN254 key. path copied.
  * Errors: CUZK_ERR_NULL, CUZK_ERR_INVALID_HANDLE, CUZK_ERR_UNSUPPORTED,
  * CUZK_ERR_IO. */
 CUZK_API cuzk_status cuzk_key_save_params(const cuzk_key* key, const char* path);
 CUZK_API cuzk_status cuzk_key_save_zkey(const cuzk_key* key, const char* path);
 
-/* Verifies one proof (192 bytes, borrowed) for public_inputs
- * (num_public_inputs packed scalars without ONE, borrowed; may be NULL when
+/* Verifies one proof (borrowed; 192 bytes for a BLS12-381 key, 256 for a
+ * BN254 key: see the conventions) for public_inputs (num_public_inputs
+ * packed scalars of the key's curve without ONE, borrowed; may be NULL when
  * 0). *out = 1 when the proof is valid, 0 when it is not; the status is then
- * CUZK_OK. A proof whose bytes do not decode (flags, not on the curve, not in
- * the subgroup, identity) sets *out = 0 and returns the decoding code.
+ * CUZK_OK. A proof whose bytes do not decode sets *out = 0 and returns the
+ * decoding code: BLS12-381 flags, not on the curve, not in the subgroup,
+ * identity; BN254 a coordinate >= q (CUZK_ERR_NON_CANONICAL), not on the
+ * curve, G2 not in the subgroup (an identity point decodes, and the proof
+ * is then invalid).
  * Errors: CUZK_ERR_NULL, CUZK_ERR_INVALID_HANDLE, CUZK_ERR_BAD_LENGTH
- * (proof_len != 192), CUZK_ERR_INVALID_ARGUMENT (the count does not match the
- * key: the message gives both), CUZK_ERR_NON_CANONICAL, decoding codes. */
+ * (proof_len is not the key's proof size: the message gives both),
+ * CUZK_ERR_INVALID_ARGUMENT (the count does not match the key: the message
+ * gives both), CUZK_ERR_NON_CANONICAL, decoding codes. */
 CUZK_API cuzk_status cuzk_key_verify(int32_t* out, const cuzk_key* key, const uint8_t* proof, size_t proof_len,
                                      const uint8_t* public_inputs, size_t num_public_inputs);
 
@@ -549,12 +589,14 @@ CUZK_API size_t cuzk_engine_last_error(char* out, size_t out_len, const cuzk_eng
  * the key came from cuzk_key_setup_dev (which knows the query densities).
  * A snarkjs key (from a .zkey) takes no PCE (pass NULL): its A and B travel
  * with the key, and its jobs take CUZK_PARTITION_WITNESS partitions only.
+ * A BN254 key is such a key too (a non-NULL pce is
+ * CUZK_ERR_INVALID_ARGUMENT); its jobs' scalars and proofs are BN254's.
  * name is copied (for messages; may be NULL). partition_bytes: host memory
  * per partition in flight for the memory budget; 0 = the engine's estimate.
  * Errors: CUZK_ERR_NULL, CUZK_ERR_INVALID_HANDLE, CUZK_ERR_INVALID_ARGUMENT
  * (a verifying key only; the PCE's counts do not match the key; a PCE with a
  * snarkjs key; a bellperson key without PCE and without densities),
- * CUZK_ERR_UNSUPPORTED (a snarkjs key on the cuda backend),
+ * CUZK_ERR_UNSUPPORTED (a BLS12-381 snarkjs key on the cuda backend),
  * CUZK_ERR_OUT_OF_MEMORY (the device memory budget cannot hold the key),
  * CUZK_ERR_DEVICE (uploading the key to the device failed). */
 CUZK_API cuzk_status cuzk_engine_add_key(uint32_t* out, cuzk_engine* engine, const cuzk_key* key,
@@ -563,11 +605,14 @@ CUZK_API cuzk_status cuzk_engine_add_key(uint32_t* out, cuzk_engine* engine, con
 #define CUZK_PARTITION_WITNESS 0u /* inputs + aux; the engine evaluates the key's PCE */
 #define CUZK_PARTITION_ABC 1u     /* a, b, c ready (one value per constraint) plus inputs + aux */
 
-/* One partition of a job. All arrays are packed scalars, copied by
- * cuzk_engine_submit. num_inputs / num_aux must equal the key's counts;
- * inputs[0] must be ONE. For CUZK_PARTITION_ABC, a, b and c hold
+/* One partition of a job. All arrays are packed scalars of the key's curve,
+ * copied by cuzk_engine_submit. num_inputs / num_aux must equal the key's
+ * counts; inputs[0] must be ONE. For CUZK_PARTITION_ABC, a, b and c hold
  * num_constraints scalars each: the circuit's own constraints, without
- * Groth16's per-input constraints. */
+ * Groth16's per-input constraints. A BN254 key takes
+ * CUZK_PARTITION_WITNESS only: inputs ‖ aux is the circuit's full witness
+ * (circom's order: ONE, public signals, private signals; a .wtns file's
+ * values). */
 typedef struct cuzk_partition {
     uint32_t struct_size;          /* sizeof(cuzk_partition) */
     uint32_t kind;                 /* CUZK_PARTITION_* */
@@ -604,10 +649,13 @@ CUZK_API cuzk_status cuzk_job_options_init(cuzk_job_options* out);
  * the message names the partition, the array, the length given and the
  * length expected), CUZK_ERR_NON_CANONICAL (names the partition, array and
  * index), CUZK_ERR_INVALID_ARGUMENT (unknown key id, kind, inputs[0] != 1, a
- * witness partition for a key added without PCE, an id in use),
- * CUZK_ERR_OUT_OF_MEMORY (a partition can never fit the memory budget). An
- * unsatisfied witness is not detected here: the job fails with
- * CUZK_ERR_UNSATISFIED. */
+ * witness partition for a key added without PCE, an ABC partition for a
+ * BLS12-381 snarkjs key, an id in use), CUZK_ERR_UNSUPPORTED (an ABC
+ * partition for a BN254 key), CUZK_ERR_OUT_OF_MEMORY (a partition can never
+ * fit the memory budget). An unsatisfied witness is not detected here: the
+ * job fails with CUZK_ERR_UNSATISFIED (for a BN254 key, whose witness the
+ * engine does not check before proving: with the self-verify's failure,
+ * CUZK_ERR_INTERNAL, when self_verify is on). */
 CUZK_API cuzk_status cuzk_engine_submit(cuzk_job** out, cuzk_engine* engine, uint32_t key_id,
                                         const cuzk_partition* parts, size_t num_parts, const cuzk_job_options* opt);
 
@@ -704,16 +752,18 @@ CUZK_API const char* cuzk_job_message(const cuzk_job* job);
  * (cancelled) or the job's failure code (failed), write nothing, and put the
  * reason into the job's last_error. Each has a size query (conventions). */
 
-/* Partition `partition`'s 192-byte proof.
+/* Partition `partition`'s proof: 192 bytes for a BLS12-381 key, 256 for a
+ * BN254 key (the conventions' encodings).
  * Errors: as above, CUZK_ERR_INVALID_ARGUMENT (partition out of range),
  * CUZK_ERR_BUFFER_TOO_SMALL. */
 CUZK_API cuzk_status cuzk_job_proof(uint8_t* out, size_t out_len, size_t* out_size, const cuzk_job* job,
                                     size_t partition);
-/* Every partition's proof concatenated in partition order (192·N bytes):
- * the assembled multi-partition proof. */
+/* Every partition's proof concatenated in partition order (192·N bytes for
+ * a BLS12-381 key, 256·N for a BN254 key): the assembled multi-partition
+ * proof. */
 CUZK_API cuzk_status cuzk_job_proofs(uint8_t* out, size_t out_len, size_t* out_size, const cuzk_job* job);
-/* Partition `partition`'s public inputs (packed scalars, without ONE): what
- * a verifier needs with the proof. */
+/* Partition `partition`'s public inputs (packed scalars of the key's curve,
+ * without ONE): what a verifier needs with the proof. */
 CUZK_API cuzk_status cuzk_job_public_inputs(uint8_t* out, size_t out_len, size_t* out_size, const cuzk_job* job,
                                             size_t partition);
 
@@ -801,6 +851,8 @@ CUZK_API cuzk_status cuzk_borrowed_partition_init(cuzk_borrowed_partition* out);
  * callback): it must return quickly and must not call a function that takes
  * an engine or job handle.
  *
+ * BLS12-381 bellperson keys only: a snarkjs key is CUZK_ERR_INVALID_ARGUMENT,
+ * a BN254 key CUZK_ERR_UNSUPPORTED (submit it with cuzk_engine_submit).
  * Checks before queueing: struct sizes, kinds, forms, counts and NULL arrays
  * as cuzk_engine_submit; for ABC partitions that are converted also every
  * value (< r) and inputs[0] = ONE. The values of the other partitions are
@@ -840,9 +892,9 @@ CUZK_API cuzk_status cuzk_query_density_init(cuzk_query_density* out);
  * take CUZK_PARTITION_ABC partitions only (copied or borrowed). Otherwise as
  * cuzk_engine_add_key (references, name, partition_bytes).
  * Errors: CUZK_ERR_NULL, CUZK_ERR_INVALID_HANDLE, CUZK_ERR_STRUCT_SIZE,
- * CUZK_ERR_INVALID_ARGUMENT (a verifying key only, a snarkjs key, a bitmap
- * length that is not the key's count: the message names it), and the errors
- * of cuzk_engine_add_key. */
+ * CUZK_ERR_INVALID_ARGUMENT (a verifying key only, a snarkjs key of either
+ * curve, a bitmap length that is not the key's count: the message names
+ * it), and the errors of cuzk_engine_add_key. */
 CUZK_API cuzk_status cuzk_engine_add_key_density(uint32_t* out, cuzk_engine* engine, const cuzk_key* key,
                                                  const cuzk_query_density* density, const char* name,
                                                  uint64_t partition_bytes);
@@ -946,8 +998,9 @@ CUZK_API cuzk_status cuzk_porep_c2_submit(cuzk_job** out, cuzk_engine* engine, u
  * *out = 1 valid, 0 not (status CUZK_OK).
  * Errors: CUZK_ERR_NULL, CUZK_ERR_INVALID_HANDLE, CUZK_ERR_STRUCT_SIZE,
  * CUZK_ERR_BAD_LENGTH (proof_len), CUZK_ERR_NON_CANONICAL (comm_d, comm_r),
- * CUZK_ERR_INVALID_ARGUMENT (an invalid shape; a key of another circuit),
- * decoding codes for a proof whose bytes do not decode (*out = 0). */
+ * CUZK_ERR_INVALID_ARGUMENT (an invalid shape; a key of another circuit or
+ * a BN254 key), decoding codes for a proof whose bytes do not decode
+ * (*out = 0). */
 CUZK_API cuzk_status cuzk_porep_verify(int32_t* out, const cuzk_key* key, const cuzk_porep_shape* shape,
                                        const uint8_t* prover_id, uint64_t sector_id, const uint8_t* ticket,
                                        const uint8_t* seed, const uint8_t* comm_d, const uint8_t* comm_r,

@@ -59,6 +59,52 @@ void destroy_here(std::shared_ptr<engine_obj> e) noexcept
     delete p;
 }
 
+// cuzk_engine_add_key for a BN254 key: the engine's BN254 add_key (a snarkjs
+// key: no PCE, no densities).
+uint32_t add_bn254_key(engine_obj& e, const key_obj& k, bool has_pce, const pipeline::key_options& ko, const char* fn)
+{
+    if (has_pce)
+        fail(CUZK_ERR_INVALID_ARGUMENT, fmt::format("{}: the key is a BN254 (snarkjs) key, which takes no PCE (its A "
+                                                    "and B travel with the key); pass NULL",
+                                                    fn));
+    if (!k.pk_bn254) fail(CUZK_ERR_INVALID_ARGUMENT, fmt::format("{}: the key is a verifying key only", fn));
+    const pipeline::key_id id = e.eng->add_key(k.pk_bn254, ko);
+    engine_key ek;
+    ek.name = ko.name;
+    ek.pk_bn254 = k.pk_bn254;
+    std::lock_guard lk(e.keys_mu);
+    e.keys[id] = std::move(ek);
+    return id;
+}
+
+// One copied partition of a BN254 key: a WITNESS partition whose inputs ‖
+// aux become the engine's bn254_witness_partition.
+pipeline::bn254_witness_partition bn254_part(const cuzk_partition& p, size_t i, const engine_key& k, uint32_t key_id,
+                                             const char* fn)
+{
+    const std::string pname = fmt::format("partition {}", i);
+    if (p.kind == CUZK_PARTITION_ABC)
+        fail(CUZK_ERR_UNSUPPORTED, fmt::format("{}: {}: key {} is a BN254 key, which takes CUZK_PARTITION_WITNESS "
+                                               "partitions only (its A and B travel with the key)",
+                                               fn, pname, key_id));
+    if (p.kind != CUZK_PARTITION_WITNESS)
+        fail(CUZK_ERR_INVALID_ARGUMENT, fmt::format("{}: {}: unknown kind {}", fn, pname, p.kind));
+    auto check_len = [&](const char* what, size_t given, uint64_t expected) {
+        if (given != expected)
+            throw error(errc::bad_length, fmt::format("{}: {}: {} has {} values, the key{} expects {}", fn, pname, what,
+                                                      given, k.name.empty() ? "" : " " + k.name, expected));
+    };
+    check_len("inputs (including ONE)", p.num_inputs, k.pk_bn254->num_inputs);
+    check_len("aux", p.num_aux, k.pk_bn254->num_aux);
+    pipeline::bn254_witness_partition w;
+    w.w = scalars<bn254::fr>(p.inputs, p.num_inputs, pname + " inputs", fn);
+    if (w.w.empty() || w.w[0] != bn254::fr::one())
+        fail(CUZK_ERR_INVALID_ARGUMENT, fmt::format("{}: {}: inputs[0] must be ONE (1)", fn, pname));
+    const std::vector<bn254::fr> ax = scalars<bn254::fr>(p.aux, p.num_aux, pname + " aux", fn);
+    w.w.insert(w.w.end(), ax.begin(), ax.end());
+    return w;
+}
+
 } // namespace
 
 cuzk_job* submit_job(engine_obj& e, pipeline::proof_request req, const cuzk_job_options* opt, const char* fn)
@@ -199,10 +245,14 @@ CUZK_API cuzk_status cuzk_engine_add_key(uint32_t* out, cuzk_engine* engine, con
                      fmt::format("{}: the key is a PoRep key with its own circuit; pass NULL as pce", fn));
             p = po->p;
         }
-        if (!k->pk) fail(CUZK_ERR_INVALID_ARGUMENT, fmt::format("{}: the key is a verifying key only", fn));
         pipeline::key_options ko;
         ko.name = name ? name : "";
         ko.partition_bytes = partition_bytes;
+        if (k->curve == curve_id::bn254) {
+            *out = add_bn254_key(e, *k, pce != nullptr, ko, fn);
+            return CUZK_OK;
+        }
+        if (!k->pk) fail(CUZK_ERR_INVALID_ARGUMENT, fmt::format("{}: the key is a verifying key only", fn));
         pipeline::key_id id;
         if (k->conv == groth16::convention::snarkjs) {
             if (p)
@@ -223,7 +273,7 @@ CUZK_API cuzk_status cuzk_engine_add_key(uint32_t* out, cuzk_engine* engine, con
         }
         {
             std::lock_guard lk(e.keys_mu);
-            e.keys[id] = engine_key{k->pk, p, ko.name, k->porep};
+            e.keys[id] = engine_key{k->pk, p, ko.name, k->porep, nullptr};
         }
         *out = id;
         return CUZK_OK;
@@ -267,6 +317,10 @@ CUZK_API cuzk_status cuzk_engine_submit(cuzk_job** out, cuzk_engine* engine, uin
                                                        pp->struct_size, stride));
             const std::string pname = fmt::format("partition {}", i);
             const cuzk_partition p = read_struct(pp, sizeof(cuzk_partition), fn, pname.c_str());
+            if (k.bn254()) {
+                req.partitions.emplace_back(bn254_part(p, i, k, key_id, fn));
+                continue;
+            }
             auto check_len = [&](const char* what, size_t given, uint64_t expected) {
                 if (given != expected)
                     throw error(errc::bad_length,

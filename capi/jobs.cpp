@@ -4,6 +4,8 @@
 
 #include "objects.hpp"
 
+#include "cuzk/io/eip197.hpp"
+
 using namespace cuzk;
 using namespace cuzk::capi;
 
@@ -31,6 +33,18 @@ const pipeline::partition_result& part_of(const pipeline::job_result& r, size_t 
         fail(CUZK_ERR_INVALID_ARGUMENT, fmt::format("{}: partition {} out of range (job {} has {} partitions)", fn,
                                                     partition, r.id, r.partitions.size()));
     return r.partitions[partition];
+}
+
+// A partition's proof in the ABI's encoding of its curve (cuzk.h, Proofs):
+// the engine's 192 bytes for BLS12-381, EIP-197's 256 for BN254.
+void append_proof(std::vector<uint8_t>& out, const pipeline::partition_result& p)
+{
+    if (p.curve == curve_id::bn254) {
+        const auto b = io::eip197_proof_bytes(p.proof_bn254);
+        out.insert(out.end(), b.begin(), b.end());
+    } else {
+        out.insert(out.end(), p.bytes.begin(), p.bytes.end());
+    }
 }
 
 } // namespace
@@ -135,8 +149,9 @@ CUZK_API cuzk_status cuzk_job_proof(uint8_t* out, size_t out_len, size_t* out_si
     return call<job_obj>(job, fn, [&](job_obj& j) -> cuzk_status {
         need(out_size, fn, "out_size");
         const pipeline::job_result& r = completed_result(j, fn);
-        const auto& p = part_of(r, partition, fn);
-        return write_bytes(out, out_len, out_size, p.bytes.data(), p.bytes.size(), fn);
+        std::vector<uint8_t> b;
+        append_proof(b, part_of(r, partition, fn));
+        return write_bytes(out, out_len, out_size, b.data(), b.size(), fn);
     });
 }
 
@@ -147,8 +162,8 @@ CUZK_API cuzk_status cuzk_job_proofs(uint8_t* out, size_t out_len, size_t* out_s
         need(out_size, fn, "out_size");
         const pipeline::job_result& r = completed_result(j, fn);
         std::vector<uint8_t> all;
-        all.reserve(r.partitions.size() * io::proof_size);
-        for (const auto& p : r.partitions) all.insert(all.end(), p.bytes.begin(), p.bytes.end());
+        all.reserve(r.partitions.size() * io::eip197_proof_size);
+        for (const auto& p : r.partitions) append_proof(all, p);
         return write_bytes(out, out_len, out_size, all.data(), all.size(), fn);
     });
 }
@@ -161,8 +176,10 @@ CUZK_API cuzk_status cuzk_job_public_inputs(uint8_t* out, size_t out_len, size_t
         need(out_size, fn, "out_size");
         const pipeline::job_result& r = completed_result(j, fn);
         const auto& p = part_of(r, partition, fn);
-        std::vector<uint8_t> b(p.public_inputs.size() * 32);
-        put_scalars(b.data(), p.public_inputs);
+        const bool bn = p.curve == curve_id::bn254;
+        std::vector<uint8_t> b((bn ? p.public_inputs_bn254.size() : p.public_inputs.size()) * 32);
+        if (bn) put_scalars(b.data(), p.public_inputs_bn254);
+        else put_scalars(b.data(), p.public_inputs);
         return write_bytes(out, out_len, out_size, b.data(), b.size(), fn);
     });
 }

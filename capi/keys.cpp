@@ -4,6 +4,8 @@
 
 #include "cuzk/groth16/circuit.hpp"
 #include "cuzk/groth16/setup.hpp"
+#include "cuzk/io/eip197.hpp"
+#include "cuzk/io/json.hpp"
 #include "cuzk/io/snarkjs.hpp"
 
 using namespace cuzk;
@@ -58,6 +60,16 @@ cuzk_key* new_vk_key(groth16::verifying_key vk)
     return new_key(std::move(k));
 }
 
+cuzk_key* new_bn254_key(groth16::proving_key_t<bn254_curve> pk)
+{
+    auto k = std::make_shared<key_obj>();
+    k->curve = curve_id::bn254;
+    k->conv = pk.conv;
+    k->vk_bn254 = pk.vk;
+    k->pk_bn254 = std::make_shared<const groth16::proving_key_t<bn254_curve>>(std::move(pk));
+    return new_key(std::move(k));
+}
+
 } // namespace cuzk::capi
 
 namespace {
@@ -66,6 +78,41 @@ subgroup_check check_of(uint32_t flags, const char* fn)
     if (flags & ~CUZK_LOAD_CHECK_SUBGROUP)
         fail(CUZK_ERR_INVALID_ARGUMENT, fmt::format("{}: unknown flags 0x{:x}", fn, flags & ~CUZK_LOAD_CHECK_SUBGROUP));
     return (flags & CUZK_LOAD_CHECK_SUBGROUP) ? subgroup_check::check : subgroup_check::skip;
+}
+
+// A .zkey's key on the curve the file says (snarkjs_file_curve): `read` is
+// called with the curve's traits struct and returns its zkey_t.
+template <class Read>
+cuzk_key* zkey_key(curve_id c, Read&& read)
+{
+    if (c == curve_id::bn254) return new_bn254_key(read(bn254_curve{}).pk);
+    return new_key(read(bls12_381_curve{}).pk);
+}
+
+const char* conv_name(groth16::convention c)
+{
+    return c == groth16::convention::snarkjs ? "snarkjs" : "bellperson";
+}
+
+// The BN254 branch of cuzk_key_verify: 256-byte EIP-197 proofs, BN254 scalars.
+void verify_bn254(int32_t* out, key_obj& k, const uint8_t* proof, size_t proof_len, const uint8_t* public_inputs,
+                  size_t num_public_inputs, const char* fn)
+{
+    if (proof_len != io::eip197_proof_size)
+        throw error(errc::bad_length, fmt::format("{}: the proof is {} bytes; a BN254 key's proofs are {}", fn,
+                                                  proof_len, io::eip197_proof_size));
+    if (num_public_inputs + 1 != k.vk_bn254.ic.size())
+        fail(CUZK_ERR_INVALID_ARGUMENT, fmt::format("{}: {} public inputs given, the key expects {}", fn,
+                                                    num_public_inputs, k.vk_bn254.ic.size() - 1));
+    const std::vector<bn254::fr> pub = scalars<bn254::fr>(public_inputs, num_public_inputs, "public_inputs", fn);
+    *out = 0;
+    groth16::proof_t<bn254_curve> pr;
+    try {
+        pr = io::eip197_proof_decode(std::span<const uint8_t>(proof, proof_len));
+    } catch (const cuzk::error& e) {
+        throw error(e.code(), fmt::format("{}: the proof does not decode: {}", fn, e.what()));
+    }
+    *out = groth16::verify<bn254_curve>(k.prepared_bn254(), pr, pub) ? 1 : 0;
 }
 } // namespace
 
@@ -101,7 +148,8 @@ CUZK_API cuzk_status cuzk_key_load_zkey(cuzk_key** out, const char* path, uint32
         io::zkey_read_options o;
         o.check = check_of(flags, fn);
         o.threads = threads;
-        *out = new_key(io::read_zkey(path, o).pk);
+        *out = zkey_key(io::snarkjs_file_curve(path),
+                        [&](auto c) { return io::read_zkey<decltype(c)>(path, o); });
         return CUZK_OK;
     });
 }
@@ -116,8 +164,10 @@ CUZK_API cuzk_status cuzk_key_load_zkey_mem(cuzk_key** out, const void* data, si
         io::zkey_read_options o;
         o.check = check_of(flags, fn);
         o.threads = threads;
-        *out = new_key(
-            io::parse_zkey(std::span<const uint8_t>(static_cast<const uint8_t*>(data), len), "<zkey in memory>", o).pk);
+        const std::span<const uint8_t> bytes(static_cast<const uint8_t*>(data), len);
+        const std::string name = "<zkey in memory>";
+        *out = zkey_key(io::parse_snarkjs_file_curve(bytes, name),
+                        [&](auto c) { return io::parse_zkey<decltype(c)>(bytes, name, o); });
         return CUZK_OK;
     });
 }
@@ -181,10 +231,19 @@ CUZK_API cuzk_status cuzk_key_info_get(cuzk_key_info* out, const cuzk_key* key)
         cuzk_key_info v{};
         v.struct_size = sizeof v;
         v.convention = k.conv == groth16::convention::snarkjs ? CUZK_CONVENTION_SNARKJS : CUZK_CONVENTION_BELLPERSON;
-        v.has_proving_key = k.pk ? 1 : 0;
-        v.num_inputs = uint32_t(k.vk.ic.size());
-        v.num_aux = k.pk ? k.pk->num_aux : 0;
-        v.domain_size = k.pk ? k.pk->domain_size : 0;
+        if (k.curve == curve_id::bn254) {
+            v.curve = CUZK_CURVE_BN254;
+            v.has_proving_key = k.pk_bn254 ? 1 : 0;
+            v.num_inputs = uint32_t(k.vk_bn254.ic.size());
+            v.num_aux = k.pk_bn254 ? k.pk_bn254->num_aux : 0;
+            v.domain_size = k.pk_bn254 ? k.pk_bn254->domain_size : 0;
+        } else {
+            v.curve = CUZK_CURVE_BLS12_381;
+            v.has_proving_key = k.pk ? 1 : 0;
+            v.num_inputs = uint32_t(k.vk.ic.size());
+            v.num_aux = k.pk ? k.pk->num_aux : 0;
+            v.domain_size = k.pk ? k.pk->domain_size : 0;
+        }
         write_struct(out, v, sizeof(cuzk_key_info), fn);
         return CUZK_OK;
     });
@@ -194,6 +253,10 @@ CUZK_API cuzk_status cuzk_key_export_vk(uint8_t* out, size_t out_len, size_t* ou
 {
     static const char* fn = "cuzk_key_export_vk";
     return call<key_obj>(key, fn, [&](key_obj& k) -> cuzk_status {
+        if (k.curve == curve_id::bn254) {
+            const std::string text = io::vk_to_json(k.vk_bn254).dump(1);
+            return write_bytes(out, out_len, out_size, text.data(), text.size(), fn);
+        }
         const std::vector<uint8_t> b = io::vk_to_bytes(k.vk);
         return write_bytes(out, out_len, out_size, b.data(), b.size(), fn);
     });
@@ -203,12 +266,17 @@ static cuzk_status key_save(const cuzk_key* key, const char* path, groth16::conv
 {
     return call<key_obj>(key, fn, [&](key_obj& k) -> cuzk_status {
         need(path, fn, "path");
+        if (k.curve == curve_id::bn254) {
+            if (conv != groth16::convention::snarkjs)
+                fail(CUZK_ERR_UNSUPPORTED, fmt::format("{}: the key is a BN254 key; .params files hold BLS12-381 "
+                                                       "bellperson keys only (save it with cuzk_key_save_zkey)", fn));
+            io::write_zkey(path, *k.pk_bn254);
+            return CUZK_OK;
+        }
         if (!k.pk) fail(CUZK_ERR_UNSUPPORTED, fmt::format("{}: the key is a verifying key only", fn));
         if (k.conv != conv)
-            fail(CUZK_ERR_UNSUPPORTED,
-                 fmt::format("{}: the key follows the {} convention; this format holds {} keys", fn,
-                             k.conv == groth16::convention::snarkjs ? "snarkjs" : "bellperson",
-                             conv == groth16::convention::snarkjs ? "snarkjs" : "bellperson"));
+            fail(CUZK_ERR_UNSUPPORTED, fmt::format("{}: the key follows the {} convention; this format holds {} keys",
+                                                   fn, conv_name(k.conv), conv_name(conv)));
         if (conv == groth16::convention::bellperson) io::write_params(path, *k.points());
         else io::write_zkey(path, *k.pk);
         return CUZK_OK;
@@ -232,8 +300,13 @@ CUZK_API cuzk_status cuzk_key_verify(int32_t* out, const cuzk_key* key, const ui
     return call<key_obj>(key, fn, [&](key_obj& k) -> cuzk_status {
         need(out, fn, "out");
         need(proof, fn, "proof");
+        if (k.curve == curve_id::bn254) {
+            verify_bn254(out, k, proof, proof_len, public_inputs, num_public_inputs, fn);
+            return CUZK_OK;
+        }
         if (proof_len != io::proof_size)
-            throw error(errc::bad_length, fmt::format("{}: the proof is {} bytes, {} expected", fn, proof_len, io::proof_size));
+            throw error(errc::bad_length, fmt::format("{}: the proof is {} bytes; a BLS12-381 key's proofs are {}", fn,
+                                                      proof_len, io::proof_size));
         if (num_public_inputs + 1 != k.vk.ic.size())
             fail(CUZK_ERR_INVALID_ARGUMENT, fmt::format("{}: {} public inputs given, the key expects {}", fn,
                                                         num_public_inputs, k.vk.ic.size() - 1));

@@ -40,6 +40,13 @@ struct key_obj final : object {
     std::shared_ptr<const r1cs::pce> own_pce;         // the key's own circuit (PoRep keys)
     std::optional<filecoin::seal_config> porep;       // the PoRep shape of a PoRep key
 
+    // The key's curve. A BN254 key (a bn128 .zkey) is held by pk_bn254 and
+    // vk_bn254 alone: every BLS12-381 member above is empty for it (pk null,
+    // vk without points), so each entry point branches on `curve` first.
+    curve_id curve = curve_id::bls12_381;
+    std::shared_ptr<const groth16::proving_key_t<bn254_curve>> pk_bn254;
+    groth16::verifying_key_t<bn254_curve> vk_bn254;
+
     // The proving key with its points: pk, or a mapped key decoded on first
     // use (thread-safe; later calls share it).
     std::shared_ptr<const groth16::proving_key> points();
@@ -58,12 +65,24 @@ struct key_obj final : object {
         std::call_once(pvk_once, [&] { pvk = std::make_unique<groth16::prepared_verifying_key>(groth16::prepare_verifying_key(vk)); });
         return *pvk;
     }
+    std::once_flag pvk_bn254_once;
+    std::unique_ptr<groth16::prepared_verifying_key_t<bn254_curve>> pvk_bn254;
+    const groth16::prepared_verifying_key_t<bn254_curve>& prepared_bn254()
+    {
+        std::call_once(pvk_bn254_once, [&] {
+            pvk_bn254 = std::make_unique<groth16::prepared_verifying_key_t<bn254_curve>>(
+                groth16::prepare_verifying_key(vk_bn254));
+        });
+        return *pvk_bn254;
+    }
 };
 
 // New handles of keys (keys.cpp).
 cuzk_key* new_key(groth16::proving_key pk, std::optional<groth16::query_density> d = std::nullopt);
 cuzk_key* new_key(std::shared_ptr<key_obj> k);
 cuzk_key* new_vk_key(groth16::verifying_key vk);
+// A BN254 key (snarkjs convention).
+cuzk_key* new_bn254_key(groth16::proving_key_t<bn254_curve> pk);
 // A .params key kept mapped (points decoded on demand with `threads` threads).
 cuzk_key* new_mapped_key(std::shared_ptr<const io::mapped_params> mp, unsigned threads);
 
@@ -120,10 +139,12 @@ struct timeline_buffer_obj final : object {
 
 // ---- engine and jobs (engine.cpp, jobs.cpp, borrowed.cpp, porep.cpp) -----------------------
 struct engine_key {
-    std::shared_ptr<const groth16::proving_key> pk;
+    std::shared_ptr<const groth16::proving_key> pk;   // null for a BN254 key
     std::shared_ptr<const r1cs::pce> pce;
     std::string name;
     std::optional<filecoin::seal_config> porep;   // set for a PoRep key (cuzk_porep_c2_submit)
+    std::shared_ptr<const groth16::proving_key_t<bn254_curve>> pk_bn254;   // set for a BN254 key only
+    bool bn254() const noexcept { return pk_bn254 != nullptr; }
 };
 
 struct engine_obj;

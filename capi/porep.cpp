@@ -198,6 +198,9 @@ CUZK_API cuzk_status cuzk_porep_verify(int32_t* out, const cuzk_key* key, const 
         for (auto [p, name] : {std::pair{prover_id, "prover_id"}, {ticket, "ticket"}, {seed, "seed"},
                                {comm_d, "comm_d"}, {comm_r, "comm_r"}, {proof, "proof"}})
             need(p, fn, name);
+        if (k.curve == curve_id::bn254)
+            fail(CUZK_ERR_INVALID_ARGUMENT,
+                 fmt::format("{}: the key is a BN254 key; PoRep proofs are BLS12-381 proofs", fn));
         const fc::seal_config c = config_of(shape, fn);
         const fc::domain cd = domain_of(comm_d), cr = domain_of(comm_r);
         fc::domain_to_fr(cd, "comm_d");   // canonical, or errc::non_canonical naming it

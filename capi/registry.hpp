@@ -33,6 +33,7 @@
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <unordered_map>
 #include <vector>
 
@@ -40,6 +41,7 @@
 
 #include "cuzk/error.hpp"
 #include "cuzk/ff/bls12_381.hpp"
+#include "cuzk/ff/bn254.hpp"
 
 namespace cuzk::capi {
 
@@ -306,24 +308,39 @@ inline cuzk_status write_bytes(uint8_t* out, size_t out_len, size_t* out_size, c
 }
 
 // ---- scalars ---------------------------------------------------------------------------------
-// `count` packed scalars; `what` names the array in messages ("partition 1 aux").
-inline std::vector<fr> scalars(const uint8_t* p, size_t count, const std::string& what, const char* fn)
+// The modulus named in messages: "r" for BLS12-381's Fr, "BN254's r" for BN254's.
+template <class F>
+constexpr const char* modulus_name()
 {
-    std::vector<fr> v;
+    return std::is_same_v<F, bn254::fr> ? "BN254's r" : "r";
+}
+
+// `count` packed scalars of F (BLS12-381's Fr by default); `what` names the
+// array in messages ("partition 1 aux").
+template <class F = fr>
+std::vector<F> scalars(const uint8_t* p, size_t count, const std::string& what, const char* fn)
+{
+    std::vector<F> v;
     if (count == 0) return v;
     if (!p) fail(CUZK_ERR_NULL, fmt::format("{}: {} is NULL but its count is {}", fn, what, count));
     v.resize(count);
     for (size_t i = 0; i < count; ++i) {
-        if (!fr::from_bytes_le(p + 32 * i, v[i]))
-            throw error(errc::non_canonical,
-                        fmt::format("{}: {}[{}] is not a canonical scalar (the integer is >= r)", fn, what, i));
+        if (!F::from_bytes_le(p + 32 * i, v[i]))
+            throw error(errc::non_canonical, fmt::format("{}: {}[{}] is not a canonical scalar (the integer is >= {})",
+                                                         fn, what, i, modulus_name<F>()));
     }
     return v;
 }
 
-inline void put_scalars(uint8_t* out, std::span<const fr> v)
+template <class F>
+void put_scalars(uint8_t* out, std::span<const F> v)
 {
     for (size_t i = 0; i < v.size(); ++i) v[i].to_bytes_le(out + 32 * i);
+}
+template <class F>
+void put_scalars(uint8_t* out, const std::vector<F>& v)
+{
+    put_scalars(out, std::span<const F>(v));
 }
 
 } // namespace cuzk::capi

@@ -154,7 +154,8 @@ func (k *Key) lastError() string {
 	return errText(func(o *C.char, n C.size_t) C.size_t { return C.cuzk_key_last_error(o, n, k.h) })
 }
 
-// Verify checks one 192-byte proof against packed public inputs (without ONE).
+// Verify checks one proof (192 bytes for a BLS12-381 key, 256 for a BN254 key)
+// against packed public inputs (without ONE).
 func (k *Key) Verify(proof, public []byte) (bool, error) {
 	var ok C.int32_t
 	st := C.cuzk_key_verify(&ok, k.h, bytePtr(proof), C.size_t(len(proof)), bytePtr(public),
@@ -411,7 +412,8 @@ func (j *Job) read(op string, f func(out *C.uint8_t, n C.size_t, size *C.size_t)
 	return buf[:size], nil
 }
 
-// Proof is partition p's 192-byte proof.
+// Proof is partition p's proof (its length from the size query: 192 bytes
+// for a BLS12-381 key, 256 for a BN254 key).
 func (j *Job) Proof(p int) ([]byte, error) {
 	return j.read("cuzk_job_proof", func(o *C.uint8_t, n C.size_t, s *C.size_t) C.cuzk_status {
 		return C.cuzk_job_proof(o, n, s, j.h, C.size_t(p))

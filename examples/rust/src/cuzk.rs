@@ -199,7 +199,8 @@ impl Key {
         err_text(|o, n| unsafe { ffi::cuzk_key_last_error(o, n as _, self.0) as usize })
     }
 
-    /// Verifies one 192-byte proof for packed public inputs (without ONE).
+    /// Verifies one proof (192 bytes for a BLS12-381 key, 256 for a BN254 key)
+    /// for packed public inputs (without ONE).
     pub fn verify(&self, proof: &[u8], public: &[u8]) -> Result<bool> {
         let mut ok = 0i32;
         let st = unsafe {
@@ -447,7 +448,8 @@ impl Job {
         Ok(buf)
     }
 
-    /// Partition `p`'s 192-byte proof.
+    /// Partition `p`'s proof (its length from the size query: 192 bytes for a
+    /// BLS12-381 key, 256 for a BN254 key).
     pub fn proof(&self, p: usize) -> Result<Vec<u8>> {
         self.read("cuzk_job_proof", |o, n, s| {
             let mut sz = 0 as _;
