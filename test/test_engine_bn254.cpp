@@ -394,7 +394,8 @@ TEST_CASE("engine bn254: wrong witnesses fail their job naming the partition; wr
         cfg.self_verify = false;
         pipeline::engine quiet(cfg);
         const auto qk = quiet.add_key(k.pk);
-        const pipeline::job_result& r = quiet.submit({qk, {pipeline::bn254_witness_partition{wrong}}}).wait();
+        const pipeline::job_handle h = quiet.submit({qk, {pipeline::bn254_witness_partition{wrong}}});
+        const pipeline::job_result& r = h.wait();
         REQUIRE(r.status == job_status::completed);
         CHECK_FALSE(groth16::verify(k.pvk, r.partitions[0].proof_bn254,
                                     std::span<const bn_fr>(r.partitions[0].public_inputs_bn254)));
@@ -491,7 +492,8 @@ TEST_CASE("engine bn254: backend cuda proves BN254 jobs next to BLS12-381 ones",
     // A wrong private value fails at self-verify, naming its partition.
     std::vector<bn_fr> wrong = bn.witness(4);
     wrong[7] += bn_fr::one();
-    const pipeline::job_result& r = eng.submit({key, {bn.part(3), pipeline::bn254_witness_partition{wrong}}}).wait();
+    const pipeline::job_handle h = eng.submit({key, {bn.part(3), pipeline::bn254_witness_partition{wrong}}});
+    const pipeline::job_result& r = h.wait();
     CHECK(r.status == job_status::failed);
     CHECK(r.failed_partition == 1);
     CHECK(r.code == errc::internal);
