@@ -23,6 +23,7 @@
 
 #include <unistd.h>
 
+#include "engine_gate.hpp"
 #include "cuzk/backend/cuda.hpp"
 #include "cuzk/error.hpp"
 #include "cuzk/groth16/circuit.hpp"
@@ -112,31 +113,7 @@ struct throwing_circuit final : r1cs::circuit {
     }
 };
 
-// A gate a test opens; circuits that pass it announce that they arrived.
-struct gate {
-    std::mutex m;
-    std::condition_variable cv;
-    bool open = false;
-    int arrived = 0;
-    void pass()
-    {
-        std::unique_lock lk(m);
-        ++arrived;
-        cv.notify_all();
-        cv.wait(lk, [&] { return open; });
-    }
-    void wait_arrived(int n)
-    {
-        std::unique_lock lk(m);
-        REQUIRE(cv.wait_for(lk, 30s, [&] { return arrived >= n; }));
-    }
-    void release()
-    {
-        std::lock_guard lk(m);
-        open = true;
-        cv.notify_all();
-    }
-};
+using cuzk::test::gate;
 
 // `inner` behind a gate (witness generation only).
 struct gated_circuit final : r1cs::circuit {

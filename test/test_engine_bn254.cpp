@@ -18,6 +18,7 @@
 #include <thread>
 #include <tuple>
 
+#include "engine_gate.hpp"
 #include "cuzk/error.hpp"
 #include "cuzk/groth16/circuit.hpp"
 #include "cuzk/groth16/setup.hpp"
@@ -89,31 +90,7 @@ struct bn_chain {
     std::vector<bn_fr> pub(uint64_t x0) const { return {witness(x0)[1]}; }
 };
 
-// A gate a test opens; circuits that pass it announce that they arrived.
-struct gate {
-    std::mutex mu;
-    std::condition_variable cv;
-    bool open = false;
-    int arrived = 0;
-    void pass()
-    {
-        std::unique_lock lk(mu);
-        ++arrived;
-        cv.notify_all();
-        cv.wait(lk, [&] { return open; });
-    }
-    void wait_arrived(int n)
-    {
-        std::unique_lock lk(mu);
-        REQUIRE(cv.wait_for(lk, 30s, [&] { return arrived >= n; }));
-    }
-    void release()
-    {
-        std::lock_guard lk(mu);
-        open = true;
-        cv.notify_all();
-    }
-};
+using cuzk::test::gate;
 
 // The chain as a BLS12-381 circuit (bellperson keys, with a PCE); with a
 // gate, its witness generation waits there.

@@ -33,6 +33,7 @@
 #include "cuzk/msm/msm.hpp"
 #include "cuzk/ntt/ntt.hpp"
 #include "gmp_util.hpp"
+#include "recording_observer.hpp"
 #include "test_support.hpp"
 
 using namespace cuzk;
@@ -567,28 +568,7 @@ struct bits_circuit {
     }
 };
 
-struct recording_observer final : groth16::prove_observer {
-    std::vector<std::string> log;   // "+STEP:query", "-STEP:query"
-    struct span {
-        std::string step, query;
-        std::chrono::steady_clock::time_point b, e;
-    };
-    std::vector<span> spans;
-    void step_begin(std::string_view s, std::string_view q) noexcept override
-    {
-        log.push_back("+" + std::string(s) + ":" + std::string(q));
-    }
-    void step_end(std::string_view s, std::string_view q) noexcept override
-    {
-        log.push_back("-" + std::string(s) + ":" + std::string(q));
-    }
-    void step_span(std::string_view s, std::string_view q, std::chrono::steady_clock::time_point b,
-                   std::chrono::steady_clock::time_point e) noexcept override
-    {
-        spans.push_back({std::string(s), std::string(q), b, e});
-        log.push_back("=" + std::string(s) + ":" + std::string(q));
-    }
-};
+using cuzk::test::recording_observer;
 
 } // namespace
 
@@ -607,6 +587,7 @@ TEST_CASE("gpu bn254: the prover on a circuit of bits (0/1 witness, coefficients
     const auto cpu = groth16::prove_start_snarkjs(*pk, std::span<const bn::fr>(w));
 
     recording_observer obs;
+    obs.log_spans = true;
     groth16::prove_timings tm;
     const auto gpu = gpu_prove_start_snarkjs(key, w, &obs, &tm);
     CHECK(gpu.h == cpu.h);
@@ -628,6 +609,7 @@ TEST_CASE("gpu bn254: the prover on a circuit of bits (0/1 witness, coefficients
     std::vector<bn::fr> ha, hb;
     groth16::snarkjs_evaluate_ab(*pk, std::span<const bn::fr>(w), ha, hb);
     recording_observer obs2;
+    obs2.log_spans = true;
     const auto gpu2 = gpu_prove_start_snarkjs(key, ha, hb, w, &obs2);
     CHECK((gpu2.h == cpu.h && gpu2.l == cpu.l && gpu2.a == cpu.a && gpu2.b1 == cpu.b1 && gpu2.b2 == cpu.b2));
     REQUIRE(!obs2.log.empty());

@@ -31,6 +31,7 @@
 #include "cuzk/groth16/setup.hpp"
 #include "cuzk/groth16/verifier.hpp"
 #include "gmp_util.hpp"
+#include "recording_observer.hpp"
 #include "test_support.hpp"
 
 using namespace cuzk;
@@ -177,28 +178,7 @@ groth16::prove_sums cpu_sums(const fixture& f, const fixture::abc& x, const grot
     return groth16::prove_start(*f.pk, f.density, x.a, x.b, x.c, w.inputs, w.aux, {});
 }
 
-// Records the observer's calls for the order checks.
-struct recording_observer final : groth16::prove_observer {
-    std::vector<std::string> log;
-    struct span {
-        std::string step, query;
-        std::chrono::steady_clock::time_point b, e;
-    };
-    std::vector<span> spans;
-    void step_begin(std::string_view s, std::string_view q) noexcept override
-    {
-        log.push_back("+" + std::string(s) + ":" + std::string(q));
-    }
-    void step_end(std::string_view s, std::string_view q) noexcept override
-    {
-        log.push_back("-" + std::string(s) + ":" + std::string(q));
-    }
-    void step_span(std::string_view s, std::string_view q, std::chrono::steady_clock::time_point b,
-                   std::chrono::steady_clock::time_point e) noexcept override
-    {
-        spans.push_back({std::string(s), std::string(q), b, e});
-    }
-};
+using cuzk::test::recording_observer;
 
 errc code_of(const std::function<void()>& f, std::string* what = nullptr)
 {
