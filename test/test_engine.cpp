@@ -23,6 +23,7 @@
 
 #include <unistd.h>
 
+#include "recording_sink.hpp"
 #include "engine_gate.hpp"
 #include "cuzk/backend/cuda.hpp"
 #include "cuzk/error.hpp"
@@ -139,21 +140,7 @@ struct slow_circuit final : r1cs::circuit {
     }
 };
 
-// The test's own recording sink (independent of the timeline library).
-struct test_recorder final : timeline::sink {
-    std::mutex m;
-    std::vector<timeline::event> events;
-    void record(const timeline::event& e) noexcept override
-    {
-        std::lock_guard lk(m);
-        events.push_back(e);
-    }
-    std::vector<timeline::event> take()
-    {
-        std::lock_guard lk(m);
-        return std::move(events);
-    }
-};
+using test_recorder = cuzk::test::recording_sink;
 
 // The reference for the split prover: the proof Groth16 defines, computed in
 // the scalar field straight from the toxic waste and the R1CS matrices (the

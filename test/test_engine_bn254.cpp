@@ -18,6 +18,7 @@
 #include <thread>
 #include <tuple>
 
+#include "recording_sink.hpp"
 #include "engine_gate.hpp"
 #include "cuzk/error.hpp"
 #include "cuzk/groth16/circuit.hpp"
@@ -134,21 +135,7 @@ struct bls_chains {
     std::vector<fr> pub(uint64_t x0) const { return {chain_witness<fr>(m, x0)[1]}; }
 };
 
-// The test's own recording sink.
-struct recorder final : timeline::sink {
-    std::mutex mu;
-    std::vector<timeline::event> events;
-    void record(const timeline::event& e) noexcept override
-    {
-        std::lock_guard lk(mu);
-        events.push_back(e);
-    }
-    std::vector<timeline::event> take()
-    {
-        std::lock_guard lk(mu);
-        return std::move(events);
-    }
-};
+using recorder = cuzk::test::recording_sink;
 
 // Every span closes, and every partition of the BN254 jobs named in `jobs`
 // has the stage spans: PCE_EVAL (cpu backend: synthesis, device −1; cuda:

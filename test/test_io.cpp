@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "expect_error.hpp"
 #include "cuzk/ec/encoding.hpp"
 #include "cuzk/error.hpp"
 #include "cuzk/io/bellperson.hpp"
@@ -74,28 +75,7 @@ bytes mpz_le(const mpz& v, size_t n)
 }
 bytes dec_le(const char* dec, size_t n) { return mpz_le(mpz(dec), n); }
 
-// Runs f, which must throw cuzk::error with one of `codes` and a message that
-// contains every string of `parts`.
-template <class F>
-void expect_error(F&& f, std::initializer_list<errc> codes, std::initializer_list<std::string> parts = {})
-{
-    try {
-        f();
-    } catch (const cuzk::error& e) {
-        INFO("message: " << e.what());
-        bool ok = false;
-        for (errc c : codes) ok |= e.code() == c;
-        CHECK(ok);
-        for (const auto& p : parts) CHECK(std::string(e.what()).find(p) != std::string::npos);
-        return;
-    }
-    FAIL("no cuzk::error thrown");
-}
-template <class F>
-void expect_error(F&& f, errc code, std::initializer_list<std::string> parts = {})
-{
-    expect_error(std::forward<F>(f), {code}, parts);
-}
+using cuzk::test::expect_error;
 
 struct temp_dir {
     std::filesystem::path path;

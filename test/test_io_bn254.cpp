@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "expect_error.hpp"
 #include "cuzk/error.hpp"
 #include "cuzk/io/mapped_file.hpp"
 #include "cuzk/io/snarkjs.hpp"
@@ -60,23 +61,7 @@ void put_u32(uint8_t* p, uint32_t v)
     for (int i = 0; i < 4; ++i) p[i] = uint8_t(v >> (8 * i));
 }
 
-// Runs f, which must throw cuzk::error with one of `codes` and a message that
-// contains every string of `parts`.
-template <class F>
-void expect_error(F&& f, std::initializer_list<errc> codes, std::initializer_list<std::string> parts = {})
-{
-    try {
-        f();
-    } catch (const cuzk::error& e) {
-        INFO("message: " << e.what());
-        bool ok = false;
-        for (errc c : codes) ok |= e.code() == c;
-        CHECK(ok);
-        for (const auto& p : parts) CHECK(std::string(e.what()).find(p) != std::string::npos);
-        return;
-    }
-    FAIL("no cuzk::error thrown");
-}
+using cuzk::test::expect_error;
 
 struct temp_dir {
     std::filesystem::path path;
