@@ -11,11 +11,12 @@ using namespace cuzk;
 
 namespace {
 
-std::vector<fr> random_vec(size_t n)
+template <class F = fr>
+std::vector<F> random_vec(size_t n)
 {
     std::mt19937_64 rng(n);
-    std::vector<fr> v(n);
-    for (auto& x : v) x = fr::random(rng);
+    std::vector<F> v(n);
+    for (auto& x : v) x = F::random(rng);
     return v;
 }
 
@@ -62,6 +63,28 @@ void bm_coset_ntt(benchmark::State& st)
     set_counters(st, k);
 }
 
+// Values on ⟨ω⟩ to values on the snarkjs odd coset (the prover's H step does
+// this three times): intt then coset_ntt (Fused = false) against
+// values_on_coset, same inputs and outputs.
+template <class F, bool Fused>
+void bm_to_coset(benchmark::State& st)
+{
+    const unsigned k = unsigned(st.range(0)), threads = unsigned(st.range(1));
+    const ntt_domain_t<F> d(k, root_convention::snarkjs);
+    const F shift = root_of_unity_of<F>(k + 1, root_convention::snarkjs);
+    auto a = random_vec<F>(d.size());
+    for (auto _ : st) {
+        if constexpr (Fused) {
+            values_on_coset(a, d, shift, threads);
+        } else {
+            intt(a, d, threads);
+            coset_ntt(a, d, shift, threads);
+        }
+        benchmark::ClobberMemory();
+    }
+    set_counters(st, k);
+}
+
 void bm_bit_reverse(benchmark::State& st)
 {
     const unsigned k = unsigned(st.range(0)), threads = unsigned(st.range(1));
@@ -90,5 +113,9 @@ void bm_domain(benchmark::State& st)
 BENCHMARK(bm_ntt)->ArgsProduct({{16, 18, 20}, {1, 0}})->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(bm_intt)->ArgsProduct({{18}, {1, 0}})->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(bm_coset_ntt)->ArgsProduct({{18}, {1, 0}})->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(bm_to_coset<fr, false>)->ArgsProduct({{19}, {0}})->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(bm_to_coset<fr, true>)->ArgsProduct({{19}, {0}})->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(bm_to_coset<bn254::fr, false>)->ArgsProduct({{19}, {0}})->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(bm_to_coset<bn254::fr, true>)->ArgsProduct({{19}, {0}})->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(bm_bit_reverse)->ArgsProduct({{18, 20}, {1, 0}})->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(bm_domain)->ArgsProduct({{20}, {1, 0}})->Unit(benchmark::kMillisecond)->UseRealTime();

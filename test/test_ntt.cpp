@@ -337,6 +337,67 @@ TEST_CASE("large transforms match their definition", "[ntt][slow]")
         }
 }
 
+// values_on_coset is intt followed by coset_ntt without the permutations
+// between them; both orders of the work give the same field elements.
+template <class F>
+void check_values_on_coset(unsigned k, root_convention c, const F& shift, std::mt19937_64& rng)
+{
+    INFO(conv_name(c) << " n = 2^" << k);
+    const ntt_domain_t<F> d(k, c);
+    std::vector<F> a(d.size());
+    for (F& x : a) x = F::random(rng);
+    const unsigned threads = k % 3 == 0 ? 0u : k % 3 == 1 ? 1u : 3u;
+    auto want = a;
+    intt<F>(want, d, threads);
+    coset_ntt<F>(want, d, shift, threads);
+    auto got = a;
+    values_on_coset<F>(got, d, shift, threads);
+    CHECK(got == want);
+}
+
+TEST_CASE("values_on_coset equals intt then coset_ntt, 2^0 .. 2^17, both fields", "[ntt]")
+{
+    std::mt19937_64 rng(test::test_seed() + 16);
+    for (const auto c : both)
+        for (unsigned k = 0; k <= 17; ++k) {
+            check_values_on_coset<fr>(k, c, prover_shift(c, k), rng);
+            check_values_on_coset<fr>(k, c, fr::random(rng), rng);
+        }
+    for (unsigned k = 0; k <= 15; ++k) {
+        using bfr = bn254::fr;
+        check_values_on_coset<bfr>(k, root_convention::snarkjs,
+                                   root_of_unity_of<bfr>(k + 1, root_convention::snarkjs), rng);
+    }
+    check_values_on_coset<fr>(5, root_convention::snarkjs, fr::zero(), rng);   // every value becomes p(0)
+}
+
+TEST_CASE("values_on_coset evaluates the interpolating polynomial on the coset (n <= 2^6)", "[ntt]")
+{
+    // Independent of the transforms: coefficients by the quadratic inverse
+    // DFT, then Horner at shift·ω^i.
+    std::mt19937_64 rng(test::test_seed() + 17);
+    for (const auto c : both)
+        for (unsigned k = 0; k <= 6; ++k) {
+            INFO(conv_name(c) << " n = 2^" << k);
+            const ntt_domain d(k, c);
+            const fr w = gmp_root(c == root_convention::snarkjs ? 5 : 7, k);
+            const auto a = random_vec(d.size(), rng);
+            const auto coef = naive_dft(a, w.inverse(), fr::from_u64(d.size()).inverse());
+            const fr s = prover_shift(c, k);
+            auto got = a;
+            values_on_coset(got, d, s, 2);
+            fr x = s;
+            for (size_t i = 0; i < d.size(); ++i, x *= w) CHECK(got[i] == horner(coef, x));
+        }
+}
+
+TEST_CASE("values_on_coset with two column passes (2^21)", "[ntt][slow]")
+{
+    std::mt19937_64 rng(test::test_seed() + 18);
+    check_values_on_coset<fr>(21, root_convention::snarkjs, prover_shift(root_convention::snarkjs, 21), rng);
+    check_values_on_coset<fr>(21, root_convention::bellperson, fr::from_u64(7), rng);
+}
+
 TEST_CASE("ntt is linear", "[ntt]")
 {
     std::mt19937_64 rng(test::test_seed() + 16);
@@ -419,6 +480,7 @@ TEST_CASE("bad sizes and a zero coset shift throw invalid_argument", "[ntt]")
         CHECK(code_of([&] { intt(v, d); }) == errc::invalid_argument);
         CHECK(code_of([&] { coset_ntt(v, d, s); }) == errc::invalid_argument);
         CHECK(code_of([&] { coset_intt(v, d, s); }) == errc::invalid_argument);
+        CHECK(code_of([&] { values_on_coset(v, d, s); }) == errc::invalid_argument);
         CHECK(v == std::vector<fr>(n, fr::one()));   // untouched
     }
     std::vector<fr> v(16, fr::one());

@@ -66,10 +66,7 @@ std::vector<fr> compute_h_bellperson(std::vector<fr> a, std::vector<fr> b, std::
     c.resize(domain_size, fr::zero());
     const ntt_domain d(log_n, root_convention::bellperson);
     const fr g = fr::from_u64(7);   // bellperson's coset shift: the multiplicative generator
-    for (auto* v : {&a, &b, &c}) {
-        intt(*v, d, threads);
-        coset_ntt(*v, d, g, threads);
-    }
+    for (auto* v : {&a, &b, &c}) values_on_coset(*v, d, g, threads);
     // On the coset g·⟨ω⟩, Z(x) = x^n − 1 takes the single value g^n − 1.
     const fr z_inv = (g.pow(bigint<1>{{domain_size}}) - fr::one()).inverse();
     parallel_for(threads, domain_size, [&](size_t lo, size_t hi, unsigned) {
@@ -96,13 +93,9 @@ std::vector<F> compute_h_snarkjs(std::vector<F> a, std::vector<F> b, uint64_t do
     });
     const ntt_domain_t<F> d(log_n, root_convention::snarkjs);
     const F w2n = root_of_unity_of<F>(log_n + 1, root_convention::snarkjs);
-    // Evaluate on the odd coset: iNTT to coefficients, multiply coefficient i
-    // by ω_2n^i, NTT back.
-    for (auto* v : {&a, &b, &c}) {
-        intt(*v, d, threads);
-        scale_by_powers(*v, w2n, threads);
-        ntt(*v, d, threads);
-    }
+    // Evaluate on the odd coset ω_2n·⟨ω_n⟩ (iNTT to coefficients, coefficient
+    // i times ω_2n^i, NTT back, in one call).
+    for (auto* v : {&a, &b, &c}) values_on_coset(*v, d, w2n, threads);
     parallel_for(threads, domain_size, [&](size_t lo, size_t hi, unsigned) {
         for (size_t i = lo; i < hi; ++i) a[i] = a[i] * b[i] - c[i];
     });

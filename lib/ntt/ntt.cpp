@@ -6,10 +6,12 @@
 //   2. decimation-in-time butterflies, stage s = 0 … log n − 1 pairs a[i] and
 //      a[i + 2^s] (bit s of i clear) with the twiddle ω_{2^(s+1)}^j, j = i mod 2^s,
 //      read from the one table ω^k (0 <= k < n/2) at k = j·2^(log n − 1 − s).
-// We chose bit reversal + DIT over a DIF/DIT pairing because the API promises
-// natural order on both sides of every call; the pairing only saves the
-// permutation when a caller chains a forward and an inverse transform without
-// looking at the values in between, which the public API cannot express.
+// Each public transform promises natural order on both sides, so it pays for
+// the permutation. values_on_coset chains an inverse and a forward transform
+// without exposing the coefficients between them: there the inverse runs as
+// decimation in frequency (the transposed butterflies (x + y, (x − y)·w) in
+// reverse stage order, natural order in, bit-reversed out) and the forward DIT
+// takes its output as it is, so neither bit reversal is needed.
 //
 // Cost: n/2·log n butterflies of one Fr multiplication and one addition and
 // subtraction each; the butterflies with twiddle 1 (j = 0: n/2 + n/4 + … ≈ n
@@ -41,6 +43,7 @@
 #include <algorithm>
 #include <new>
 #include <utility>
+#include <vector>
 
 #include "cuzk/error.hpp"
 #include "cuzk/util/parallel.hpp"
@@ -121,53 +124,128 @@ CUZK_INLINE void butterfly_one(F& x, F& y)
     x = u + y;
     y = u - y;
 }
-
-// Stages 0 … K−1 on the aligned block a[base, base + 2^K).
+// The transposed butterfly of decimation in frequency: (x, y) <- (x + y, (x − y)·w),
+// w = ω^{±k}, k > 0 (for the inverse, (x − y)·ω^−k = (y − x)·ω^(n/2 − k)).
 template <bool Inv, class F>
-void first_pass_block(F* a, size_t base, unsigned K, unsigned log_n, const F* tw, size_t half)
+CUZK_INLINE void butterfly_dif(F& x, F& y, const F* tw, size_t half, size_t k)
+{
+    const F u = x;
+    x = u + y;
+    if constexpr (!Inv)
+        y = (u - y) * tw[k];
+    else
+        y = (y - u) * tw[half - k];
+}
+// One butterfly with twiddle index k > 0, in the decimation Dif chooses.
+template <bool Dif, bool Inv, class F>
+CUZK_INLINE void butterfly_k(F& x, F& y, const F* tw, size_t half, size_t k)
+{
+    if constexpr (Dif)
+        butterfly_dif<Inv>(x, y, tw, half, k);
+    else
+        butterfly<Inv>(x, y, tw, half, k);
+}
+
+// One stage s of the block a[0, 2^K): pairs (g + j, g + j + 2^s), twiddle
+// index j·2^(log n − 1 − s).
+template <bool Dif, bool Inv, class F>
+void block_stage(F* blk, unsigned s, unsigned K, unsigned log_n, const F* tw, size_t half)
 {
     const size_t len = size_t{1} << K;
+    const size_t m = size_t{1} << s;
+    const unsigned sh = log_n - 1 - s;
+    for (size_t g = 0; g < len; g += 2 * m) {
+        F* p = blk + g;
+        butterfly_one(p[0], p[m]);
+        for (size_t j = 1; j < m; ++j) butterfly_k<Dif, Inv>(p[j], p[j + m], tw, half, j << sh);
+    }
+}
+
+// Stages 0 … K−1 on the aligned block a[base, base + 2^K) (decimation in
+// time), or K−1 … 0 (decimation in frequency, the transposed butterflies).
+template <bool Dif, bool Inv, class F>
+void first_pass_block(F* a, size_t base, unsigned K, unsigned log_n, const F* tw, size_t half)
+{
     F* blk = a + base;
-    // Stage 0: twiddle 1 only.
-    for (size_t g = 0; g < len; g += 2) butterfly_one(blk[g], blk[g + 1]);
-    for (unsigned s = 1; s < K; ++s) {
-        const size_t m = size_t{1} << s;
-        const unsigned sh = log_n - 1 - s;
-        for (size_t g = 0; g < len; g += 2 * m) {
-            F* p = blk + g;
-            butterfly_one(p[0], p[m]);
-            for (size_t j = 1; j < m; ++j) butterfly<Inv>(p[j], p[j + m], tw, half, j << sh);
+    if constexpr (Dif)
+        for (unsigned s = K; s-- > 0;) block_stage<Dif, Inv>(blk, s, K, log_n, tw, half);
+    else
+        for (unsigned s = 0; s < K; ++s) block_stage<Dif, Inv>(blk, s, K, log_n, tw, half);
+}
+
+// Stage b + sl on one tile: columns lo0 … lo0+T−1 (T = 2^tile_log) of the
+// group whose index bits above b+K are `hi`.
+template <bool Dif, bool Inv, class F>
+void tile_stage(F* a, size_t base, size_t lo0, unsigned b, unsigned sl, unsigned K, unsigned log_n, const F* tw,
+                size_t half)
+{
+    constexpr size_t T = size_t{1} << tile_log;
+    const size_t rows = size_t{1} << K;
+    const unsigned s = b + sl;
+    const size_t m = size_t{1} << s;
+    const unsigned sh = log_n - 1 - s;
+    const size_t rstep = size_t{1} << sl;
+    for (size_t rh = 0; rh < rows; rh += 2 * rstep) {
+        for (size_t rl = 0; rl < rstep; ++rl) {
+            F* row = a + base + ((rh + rl) << b);
+            const size_t jbase = (rl << b) + lo0;   // j of the first element of the row
+            size_t t0 = 0;
+            if (jbase == 0) {
+                butterfly_one(row[0], row[m]);
+                t0 = 1;
+            }
+            for (size_t t = t0; t < T; ++t) butterfly_k<Dif, Inv>(row[t], row[t + m], tw, half, (jbase + t) << sh);
         }
     }
 }
 
-// Stages b … b+K−1 on one tile: columns lo0 … lo0+T−1 (T = 2^tile_log) of the
-// group whose index bits above b+K are `hi`.
-template <bool Inv, class F>
+// Stages b … b+K−1 on one tile (in reverse order for decimation in frequency).
+template <bool Dif, bool Inv, class F>
 void column_pass_tile(F* a, size_t hi, size_t lo0, unsigned b, unsigned K, unsigned log_n, const F* tw,
                       size_t half)
 {
-    constexpr size_t T = size_t{1} << tile_log;
     const size_t base = (hi << (b + K)) + lo0;
-    const size_t rows = size_t{1} << K;
-    for (unsigned sl = 0; sl < K; ++sl) {
-        const unsigned s = b + sl;
-        const size_t m = size_t{1} << s;
-        const unsigned sh = log_n - 1 - s;
-        const size_t rstep = size_t{1} << sl;
-        for (size_t rh = 0; rh < rows; rh += 2 * rstep) {
-            for (size_t rl = 0; rl < rstep; ++rl) {
-                F* row = a + base + ((rh + rl) << b);
-                const size_t jbase = (rl << b) + lo0;   // j of the first element of the row
-                size_t t0 = 0;
-                if (jbase == 0) {
-                    butterfly_one(row[0], row[m]);
-                    t0 = 1;
-                }
-                for (size_t t = t0; t < T; ++t) butterfly<Inv>(row[t], row[t + m], tw, half, (jbase + t) << sh);
-            }
-        }
+    if constexpr (Dif)
+        for (unsigned sl = K; sl-- > 0;) tile_stage<Dif, Inv>(a, base, lo0, b, sl, K, log_n, tw, half);
+    else
+        for (unsigned sl = 0; sl < K; ++sl) tile_stage<Dif, Inv>(a, base, lo0, b, sl, K, log_n, tw, half);
+}
+
+// The passes after the first (block) one: (b, K) = stages b … b+K−1, the
+// remaining log n − B stages split into passes of near-equal size, each at
+// most col_log.
+struct column_pass {
+    unsigned b, K;
+};
+std::vector<column_pass> column_passes(unsigned log_n, unsigned B)
+{
+    std::vector<column_pass> out;
+    unsigned rest = log_n - B, b = B;
+    while (rest > 0) {
+        const unsigned passes = (rest + col_log - 1) / col_log;
+        const unsigned K = (rest + passes - 1) / passes;
+        out.push_back({b, K});
+        b += K;
+        rest -= K;
     }
+    return out;
+}
+
+unsigned block_bits(unsigned log_n) { return log_n < block_log ? log_n : block_log; }
+
+// One column pass over the whole array, its tiles split over the threads.
+template <bool Dif, bool Inv, class F>
+void run_column_pass(F* p, size_t n, column_pass cp, unsigned log_n, const F* tw, unsigned threads)
+{
+    const size_t tiles_per_hi = (size_t{1} << cp.b) >> tile_log;
+    const size_t units = (n >> (cp.b + cp.K)) * tiles_per_hi;
+    run(threads, units, n, [&](size_t ub, size_t ue) {
+        for (size_t u = ub; u < ue; ++u) {
+            const size_t hi = u / tiles_per_hi;
+            const size_t lo0 = (u % tiles_per_hi) << tile_log;
+            column_pass_tile<Dif, Inv>(p, hi, lo0, cp.b, cp.K, log_n, tw, n / 2);
+        }
+    });
 }
 
 // The DIT butterflies of all stages on bit-reversed input.
@@ -177,34 +255,13 @@ void dit(std::span<F> a, const ntt_domain_t<F>& d, unsigned threads)
     const unsigned log_n = d.log_size();
     if (log_n == 0) return;
     const size_t n = a.size();
-    const size_t half = n / 2;
     const F* tw = d.twiddles().data();
     F* p = a.data();
-
-    const unsigned B = log_n < block_log ? log_n : block_log;
+    const unsigned B = block_bits(log_n);
     run(threads, n >> B, n, [&](size_t b, size_t e) {
-        for (size_t u = b; u < e; ++u) first_pass_block<Inv>(p, u << B, B, log_n, tw, half);
+        for (size_t u = b; u < e; ++u) first_pass_block<false, Inv>(p, u << B, B, log_n, tw, n / 2);
     });
-
-    // Later passes: split the remaining log_n − B stages into passes of
-    // near-equal size, each at most col_log.
-    unsigned rest = log_n - B;
-    unsigned b = B;
-    while (rest > 0) {
-        const unsigned passes = (rest + col_log - 1) / col_log;
-        const unsigned K = (rest + passes - 1) / passes;
-        const size_t tiles_per_hi = (size_t{1} << b) >> tile_log;
-        const size_t units = (n >> (b + K)) * tiles_per_hi;
-        run(threads, units, n, [&](size_t ub, size_t ue) {
-            for (size_t u = ub; u < ue; ++u) {
-                const size_t hi = u / tiles_per_hi;
-                const size_t lo0 = (u % tiles_per_hi) << tile_log;
-                column_pass_tile<Inv>(p, hi, lo0, b, K, log_n, tw, half);
-            }
-        });
-        b += K;
-        rest -= K;
-    }
+    for (const column_pass cp : column_passes(log_n, B)) run_column_pass<false, Inv>(p, n, cp, log_n, tw, threads);
 }
 
 // a_i <- a_i · c0 · g^i.
@@ -356,6 +413,60 @@ void coset_intt(std::type_identity_t<std::span<F>> a, const ntt_domain_t<F>& d, 
     scale_powers_from<F>(a, d.size_inv(), shift.inverse(), threads);
 }
 
+namespace {
+
+// v[l] = y^rev(l) for 0 <= l < 2^bits, bits >= 1.
+template <class F>
+std::vector<F> bit_reversed_powers(const F& y, unsigned bits)
+{
+    const size_t len = size_t{1} << bits;
+    std::vector<F> pw(len), v(len);
+    pw[0] = F::one();
+    for (size_t j = 1; j < len; ++j) pw[j] = pw[j - 1] * y;
+    for (size_t l = 0; l < len; ++l) v[l] = pw[reverse_bits(l, bits)];
+    return v;
+}
+
+} // namespace
+
+// Three sweeps of the array instead of intt's and coset_ntt's eight (two of
+// them bit reversals):
+//   1. the inverse transform's column passes as decimation in frequency, top
+//      stages first;
+//   2. per block of 2^B: the inverse's block stages (DIF), after which
+//      position i holds n·(coefficient rev(i)); position i times
+//      (1/n)·shift^rev(i); the forward transform's block stages (DIT), which
+//      read their input in bit-reversed order;
+//   3. the forward transform's column passes.
+// With i = u·2^B + l, rev(i) = rev_B(l)·2^(log n − B) + rev_(log n − B)(u),
+// so the factor is y^rev_B(l) (one table of 2^B) times (1/n)·shift^rev(u)
+// (one per block), y = shift^(2^(log n − B)).
+template <class F>
+void values_on_coset(std::type_identity_t<std::span<F>> a, const ntt_domain_t<F>& d, const F& shift,
+                     unsigned threads)
+{
+    check_size<F>(a, d, "values_on_coset");
+    const unsigned log_n = d.log_size();
+    if (log_n == 0) return;   // a constant polynomial: its one value is unchanged
+    const size_t n = a.size();
+    const F* tw = d.twiddles().data();
+    F* p = a.data();
+    const unsigned B = block_bits(log_n), hb = log_n - B;
+    const auto passes = column_passes(log_n, B);
+    for (auto it = passes.rbegin(); it != passes.rend(); ++it) run_column_pass<true, true>(p, n, *it, log_n, tw, threads);
+    const std::vector<F> lo = bit_reversed_powers(shift.pow(uint64_t{1} << hb), B);
+    run(threads, n >> B, n, [&](size_t b, size_t e) {
+        for (size_t u = b; u < e; ++u) {
+            first_pass_block<true, true>(p, u << B, B, log_n, tw, n / 2);
+            const F cu = d.size_inv() * shift.pow(uint64_t(hb ? reverse_bits(u, hb) : 0));
+            F* blk = p + (u << B);
+            for (size_t l = 0; l < lo.size(); ++l) blk[l] *= lo[l] * cu;
+            first_pass_block<false, false>(p, u << B, B, log_n, tw, n / 2);
+        }
+    });
+    for (const column_pass cp : passes) run_column_pass<false, false>(p, n, cp, log_n, tw, threads);
+}
+
 #define CUZK_NTT(F)                                                                                      \
     template F root_of_unity_of<F>(unsigned, root_convention);                                           \
     template class ntt_domain_t<F>;                                                                       \
@@ -364,7 +475,8 @@ void coset_intt(std::type_identity_t<std::span<F>> a, const ntt_domain_t<F>& d, 
     template void ntt<F>(std::type_identity_t<std::span<F>>, const ntt_domain_t<F>&, unsigned);          \
     template void intt<F>(std::type_identity_t<std::span<F>>, const ntt_domain_t<F>&, unsigned);         \
     template void coset_ntt<F>(std::type_identity_t<std::span<F>>, const ntt_domain_t<F>&, const F&, unsigned); \
-    template void coset_intt<F>(std::type_identity_t<std::span<F>>, const ntt_domain_t<F>&, const F&, unsigned);
+    template void coset_intt<F>(std::type_identity_t<std::span<F>>, const ntt_domain_t<F>&, const F&, unsigned); \
+    template void values_on_coset<F>(std::type_identity_t<std::span<F>>, const ntt_domain_t<F>&, const F&, unsigned);
 CUZK_NTT(fr)
 CUZK_NTT(bn254::fr)
 #undef CUZK_NTT
