@@ -84,20 +84,4 @@ CUZK_NOINLINE_HD Xz point_dbl(const Xz& a)
     return a.dbl();
 }
 
-// [k]P for a small non-negative k (k < 2^32) by left-to-right double and
-// add: bits(k) − 1 doublings and popcount(k) − 1 additions.
-template <class Xz>
-CUZK_HD Xz mul_small(const Xz& p, uint32_t k)
-{
-    if (k == 0) return Xz::identity();
-    int top = 31;
-    while (!((k >> top) & 1)) --top;
-    Xz r = p;
-    for (int i = top - 1; i >= 0; --i) {
-        r = point_dbl(r);
-        if ((k >> i) & 1) r = point_add(r, p);
-    }
-    return r;
-}
-
 } // namespace cuzk::dev

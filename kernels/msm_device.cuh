@@ -17,13 +17,16 @@
 //                 nothing is left. Chunks of equal length keep the threads
 //                 balanced whatever the scalars are (a bucket holding every
 //                 point costs log(n) rounds, not n additions on one thread).
-//   4. reduce     per window, buckets B_1 … B_H (H = 2^(c−1)) become Σ j·B_j:
-//                 segments of 2^s buckets, one per thread, by the running sum
-//                 (2 additions per bucket), plus lo·(segment sum) for the
-//                 segment's offset lo (mul_small); segment results are summed
-//                 in groups of 8 until one point per window remains.
+//   4. reduce     per window, buckets B_1 … B_H (H = 2^(c−1)) become Σ j·B_j
+//                 in levels (msm_reduce_level): each thread takes a segment
+//                 of L buckets, its running sum (2 additions per bucket) and
+//                 its plain sum; the next level does the same over the
+//                 segment sums, carrying the weighted parts scaled by
+//                 doublings, until one point per window remains. No thread
+//                 multiplies by its segment's offset, and the first level
+//                 has ~2^19 threads.
 //   5. combine    the W window sums go to the host: Σ_w 2^(wc)·S_w (Horner).
-// Work: n·W mixed additions (W = ceil((bits + 1)/c)), W·2^c full additions in
+// Work: n·W mixed additions (W = ceil((bits + 1)/c)), ~W·2^c full additions in
 // the reduction, and the sort. The window c is chosen on the host (cost model
 // in lib/backend/cuda.cpp). Windows are processed in groups when n·W entries
 // would exceed the backend's entry cap.
@@ -40,6 +43,7 @@
 #pragma once
 
 #include <algorithm>
+#include <utility>
 #include <cstddef>
 #include <cstdint>
 
@@ -221,30 +225,46 @@ struct msm_compact {
     }
 };
 
-// Step 4: one thread per segment of 2^log_seg buckets of one window.
-// Bucket b (0-based) holds the points of digit b + 1. Going down from the top,
-// run = Σ_{j' >= j} B_{lo+j'} and tot = Σ_j run = Σ_j (j + 1)·B_{lo+j}; the
-// segment's share of the window sum is tot + lo·run.
+// Step 4: the window sums R = Σ_i (i + 1)·B_i (bucket i holds digit i + 1),
+// in levels. Write R' = Σ_i i·x_i for a row x. Cutting a row into segments of
+// L entries, i = gL + k:
+//   R'(x) = Σ_g t_g + L·R'(S),  t_g = Σ_k k·x_{gL+k},  S_g = Σ_k x_{gL+k}.
+// So with u = t, λ = L after the first level, every later level keeps
+//   R'(B) = Σ_g u_g + λ·R'(S)
+// by u'_h = Σ_k u_{hL+k} + λ·t_h (t_h over the segment h of S), S'_h = Σ_k S_{hL+k},
+// λ' = λ·L. When one segment is left per row, R'(B) = u and Σ_i B_i = S, so
+// R = u + S. Each thread takes one segment: t by the running sum from the top
+// (2 additions per entry), log λ doublings, L additions for u. Rows are
+// contiguous and L divides the row length, so segment t is entries
+// [tL, tL + L) and its outputs go to index t.
 template <class Xz>
-struct msm_bucket_reduce {
-    const Xz* buckets;
-    Xz* out;
-    unsigned log_b, log_seg;
+struct msm_reduce_level {
+    const Xz* s_in;
+    const Xz* u_in;   // null on the first level (u = 0 there)
+    Xz* s_out;
+    Xz* u_out;
+    unsigned log_l, log_lambda;
+    bool last;   // one segment per row: write R = u + S to u_out
 
     CUZK_HD void operator()(size_t t) const
     {
-        const unsigned log_segs = log_b - log_seg;
-        const size_t w = t >> log_segs;
-        const uint32_t sg = uint32_t(t & ((size_t{1} << log_segs) - 1));
-        const uint32_t lo = sg << log_seg;
-        const Xz* b = buckets + (w << log_b) + lo;
+        const size_t len = size_t{1} << log_l;
+        const Xz* x = s_in + (t << log_l);
         Xz run = Xz::identity(), tot = Xz::identity();
-        for (uint32_t j = uint32_t{1} << log_seg; j-- > 0;) {
-            run = point_add(run, b[j]);
+        for (size_t k = len; k-- > 1;) {
+            run = point_add(run, x[k]);
             tot = point_add(tot, run);
         }
-        if (lo) tot = point_add(tot, mul_small(run, lo));
-        out[t] = tot;
+        run = point_add(run, x[0]);
+        for (unsigned i = 0; i < log_lambda; ++i) tot = point_dbl(tot);
+        if (u_in)
+            for (size_t k = 0; k < len; ++k) tot = point_add(tot, u_in[(t << log_l) + k]);
+        if (last) {
+            u_out[t] = point_add(tot, run);
+        } else {
+            u_out[t] = tot;
+            s_out[t] = run;
+        }
     }
 };
 
@@ -266,6 +286,18 @@ struct msm_sum_groups {
         out[t] = acc;
     }
 };
+
+// Segment length of the first reduction level: about 2^19 threads (a few
+// waves on the device), 4 … 64 buckets each; later levels take 8.
+inline unsigned msm_reduce_first_log(unsigned log_h, unsigned W)
+{
+    unsigned log_total = log_h;
+    for (unsigned x = W - 1; x > 0; x >>= 1) ++log_total;
+    const unsigned want = log_total > 19 ? log_total - 19 : 0;
+    const unsigned l = want < 2 ? 2 : want > 6 ? 6 : want;
+    return l < log_h ? l : log_h;
+}
+constexpr unsigned msm_reduce_later_log = 3;
 
 // Chunk length of the first run step: about 2^20 threads at most, 16 entries
 // each at least (fewer entries per thread only adds partial sums).
@@ -381,26 +413,28 @@ void msm_windows(Be& be, const Aff* points, const uint64_t* scalars, size_t n, u
         }
     }
 
-    // Step 4: segments of 2^log_seg buckets, about 2^17 threads in all.
-    const unsigned log_h = c - 1;
-    unsigned log_total = log_h;
-    for (unsigned x = W; x > 1; x >>= 1) ++log_total;
-    unsigned log_seg = log_total > 17 ? log_total - 17 : 0;
-    if (log_seg < 2) log_seg = 2;
-    if (log_seg > log_h) log_seg = log_h;
-    size_t per_w = size_t{1} << (log_h - log_seg);
-    Xz* seg_a = be.template buffer<Xz>(slot_seg_a, W * per_w);
-    Xz* seg_b = be.template buffer<Xz>(slot_seg_b, W * ((per_w + 7) / 8));
-    be.each(W * per_w, msm_bucket_reduce<Xz>{buckets, seg_a, log_h, log_seg}, 128);
-    while (per_w > 1) {
-        const size_t m2 = (per_w + 7) / 8;
-        be.each(W * m2, msm_sum_groups<Xz>{seg_a, seg_b, per_w, m2, 8}, 128);
-        Xz* t = seg_a;
-        seg_a = seg_b;
-        seg_b = t;
-        per_w = m2;
+    // Step 4: reduction levels until one point per window is left.
+    unsigned log_m = c - 1;   // entries per row
+    unsigned log_l = msm_reduce_first_log(log_m, W);
+    const size_t first_out = W * (size_t{1} << (log_m - log_l));
+    Xz* out_a = be.template buffer<Xz>(slot_seg_a, 2 * first_out);
+    Xz* out_b = be.template buffer<Xz>(slot_seg_b, first_out + 1);   // levels >= 2 have L >= 2
+    const Xz* s_in = buckets;
+    const Xz* u_in = nullptr;
+    unsigned log_lambda = 0;
+    for (;;) {
+        const size_t segs = W * (size_t{1} << (log_m - log_l));
+        const bool last = log_l == log_m;
+        be.each(segs, msm_reduce_level<Xz>{s_in, u_in, out_a, out_a + segs, log_l, log_lambda, last}, 128);
+        if (last) break;
+        s_in = out_a;
+        u_in = out_a + segs;
+        std::swap(out_a, out_b);
+        log_lambda += log_l;
+        log_m -= log_l;
+        log_l = log_m < msm_reduce_later_log ? log_m : msm_reduce_later_log;
     }
-    be.to_host(window_sums, seg_a, W * sizeof(Xz));
+    be.to_host(window_sums, out_a + W, W * sizeof(Xz));
 }
 
 } // namespace cuzk::dev
