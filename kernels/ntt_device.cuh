@@ -96,10 +96,19 @@ struct ntt_pass {
     unsigned out_shift;
     unsigned threads;
     unsigned radix_log;   // stages per shared-memory round trip (1 … 3; see stage_group)
+    // Decimation in frequency (ntt_run_to_coset): the pass's stages in reverse
+    // order with the transposed butterflies. fused: the block pass of
+    // ntt_run_to_coset, DIF stages k−1 … 0, then each element at position p
+    // times mid_lo/mid_hi at rev(p), then DIT stages 0 … k−1, in one pass.
+    bool dif = false, fused = false;
+    const dfr* mid_lo = nullptr;
+    const dfr* mid_hi = nullptr;
+    unsigned mid_shift = 0;
 
     CUZK_HD unsigned elems() const { return 1u << (k + log_t); }
-    // Phases between barriers: groups of radix_log stages.
-    CUZK_HD unsigned stages() const { return (k + radix_log - 1) / radix_log; }
+    CUZK_HD unsigned groups() const { return (k + radix_log - 1) / radix_log; }
+    // Phases between barriers: groups of radix_log stages (twice for fused).
+    CUZK_HD unsigned stages() const { return fused ? 2 * groups() : groups(); }
     CUZK_HD size_t lo0(size_t block) const
     {
         const unsigned lt = b - log_t;   // log of tiles per row group
@@ -164,6 +173,23 @@ struct ntt_pass {
     template <unsigned R>
     CUZK_HD void stage_r(unsigned g, size_t block, unsigned tid, q16* sm) const
     {
+        if (dif || fused) {
+            // Decimation in frequency runs the groups last to first; the fused
+            // pass then runs the DIT groups, scaling on the first one's load.
+            const unsigned G = groups();
+            const bool d = fused ? g < G : true;
+            const unsigned gg = d ? G - 1 - (g < G ? g : g - G) : g - G;
+            const bool mid = fused && g == G;
+            const unsigned sl0 = gg * R;
+            const unsigned r = k - sl0 < R ? k - sl0 : R;
+            // (Only radices up to R are instantiated, so that this path does
+            // not raise the kernel's register count.)
+            if constexpr (R >= 3)
+                if (r == 3) return stage_group<3>(sl0, block, tid, sm, d, mid);
+            if constexpr (R >= 2)
+                if (r == 2) return stage_group<2>(sl0, block, tid, sm, d, mid);
+            return stage_group<1>(sl0, block, tid, sm, d, mid);
+        }
         if constexpr (R == 1) {
             stage_radix2(g, block, tid, sm);
         } else {
@@ -175,6 +201,13 @@ struct ntt_pass {
         }
     }
 
+    // The fused pass's factor for array position p: mid_lo/mid_hi at rev(p).
+    CUZK_HD dfr mid_factor(size_t p) const
+    {
+        const size_t x = bit_reverse32(uint32_t(p)) >> (32 - log_n);
+        return mid_lo[x & ((size_t{1} << mid_shift) - 1)] * mid_hi[x >> mid_shift];
+    }
+
     // r stages sl0 … sl0+r−1 in registers: a thread takes the 2^r rows that
     // differ only in bits sl0 … sl0+r−1 (one column t), runs the r·2^(r−1)
     // butterflies of those stages on them, and writes them back: one shared
@@ -182,9 +215,11 @@ struct ntt_pass {
     // The butterflies, twiddles and their order per element are those of
     // stage_radix2, so the results are identical.
     template <unsigned r>
-    CUZK_HD void stage_group(unsigned sl0, size_t block, unsigned tid, q16* sm) const
+    CUZK_HD void stage_group(unsigned sl0, size_t block, unsigned tid, q16* sm, bool d_if = false,
+                             bool mid = false) const
     {
         constexpr unsigned m = 1u << r;
+        const bool inv = fused ? d_if : inverse;   // the fused pass: inverse DIF, then forward DIT
         const unsigned groups = elems() >> r;
         const size_t base = lo0(block);
         const unsigned tmask = (1u << log_t) - 1, lmask0 = (1u << sl0) - 1;
@@ -196,10 +231,13 @@ struct ntt_pass {
 #pragma unroll
 #endif
             for (unsigned i = 0; i < m; ++i) x[i] = get(sm, ((row0 | (i << sl0)) << log_t) | t);
+            if (mid)
+                for (unsigned i = 0; i < m; ++i) x[i] = x[i] * mid_factor(pos(block, ((row0 | (i << sl0)) << log_t) | t));
 #if defined(__CUDA_ARCH__)
 #pragma unroll
 #endif
-            for (unsigned d = 0; d < r; ++d) {
+            for (unsigned dd = 0; dd < r; ++dd) {
+                const unsigned d = d_if ? r - 1 - dd : dd;
                 const unsigned s = b + sl0 + d;
 #if defined(__CUDA_ARCH__)
 #pragma unroll
@@ -214,7 +252,13 @@ struct ntt_pass {
                         const dfr y = x[i2];
                         x[i2] = x[i] - y;
                         x[i] = x[i] + y;
-                    } else if (!inverse) {
+                    } else if (d_if) {
+                        // (x + y, (x − y)·ω^j); the inverse: (x − y)·ω^−j = (y − x)·T_s[2^s − j].
+                        const dfr sum = x[i] + x[i2];
+                        const dfr diff = inv && j ? x[i2] - x[i] : x[i] - x[i2];
+                        x[i2] = diff * tw[half - 1 + (inv && j ? half - j : j)];
+                        x[i] = sum;
+                    } else if (!inv) {
                         const dfr y = x[i2] * tw[half - 1 + j];
                         x[i2] = x[i] - y;
                         x[i] = x[i] + y;
@@ -444,6 +488,53 @@ void ntt_run(Be& be, dfr* data, dfr* scratch, const dfr* tw, unsigned L, bool in
         else if (radix_log == 2) be.blocks(blocks, ps.threads, smem, ntt_pass_r<dfr, 2>{ps});
         else be.blocks(blocks, ps.threads, smem, ntt_pass_r<dfr, 1>{ps});
     }
+}
+
+// Values on ⟨ω⟩ to values on a coset (ntt/ntt.hpp's values_on_coset): the
+// inverse as decimation in frequency, its column passes last to first, then
+// the fused block pass (DIF stages, each position p times mid at rev(p), DIT
+// stages), then the forward column passes. Every pass works in place (no
+// gather: the DIF leaves the coefficients in the bit-reversed order the DIT
+// reads), so there is no scratch and one pass fewer than an inverse and a
+// forward transform. mid: the tables of (1/n)·shift^x (ntt_build_powers).
+template <class Be, class dfr>
+void ntt_run_to_coset(Be& be, dfr* data, const dfr* tw, unsigned L, const dfr* mid_lo, const dfr* mid_hi,
+                      unsigned mid_shift, unsigned radix_log = 2)
+{
+    radix_log = radix_log < 1 ? 1 : radix_log > 3 ? 3 : radix_log;
+    ntt_pass_plan plan[8];
+    const int np = ntt_plan(L, plan);
+    auto run = [&](int p, bool dif, bool fused) {
+        ntt_pass<dfr> ps{};
+        ps.src = data;
+        ps.dst = data;
+        ps.tw = tw;
+        ps.log_n = L;
+        ps.b = plan[p].b;
+        ps.k = plan[p].k;
+        ps.log_t = plan[p].log_t;
+        ps.inverse = dif;
+        ps.out_c = dfr::one();
+        ps.radix_log = radix_log;
+        ps.dif = dif && !fused;
+        ps.fused = fused;
+        if (fused) {
+            ps.mid_lo = mid_lo;
+            ps.mid_hi = mid_hi;
+            ps.mid_shift = mid_shift;
+        }
+        const unsigned E = ps.elems();
+        const unsigned per = E >> (radix_log < ps.k ? radix_log : ps.k);
+        ps.threads = per < ntt_threads ? (per ? per : 1) : ntt_threads;
+        const size_t blocks = (size_t{1} << L) / E;
+        const size_t smem = size_t(2) * E * sizeof(q16);
+        if (radix_log == 3) be.blocks(blocks, ps.threads, smem, ntt_pass_r<dfr, 3>{ps});
+        else if (radix_log == 2) be.blocks(blocks, ps.threads, smem, ntt_pass_r<dfr, 2>{ps});
+        else be.blocks(blocks, ps.threads, smem, ntt_pass_r<dfr, 1>{ps});
+    };
+    for (int p = np - 1; p >= 1; --p) run(p, true, false);
+    run(0, true, true);
+    for (int p = 1; p < np; ++p) run(p, false, false);
 }
 
 } // namespace cuzk::dev
