@@ -96,11 +96,10 @@ struct ntt_pass {
     unsigned out_shift;
     unsigned threads;
     unsigned radix_log;   // stages per shared-memory round trip (1 … 3; see stage_group)
-    // Decimation in frequency (ntt_run_to_coset): the pass's stages in reverse
-    // order with the transposed butterflies. fused: the block pass of
-    // ntt_run_to_coset, DIF stages k−1 … 0, then each element at position p
-    // times mid_lo/mid_hi at rev(p), then DIT stages 0 … k−1, in one pass.
-    bool dif = false, fused = false;
+    // fused: the block pass of ntt_run_to_coset (stage_coset), DIF stages
+    // k−1 … 0, then each element at position p times mid_lo/mid_hi at rev(p),
+    // then DIT stages 0 … k−1, in one pass.
+    bool fused = false;
     const dfr* mid_lo = nullptr;
     const dfr* mid_hi = nullptr;
     unsigned mid_shift = 0;
@@ -173,23 +172,6 @@ struct ntt_pass {
     template <unsigned R>
     CUZK_HD void stage_r(unsigned g, size_t block, unsigned tid, q16* sm) const
     {
-        if (dif || fused) {
-            // Decimation in frequency runs the groups last to first; the fused
-            // pass then runs the DIT groups, scaling on the first one's load.
-            const unsigned G = groups();
-            const bool d = fused ? g < G : true;
-            const unsigned gg = d ? G - 1 - (g < G ? g : g - G) : g - G;
-            const bool mid = fused && g == G;
-            const unsigned sl0 = gg * R;
-            const unsigned r = k - sl0 < R ? k - sl0 : R;
-            // (Only radices up to R are instantiated, so that this path does
-            // not raise the kernel's register count.)
-            if constexpr (R >= 3)
-                if (r == 3) return stage_group<3>(sl0, block, tid, sm, d, mid);
-            if constexpr (R >= 2)
-                if (r == 2) return stage_group<2>(sl0, block, tid, sm, d, mid);
-            return stage_group<1>(sl0, block, tid, sm, d, mid);
-        }
         if constexpr (R == 1) {
             stage_radix2(g, block, tid, sm);
         } else {
@@ -199,6 +181,33 @@ struct ntt_pass {
             else if (r == 2) stage_group<2>(sl0, block, tid, sm);
             else stage_group<1>(sl0, block, tid, sm);
         }
+    }
+
+    // Phase g of a pass of ntt_run_to_coset (its own kernel, ntt_pass_r with
+    // ToCoset, so the plain transforms' kernels stay as they were): a DIF
+    // pass runs its groups last to first; the fused pass runs them so, then
+    // the DIT groups first to last, scaling on the first DIT group's load.
+    template <unsigned R>
+    CUZK_HD void stage_coset(unsigned g, size_t block, unsigned tid, q16* sm) const
+    {
+        const unsigned G = groups();
+        const bool dif_phase = g < G;
+        const unsigned gg = dif_phase ? G - 1 - g : g - G;
+        const bool mid = fused && g == G;
+        const unsigned sl0 = gg * R;
+        const unsigned r = k - sl0 < R ? k - sl0 : R;
+        if (dif_phase) {
+            if constexpr (R >= 3)
+                if (r == 3) return stage_group<3, 1>(sl0, block, tid, sm);
+            if constexpr (R >= 2)
+                if (r == 2) return stage_group<2, 1>(sl0, block, tid, sm);
+            return stage_group<1, 1>(sl0, block, tid, sm);
+        }
+        if constexpr (R >= 3)
+            if (r == 3) return stage_group<3, 2>(sl0, block, tid, sm, mid);
+        if constexpr (R >= 2)
+            if (r == 2) return stage_group<2, 2>(sl0, block, tid, sm, mid);
+        return stage_group<1, 2>(sl0, block, tid, sm, mid);
     }
 
     // The fused pass's factor for array position p: mid_lo/mid_hi at rev(p).
@@ -214,12 +223,15 @@ struct ntt_pass {
     // memory round trip and one barrier per r stages instead of per stage.
     // The butterflies, twiddles and their order per element are those of
     // stage_radix2, so the results are identical.
-    template <unsigned r>
-    CUZK_HD void stage_group(unsigned sl0, size_t block, unsigned tid, q16* sm, bool d_if = false,
-                             bool mid = false) const
+    // Mode: 0 the plain transforms (DIT, direction from `inverse`); 1 the
+    // inverse as DIF (stages in reverse, transposed butterflies); 2 forward
+    // DIT, each element first times mid_factor when `mid`.
+    template <unsigned r, int Mode = 0>
+    CUZK_HD void stage_group(unsigned sl0, size_t block, unsigned tid, q16* sm, bool mid = false) const
     {
         constexpr unsigned m = 1u << r;
-        const bool inv = fused ? d_if : inverse;   // the fused pass: inverse DIF, then forward DIT
+        constexpr bool d_if = Mode == 1;
+        const bool inv = Mode == 0 ? inverse : d_if;
         const unsigned groups = elems() >> r;
         const size_t base = lo0(block);
         const unsigned tmask = (1u << log_t) - 1, lmask0 = (1u << sl0) - 1;
@@ -231,8 +243,10 @@ struct ntt_pass {
 #pragma unroll
 #endif
             for (unsigned i = 0; i < m; ++i) x[i] = get(sm, ((row0 | (i << sl0)) << log_t) | t);
-            if (mid)
-                for (unsigned i = 0; i < m; ++i) x[i] = x[i] * mid_factor(pos(block, ((row0 | (i << sl0)) << log_t) | t));
+            if constexpr (Mode == 2)
+                if (mid)
+                    for (unsigned i = 0; i < m; ++i)
+                        x[i] = x[i] * mid_factor(pos(block, ((row0 | (i << sl0)) << log_t) | t));
 #if defined(__CUDA_ARCH__)
 #pragma unroll
 #endif
@@ -332,10 +346,16 @@ struct ntt_pass {
 // The pass with its radix fixed at compile time (the kernel body). R = 3 holds
 // 8 elements per thread in registers (about 130 registers unbounded); asking
 // for 2 blocks of 256 threads per SM caps it at 128.
-template <class F, unsigned R>
+template <class F, unsigned R, bool ToCoset = false>
 struct ntt_pass_r : ntt_pass<F> {
     static constexpr unsigned min_blocks_per_sm = R == 1 ? 1 : R == 2 ? 3 : 2;
-    CUZK_HD void stage(unsigned g, size_t block, unsigned tid, q16* sm) const { this->template stage_r<R>(g, block, tid, sm); }
+    CUZK_HD void stage(unsigned g, size_t block, unsigned tid, q16* sm) const
+    {
+        if constexpr (ToCoset)
+            this->template stage_coset<R>(g, block, tid, sm);
+        else
+            this->template stage_r<R>(g, block, tid, sm);
+    }
 };
 
 // out[i] = f·g^i (square and multiply; i below 2^16 or so).
@@ -516,7 +536,6 @@ void ntt_run_to_coset(Be& be, dfr* data, const dfr* tw, unsigned L, const dfr* m
         ps.inverse = dif;
         ps.out_c = dfr::one();
         ps.radix_log = radix_log;
-        ps.dif = dif && !fused;
         ps.fused = fused;
         if (fused) {
             ps.mid_lo = mid_lo;
@@ -528,9 +547,17 @@ void ntt_run_to_coset(Be& be, dfr* data, const dfr* tw, unsigned L, const dfr* m
         ps.threads = per < ntt_threads ? (per ? per : 1) : ntt_threads;
         const size_t blocks = (size_t{1} << L) / E;
         const size_t smem = size_t(2) * E * sizeof(q16);
-        if (radix_log == 3) be.blocks(blocks, ps.threads, smem, ntt_pass_r<dfr, 3>{ps});
-        else if (radix_log == 2) be.blocks(blocks, ps.threads, smem, ntt_pass_r<dfr, 2>{ps});
-        else be.blocks(blocks, ps.threads, smem, ntt_pass_r<dfr, 1>{ps});
+        if (!dif) {   // a plain forward DIT pass (no gather, no scaling)
+            if (radix_log == 3) be.blocks(blocks, ps.threads, smem, ntt_pass_r<dfr, 3>{ps});
+            else if (radix_log == 2) be.blocks(blocks, ps.threads, smem, ntt_pass_r<dfr, 2>{ps});
+            else be.blocks(blocks, ps.threads, smem, ntt_pass_r<dfr, 1>{ps});
+        } else if (radix_log == 3) {
+            be.blocks(blocks, ps.threads, smem, ntt_pass_r<dfr, 3, true>{ps});
+        } else if (radix_log == 2) {
+            be.blocks(blocks, ps.threads, smem, ntt_pass_r<dfr, 2, true>{ps});
+        } else {
+            be.blocks(blocks, ps.threads, smem, ntt_pass_r<dfr, 1, true>{ps});
+        }
     };
     for (int p = np - 1; p >= 1; --p) run(p, true, false);
     run(0, true, true);
