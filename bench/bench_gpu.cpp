@@ -93,8 +93,7 @@ void bm_field_mul(benchmark::State& st)
 }
 
 // ---- NTT ---------------------------------------------------------------------------------------
-// Args: log2 n, kind (0 forward, 1 inverse, 2 coset forward, 3 coset inverse,
-// 4 to_coset, 5 the pair it replaces: inverse then coset forward).
+// Args: log2 n, kind (0 forward, 1 inverse, 2 coset forward, 3 coset inverse).
 // F: BLS12-381's fr or bn254::fr.
 template <class F>
 void run_ntt(benchmark::State& st)
@@ -107,21 +106,12 @@ void run_ntt(benchmark::State& st)
     gpu_buffer buf(n * sizeof(F));
     buf.upload(std::span<const F>(host));
     const F shift = F::from_u64(7);
-    auto once = [&] {
-        if (st.range(1) == 5) {
-            gpu_ntt_device(buf.as<F>(), L, root_convention::snarkjs, gpu_ntt_kind::inverse, F::one(), F::from_u64(n));
-            gpu_ntt_device(buf.as<F>(), L, root_convention::snarkjs, gpu_ntt_kind::coset_forward, shift,
-                           F::from_u64(n).inverse());
-        } else {
-            gpu_ntt_device(buf.as<F>(), L, root_convention::snarkjs, kind, shift);
-        }
-    };
-    once();   // warm-up
+    gpu_ntt_device(buf.as<F>(), L, root_convention::snarkjs, kind, shift);   // warm-up
     gpu_timer t;
     std::vector<double> ms;
     for (auto _ : st) {
         t.start();
-        once();
+        gpu_ntt_device(buf.as<F>(), L, root_convention::snarkjs, kind, shift);
         const double m = t.stop_ms();
         st.SetIterationTime(m / 1e3);
         ms.push_back(m);
@@ -139,9 +129,7 @@ void bm_ntt(benchmark::State& st)
     const auto kind = gpu_ntt_kind(st.range(1));
     const size_t n = size_t{1} << L;
     // n/2·(L − 1) butterflies with an Fr multiplication (stage 0 has none), plus n for scaling.
-    // Kinds 4 and 5 are two transforms.
-    const double transforms = st.range(1) >= 4 ? 2.0 : 1.0;
-    const double muls = transforms * double(n) / 2 * (L - 1) + (kind == gpu_ntt_kind::forward ? 0.0 : double(n));
+    const double muls = double(n) / 2 * (L - 1) + (kind == gpu_ntt_kind::forward ? 0.0 : double(n));
     st.counters["model_ms"] = muls / fr_rate * 1e3;
     double peer = 0, flo = 0, fhi = 0;
     if (kind == gpu_ntt_kind::forward) {
@@ -266,10 +254,6 @@ BENCHMARK(bm_ntt)
     ->Args({26, 0})
     ->Args({27, 0})
     ->Args({27, 3})
-    ->Args({24, 4})
-    ->Args({24, 5})
-    ->Args({27, 4})
-    ->Args({27, 5})
     ->UseManualTime()
     ->Iterations(10)
     ->Unit(benchmark::kMillisecond);

@@ -96,18 +96,10 @@ struct ntt_pass {
     unsigned out_shift;
     unsigned threads;
     unsigned radix_log;   // stages per shared-memory round trip (1 … 3; see stage_group)
-    // fused: the block pass of ntt_run_to_coset (stage_coset), DIF stages
-    // k−1 … 0, then each element at position p times mid_lo/mid_hi at rev(p),
-    // then DIT stages 0 … k−1, in one pass.
-    bool fused = false;
-    const dfr* mid_lo = nullptr;
-    const dfr* mid_hi = nullptr;
-    unsigned mid_shift = 0;
 
     CUZK_HD unsigned elems() const { return 1u << (k + log_t); }
-    CUZK_HD unsigned groups() const { return (k + radix_log - 1) / radix_log; }
-    // Phases between barriers: groups of radix_log stages (twice for fused).
-    CUZK_HD unsigned stages() const { return fused ? 2 * groups() : groups(); }
+    // Phases between barriers: groups of radix_log stages.
+    CUZK_HD unsigned stages() const { return (k + radix_log - 1) / radix_log; }
     CUZK_HD size_t lo0(size_t block) const
     {
         const unsigned lt = b - log_t;   // log of tiles per row group
@@ -183,55 +175,16 @@ struct ntt_pass {
         }
     }
 
-    // Phase g of a pass of ntt_run_to_coset (its own kernel, ntt_pass_r with
-    // ToCoset, so the plain transforms' kernels stay as they were): a DIF
-    // pass runs its groups last to first; the fused pass runs them so, then
-    // the DIT groups first to last, scaling on the first DIT group's load.
-    template <unsigned R>
-    CUZK_HD void stage_coset(unsigned g, size_t block, unsigned tid, q16* sm) const
-    {
-        const unsigned G = groups();
-        const bool dif_phase = g < G;
-        const unsigned gg = dif_phase ? G - 1 - g : g - G;
-        const bool mid = fused && g == G;
-        const unsigned sl0 = gg * R;
-        const unsigned r = k - sl0 < R ? k - sl0 : R;
-        if (dif_phase) {
-            if constexpr (R >= 3)
-                if (r == 3) return stage_group<3, 1>(sl0, block, tid, sm);
-            if constexpr (R >= 2)
-                if (r == 2) return stage_group<2, 1>(sl0, block, tid, sm);
-            return stage_group<1, 1>(sl0, block, tid, sm);
-        }
-        if constexpr (R >= 3)
-            if (r == 3) return stage_group<3, 2>(sl0, block, tid, sm, mid);
-        if constexpr (R >= 2)
-            if (r == 2) return stage_group<2, 2>(sl0, block, tid, sm, mid);
-        return stage_group<1, 2>(sl0, block, tid, sm, mid);
-    }
-
-    // The fused pass's factor for array position p: mid_lo/mid_hi at rev(p).
-    CUZK_HD dfr mid_factor(size_t p) const
-    {
-        const size_t x = bit_reverse32(uint32_t(p)) >> (32 - log_n);
-        return mid_lo[x & ((size_t{1} << mid_shift) - 1)] * mid_hi[x >> mid_shift];
-    }
-
     // r stages sl0 … sl0+r−1 in registers: a thread takes the 2^r rows that
     // differ only in bits sl0 … sl0+r−1 (one column t), runs the r·2^(r−1)
     // butterflies of those stages on them, and writes them back: one shared
     // memory round trip and one barrier per r stages instead of per stage.
     // The butterflies, twiddles and their order per element are those of
     // stage_radix2, so the results are identical.
-    // Mode: 0 the plain transforms (DIT, direction from `inverse`); 1 the
-    // inverse as DIF (stages in reverse, transposed butterflies); 2 forward
-    // DIT, each element first times mid_factor when `mid`.
-    template <unsigned r, int Mode = 0>
-    CUZK_HD void stage_group(unsigned sl0, size_t block, unsigned tid, q16* sm, bool mid = false) const
+    template <unsigned r>
+    CUZK_HD void stage_group(unsigned sl0, size_t block, unsigned tid, q16* sm) const
     {
         constexpr unsigned m = 1u << r;
-        constexpr bool d_if = Mode == 1;
-        const bool inv = Mode == 0 ? inverse : d_if;
         const unsigned groups = elems() >> r;
         const size_t base = lo0(block);
         const unsigned tmask = (1u << log_t) - 1, lmask0 = (1u << sl0) - 1;
@@ -243,15 +196,10 @@ struct ntt_pass {
 #pragma unroll
 #endif
             for (unsigned i = 0; i < m; ++i) x[i] = get(sm, ((row0 | (i << sl0)) << log_t) | t);
-            if constexpr (Mode == 2)
-                if (mid)
-                    for (unsigned i = 0; i < m; ++i)
-                        x[i] = x[i] * mid_factor(pos(block, ((row0 | (i << sl0)) << log_t) | t));
 #if defined(__CUDA_ARCH__)
 #pragma unroll
 #endif
-            for (unsigned dd = 0; dd < r; ++dd) {
-                const unsigned d = d_if ? r - 1 - dd : dd;
+            for (unsigned d = 0; d < r; ++d) {
                 const unsigned s = b + sl0 + d;
 #if defined(__CUDA_ARCH__)
 #pragma unroll
@@ -266,13 +214,7 @@ struct ntt_pass {
                         const dfr y = x[i2];
                         x[i2] = x[i] - y;
                         x[i] = x[i] + y;
-                    } else if (d_if) {
-                        // (x + y, (x − y)·ω^j); the inverse: (x − y)·ω^−j = (y − x)·T_s[2^s − j].
-                        const dfr sum = x[i] + x[i2];
-                        const dfr diff = inv && j ? x[i2] - x[i] : x[i] - x[i2];
-                        x[i2] = diff * tw[half - 1 + (inv && j ? half - j : j)];
-                        x[i] = sum;
-                    } else if (!inv) {
+                    } else if (!inverse) {
                         const dfr y = x[i2] * tw[half - 1 + j];
                         x[i2] = x[i] - y;
                         x[i] = x[i] + y;
@@ -346,16 +288,10 @@ struct ntt_pass {
 // The pass with its radix fixed at compile time (the kernel body). R = 3 holds
 // 8 elements per thread in registers (about 130 registers unbounded); asking
 // for 2 blocks of 256 threads per SM caps it at 128.
-template <class F, unsigned R, bool ToCoset = false>
+template <class F, unsigned R>
 struct ntt_pass_r : ntt_pass<F> {
     static constexpr unsigned min_blocks_per_sm = R == 1 ? 1 : R == 2 ? 3 : 2;
-    CUZK_HD void stage(unsigned g, size_t block, unsigned tid, q16* sm) const
-    {
-        if constexpr (ToCoset)
-            this->template stage_coset<R>(g, block, tid, sm);
-        else
-            this->template stage_r<R>(g, block, tid, sm);
-    }
+    CUZK_HD void stage(unsigned g, size_t block, unsigned tid, q16* sm) const { this->template stage_r<R>(g, block, tid, sm); }
 };
 
 // out[i] = f·g^i (square and multiply; i below 2^16 or so).
@@ -508,60 +444,6 @@ void ntt_run(Be& be, dfr* data, dfr* scratch, const dfr* tw, unsigned L, bool in
         else if (radix_log == 2) be.blocks(blocks, ps.threads, smem, ntt_pass_r<dfr, 2>{ps});
         else be.blocks(blocks, ps.threads, smem, ntt_pass_r<dfr, 1>{ps});
     }
-}
-
-// Values on ⟨ω⟩ to values on a coset (ntt/ntt.hpp's values_on_coset): the
-// inverse as decimation in frequency, its column passes last to first, then
-// the fused block pass (DIF stages, each position p times mid at rev(p), DIT
-// stages), then the forward column passes. Every pass works in place (no
-// gather: the DIF leaves the coefficients in the bit-reversed order the DIT
-// reads), so there is no scratch and one pass fewer than an inverse and a
-// forward transform. mid: the tables of (1/n)·shift^x (ntt_build_powers).
-template <class Be, class dfr>
-void ntt_run_to_coset(Be& be, dfr* data, const dfr* tw, unsigned L, const dfr* mid_lo, const dfr* mid_hi,
-                      unsigned mid_shift, unsigned radix_log = 2)
-{
-    radix_log = radix_log < 1 ? 1 : radix_log > 3 ? 3 : radix_log;
-    ntt_pass_plan plan[8];
-    const int np = ntt_plan(L, plan);
-    auto run = [&](int p, bool dif, bool fused) {
-        ntt_pass<dfr> ps{};
-        ps.src = data;
-        ps.dst = data;
-        ps.tw = tw;
-        ps.log_n = L;
-        ps.b = plan[p].b;
-        ps.k = plan[p].k;
-        ps.log_t = plan[p].log_t;
-        ps.inverse = dif;
-        ps.out_c = dfr::one();
-        ps.radix_log = radix_log;
-        ps.fused = fused;
-        if (fused) {
-            ps.mid_lo = mid_lo;
-            ps.mid_hi = mid_hi;
-            ps.mid_shift = mid_shift;
-        }
-        const unsigned E = ps.elems();
-        const unsigned per = E >> (radix_log < ps.k ? radix_log : ps.k);
-        ps.threads = per < ntt_threads ? (per ? per : 1) : ntt_threads;
-        const size_t blocks = (size_t{1} << L) / E;
-        const size_t smem = size_t(2) * E * sizeof(q16);
-        if (!dif) {   // a plain forward DIT pass (no gather, no scaling)
-            if (radix_log == 3) be.blocks(blocks, ps.threads, smem, ntt_pass_r<dfr, 3>{ps});
-            else if (radix_log == 2) be.blocks(blocks, ps.threads, smem, ntt_pass_r<dfr, 2>{ps});
-            else be.blocks(blocks, ps.threads, smem, ntt_pass_r<dfr, 1>{ps});
-        } else if (radix_log == 3) {
-            be.blocks(blocks, ps.threads, smem, ntt_pass_r<dfr, 3, true>{ps});
-        } else if (radix_log == 2) {
-            be.blocks(blocks, ps.threads, smem, ntt_pass_r<dfr, 2, true>{ps});
-        } else {
-            be.blocks(blocks, ps.threads, smem, ntt_pass_r<dfr, 1, true>{ps});
-        }
-    };
-    for (int p = np - 1; p >= 1; --p) run(p, true, false);
-    run(0, true, true);
-    for (int p = 1; p < np; ++p) run(p, false, false);
 }
 
 } // namespace cuzk::dev

@@ -109,7 +109,6 @@ const char* kind_name(gpu_ntt_kind k)
     case gpu_ntt_kind::forward: return "forward";
     case gpu_ntt_kind::inverse: return "inverse";
     case gpu_ntt_kind::coset_forward: return "coset_forward";
-    case gpu_ntt_kind::to_coset: return "to_coset";
     default: return "coset_inverse";
     }
 }
@@ -121,7 +120,6 @@ void cpu_ntt(std::vector<fr>& a, const ntt_domain& d, gpu_ntt_kind k, const fr& 
     case gpu_ntt_kind::forward: ntt(a, d); break;
     case gpu_ntt_kind::inverse: intt(a, d); break;
     case gpu_ntt_kind::coset_forward: coset_ntt(a, d, shift); break;
-    case gpu_ntt_kind::to_coset: values_on_coset(a, d, shift); break;
     default: coset_intt(a, d, shift); break;
     }
 }
@@ -174,7 +172,7 @@ TEST_CASE("gpu: NTT equals the CPU NTT for 2^1 … 2^20, all kinds, both convent
     for (auto conv : {root_convention::bellperson, root_convention::snarkjs})
         for (unsigned log_n = 1; log_n <= 20; ++log_n)
             for (auto kind : {gpu_ntt_kind::forward, gpu_ntt_kind::inverse, gpu_ntt_kind::coset_forward,
-                              gpu_ntt_kind::coset_inverse, gpu_ntt_kind::to_coset})
+                              gpu_ntt_kind::coset_inverse})
                 check_ntt(log_n, conv, kind, rng);
 }
 
@@ -185,7 +183,6 @@ TEST_CASE("gpu: NTT equals the CPU NTT at 2^22 and 2^24", "[gpu]")
     check_ntt(22, root_convention::bellperson, gpu_ntt_kind::coset_forward, rng);
     check_ntt(22, root_convention::snarkjs, gpu_ntt_kind::inverse, rng);
     check_ntt(24, root_convention::bellperson, gpu_ntt_kind::forward, rng);
-    check_ntt(24, root_convention::snarkjs, gpu_ntt_kind::to_coset, rng);   // two column passes each way
     check_ntt(24, root_convention::snarkjs, gpu_ntt_kind::coset_inverse, rng);
 }
 

@@ -79,7 +79,6 @@ void cpu_bn_ntt(std::vector<bn::fr>& a, const ntt_domain_t<bn::fr>& d, gpu_ntt_k
     case gpu_ntt_kind::forward: ntt<bn::fr>(a, d); break;
     case gpu_ntt_kind::inverse: intt<bn::fr>(a, d); break;
     case gpu_ntt_kind::coset_forward: coset_ntt<bn::fr>(a, d, shift); break;
-    case gpu_ntt_kind::to_coset: values_on_coset<bn::fr>(a, d, shift); break;
     default: coset_intt<bn::fr>(a, d, shift); break;
     }
 }
@@ -108,7 +107,7 @@ TEST_CASE("gpu bn254: NTT equals the CPU NTT for 2^1 … 2^18, all kinds", "[gpu
     std::mt19937_64 rng(test::test_seed() + 40);
     for (unsigned log_n = 1; log_n <= 18; ++log_n)
         for (auto kind : {gpu_ntt_kind::forward, gpu_ntt_kind::inverse, gpu_ntt_kind::coset_forward,
-                          gpu_ntt_kind::coset_inverse, gpu_ntt_kind::to_coset})
+                          gpu_ntt_kind::coset_inverse})
             check_bn_ntt(log_n, kind, rng);
 }
 

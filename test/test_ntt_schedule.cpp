@@ -73,49 +73,7 @@ void host_device_ntt(std::vector<fr>& a, unsigned L, root_convention conv, bool 
     for (size_t i = 0; i < n; ++i) a[i] = d[i].to_host();
 }
 
-// The bridge's ntt_to_coset (kernels/ntt.cu) on the host: values on ⟨ω⟩ to
-// values on shift·⟨ω⟩ in place, through the DIF/DIT schedule.
-void host_device_to_coset(std::vector<fr>& a, unsigned L, root_convention conv, const fr& shift, unsigned radix)
-{
-    host_be be;
-    const size_t n = size_t{1} << L;
-    const size_t small = (size_t{2} << ((L + 1) / 2)) + 16;
-    std::vector<dfr> tables(2 * small), tw(ntt_twiddle_count(L));
-    ntt_build_twiddles(be, tw.data(), L, dfr::from_host(root_of_unity(L, conv)), tables.data());
-    const unsigned h = ntt_build_powers(be, tables.data(), tables.data() + small, L, dfr::from_host(shift),
-                                        dfr::from_host(fr::from_u64(n).inverse()));
-    std::vector<dfr> d(n);
-    for (size_t i = 0; i < n; ++i) d[i] = dfr::from_host(a[i]);
-    ntt_run_to_coset(be, d.data(), tw.data(), L, tables.data(), tables.data() + small, h, radix);
-    for (size_t i = 0; i < n; ++i) a[i] = d[i].to_host();
-}
-
 } // namespace
-
-TEST_CASE("device values-to-coset schedule (DIF, fused block pass, DIT) equals values_on_coset (host emulation)")
-{
-    std::mt19937_64 rng(test::test_seed() + 41);
-    // 2^12 … 2^16: one column pass each way with 1 … 5 stages; 2^20: two (5 + 4).
-    for (unsigned L : {1u, 2u, 3u, 5u, 8u, 11u, 12u, 14u, 16u, 20u}) {
-        const size_t n = size_t{1} << L;
-        std::vector<fr> in(n);
-        for (auto& x : in) x = fr::random(rng);
-        for (auto conv : {root_convention::bellperson, root_convention::snarkjs}) {
-            if (L == 20 && conv == root_convention::bellperson) continue;   // one large case is enough
-            const ntt_domain dom(L, conv);
-            const fr shift = conv == root_convention::snarkjs ? root_of_unity(L + 1, conv) : fr::from_u64(7);
-            std::vector<fr> want = in;
-            values_on_coset(want, dom, shift, 1);
-            for (unsigned radix : {1u, 2u, 3u}) {
-                if (L == 20 && radix != 2) continue;
-                INFO("L " << L << " conv " << int(conv) << " radix " << radix);
-                std::vector<fr> got = in;
-                host_device_to_coset(got, L, conv, shift, radix);
-                REQUIRE(got == want);
-            }
-        }
-    }
-}
 
 TEST_CASE("device NTT schedule equals the CPU NTT for every radix (host emulation)")
 {

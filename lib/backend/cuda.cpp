@@ -198,8 +198,6 @@ void ntt_device_impl(Fr* data, unsigned log_n, root_convention conv, gpu_ntt_kin
                      const Fr& scale)
 {
     check_ntt(log_n, kind, shift);
-    if (kind == gpu_ntt_kind::to_coset)
-        return cuda_bridge::ntt_to_coset(data, log_n, conv, root_of_unity_of<Fr>(log_n, conv), shift, scale);
     const bool inverse = kind == gpu_ntt_kind::inverse || kind == gpu_ntt_kind::coset_inverse;
     const bool coset = kind == gpu_ntt_kind::coset_forward || kind == gpu_ntt_kind::coset_inverse;
     const Fr omega = root_of_unity_of<Fr>(log_n, conv);

@@ -569,9 +569,14 @@ void bellperson_h_step(gpu_key::impl& k, device_steps& ds, const bp_vectors& v)
     pb::fill_zero(v.b + m, (n - m) * sizeof(fr));
     pb::fill_zero(v.c + m, (n - m) * sizeof(fr));
     const fr g = fr::from_u64(7);   // bellperson's coset shift
-    // iNTT and coset NTT as one schedule (to_coset: its 1/n joins the powers
-    // g^i); 1/Z joins the coset iNTT's (1/n)·g^−i.
-    for (fr* x : {a, v.b, v.c}) gpu_ntt_device(x, k.log_n, root_convention::bellperson, gpu_ntt_kind::to_coset, g);
+    // The constant factors ride on the transforms' own scalings: the iNTT
+    // leaves out its 1/n (scale n), which joins the coset NTT's powers g^i;
+    // 1/Z joins the coset iNTT's (1/n)·g^−i.
+    const fr n_fr = fr::from_u64(n), n_inv = n_fr.inverse();
+    for (fr* x : {a, v.b, v.c}) {
+        gpu_ntt_device(x, k.log_n, root_convention::bellperson, gpu_ntt_kind::inverse, fr::one(), n_fr);
+        gpu_ntt_device(x, k.log_n, root_convention::bellperson, gpu_ntt_kind::coset_forward, g, n_inv);
+    }
     // On the coset g·⟨ω⟩, Z(x) = x^n − 1 is the constant g^n − 1.
     const fr z_inv = (g.pow(bigint<1>{{uint64_t(n)}}) - fr::one()).inverse();
     pb::mul_sub(a, v.b, v.c, n);   // a·b − c
@@ -686,9 +691,14 @@ groth16::prove_sums prove_snarkjs_device(gpu_key::impl& k, std::span<const fr> w
             pb::fill_zero(a + m, (n - m) * sizeof(fr));
             pb::fill_zero(b + m, (n - m) * sizeof(fr));
             pb::mul_into(a, b, c, n);   // c = a∘b row by row (zero rows give zero)
-            // iNTT, ×ω_2n^i, NTT: values on the odd coset ω_2n·⟨ω⟩ (to_coset).
+            // iNTT, ×ω_2n^i, NTT: the scaling by powers is the coset NTT of
+            // shift ω_2n, and the iNTT's 1/n joins its power table.
             const fr w2n = root_of_unity(k.log_n + 1, root_convention::snarkjs);
-            for (fr* v : {a, b, c}) gpu_ntt_device(v, k.log_n, root_convention::snarkjs, gpu_ntt_kind::to_coset, w2n);
+            const fr n_fr = fr::from_u64(n), n_inv = n_fr.inverse();
+            for (fr* v : {a, b, c}) {
+                gpu_ntt_device(v, k.log_n, root_convention::snarkjs, gpu_ntt_kind::inverse, fr::one(), n_fr);
+                gpu_ntt_device(v, k.log_n, root_convention::snarkjs, gpu_ntt_kind::coset_forward, w2n, n_inv);
+            }
             pb::mul_sub(a, b, c, n);
             s.end();
         }

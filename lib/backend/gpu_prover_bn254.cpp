@@ -182,7 +182,11 @@ void h_step(bfr* a, bfr* b, bfr* c, unsigned log_n)
     const size_t n = size_t{1} << log_n;
     pb::mul_into(a, b, c, n);
     const bfr w2n = root_of_unity_of<bfr>(log_n + 1, root_convention::snarkjs);
-    for (bfr* v : {a, b, c}) gpu_ntt_device(v, log_n, root_convention::snarkjs, gpu_ntt_kind::to_coset, w2n);
+    const bfr n_fr = bfr::from_u64(n), n_inv = n_fr.inverse();
+    for (bfr* v : {a, b, c}) {
+        gpu_ntt_device(v, log_n, root_convention::snarkjs, gpu_ntt_kind::inverse, bfr::one(), n_fr);
+        gpu_ntt_device(v, log_n, root_convention::snarkjs, gpu_ntt_kind::coset_forward, w2n, n_inv);
+    }
     pb::mul_sub(a, b, c, n);
 }
 

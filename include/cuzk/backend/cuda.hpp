@@ -153,13 +153,10 @@ gpu_mul_rate gpu_bench_field_mul(gpu_field f, unsigned blocks, unsigned iters);
 //   inverse        a_i <- (1/n) Σ_j a_j ω^{−ij}                (intt)
 //   coset_forward  a_i <- Σ_j a_j (shift·ω^i)^j                (coset_ntt)
 //   coset_inverse  the inverse of coset_forward                (coset_intt)
-//   to_coset       values on ⟨ω⟩ to values on shift·⟨ω⟩       (values_on_coset)
-//                  (inverse then coset_forward in one schedule: a pass
-//                  fewer, in place, no bit-reversing gather)
 // with ω = root_of_unity(log2 n, conv). Sizes 2^0 … 2^30 (device memory
 // permitting; the twiddle tables hold n − 1 elements and are cached per size
 // and convention, and sizes above 2^11 use a scratch array of n elements).
-enum class gpu_ntt_kind : uint8_t { forward, inverse, coset_forward, coset_inverse, to_coset };
+enum class gpu_ntt_kind : uint8_t { forward, inverse, coset_forward, coset_inverse };
 // In place on a host array: copies it to the device and back. Throws
 // errc::invalid_argument when a.size() is not a power of two, or for a zero
 // shift of coset_inverse.

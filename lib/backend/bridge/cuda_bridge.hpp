@@ -67,11 +67,6 @@ void ntt(fr* data, unsigned log_n, root_convention conv, const fr& omega, bool i
          const fr& scale);
 void ntt(bn254::fr* data, unsigned log_n, root_convention conv, const bn254::fr& omega, bool inverse, bool coset,
          const bn254::fr& shift, const bn254::fr& scale);
-// Values on ⟨ω⟩ to values on shift·⟨ω⟩ (the inverse, then the coset forward
-// transform, as one schedule), times scale.
-void ntt_to_coset(fr* data, unsigned log_n, root_convention conv, const fr& omega, const fr& shift, const fr& scale);
-void ntt_to_coset(bn254::fr* data, unsigned log_n, root_convention conv, const bn254::fr& omega,
-                  const bn254::fr& shift, const bn254::fr& scale);
 
 // Largest bit length of the n scalars in device memory (0 when all are zero).
 unsigned scalar_bits(const fr::repr* scalars, size_t n);
