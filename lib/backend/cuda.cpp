@@ -45,7 +45,8 @@ namespace {
 //                  the sort, gather and bookkeeping per entry (~1 M, measured
 //                  as time per sorted pair against the multiply rate)
 //   W·H·30         bucket reduction: two full XYZZ additions (12M + 2S) per
-//                  bucket, plus the segment offsets
+//                  bucket, plus the later levels' additions (about 3 per 8
+//                  segments) and doublings
 // The buckets must fit in 8 GiB (W·H·sizeof(xyzz)); c <= 22 for G1, 20 for G2.
 // For G2 every M is an Fp2 multiplication (3 Fp M); the ratio, and so c, is
 // the same.
