@@ -43,9 +43,9 @@
 #pragma once
 
 #include <algorithm>
-#include <utility>
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 
 #include "ec_device.cuh"
 

@@ -415,15 +415,14 @@ void coset_intt(std::type_identity_t<std::span<F>> a, const ntt_domain_t<F>& d, 
 
 namespace {
 
-// v[l] = y^rev(l) for 0 <= l < 2^bits, bits >= 1.
+// v[l] = y^rev(l) for 0 <= l < 2^bits.
 template <class F>
 std::vector<F> bit_reversed_powers(const F& y, unsigned bits)
 {
-    const size_t len = size_t{1} << bits;
-    std::vector<F> pw(len), v(len);
-    pw[0] = F::one();
-    for (size_t j = 1; j < len; ++j) pw[j] = pw[j - 1] * y;
-    for (size_t l = 0; l < len; ++l) v[l] = pw[reverse_bits(l, bits)];
+    std::vector<F> v(size_t{1} << bits);
+    v[0] = F::one();
+    for (size_t j = 1; j < v.size(); ++j) v[j] = v[j - 1] * y;
+    bit_reverse<F>(v, 1);
     return v;
 }
 
