@@ -1,5 +1,6 @@
 // CPU MSM benchmarks: G1 at 2^10, 2^14, 2^16, 2^18 on one thread and on all
-// hardware threads, G2 at 2^10 and 2^14 on one thread, the 0/1 sum, and the
+// hardware threads, G2 at 2^10 and 2^14 on one thread, BN254 G1 at 2^16 (one
+// thread) and 2^19 (all threads), the 0/1 sum, and the
 // two bucket methods and neighbouring windows side by side at 2^16. Items are
 // points; items/s is points per second of wall-clock time (UseRealTime, so
 // the multi-threaded runs are measured fairly; on a loaded machine compare
@@ -16,6 +17,7 @@
 #include <benchmark/benchmark.h>
 
 #include <random>
+#include <type_traits>
 #include <vector>
 
 #include "cuzk/msm/msm.hpp"
@@ -47,6 +49,8 @@ const std::vector<Aff>& points(size_t n)
     return pts;
 }
 
+// Uniform scalars of the curve's own group order (Fr of BLS12-381 or BN254).
+template <class Fr>
 const std::vector<fr::repr>& scalars(size_t n)
 {
     static std::vector<fr::repr> sc;
@@ -54,9 +58,12 @@ const std::vector<fr::repr>& scalars(size_t n)
     std::mt19937_64 rng(0x7363616c6172ull);
     sc.clear();
     sc.reserve(n);
-    for (size_t i = 0; i < n; ++i) sc.push_back(fr::random(rng).to_repr());
+    for (size_t i = 0; i < n; ++i) sc.push_back(Fr::random(rng).to_repr());
     return sc;
 }
+
+template <class Aff>
+using scalar_field_of = std::conditional_t<std::is_same_v<Aff, bn254::g1_affine>, bn254::fr, fr>;
 
 // Args: log2 n, threads (0 = all hardware threads), bucket method
 // (0 automatic, 1 xyzz, 2 batch_affine), window bits (0 = automatic).
@@ -69,7 +76,7 @@ void bm_msm(benchmark::State& st)
     o.buckets = msm_buckets(st.range(2));
     o.window_bits = st.range(3) > 0 ? unsigned(st.range(3)) : 0;
     const std::span<const Aff> p(points<Aff>(n).data(), n);
-    const std::span<const fr::repr> k(scalars(n).data(), n);
+    const std::span<const fr::repr> k(scalars<scalar_field_of<Aff>>(n).data(), n);
     for (auto _ : st) {
         auto r = msm(p, k, o);
         benchmark::DoNotOptimize(r);
@@ -142,6 +149,16 @@ BENCHMARK(bm_msm<g2_affine>)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime()
     ->Iterations(1);
+// BN254 G1 at the size of the H query of a 2^19-domain circom circuit
+// (Sha256 of 4096 bits), the MSM that dominates a snarkjs-convention prove.
+BENCHMARK(bm_msm<bn254::g1_affine>)
+    ->Name("bn254_g1_msm")
+    ->ArgNames({"log_n", "threads", "buckets", "window"})
+    ->Args({16, 1, autob, 0})
+    ->Args({19, 0, autob, 0})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->Iterations(2);
 BENCHMARK(bm_sum_points)
     ->Name("g1_sum_points")
     ->ArgNames({"log_n", "threads"})

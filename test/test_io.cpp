@@ -527,6 +527,19 @@ TEST_CASE("zkey: round trips of random keys, threaded decoding, cs_hash", "[io]"
     hs[96 * 7001 + 48] ^= 1;   // y of H[7001]
     expect_error([&] { parse_zkey_copy(join(c), {subgroup_check::skip, 4}); }, errc::not_on_curve,
                  {"k.zkey section 9 (PointsH) point 7001"});
+    // With the curve test deferred (the caller verifies its proofs), the
+    // same file reads and keeps the bad point as it is; the subgroup test
+    // brings the curve test back.
+    const zkey zs = parse_zkey_copy(join(c), {subgroup_check::skip, 4, curve_check::skip});
+    CHECK(!zs.pk.h[7001].is_on_curve());
+    CHECK(zs.pk.h[7000] == z1.pk.h[7000]);
+    expect_error([&] { parse_zkey_copy(join(c), {subgroup_check::check, 4, curve_check::skip}); },
+                 errc::not_on_curve, {"k.zkey section 9 (PointsH) point 7001"});
+    // The verifying key's points are tested whatever the options say.
+    container v = split(slurp(td.file("big.zkey")));
+    sec(v, 3).body[96 * 1 + 48] ^= 1;   // y of IC[1]
+    expect_error([&] { parse_zkey_copy(join(v), {subgroup_check::skip, 4, curve_check::skip}); },
+                 errc::not_on_curve, {"k.zkey section 3 (IC) point 1"});
 }
 
 TEST_CASE("zkey: the reader rejects malformed files with a clear error", "[io]")

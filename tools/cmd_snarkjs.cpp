@@ -71,7 +71,7 @@ namespace {
 
 const char* const setup_usage = "setup <circuit.r1cs> <circuit.zkey>\nsetup sha256 [--blocks B] [--threads N] <out.params> <out.vk>";
 const char* const prove_usage =
-    "prove <circuit.zkey> <witness.wtns> <proof.json> <public.json> [--threads N] [--gpu]\n"
+    "prove <circuit.zkey> <witness.wtns> <proof.json> <public.json> [--threads N] [--gpu] [--no-verify]\n"
     "prove sha256 <in.params> <proof.bin> <public.json> [--blocks B] [--seed S] [--threads N]";
 const char* const verify_usage =
     "verify <verification_key.json> <public.json> <proof.json>\nverify sha256 <in.vk> <public.json> <proof.bin>";
@@ -79,6 +79,9 @@ const char* const verify_usage =
 constexpr flag_spec prove_flags[] = {
     {"--threads", "N", "CPU threads (default 0 = all cores)"},
     {"--gpu", nullptr, "prove on the GPU (an error saying why when none is usable)"},
+    {"--no-verify", nullptr,
+     "skip the proof's check against the key's verifying key (a few ms; the key's points are then each tested "
+     "on the curve while reading instead)"},
 };
 
 bool is_sha256(args a) { return !a.empty() && !std::strcmp(a[0], "sha256"); }
@@ -121,14 +124,40 @@ int setup_on(const std::string& r1cs_path, const std::string& zkey_path)
     return 0;
 }
 
+// The proof against the key's own verifying key, before anything is written:
+// an invalid proof is never reported. A key read without the per-point curve
+// test is read again with every test when the proof fails, so that a bad
+// point is named; when every point passes, the witness is what is wrong (or
+// the key's sections do not belong together).
 template <class C>
-int prove_on(const std::vector<std::string>& pos, const groth16::prove_options& opt, bool gpu)
+void self_check(const std::vector<std::string>& pos, const io::zkey_t<C>& z, const groth16::proof_t<C>& pr,
+                std::span<const typename C::fr> pub, bool curve_tested)
+{
+    const auto t0 = std::chrono::steady_clock::now();
+    const bool on_curve = pr.a.is_on_curve() && pr.b.is_on_curve() && pr.c.is_on_curve();
+    if (on_curve && groth16::verify<C>(groth16::prepare_verifying_key<C>(z.pk.vk), pr, pub)) {
+        std::fprintf(stderr, "cuzk prove: the proof verifies under the key (%.3f s)\n", secs_since(t0));
+        return;
+    }
+    if (!curve_tested)
+        read_as("argument 1, the proving key (.zkey)", [&] { return io::read_zkey<C>(pos[0]).n_vars; });
+    throw error(errc::unsatisfied,
+                fmt::format("argument 2, {}: the proof made with this witness does not verify under {}'s verifying "
+                            "key, so none was written: the witness does not satisfy the key's circuit (`snarkjs wtns "
+                            "check` names the failing constraint), or the key's sections do not belong together",
+                            pos[1], pos[0]));
+}
+
+template <class C>
+int prove_on(const std::vector<std::string>& pos, const groth16::prove_options& opt, bool gpu, bool self_verify)
 {
     using F = typename C::fr;
     const auto t0 = std::chrono::steady_clock::now();
     progress_step load("cuzk prove", "reading " + pos[0]);
+    io::zkey_read_options ro;
+    ro.curve = self_verify ? io::curve_check::skip : io::curve_check::check;   // self_check covers it
     const auto zkp = read_as("argument 1, the proving key (.zkey)",
-                             [&] { return std::make_shared<io::zkey_t<C>>(io::read_zkey<C>(pos[0])); });
+                             [&] { return std::make_shared<io::zkey_t<C>>(io::read_zkey<C>(pos[0], ro)); });
     const double t_load = secs_since(t0);
     const std::vector<F> w = read_as("argument 2, the witness (.wtns)", [&] { return io::read_wtns<F>(pos[1]); });
     load.end();
@@ -141,9 +170,11 @@ int prove_on(const std::vector<std::string>& pos, const groth16::prove_options& 
     const groth16::proof_t<C> pr = gpu ? prove_gpu(zkp, w, tm) : groth16::prove_snarkjs(zkp->pk, std::span<const F>(w), opt, &tm);
     proving.end();
     const double t_prove = secs_since(t1);
+    const std::span<const F> pub = std::span<const F>(w).subspan(1, zkp->n_public);
+    if (self_verify) self_check<C>(pos, *zkp, pr, pub, ro.curve == io::curve_check::check);
     read_as("argument 3, the proof to write", [&] { io::write_proof_json<C>(pos[2], pr); });
     read_as("argument 4, the public signals to write",
-            [&] { io::write_public_json<F>(pos[3], std::span<const F>(w).subspan(1, zkp->n_public)); });
+            [&] { io::write_public_json<F>(pos[3], pub); });
     std::fprintf(stderr,
                  "cuzk prove: curve %s; load %.3f s, prove %.3f s (H by NTTs %.3f; multi-scalar multiplications (MSM) "
                  "over the key's H %.3f, L %.3f, A %.3f, B in G1 %.3f, B in G2 %.3f)\n",
@@ -188,8 +219,8 @@ int cmd_prove(args a)
     opt.threads = unsigned(o.get_u64_or("--threads", 0, 4096, 0));
     if (o.has("--gpu") && !cuda_available()) throw error(errc::unsupported, "--gpu: " + no_gpu_reason());
     if (file_curve("argument 1, the proving key (.zkey)", pos[0]) == curve_id::bn254)
-        return prove_on<bn254_curve>(pos, opt, o.has("--gpu"));
-    return prove_on<bls12_381_curve>(pos, opt, o.has("--gpu"));
+        return prove_on<bn254_curve>(pos, opt, o.has("--gpu"), !o.has("--no-verify"));
+    return prove_on<bls12_381_curve>(pos, opt, o.has("--gpu"), !o.has("--no-verify"));
 }
 
 namespace {

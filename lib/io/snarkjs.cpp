@@ -210,12 +210,20 @@ void fp_to_lem(const Fp& a, uint8_t* out)
 }
 
 // Decodes the K coordinates of a point in file order into `dst` (named
-// `names` in errors), then runs the curve and (with chk = check) subgroup
+// `names` in errors), then runs the tests `t` asks for (curve, subgroup)
 // tests on p. `what` is a callable giving the location text, called only on
 // failure (this runs once per point of large keys).
+// The tests run on each decoded point beyond the coordinates' range: the
+// curve equation (unless the caller defers it, zkey_read_options::curve) and
+// the subgroup (which implies the curve test).
+struct point_tests {
+    subgroup_check sub = subgroup_check::skip;
+    bool curve = true;
+};
+
 template <class C, class Pt, size_t K, class What>
 void lem_decode(const uint8_t* in, Pt& p, typename C::fp* const (&dst)[K], const char* const (&names)[K],
-                subgroup_check chk, What&& what)
+                point_tests t, What&& what)
 {
     constexpr size_t fq = lem_fq_bytes<C>;
     if (all_zero(in, K * fq)) {
@@ -225,28 +233,29 @@ void lem_decode(const uint8_t* in, Pt& p, typename C::fp* const (&dst)[K], const
     for (size_t k = 0; k < K; ++k)
         if (!fp_from_lem(in + k * fq, *dst[k]))
             point_fail(errc::non_canonical, what(), fmt::format("{} coordinate is >= q", names[k]));
-    if (!p.is_on_curve()) point_fail(errc::not_on_curve, what(), "point is not on the curve");
-    if (chk == subgroup_check::check && !C::in_subgroup(p))
+    const bool sub = t.sub == subgroup_check::check;
+    if ((t.curve || sub) && !p.is_on_curve()) point_fail(errc::not_on_curve, what(), "point is not on the curve");
+    if (sub && !C::in_subgroup(p))
         point_fail(errc::not_in_subgroup, what(), "point is not in the prime-order subgroup");
 }
 
 template <class C, class What>
-typename C::g1_affine g1_lem_decode(const uint8_t* in, subgroup_check chk, What&& what)
+typename C::g1_affine g1_lem_decode(const uint8_t* in, point_tests t, What&& what)
 {
     static constexpr const char* names[2] = {"x", "y"};
     typename C::g1_affine p;
     typename C::fp* const dst[2] = {&p.x, &p.y};
-    lem_decode<C>(in, p, dst, names, chk, what);
+    lem_decode<C>(in, p, dst, names, t, what);
     return p;
 }
 
 template <class C, class What>
-typename C::g2_affine g2_lem_decode(const uint8_t* in, subgroup_check chk, What&& what)
+typename C::g2_affine g2_lem_decode(const uint8_t* in, point_tests t, What&& what)
 {
     static constexpr const char* names[4] = {"x.c0", "x.c1", "y.c0", "y.c1"};
     typename C::g2_affine p;
     typename C::fp* const dst[4] = {&p.x.c0, &p.x.c1, &p.y.c0, &p.y.c1};
-    lem_decode<C>(in, p, dst, names, chk, what);
+    lem_decode<C>(in, p, dst, names, t, what);
     return p;
 }
 
@@ -273,14 +282,14 @@ template <class C>
 typename C::g1_affine g1_from_lem(std::span<const uint8_t, lem_g1_bytes<C>> in, subgroup_check chk,
                                   const std::string& what)
 {
-    return g1_lem_decode<C>(in.data(), chk, [&] { return what; });
+    return g1_lem_decode<C>(in.data(), {chk}, [&] { return what; });
 }
 
 template <class C>
 typename C::g2_affine g2_from_lem(std::span<const uint8_t, lem_g2_bytes<C>> in, subgroup_check chk,
                                   const std::string& what)
 {
-    return g2_lem_decode<C>(in.data(), chk, [&] { return what; });
+    return g2_lem_decode<C>(in.data(), {chk}, [&] { return what; });
 }
 
 // ---- .zkey ----------------------------------------------------------------------------------
@@ -385,25 +394,25 @@ void read_groth16_header(const binfile& bf, const std::string& name, zkey_t<C>& 
 // A section of `count` G1 points.
 template <class C>
 std::vector<typename C::g1_affine> read_g1_section(const binfile& bf, const std::string& name, uint32_t id,
-                                                   const char* sname, size_t count, subgroup_check chk,
+                                                   const char* sname, size_t count, point_tests t,
                                                    unsigned threads)
 {
     using G1 = typename C::g1_affine;
     const auto body = bf.section(id, sname);
     return decode_section<G1, lem_g1_bytes<C>>(body, count, threads, [&](const uint8_t* b, size_t i) {
-        return g1_lem_decode<C>(b, chk, [&] { return fmt::format("{} section {} ({}) point {}", name, id, sname, i); });
+        return g1_lem_decode<C>(b, t, [&] { return fmt::format("{} section {} ({}) point {}", name, id, sname, i); });
     });
 }
 
 // Section 7: B's G2 points.
 template <class C>
 std::vector<typename C::g2_affine> read_g2_section(const binfile& bf, const std::string& name, size_t count,
-                                                   subgroup_check chk, unsigned threads)
+                                                   point_tests t, unsigned threads)
 {
     using G2 = typename C::g2_affine;
     const auto body = bf.section(7, "PointsB2");
     return decode_section<G2, lem_g2_bytes<C>>(body, count, threads, [&](const uint8_t* b, size_t i) {
-        return g2_lem_decode<C>(b, chk, [&] { return fmt::format("{} section 7 (PointsB2) point {}", name, i); });
+        return g2_lem_decode<C>(b, t, [&] { return fmt::format("{} section 7 (PointsB2) point {}", name, i); });
     });
 }
 
@@ -532,16 +541,17 @@ zkey_t<C> parse_zkey(std::span<const uint8_t> data, const std::string& name, con
     read_groth16_header(bf, name, z);
     check_point_sections(bf, z);
 
-    auto g1_section = [&](uint32_t id, const char* sname, size_t count, subgroup_check chk) {
-        return read_g1_section<C>(bf, name, id, sname, count, chk, opt.threads);
+    auto g1_section = [&](uint32_t id, const char* sname, size_t count, point_tests t) {
+        return read_g1_section<C>(bf, name, id, sname, count, t, opt.threads);
     };
-    pk.vk.ic = g1_section(3, "IC", size_t(z.n_public) + 1, subgroup_check::check);   // part of the verifying key
+    pk.vk.ic = g1_section(3, "IC", size_t(z.n_public) + 1, {subgroup_check::check});   // part of the verifying key
     read_coefs(bf, name, opt.threads, z);
-    pk.a = g1_section(5, "PointsA", z.n_vars, opt.check);
-    pk.b_g1 = g1_section(6, "PointsB1", z.n_vars, opt.check);
-    pk.b_g2 = read_g2_section<C>(bf, name, z.n_vars, opt.check, opt.threads);
-    pk.l = g1_section(8, "PointsC", pk.num_aux, opt.check);
-    pk.h = g1_section(9, "PointsH", size_t(pk.domain_size), opt.check);
+    const point_tests bulk{opt.check, opt.curve == curve_check::check};
+    pk.a = g1_section(5, "PointsA", z.n_vars, bulk);
+    pk.b_g1 = g1_section(6, "PointsB1", z.n_vars, bulk);
+    pk.b_g2 = read_g2_section<C>(bf, name, z.n_vars, bulk, opt.threads);
+    pk.l = g1_section(8, "PointsC", pk.num_aux, bulk);
+    pk.h = g1_section(9, "PointsH", size_t(pk.domain_size), bulk);
     read_contributions(bf, z);
     return z;
 }

@@ -98,11 +98,21 @@ struct zkey_t {
 };
 using zkey = zkey_t<bls12_381_curve>;
 
+enum class curve_check : bool { skip = false, check = true };
+
 struct zkey_read_options {
     // snarkjs checks points on the curve only; `check` adds a subgroup test
     // per point (expensive: a 255-bit scalar multiplication each).
     subgroup_check check = subgroup_check::skip;
     unsigned threads = 0;   // point decoding; 0 = hardware concurrency
+    // The curve test of each point of sections 5–9 (A, B1, B2, C, H; the
+    // coordinates are always checked < q). `skip` is for a caller that
+    // verifies every proof made with the key before using it, as `cuzk
+    // prove` does: a point off the curve then shows as a proof that does not
+    // verify, and reading the key again with the test names the point. The
+    // verifying key (sections 2 and 3) is always tested, in the subgroup too;
+    // check = subgroup_check::check implies the curve test.
+    curve_check curve = curve_check::check;
 };
 
 // Mapping into groth16::proving_key_t<C>:

@@ -9,7 +9,9 @@
 #     (snarkjs's own preparation of a power-15 ptau takes ~30 min here);
 #   - cuzk's proofs must pass `snarkjs groth16 verify`, snarkjs's proofs must pass
 #     `cuzk verify`, and a tampered public input or proof must fail both;
-#   - bn128: a bls12381 proof, and a bls12381 witness for a bn128 key, are refused.
+#   - bn128: a bls12381 proof, and a bls12381 witness for a bn128 key, are refused;
+#   - `cuzk prove` refuses a witness that does not satisfy the circuit and names
+#     a key point off the curve (mul20, both curves).
 # usage: run.sh <work-dir> <cuzk binary> [circuit ...]
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -42,6 +44,17 @@ tamper_public() {  # change the first public signal
 }
 tamper_proof() {   # swap A for C: both are valid G1 points, the proof is not
   node -e 'const fs=require("fs");const p=JSON.parse(fs.readFileSync(process.argv[1]));const t=p.pi_a;p.pi_a=p.pi_c;p.pi_c=t;fs.writeFileSync(process.argv[2],JSON.stringify(p));' "$1" "$2"
+}
+
+tamper_witness() {  # the last value set to 12345 (54321 if it was 12345)
+  node -e 'const fs=require("fs");const b=fs.readFileSync(process.argv[1]);const o=b.length-32;const v=b.readUInt32LE(o)===12345&&b.subarray(o+4,o+32).every(x=>x===0)?54321:12345;b.fill(0,o,o+32);b.writeUInt32LE(v,o);fs.writeFileSync(process.argv[2],b);' "$1" "$2"
+}
+tamper_zkey_h() {   # tamper_zkey_h <in> <out> <G1 point bytes>: one bit of the first non-zero H point's y flipped
+  node -e 'const fs=require("fs");const b=fs.readFileSync(process.argv[1]);const w=Number(process.argv[3]);
+let o=12;for(let s=0;s<b.readUInt32LE(8);s++){const id=b.readUInt32LE(o),sz=Number(b.readBigUInt64LE(o+4));o+=12;
+ if(id===9)for(let p=o;p<o+sz;p+=w)if(b.subarray(p,p+w).some(x=>x)){b[p+w/2]^=1;fs.writeFileSync(process.argv[2],b);process.exit(0);}
+ o+=sz;}
+process.exit(1);' "$1" "$2" "$3"
 }
 
 make_ptau() {   # make_ptau <curve> <file>: snarkjs's own small ceremony (power 6)
@@ -98,5 +111,27 @@ if [[ -z ${CUZK_INTEROP_CURVES:-} || ${CUZK_INTEROP_CURVES} == *bn128* ]]; then
   expect_bad "$cuzk" verify bn128_mul20/vk.json mul20/sj_public.json mul20/sj_proof.json   # a bls12381 proof
   expect_bad "$cuzk" prove bn128_mul20/mul20.zkey mul20/witness.wtns bn128_mul20/x.json bn128_mul20/y.json
 fi
+# `cuzk prove` checks its proof against the key before writing it: a witness
+# that does not satisfy the circuit is refused (and no proof written), and a
+# key point off the curve is named, with or without that check.
+expect_refusal() {  # expect_refusal <text> <command...>
+  local want=$1; shift
+  if "$@" >"$work/last.log" 2>&1; then echo "  FAILED (accepted) $*"; cat "$work/last.log"; fail=1
+  elif ! grep -q -- "$want" "$work/last.log"; then echo "  FAILED (no '$want') $*"; cat "$work/last.log"; fail=1
+  else echo "  ok (refused: $want) $*"; fi
+}
+refusals() {  # refusals <dir> <circuit> <G1 point bytes>
+  local d=$1 c=$2
+  echo "refusals $d"
+  tamper_witness "$d/witness.wtns" "$d/bad.wtns"
+  rm -f "$d/x.json"
+  expect_refusal "does not verify" "$cuzk" prove "$d/$c.zkey" "$d/bad.wtns" "$d/x.json" "$d/y.json"
+  [[ ! -e $d/x.json ]] || { echo "  FAILED a proof was written for a bad witness"; fail=1; }
+  tamper_zkey_h "$d/$c.zkey" "$d/bad.zkey" "$3"
+  expect_refusal "section 9 (PointsH) point" "$cuzk" prove "$d/bad.zkey" "$d/witness.wtns" "$d/x.json" "$d/y.json"
+  expect_refusal "not on the curve" "$cuzk" prove "$d/bad.zkey" "$d/witness.wtns" "$d/x.json" "$d/y.json" --no-verify
+}
+[[ " ${circuits[*]} " == *" mul20 "* ]] && refusals mul20 mul20 96
+[[ -d bn128_mul20 ]] && refusals bn128_mul20 mul20 64
 if ((fail)); then echo "interop snarkjs: FAILED"; exit 1; fi
 echo "interop snarkjs: all checks passed"
