@@ -8,7 +8,8 @@
 // filled with mixed additions, either in XYZZ coordinates or — when the
 // windows are large enough to amortise one field inversion over many
 // additions — in affine coordinates with Montgomery's batch-inversion trick.
-// Each window's buckets are reduced by a running sum, and the window sums are
+// Each window's buckets are reduced by a running sum or, for large windows,
+// by splitting the bucket index in two digits; the window sums are
 // combined by c doublings each. Work is split into (window, chunk of points)
 // tasks, each with its own buckets, handed out to an explicit number of
 // threads; no global pool.
@@ -53,8 +54,11 @@ struct msm_options {
 //          or 6.5 + I·(m/K + 2)/m (batch-affine: batches of K = 2^(c−1)/4 ≤ 2048
 //          additions share one inversion of cost I ≈ 1000 M; two more
 //          inversions flush the last batches); the cheaper one is used
-//   R(c) = cost per bucket of the running-sum reduction: two additions,
-//          28 M (XYZZ buckets) or 24 M (affine buckets)
+//   R(c) = cost per bucket of the reduction: the running sum's two
+//          additions, 28 M (XYZZ buckets) or 24 M (affine buckets), or for
+//          affine buckets where it is cheaper (large windows) the digit
+//          split: each filled bucket added to two of ~2·2^(c/2) lane sums by
+//          batch-affine additions, ~2·6.5 M plus a share of ~64 inversions
 //   windows W = ceil((scalar_bits + 1)/c); the W·C tasks run in
 //   ceil(W·C/T) rounds on T workers, with C (the chunks per window) chosen
 //   with c. The c (and C) of smallest estimated time wins.
