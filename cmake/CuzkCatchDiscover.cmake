@@ -49,7 +49,7 @@ if(NOT EXISTS "${CUZK_DISCOVER_LIST}" OR "${CUZK_DISCOVER_EXE}" IS_NEWER_THAN "$
   set(script "")
   set(failure "")
   set(t "${CUZK_DISCOVER_TARGET}")
-  _cuzk_list_cases("~[slow]~[gpu]" "${t}:" unit "")
+  _cuzk_list_cases("~[slow]~[gpu]" "${t}:" unit "SKIP_REGULAR_EXPRESSION SKIPPED:")
   if(NOT failure)
     _cuzk_list_cases("[slow]" "${t}:slow:" slow "")
   endif()

@@ -13,6 +13,7 @@
 #include "cuzk/error.hpp"
 #include "cuzk/util/parallel.hpp"
 #include "lane_sums.hpp"
+#include "vector_batch.hpp"
 
 namespace cuzk {
 
@@ -212,6 +213,9 @@ struct msm_worker {
     std::vector<entry> batch, deferred, retry;
     std::vector<F> dx, pre;
     lane_sums<F, C> lanes;   // the digit-split reduction's accumulators
+    // With vec.field set, the points and affine buckets are in the kernels'
+    // R' form (vector_batch.hpp) until the reduction converts the buckets.
+    msm_detail::vector_batch<F, C> vec;
     int32_t digits[digit_block];
     size_t batch_cap = 1, deferred_cap = 0;
 
@@ -269,13 +273,20 @@ struct msm_worker {
     //                             repeated digits cost at most an XYZZ addition.
     void side_add(const entry& e)
     {
-        const F y = e.neg ? -e.p->y : e.p->y;
+        F x = e.p->x, py = e.p->y;
+        if constexpr (msm_detail::vector_capable<F>) {
+            if (vec.field) {
+                x = msm_detail::from_rprime(x);
+                py = msm_detail::from_rprime(py);
+            }
+        }
+        const F y = e.neg ? -py : py;
         if (xb.size() < ab.size()) xb.resize(ab.size());
         if (!(st[e.bucket] & st_side)) {
-            xb[e.bucket] = {e.p->x, y, F::one(), F::one()};
+            xb[e.bucket] = {x, y, F::one(), F::one()};
             st[e.bucket] |= st_side;
         } else {
-            xyzz_madd_inplace(xb[e.bucket], e.p->x, y);
+            xyzz_madd_inplace(xb[e.bucket], x, y);
         }
     }
 
@@ -310,7 +321,14 @@ struct msm_worker {
     void flush(bool reinsert)
     {
         const size_t n = batch.size();
-        if (n) {
+        if (n && vec.field) {
+            if constexpr (msm_detail::vector_capable<F>)
+                vec.run(
+                    n, [&](size_t j) -> const aff& { return *batch[j].p; },
+                    [&](size_t j) -> aff& { return ab[batch[j].bucket]; }, [&](size_t j) { return batch[j].neg; });
+            for (const entry& e : batch) st[e.bucket] &= uint8_t(~st_busy);
+            batch.clear();
+        } else if (n) {
             F acc = F::one();
             for (size_t j = 0; j < n; ++j) {
                 dx[j] = batch[j].p->x - ab[batch[j].bucket].x;
@@ -376,6 +394,8 @@ struct msm_worker {
         for (const entry& e : deferred) side_add(e);
         deferred.clear();
 
+        if constexpr (msm_detail::vector_capable<F>)
+            if (vec.field) msm_detail::ifma::convert(*vec.field, ab[0].x.l, 2 * nb, 4, false);
         if (split) return reduce_split(nb);
         xz running = xz::identity(), total = xz::identity();
         for (size_t b = nb; b-- > 0;) {
@@ -457,6 +477,20 @@ jacobian<F, C> msm_impl(std::span<const affine<F, C>> points, std::span<const fr
     // same points, which then stay in the shared cache.
     std::vector<xz> partial(ntasks, xz::identity());
     std::vector<msm_worker<F, C>> workers(std::min<size_t>(threads, ntasks));
+    // The eight-lane kernels, where they apply: on a copy of the points in
+    // their R' form (one vector multiplication per coordinate).
+    const msm_detail::ifma::field52* vf = plan.batch && opt.avx512 ? msm_detail::vector_field<F>() : nullptr;
+    std::vector<affine<F, C>> vpoints;
+    if constexpr (msm_detail::vector_capable<F>) {
+        if (vf) {
+            vpoints.assign(points.begin(), points.end());
+            parallel_for(threads, n, [&](size_t b, size_t e, unsigned) {
+                msm_detail::ifma::convert(*vf, vpoints[b].x.l, 2 * (e - b), 4, true);
+            });
+            for (auto& w : workers) w.vec.field = vf;
+        }
+    }
+    const affine<F, C>* pts = vf ? vpoints.data() : points.data();
     const size_t q = n / nc, r = n % nc;
     parallel_tasks(threads, ntasks, [&](size_t t, unsigned wk) {
         const unsigned w = unsigned(t % nw);
@@ -464,7 +498,7 @@ jacobian<F, C> msm_impl(std::span<const affine<F, C>> points, std::span<const fr
         const size_t begin = chunk * q + std::min(chunk, r);
         const size_t count = q + (chunk < r ? 1 : 0);
         auto& ws = workers[wk];
-        partial[t] = plan.batch ? ws.run_batch(points.data() + begin, scalars.data() + begin, count, w, c,
+        partial[t] = plan.batch ? ws.run_batch(pts + begin, scalars.data() + begin, count, w, c,
                                                plan.batch_size, plan.split)
                                 : ws.run_xyzz(points.data() + begin, scalars.data() + begin, count, w, c);
     });

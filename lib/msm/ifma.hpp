@@ -1,0 +1,55 @@
+// cuzk — eight-lane Montgomery arithmetic with AVX-512 IFMA (52-bit limb
+// multiply-add) for the CPU MSM's batch-affine additions, on fields of at
+// most 5·52 = 260 bits (BN254's Fp). Internal to lib/msm.
+//
+// Representation: a field element x is held as X' = x·2^260 mod p (the
+// Montgomery form for R' = 2^260, five 52-bit limbs in vectors). The
+// scalar code's form is X = x·2^256 mod p (four 64-bit limbs); convert()
+// maps whole arrays between the two. Values are always canonical (< p),
+// so equality of x coordinates can be tested on either form.
+//
+// The kernels are compiled for AVX-512F + IFMA by function attributes only
+// (ifma.cpp holds nothing else), and run only where available() says the CPU
+// has both; elsewhere the MSM keeps its scalar path.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace cuzk::msm_detail::ifma {
+
+struct field52 {
+    uint64_t p[5];        // the modulus, 52-bit limbs
+    uint64_t pinv;        // −p⁻¹ mod 2^52
+    uint64_t one[5];      // 2^260 mod p: one in the R' form
+    uint64_t to_vec[5];   // 2^264 mod p: multiplying by it maps X to X'
+    uint64_t to_std[5];   // 2^256 mod p: multiplying by it maps X' to X
+};
+
+// True when the CPU runs AVX-512F and AVX-512 IFMA (checked once).
+bool available() noexcept;
+
+// v[i·stride … i·stride + 4) for i < n, four 64-bit limbs each: from the
+// scalar form to the R' form (to_vec) or back, in place.
+void convert(const field52& f, uint64_t* v, size_t n, size_t stride, bool to_vec);
+
+// A batch of affine additions B_j += ±P_j (j < n, n a multiple of 8), all
+// in the R' form, with x(P_j) ≠ x(B_j): pt[j] points at P_j's x (y follows
+// at +4 words), bk[j] at B_j's, which is overwritten; neg[j] ≠ 0 adds −P_j.
+// The buckets of one batch are distinct. invert8 replaces its eight values
+// (R' form, four limbs each, non-zero) by their inverses (R' form).
+struct batch {
+    size_t n = 0;
+    const uint64_t* const* pt = nullptr;
+    uint64_t* const* bk = nullptr;
+    const uint8_t* neg = nullptr;
+};
+using invert8_fn = void (*)(uint64_t (*v)[4], const void* ctx);
+
+// Scratch words batch_add needs for n additions (64-byte alignment is
+// handled inside).
+constexpr size_t scratch_words(size_t n) { return (n / 8) * 6 * 5 * 8 + 8; }
+
+void batch_add(const field52& f, const batch& b, uint64_t* scratch, invert8_fn invert8, const void* ctx);
+
+} // namespace cuzk::msm_detail::ifma
