@@ -66,7 +66,9 @@ template <class Aff>
 using scalar_field_of = std::conditional_t<std::is_same_v<Aff, bn254::g1_affine>, bn254::fr, fr>;
 
 // Args: log2 n, threads (0 = all hardware threads), bucket method
-// (0 automatic, 1 xyzz, 2 batch_affine), window bits (0 = automatic).
+// (0 automatic, 1 xyzz, 2 batch_affine), window bits (0 = automatic), the
+// AVX-512 IFMA kernels allowed (1) or not (0; they only apply to BN254 G1
+// on a CPU that has them).
 template <class Aff>
 void bm_msm(benchmark::State& st)
 {
@@ -75,6 +77,7 @@ void bm_msm(benchmark::State& st)
     o.threads = unsigned(st.range(1));
     o.buckets = msm_buckets(st.range(2));
     o.window_bits = st.range(3) > 0 ? unsigned(st.range(3)) : 0;
+    o.avx512 = st.range(4) != 0;
     const std::span<const Aff> p(points<Aff>(n).data(), n);
     const std::span<const fr::repr> k(scalars<scalar_field_of<Aff>>(n).data(), n);
     for (auto _ : st) {
@@ -109,43 +112,43 @@ constexpr int64_t affb = int64_t(msm_buckets::batch_affine);
 
 BENCHMARK(bm_msm<g1_affine>)
     ->Name("g1_msm")
-    ->ArgNames({"log_n", "threads", "buckets", "window"})
-    ->Args({10, 1, autob, 0})
-    ->Args({10, 0, autob, 0})
-    ->Args({14, 1, autob, 0})
-    ->Args({14, 0, autob, 0})
+    ->ArgNames({"log_n", "threads", "buckets", "window", "avx512"})
+    ->Args({10, 1, autob, 0, 1})
+    ->Args({10, 0, autob, 0, 1})
+    ->Args({14, 1, autob, 0, 1})
+    ->Args({14, 0, autob, 0, 1})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 BENCHMARK(bm_msm<g1_affine>)
     ->Name("g1_msm")
-    ->ArgNames({"log_n", "threads", "buckets", "window"})
-    ->Args({16, 1, autob, 0})
-    ->Args({16, 0, autob, 0})
-    ->Args({16, 1, xyzzb, 0})
-    ->Args({16, 1, affb, 0})
-    ->Args({16, 1, affb, 12})
-    ->Args({16, 1, affb, 14})
+    ->ArgNames({"log_n", "threads", "buckets", "window", "avx512"})
+    ->Args({16, 1, autob, 0, 1})
+    ->Args({16, 0, autob, 0, 1})
+    ->Args({16, 1, xyzzb, 0, 1})
+    ->Args({16, 1, affb, 0, 1})
+    ->Args({16, 1, affb, 12, 1})
+    ->Args({16, 1, affb, 14, 1})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime()
     ->Iterations(2);
 BENCHMARK(bm_msm<g1_affine>)
     ->Name("g1_msm")
-    ->ArgNames({"log_n", "threads", "buckets", "window"})
-    ->Args({18, 1, autob, 0})
-    ->Args({18, 0, autob, 0})
+    ->ArgNames({"log_n", "threads", "buckets", "window", "avx512"})
+    ->Args({18, 1, autob, 0, 1})
+    ->Args({18, 0, autob, 0, 1})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime()
     ->Iterations(1);
 BENCHMARK(bm_msm<g2_affine>)
     ->Name("g2_msm")
-    ->ArgNames({"log_n", "threads", "buckets", "window"})
-    ->Args({10, 1, autob, 0})
+    ->ArgNames({"log_n", "threads", "buckets", "window", "avx512"})
+    ->Args({10, 1, autob, 0, 1})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 BENCHMARK(bm_msm<g2_affine>)
     ->Name("g2_msm")
-    ->ArgNames({"log_n", "threads", "buckets", "window"})
-    ->Args({14, 1, autob, 0})
+    ->ArgNames({"log_n", "threads", "buckets", "window", "avx512"})
+    ->Args({14, 1, autob, 0, 1})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime()
     ->Iterations(1);
@@ -153,9 +156,11 @@ BENCHMARK(bm_msm<g2_affine>)
 // (Sha256 of 4096 bits), the MSM that dominates a snarkjs-convention prove.
 BENCHMARK(bm_msm<bn254::g1_affine>)
     ->Name("bn254_g1_msm")
-    ->ArgNames({"log_n", "threads", "buckets", "window"})
-    ->Args({16, 1, autob, 0})
-    ->Args({19, 0, autob, 0})
+    ->ArgNames({"log_n", "threads", "buckets", "window", "avx512"})
+    ->Args({16, 1, autob, 0, 1})
+    ->Args({16, 1, autob, 0, 0})
+    ->Args({19, 0, autob, 0, 1})
+    ->Args({19, 0, autob, 0, 0})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime()
     ->Iterations(2);
