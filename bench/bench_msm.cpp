@@ -67,8 +67,8 @@ using scalar_field_of = std::conditional_t<std::is_same_v<Aff, bn254::g1_affine>
 
 // Args: log2 n, threads (0 = all hardware threads), bucket method
 // (0 automatic, 1 xyzz, 2 batch_affine), window bits (0 = automatic), the
-// AVX-512 IFMA kernels allowed (1) or not (0; they only apply to BN254 G1
-// on a CPU that has them).
+// AVX-512 IFMA kernels allowed (1) or not (0; they apply to the G1
+// batch-affine buckets on a CPU that has them).
 template <class Aff>
 void bm_msm(benchmark::State& st)
 {
@@ -123,6 +123,7 @@ BENCHMARK(bm_msm<g1_affine>)
     ->Name("g1_msm")
     ->ArgNames({"log_n", "threads", "buckets", "window", "avx512"})
     ->Args({16, 1, autob, 0, 1})
+    ->Args({16, 1, autob, 0, 0})
     ->Args({16, 0, autob, 0, 1})
     ->Args({16, 1, xyzzb, 0, 1})
     ->Args({16, 1, affb, 0, 1})
@@ -136,6 +137,7 @@ BENCHMARK(bm_msm<g1_affine>)
     ->ArgNames({"log_n", "threads", "buckets", "window", "avx512"})
     ->Args({18, 1, autob, 0, 1})
     ->Args({18, 0, autob, 0, 1})
+    ->Args({18, 0, autob, 0, 0})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime()
     ->Iterations(1);

@@ -410,14 +410,15 @@ TEST_CASE("MSM and sum_points on BN254 G1 and G2 equal the naive sums", "[msm][b
         }                                                                                \
     } while (0)
 
-TEST_CASE("IFMA kernels: the R' form conversion and batch additions equal the scalar code", "[msm][bn254]")
+// Conversion round trips and a batch of additions against the scalar code.
+template <class F, class C>
+void check_ifma_kernels(std::mt19937_64& rng)
 {
-    IFMA_OR_SKIP();
-    using F = bn254::fp;
-    using aff = bn254::g1_affine;
+    using Aff = affine<F, C>;
     const msm_detail::ifma::field52* vf = msm_detail::vector_field<F>();
     REQUIRE(vf != nullptr);
-    std::mt19937_64 rng(test::test_seed() ^ 0x69666d61);
+    constexpr size_t W = F::N;
+    const F scale = msm_detail::pow2<F>(msm_detail::shift52<F>);   // an R'-form value reads as x·2^d
     // Conversion, with 0, 1 and p − 1 and a count that is not a multiple of 8.
     std::vector<F> v(37);
     for (auto& x : v) x = F::random(rng);
@@ -425,64 +426,79 @@ TEST_CASE("IFMA kernels: the R' form conversion and batch additions equal the sc
     v[1] = F::one();
     v[2] = -F::one();
     std::vector<F> w = v;
-    msm_detail::ifma::convert(*vf, w[0].l, w.size(), 4, true);
-    for (size_t i = 0; i < v.size(); ++i) CHECK(w[i] == v[i] * F::from_u64(16));   // x·2^260 read as 16·x
-    msm_detail::ifma::convert(*vf, w[0].l, w.size(), 4, false);
+    msm_detail::ifma::convert(*vf, w[0].l, w.size(), W, true);
+    for (size_t i = 0; i < v.size(); ++i) CHECK(w[i] == v[i] * scale);
+    msm_detail::ifma::convert(*vf, w[0].l, w.size(), W, false);
     for (size_t i = 0; i < v.size(); ++i) CHECK(w[i] == v[i]);
     // B_j += ±P_j for 8·k + 3 distinct buckets (padding), in the R' form.
     const size_t n = 8 * 5 + 3;
-    const auto pts = random_points<aff>(2 * n, rng);
-    std::vector<aff> p(pts.begin(), pts.begin() + n), b(pts.begin() + n, pts.end());
+    const auto pts = random_points<Aff>(2 * n, rng);
+    std::vector<Aff> p(pts.begin(), pts.begin() + n), b(pts.begin() + n, pts.end());
     std::vector<uint8_t> neg(n);
-    std::vector<aff> expect(n);
+    std::vector<Aff> expect(n);
     for (size_t j = 0; j < n; ++j) {
         neg[j] = uint8_t(rng() % 2);
         expect[j] = b[j].to_jacobian().add(neg[j] ? -p[j] : p[j]).to_affine();
     }
-    msm_detail::ifma::convert(*vf, p[0].x.l, 2 * n, 4, true);
-    msm_detail::ifma::convert(*vf, b[0].x.l, 2 * n, 4, true);
-    msm_detail::vector_batch<F, bn254::g1_curve> vb;
+    msm_detail::ifma::convert(*vf, p[0].x.l, 2 * n, W, true);
+    msm_detail::ifma::convert(*vf, b[0].x.l, 2 * n, W, true);
+    msm_detail::vector_batch<F, C> vb;
     vb.field = vf;
     vb.run(
-        n, [&](size_t j) -> const aff& { return p[j]; }, [&](size_t j) -> aff& { return b[j]; },
+        n, [&](size_t j) -> const Aff& { return p[j]; }, [&](size_t j) -> Aff& { return b[j]; },
         [&](size_t j) { return neg[j] != 0; });
-    msm_detail::ifma::convert(*vf, b[0].x.l, 2 * n, 4, false);
+    msm_detail::ifma::convert(*vf, b[0].x.l, 2 * n, W, false);
     for (size_t j = 0; j < n; ++j) {
         INFO("j = " << j);
         CHECK(b[j] == expect[j]);
     }
 }
 
-TEST_CASE("BN254 G1 MSM on the IFMA kernels equals the scalar path and the naive sum", "[msm][bn254]")
+TEST_CASE("IFMA kernels: the R' form conversion and batch additions equal the scalar code", "[msm]")
 {
     IFMA_OR_SKIP();
-    std::mt19937_64 rng(test::test_seed() ^ 0x69666d62);
-    auto both = [&](const std::vector<bn254::g1_affine>& p, const std::vector<repr>& k, unsigned threads, unsigned c) {
+    std::mt19937_64 rng(test::test_seed() ^ 0x69666d61);
+    check_ifma_kernels<bn254::fp, bn254::g1_curve>(rng);
+    check_ifma_kernels<fp, g1_curve>(rng);
+}
+
+// The MSM with the kernels against the scalar path and the naive sum.
+template <class Aff>
+void check_ifma_msm(std::mt19937_64& rng, size_t big)
+{
+    auto both = [&](const std::vector<Aff>& p, const std::vector<repr>& k, unsigned threads, unsigned c) {
         msm_options o;
         o.threads = threads;
         o.window_bits = c;
         o.buckets = msm_buckets::batch_affine;
-        const auto fast = msm(std::span<const bn254::g1_affine>(p), std::span<const repr>(k), o);
+        const auto fast = msm(std::span<const Aff>(p), std::span<const repr>(k), o);
         o.avx512 = false;
-        CHECK(fast == msm(std::span<const bn254::g1_affine>(p), std::span<const repr>(k), o));
+        CHECK(fast == msm(std::span<const Aff>(p), std::span<const repr>(k), o));
         return fast;
     };
     // Repeated points, P next to −P, identities, runs of equal digits: the
     // side buckets and deferred additions, across window sizes and threads.
-    std::vector<bn254::g1_affine> p;
+    std::vector<Aff> p;
     std::vector<repr> k;
     make_nasty(600, rng, p, k);
-    for (auto& s : k) s.l[3] &= (uint64_t{1} << 61) - 1;   // below BN254's r is not needed, but keeps naive cheap
+    for (auto& s : k) s.l[3] &= (uint64_t{1} << 61) - 1;   // keeps the naive sum cheap
     const auto expect = naive(p, k);
     for (unsigned c : {2u, 5u, 8u, 11u, 13u, 16u}) {
         INFO("c = " << c);
         CHECK(both(p, k, 1, c) == expect);
     }
     CHECK(both(p, k, 3, 0) == expect);
-    // Random points at 2^14 (digit-split reduction, full batches).
-    const auto q = random_points<bn254::g1_affine>(size_t{1} << 14, rng, 256);
-    std::vector<repr> kq(q.size());
-    for (auto& s : kq) s = bn254::fr::random(rng).to_repr();
+    // Random points (digit-split reduction, full batches).
+    const auto q = random_points<Aff>(big, rng, 256);
+    const auto kq = random_scalars(q.size(), rng);
     both(q, kq, 2, 0);
     both(q, kq, 1, 14);
+}
+
+TEST_CASE("G1 MSM on the IFMA kernels equals the scalar path and the naive sum", "[msm]")
+{
+    IFMA_OR_SKIP();
+    std::mt19937_64 rng(test::test_seed() ^ 0x69666d62);
+    check_ifma_msm<bn254::g1_affine>(rng, size_t{1} << 14);
+    check_ifma_msm<g1_affine>(rng, size_t{1} << 13);
 }

@@ -34,72 +34,80 @@ namespace {
 
 using vec = __m512i;
 
-// Eight field elements, limb i of every lane in l[i] (< 2^52 each).
+// Eight field elements of L limbs, limb i of every lane in l[i] (< 2^52
+// each). W: the scalar code's 64-bit words per element.
+template <int L>
 struct fe {
-    vec l[5];
+    vec l[L];
 };
 
+template <int L>
 struct consts {
-    vec p[5], pinv, mask;
+    vec p[L], pinv, mask;
 };
 
-CUZK_IFMA_TARGET inline consts load_consts(const field52& f)
+template <int L>
+CUZK_IFMA_TARGET inline consts<L> load_consts(const field52& f)
 {
-    consts k;
-    for (int i = 0; i < 5; ++i) k.p[i] = _mm512_set1_epi64(int64_t(f.p[i]));
+    consts<L> k;
+    for (int i = 0; i < L; ++i) k.p[i] = _mm512_set1_epi64(int64_t(f.p[i]));
     k.pinv = _mm512_set1_epi64(int64_t(f.pinv));
     k.mask = _mm512_set1_epi64(int64_t((uint64_t{1} << 52) - 1));
     return k;
 }
 
-CUZK_IFMA_TARGET inline fe splat(const uint64_t (&v)[5])
+template <int L>
+CUZK_IFMA_TARGET inline fe<L> splat(const uint64_t* v)
 {
-    fe r;
-    for (int i = 0; i < 5; ++i) r.l[i] = _mm512_set1_epi64(int64_t(v[i]));
+    fe<L> r;
+    for (int i = 0; i < L; ++i) r.l[i] = _mm512_set1_epi64(int64_t(v[i]));
     return r;
 }
 
 // t − p when that does not borrow, else t (t < 2p, limbs < 2^52).
-CUZK_IFMA_TARGET inline fe reduce_once(const vec (&t)[5], const consts& k)
+template <int L>
+CUZK_IFMA_TARGET inline fe<L> reduce_once(const vec (&t)[L], const consts<L>& k)
 {
-    vec d[5], borrow = _mm512_setzero_si512();
-    for (int i = 0; i < 5; ++i) {
+    vec d[L], borrow = _mm512_setzero_si512();
+    for (int i = 0; i < L; ++i) {
         d[i] = _mm512_add_epi64(_mm512_sub_epi64(t[i], k.p[i]), borrow);
         borrow = _mm512_srai_epi64(d[i], 52);   // 0 or −1
         d[i] = _mm512_and_si512(d[i], k.mask);
     }
     const __mmask8 keep_t = _mm512_cmpneq_epi64_mask(borrow, _mm512_setzero_si512());
-    fe r;
-    for (int i = 0; i < 5; ++i) r.l[i] = _mm512_mask_blend_epi64(keep_t, d[i], t[i]);
+    fe<L> r;
+    for (int i = 0; i < L; ++i) r.l[i] = _mm512_mask_blend_epi64(keep_t, d[i], t[i]);
     return r;
 }
 
-// a·b·2^−260 mod p, operand scanning: per limb b_i, t += a·b_i, then
+// a·b·2^−52L mod p, operand scanning: per limb b_i, t += a·b_i, then
 // m = t_0·(−p⁻¹) mod 2^52 and t = (t + m·p)/2^52. Each accumulator takes at
 // most four products below 2^52 per step plus carries, far below 2^64; the
 // result is < 2p before the final subtraction.
-CUZK_IFMA_TARGET inline fe mul(const fe& a, const fe& b, const consts& k)
+template <int L>
+CUZK_IFMA_TARGET inline fe<L> mul(const fe<L>& a, const fe<L>& b, const consts<L>& k)
 {
     const vec z = _mm512_setzero_si512();
-    vec t[6] = {z, z, z, z, z, z};
-    for (int i = 0; i < 5; ++i) {
+    vec t[L + 1];
+    for (int j = 0; j <= L; ++j) t[j] = z;
+    for (int i = 0; i < L; ++i) {
         const vec bi = b.l[i];
-        for (int j = 0; j < 5; ++j) {
+        for (int j = 0; j < L; ++j) {
             t[j] = _mm512_madd52lo_epu64(t[j], a.l[j], bi);
             t[j + 1] = _mm512_madd52hi_epu64(t[j + 1], a.l[j], bi);
         }
         const vec m = _mm512_madd52lo_epu64(z, t[0], k.pinv);
-        for (int j = 0; j < 5; ++j) {
+        for (int j = 0; j < L; ++j) {
             t[j] = _mm512_madd52lo_epu64(t[j], m, k.p[j]);
             t[j + 1] = _mm512_madd52hi_epu64(t[j + 1], m, k.p[j]);
         }
         t[1] = _mm512_add_epi64(t[1], _mm512_srli_epi64(t[0], 52));
-        for (int j = 0; j < 5; ++j) t[j] = t[j + 1];
-        t[5] = z;
+        for (int j = 0; j < L; ++j) t[j] = t[j + 1];
+        t[L] = z;
     }
-    vec n[5];
+    vec n[L];
     vec carry = z;
-    for (int j = 0; j < 5; ++j) {
+    for (int j = 0; j < L; ++j) {
         const vec s = _mm512_add_epi64(t[j], carry);
         carry = _mm512_srli_epi64(s, 52);
         n[j] = _mm512_and_si512(s, k.mask);
@@ -108,18 +116,19 @@ CUZK_IFMA_TARGET inline fe mul(const fe& a, const fe& b, const consts& k)
 }
 
 // a − b mod p (both < p).
-CUZK_IFMA_TARGET inline fe sub(const fe& a, const fe& b, const consts& k)
+template <int L>
+CUZK_IFMA_TARGET inline fe<L> sub(const fe<L>& a, const fe<L>& b, const consts<L>& k)
 {
-    vec d[5], borrow = _mm512_setzero_si512();
-    for (int i = 0; i < 5; ++i) {
+    vec d[L], borrow = _mm512_setzero_si512();
+    for (int i = 0; i < L; ++i) {
         d[i] = _mm512_add_epi64(_mm512_sub_epi64(a.l[i], b.l[i]), borrow);
         borrow = _mm512_srai_epi64(d[i], 52);
         d[i] = _mm512_and_si512(d[i], k.mask);
     }
     const __mmask8 wrap = _mm512_cmpneq_epi64_mask(borrow, _mm512_setzero_si512());
     vec carry = _mm512_setzero_si512();
-    fe r;
-    for (int i = 0; i < 5; ++i) {
+    fe<L> r;
+    for (int i = 0; i < L; ++i) {
         const vec s = _mm512_add_epi64(_mm512_add_epi64(d[i], k.p[i]), carry);
         carry = _mm512_srli_epi64(s, 52);
         r.l[i] = _mm512_mask_blend_epi64(wrap, d[i], _mm512_and_si512(s, k.mask));
@@ -128,10 +137,11 @@ CUZK_IFMA_TARGET inline fe sub(const fe& a, const fe& b, const consts& k)
 }
 
 // a + b mod p (both < p).
-CUZK_IFMA_TARGET inline fe add(const fe& a, const fe& b, const consts& k)
+template <int L>
+CUZK_IFMA_TARGET inline fe<L> add(const fe<L>& a, const fe<L>& b, const consts<L>& k)
 {
-    vec s[5], carry = _mm512_setzero_si512();
-    for (int i = 0; i < 5; ++i) {
+    vec s[L], carry = _mm512_setzero_si512();
+    for (int i = 0; i < L; ++i) {
         s[i] = _mm512_add_epi64(_mm512_add_epi64(a.l[i], b.l[i]), carry);
         carry = _mm512_srli_epi64(s[i], 52);
         s[i] = _mm512_and_si512(s[i], k.mask);
@@ -139,88 +149,103 @@ CUZK_IFMA_TARGET inline fe add(const fe& a, const fe& b, const consts& k)
     return reduce_once(s, k);
 }
 
-// Four 64-bit limbs → five 52-bit limbs, and back.
-CUZK_IFMA_TARGET inline fe from_words(const vec (&w)[4], const consts& k)
+// W 64-bit words → L 52-bit limbs (limb i holds bits [52i, 52i + 52)), and
+// back; the values fit in 52·L bits.
+template <int L, int W>
+CUZK_IFMA_TARGET inline fe<L> from_words(const vec (&w)[W], const consts<L>& k)
 {
-    fe r;
-    r.l[0] = _mm512_and_si512(w[0], k.mask);
-    r.l[1] = _mm512_and_si512(_mm512_or_si512(_mm512_srli_epi64(w[0], 52), _mm512_slli_epi64(w[1], 12)), k.mask);
-    r.l[2] = _mm512_and_si512(_mm512_or_si512(_mm512_srli_epi64(w[1], 40), _mm512_slli_epi64(w[2], 24)), k.mask);
-    r.l[3] = _mm512_and_si512(_mm512_or_si512(_mm512_srli_epi64(w[2], 28), _mm512_slli_epi64(w[3], 36)), k.mask);
-    r.l[4] = _mm512_srli_epi64(w[3], 16);
+    fe<L> r;
+    for (int i = 0; i < L; ++i) {
+        const int bit = 52 * i, word = bit / 64, off = bit % 64;
+        vec v = word < W ? _mm512_srli_epi64(w[word], unsigned(off)) : _mm512_setzero_si512();
+        if (off > 12 && word + 1 < W) v = _mm512_or_si512(v, _mm512_slli_epi64(w[word + 1], unsigned(64 - off)));
+        r.l[i] = _mm512_and_si512(v, k.mask);
+    }
     return r;
 }
 
-CUZK_IFMA_TARGET inline void to_words(const fe& a, vec (&w)[4])
+template <int L, int W>
+CUZK_IFMA_TARGET inline void to_words(const fe<L>& a, vec (&w)[W])
 {
-    w[0] = _mm512_or_si512(a.l[0], _mm512_slli_epi64(a.l[1], 52));
-    w[1] = _mm512_or_si512(_mm512_srli_epi64(a.l[1], 12), _mm512_slli_epi64(a.l[2], 40));
-    w[2] = _mm512_or_si512(_mm512_srli_epi64(a.l[2], 24), _mm512_slli_epi64(a.l[3], 28));
-    w[3] = _mm512_or_si512(_mm512_srli_epi64(a.l[3], 36), _mm512_slli_epi64(a.l[4], 16));
+    for (int j = 0; j < W; ++j) {
+        vec v = _mm512_setzero_si512();
+        for (int i = 0; i < L; ++i) {
+            const int shift = 52 * i - 64 * j;   // limb i's bit 0 within word j
+            if (shift >= 0 && shift < 64) v = _mm512_or_si512(v, _mm512_slli_epi64(a.l[i], unsigned(shift)));
+            else if (shift < 0 && shift > -52) v = _mm512_or_si512(v, _mm512_srli_epi64(a.l[i], unsigned(-shift)));
+        }
+        w[j] = v;
+    }
 }
 
 // The element at address lane + off (bytes) of each lane's pointer.
-CUZK_IFMA_TARGET inline fe gather(vec addr, int off, const consts& k)
+template <int L, int W>
+CUZK_IFMA_TARGET inline fe<L> gather(vec addr, int off, const consts<L>& k)
 {
-    vec w[4];
-    for (int i = 0; i < 4; ++i)
+    vec w[W];
+    for (int i = 0; i < W; ++i)
         w[i] = _mm512_i64gather_epi64(_mm512_add_epi64(addr, _mm512_set1_epi64(off + 8 * i)), nullptr, 1);
-    return from_words(w, k);
+    return from_words<L, W>(w, k);
 }
 
-CUZK_IFMA_TARGET inline void scatter(vec addr, int off, const fe& a)
+template <int L, int W>
+CUZK_IFMA_TARGET inline void scatter(vec addr, int off, const fe<L>& a)
 {
-    vec w[4];
-    to_words(a, w);
-    for (int i = 0; i < 4; ++i)
+    vec w[W];
+    to_words<L, W>(a, w);
+    for (int i = 0; i < W; ++i)
         _mm512_i64scatter_epi64(nullptr, _mm512_add_epi64(addr, _mm512_set1_epi64(off + 8 * i)), w[i], 1);
 }
 
 // Per group of eight additions, kept between the two passes of batch_add.
+template <int L>
 struct group {
-    fe dx, dy, ax, ay, sx, pre;   // sx = x(B) + x(P)
+    fe<L> dx, dy, ax, ay, sx, pre;   // sx = x(B) + x(P)
 };
 
+template <int L, int W>
 CUZK_IFMA_TARGET void convert_impl(const field52& f, uint64_t* v, size_t n, size_t stride, bool to_vec)
 {
-    const consts k = load_consts(f);
-    const fe c = splat(to_vec ? f.to_vec : f.to_std);
+    const consts<L> k = load_consts<L>(f);
+    const fe<L> c = splat<L>(to_vec ? f.to_vec : f.to_std);
     const int64_t sb = int64_t(stride * 8);
     const vec lane = _mm512_set_epi64(7 * sb, 6 * sb, 5 * sb, 4 * sb, 3 * sb, 2 * sb, sb, 0);
     size_t i = 0;
     for (; i + 8 <= n; i += 8) {
         const vec addr = _mm512_add_epi64(lane, _mm512_set1_epi64(int64_t(reinterpret_cast<uintptr_t>(v + i * stride))));
-        scatter(addr, 0, mul(gather(addr, 0, k), c, k));
+        scatter<L, W>(addr, 0, mul(gather<L, W>(addr, 0, k), c, k));
     }
     if (i == n) return;
     // The tail through a buffer of eight (unused lanes hold zero).
-    uint64_t buf[8][4] = {};
+    uint64_t buf[8][W] = {};
     for (size_t j = i; j < n; ++j)
-        for (int w = 0; w < 4; ++w) buf[j - i][w] = v[j * stride + w];
-    convert_impl(f, &buf[0][0], 8, 4, to_vec);
+        for (int w = 0; w < W; ++w) buf[j - i][w] = v[j * stride + w];
+    convert_impl<L, W>(f, &buf[0][0], 8, W, to_vec);
     for (size_t j = i; j < n; ++j)
-        for (int w = 0; w < 4; ++w) v[j * stride + w] = buf[j - i][w];
+        for (int w = 0; w < W; ++w) v[j * stride + w] = buf[j - i][w];
 }
 
+template <int L, int W>
 CUZK_IFMA_TARGET void batch_add_impl(const field52& f, const batch& b, uint64_t* scratch, invert8_fn invert8,
                                      const void* ctx)
 {
-    const consts k = load_consts(f);
-    auto* g = reinterpret_cast<group*>((reinterpret_cast<uintptr_t>(scratch) + 63) & ~uintptr_t{63});
+    const consts<L> k = load_consts<L>(f);
+    auto* g = reinterpret_cast<group<L>*>((reinterpret_cast<uintptr_t>(scratch) + 63) & ~uintptr_t{63});
     const size_t groups = b.n / 8;
-    fe acc = splat(f.one);
+    constexpr int yoff = 8 * W;   // y follows x
+    fe<L> acc = splat<L>(f.one);
     // Forward: the differences, and per lane the prefix products of dx.
     for (size_t q = 0; q < groups; ++q) {
         const vec pa = _mm512_loadu_si512(b.pt + 8 * q), ba = _mm512_loadu_si512(b.bk + 8 * q);
         __mmask8 neg = 0;
         for (int i = 0; i < 8; ++i) neg = __mmask8(neg | (b.neg[8 * q + i] ? 1u << i : 0u));
-        const fe px = gather(pa, 0, k), ax = gather(ba, 0, k);
-        fe py = gather(pa, 32, k);
-        const fe ny = sub(fe{}, py, k);
-        for (int i = 0; i < 5; ++i) py.l[i] = _mm512_mask_blend_epi64(neg, py.l[i], ny.l[i]);
-        group& gr = g[q];
+        const fe<L> px = gather<L, W>(pa, 0, k), ax = gather<L, W>(ba, 0, k);
+        fe<L> py = gather<L, W>(pa, yoff, k);
+        const fe<L> ny = sub(fe<L>{}, py, k);
+        for (int i = 0; i < L; ++i) py.l[i] = _mm512_mask_blend_epi64(neg, py.l[i], ny.l[i]);
+        group<L>& gr = g[q];
         gr.ax = ax;
-        gr.ay = gather(ba, 32, k);
+        gr.ay = gather<L, W>(ba, yoff, k);
         gr.dx = sub(px, ax, k);
         gr.dy = sub(py, gr.ay, k);
         gr.sx = add(ax, px, k);
@@ -228,33 +253,33 @@ CUZK_IFMA_TARGET void batch_add_impl(const field52& f, const batch& b, uint64_t*
         acc = mul(acc, gr.dx, k);
     }
     // The eight lane products inverted together by the caller.
-    alignas(64) uint64_t lanes[8][4];
     {
-        vec w[4];
-        to_words(acc, w);
-        alignas(64) uint64_t col[4][8];
-        for (int i = 0; i < 4; ++i) _mm512_store_si512(col[i], w[i]);
+        vec w[W];
+        to_words<L, W>(acc, w);
+        alignas(64) uint64_t col[W][8];
+        uint64_t lanes[8][6] = {};
+        for (int i = 0; i < W; ++i) _mm512_store_si512(col[i], w[i]);
         for (int j = 0; j < 8; ++j)
-            for (int i = 0; i < 4; ++i) lanes[j][i] = col[i][j];
+            for (int i = 0; i < W; ++i) lanes[j][i] = col[i][j];
         invert8(lanes, ctx);
         for (int j = 0; j < 8; ++j)
-            for (int i = 0; i < 4; ++i) col[i][j] = lanes[j][i];
-        for (int i = 0; i < 4; ++i) w[i] = _mm512_load_si512(col[i]);
-        acc = from_words(w, k);
+            for (int i = 0; i < W; ++i) col[i][j] = lanes[j][i];
+        for (int i = 0; i < W; ++i) w[i] = _mm512_load_si512(col[i]);
+        acc = from_words<L, W>(w, k);
     }
     // Backward: 1/dx = pre·(Π_{≤} dx)⁻¹, then λ = dy/dx, x3 = λ² − x(B) − x(P),
     // y3 = λ·(x(B) − x3) − y(B).
-    fe inv = acc;
+    fe<L> inv = acc;
     for (size_t q = groups; q-- > 0;) {
-        const group& gr = g[q];
-        const fe ij = mul(inv, gr.pre, k);
+        const group<L>& gr = g[q];
+        const fe<L> ij = mul(inv, gr.pre, k);
         inv = mul(inv, gr.dx, k);
-        const fe lambda = mul(gr.dy, ij, k);
-        const fe x3 = sub(mul(lambda, lambda, k), gr.sx, k);
-        const fe y3 = sub(mul(lambda, sub(gr.ax, x3, k), k), gr.ay, k);
+        const fe<L> lambda = mul(gr.dy, ij, k);
+        const fe<L> x3 = sub(mul(lambda, lambda, k), gr.sx, k);
+        const fe<L> y3 = sub(mul(lambda, sub(gr.ax, x3, k), k), gr.ay, k);
         const vec ba = _mm512_loadu_si512(b.bk + 8 * q);
-        scatter(ba, 0, x3);
-        scatter(ba, 32, y3);
+        scatter<L, W>(ba, 0, x3);
+        scatter<L, W>(ba, yoff, y3);
     }
 }
 
@@ -262,12 +287,14 @@ CUZK_IFMA_TARGET void batch_add_impl(const field52& f, const batch& b, uint64_t*
 
 void convert(const field52& f, uint64_t* v, size_t n, size_t stride, bool to_vec)
 {
-    convert_impl(f, v, n, stride, to_vec);
+    if (f.limbs == 5) convert_impl<5, 4>(f, v, n, stride, to_vec);
+    else convert_impl<8, 6>(f, v, n, stride, to_vec);
 }
 
 void batch_add(const field52& f, const batch& b, uint64_t* scratch, invert8_fn invert8, const void* ctx)
 {
-    batch_add_impl(f, b, scratch, invert8, ctx);
+    if (f.limbs == 5) batch_add_impl<5, 4>(f, b, scratch, invert8, ctx);
+    else batch_add_impl<8, 6>(f, b, scratch, invert8, ctx);
 }
 
 #else

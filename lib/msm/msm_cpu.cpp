@@ -395,7 +395,7 @@ struct msm_worker {
         deferred.clear();
 
         if constexpr (msm_detail::vector_capable<F>)
-            if (vec.field) msm_detail::ifma::convert(*vec.field, ab[0].x.l, 2 * nb, 4, false);
+            if (vec.field) msm_detail::ifma::convert(*vec.field, ab[0].x.l, 2 * nb, F::N, false);
         if (split) return reduce_split(nb);
         xz running = xz::identity(), total = xz::identity();
         for (size_t b = nb; b-- > 0;) {
@@ -485,7 +485,7 @@ jacobian<F, C> msm_impl(std::span<const affine<F, C>> points, std::span<const fr
         if (vf) {
             vpoints.assign(points.begin(), points.end());
             parallel_for(threads, n, [&](size_t b, size_t e, unsigned) {
-                msm_detail::ifma::convert(*vf, vpoints[b].x.l, 2 * (e - b), 4, true);
+                msm_detail::ifma::convert(*vf, vpoints[b].x.l, 2 * (e - b), F::N, true);
             });
             for (auto& w : workers) w.vec.field = vf;
         }

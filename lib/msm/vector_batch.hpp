@@ -1,7 +1,8 @@
 // cuzk — the CPU MSM's batch-affine additions on the eight-lane IFMA kernels
-// (ifma.hpp), for fields they cover (BN254's Fp): the field's constants in
-// 52-bit limbs, the shared inversion of a batch's eight lane products, and
-// the padding of a batch to a multiple of eight. Internal to lib/msm.
+// (ifma.hpp), for the fields they cover (the base fields of BN254 and
+// BLS12-381): the field's constants in 52-bit limbs, the shared inversion of
+// a batch's eight lane products, and the padding of a batch to a multiple
+// of eight. Internal to lib/msm.
 #pragma once
 
 #include <cstddef>
@@ -9,6 +10,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "cuzk/ec/bls12_381.hpp"
 #include "cuzk/ec/bn254.hpp"
 #include "ifma.hpp"
 
@@ -16,17 +18,34 @@ namespace cuzk::msm_detail {
 
 // The fields the kernels cover.
 template <class F>
-inline constexpr bool vector_capable = std::is_same_v<F, bn254::fp>;
+inline constexpr bool vector_capable = std::is_same_v<F, bn254::fp> || std::is_same_v<F, fp>;
 
-// Four 64-bit limbs → five 52-bit limbs.
-inline void to_limbs52(const uint64_t (&w)[4], uint64_t (&r)[5])
+// The 52-bit limbs of a number of W 64-bit words, L of them: limb i holds
+// bits [52i, 52i + 52).
+template <size_t W>
+void to_limbs52(const uint64_t (&w)[W], uint64_t* r, unsigned limbs)
 {
-    constexpr uint64_t m = (uint64_t{1} << 52) - 1;
-    r[0] = w[0] & m;
-    r[1] = ((w[0] >> 52) | (w[1] << 12)) & m;
-    r[2] = ((w[1] >> 40) | (w[2] << 24)) & m;
-    r[3] = ((w[2] >> 28) | (w[3] << 36)) & m;
-    r[4] = w[3] >> 16;
+    for (unsigned i = 0; i < limbs; ++i) {
+        const unsigned bit = 52 * i, word = bit / 64, off = bit % 64;
+        uint64_t v = word < W ? w[word] >> off : 0;
+        if (off > 12 && word + 1 < W) v |= w[word + 1] << (64 - off);
+        r[i] = v & ((uint64_t{1} << 52) - 1);
+    }
+}
+
+// L for the field F (R' = 2^(52·L) ≥ 2^(64·W)), and d = 52·L − 64·W: a value
+// held in the R' form reads, in F's own arithmetic, as x·2^d.
+template <class F>
+inline constexpr unsigned limbs52 = F::N == 4 ? 5 : 8;
+template <class F>
+inline constexpr unsigned shift52 = 52 * limbs52<F> - 64 * unsigned(F::N);
+
+template <class F>
+F pow2(unsigned e)
+{
+    F r = F::one(), two = F::from_u64(2);
+    for (unsigned i = 0; i < e; ++i) r *= two;
+    return r;
 }
 
 // The kernels' constants for F, or nullptr where they do not apply (another
@@ -36,14 +55,16 @@ const ifma::field52* vector_field()
 {
     if constexpr (vector_capable<F>) {
         static const ifma::field52 f = [] {
+            constexpr unsigned L = limbs52<F>, d = shift52<F>;
             ifma::field52 r{};
-            to_limbs52(F::params::modulus.l, r.p);
+            r.limbs = L;
+            to_limbs52(F::params::modulus.l, r.p, L);
             r.pinv = F::params::inv & ((uint64_t{1} << 52) - 1);
-            // x·2^k mod p as an integer is the Montgomery form (R = 2^256)
-            // of 2^(k−256): 2^260 ↔ 16, 2^264 ↔ 256, 2^256 ↔ 1.
-            to_limbs52(F::from_u64(16).mont().l, r.one);
-            to_limbs52(F::from_u64(256).mont().l, r.to_vec);
-            to_limbs52(F::one().mont().l, r.to_std);
+            // 2^k mod p as an integer is the Montgomery form (R = 2^(64W))
+            // of 2^(k − 64W): R' ↔ 2^d, R'²/R ↔ 2^(2d), R ↔ 1.
+            to_limbs52(pow2<F>(d).mont().l, r.one, L);
+            to_limbs52(pow2<F>(2 * d).mont().l, r.to_vec, L);
+            to_limbs52(F::one().mont().l, r.to_std, L);
             return r;
         }();
         return ifma::available() ? &f : nullptr;
@@ -52,37 +73,38 @@ const ifma::field52* vector_field()
     }
 }
 
-// A value held in the R' form (x·2^260), read with F's own arithmetic,
-// is 16·x: these undo and redo that factor.
+// A value held in the R' form, read with F's own arithmetic, is x·2^d:
+// this undoes that factor.
 template <class F>
 F from_rprime(const F& v)
 {
-    static const F inv16 = F::from_u64(16).inverse();
-    return v * inv16;
+    static const F inv = pow2<F>(shift52<F>).inverse();
+    return v * inv;
 }
 
-// invert8 for the kernels: the eight values are R'-form X'_i, i.e. y_i = 16·x_i
-// in F; the R'-form of 1/x_i is, in F, 16/x_i = 256/y_i. One inversion for
-// the eight (Montgomery's trick).
+// invert8 for the kernels: the eight values are R'-form X'_i, i.e. y_i =
+// x_i·2^d in F; the R'-form of 1/x_i is, in F, 2^d/x_i = 2^(2d)/y_i. One
+// inversion for the eight (Montgomery's trick).
 template <class F>
-void invert8_rprime(uint64_t (*v)[4], const void*)
+void invert8_rprime(uint64_t (*v)[6], const void*)
 {
+    constexpr size_t W = F::N;
     F y[8], pre[8];
     F acc = F::one();
     for (int i = 0; i < 8; ++i) {
         typename F::repr r;
-        for (int w = 0; w < 4; ++w) r.l[w] = v[i][w];
+        for (size_t w = 0; w < W; ++w) r.l[w] = v[i][w];
         y[i] = F::from_mont(r);
         pre[i] = acc;
         acc *= y[i];
     }
-    static const F k256 = F::from_u64(256);
+    static const F k = pow2<F>(2 * shift52<F>);
     F inv = acc.inverse();
     for (int i = 8; i-- > 0;) {
-        const F z = inv * pre[i] * k256;
+        const F z = inv * pre[i] * k;
         inv *= y[i];
         const auto m = z.mont();
-        for (int w = 0; w < 4; ++w) v[i][w] = m.l[w];
+        for (size_t w = 0; w < W; ++w) v[i][w] = m.l[w];
     }
 }
 
@@ -98,7 +120,7 @@ struct vector_batch {
 template <class F, class C>
 struct vector_batch<F, C, true> {
     using aff = affine<F, C>;
-    static_assert(sizeof(aff) == 8 * sizeof(uint64_t), "affine points of four-limb coordinates");
+    static_assert(sizeof(aff) == 2 * F::N * sizeof(uint64_t), "affine points are x then y, no padding");
 
     const ifma::field52* field = nullptr;
     std::vector<const uint64_t*> pt;
@@ -115,7 +137,8 @@ struct vector_batch<F, C, true> {
         pt.resize(m);
         bk.resize(m);
         neg.resize(m);
-        if (scratch.size() < ifma::scratch_words(m)) scratch.resize(ifma::scratch_words(m));
+        if (scratch.size() < ifma::scratch_words(m, field->limbs))
+            scratch.resize(ifma::scratch_words(m, field->limbs));
         for (size_t j = 0; j < n; ++j) {
             pt[j] = point(j).x.l;
             bk[j] = bucket(j).x.l;
