@@ -44,7 +44,7 @@ struct msm_options {
     unsigned threads = 0;       // worker threads; 0 = all hardware threads
     unsigned window_bits = 0;   // Pippenger window c in 1 … 24; 0 = chosen from n (msm_window_bits)
     msm_buckets buckets = msm_buckets::automatic;   // a knob for tests and benchmarks
-    // Batch-affine additions on BN254 G1 run eight at a time on AVX-512 IFMA
+    // Batch-affine additions on G1 (both curves) run eight at a time on AVX-512 IFMA
     // (52-bit multiply-add) where the CPU has it; false keeps the scalar
     // code everywhere (same results; for tests and benchmarks).
     bool avx512 = true;
