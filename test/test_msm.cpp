@@ -502,3 +502,18 @@ TEST_CASE("G1 MSM on the IFMA kernels equals the scalar path and the naive sum",
     check_ifma_msm<bn254::g1_affine>(rng, size_t{1} << 14);
     check_ifma_msm<g1_affine>(rng, size_t{1} << 13);
 }
+
+TEST_CASE("G1 MSM on the IFMA kernels above one block of 2^22 points", "[msm][slow]")
+{
+    IFMA_OR_SKIP();
+    std::mt19937_64 rng(test::test_seed() ^ 0x69666d63);
+    const size_t n = (size_t{1} << 22) + 1000;   // two blocks, the second short
+    const auto p = random_points<bn254::g1_affine>(n, rng, 1024);
+    std::vector<repr> k(n);
+    for (auto& s : k) s = bn254::fr::random(rng).to_repr();
+    msm_options o;
+    o.buckets = msm_buckets::batch_affine;
+    const auto fast = msm(std::span<const bn254::g1_affine>(p), std::span<const repr>(k), o);
+    o.avx512 = false;
+    CHECK(fast == msm(std::span<const bn254::g1_affine>(p), std::span<const repr>(k), o));
+}

@@ -46,7 +46,9 @@ struct msm_options {
     msm_buckets buckets = msm_buckets::automatic;   // a knob for tests and benchmarks
     // Batch-affine additions on G1 (both curves) run eight at a time on AVX-512 IFMA
     // (52-bit multiply-add) where the CPU has it; false keeps the scalar
-    // code everywhere (same results; for tests and benchmarks).
+    // code everywhere (same results; for tests and benchmarks). The kernels
+    // work on a copy of the points: an MSM of more than 2^22 points runs in
+    // blocks of 2^22, so the copy stays below 384 MiB.
     bool avx512 = true;
 };
 
