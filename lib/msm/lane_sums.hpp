@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cuzk/ec/point.hpp"
+#include "vector_batch.hpp"
 
 namespace cuzk::msm_detail {
 
@@ -47,10 +48,17 @@ CUZK_INLINE void xyzz_madd_inplace(xyzz<F, C>& b, const F& qx, const F& qy)
 // denominator is zero. A lane's value is total(l) = affine + side.
 // Added points are read by address at end_round(): they must stay put
 // until then.
+//
+// With vec set (and its field), the affine points added and the lanes are in
+// the IFMA kernels' R' form (vector_batch.hpp) and end_round() runs on the
+// kernels; to_standard() converts the lanes back before total() or sum_all().
+// The side parts stay in the scalar form.
 template <class F, class C>
 struct lane_sums {
     using aff = affine<F, C>;
     using xz = xyzz<F, C>;
+
+    vector_batch<F, C>* vec = nullptr;
 
     std::vector<aff> lane;
     std::vector<uint8_t> occ;
@@ -81,6 +89,12 @@ struct lane_sums {
             lane[l] = p;
             occ[l] = 1;
         } else if (lane[l].x == p.x) {
+            if constexpr (vector_capable<F>) {
+                if (vec && vec->field) {
+                    xyzz_madd_inplace(side[l], from_rprime(p.x), from_rprime(p.y));
+                    return;
+                }
+            }
             xyzz_madd_inplace(side[l], p.x, p.y);
         } else {
             bl[pending] = uint32_t(l);
@@ -95,6 +109,15 @@ struct lane_sums {
     {
         const size_t n = pending;
         if (!n) return;
+        if constexpr (vector_capable<F>) {
+            if (vec && vec->field) {
+                vec->run(
+                    n, [&](size_t j) -> const aff& { return *bp[j]; }, [&](size_t j) -> aff& { return lane[bl[j]]; },
+                    [](size_t) { return false; });
+                pending = 0;
+                return;
+            }
+        }
         F acc = F::one();
         for (size_t j = 0; j < n; ++j) {
             dx[j] = bp[j]->x - lane[bl[j]].x;
@@ -115,6 +138,13 @@ struct lane_sums {
             a.x = x3;
         }
         pending = 0;
+    }
+
+    // The lanes from the R' form back to the scalar form (with vec set).
+    void to_standard()
+    {
+        if constexpr (vector_capable<F>)
+            if (vec && vec->field && !lane.empty()) ifma::convert(*vec->field, lane[0].x.l, 2 * lane.size(), F::N, false);
     }
 
     xz total(size_t l) const { return occ[l] ? side[l].add(lane[l]) : side[l]; }

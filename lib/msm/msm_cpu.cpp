@@ -395,9 +395,9 @@ struct msm_worker {
         for (const entry& e : deferred) side_add(e);
         deferred.clear();
 
+        if (split) return reduce_split(nb);
         if constexpr (msm_detail::vector_capable<F>)
             if (vec.field) msm_detail::ifma::convert(*vec.field, ab[0].x.l, 2 * nb, F::N, false);
-        if (split) return reduce_split(nb);
         xz running = xz::identity(), total = xz::identity();
         for (size_t b = nb; b-- > 0;) {
             const uint8_t s = st[b];
@@ -411,12 +411,14 @@ struct msm_worker {
     // Σ_b (b+1)·bucket_b by digit split (split_shape): round r adds the
     // buckets with hi in [r·cg, r·cg + cg) to G lane lo·cg + hi mod cg, and
     // those with lo in [r·ch, r·ch + ch) to H lane hi·ch + lo mod ch; each
-    // lane appears at most once per round.
+    // lane appears at most once per round. On the IFMA kernels (vec.field)
+    // the buckets and lanes stay in the R' form until the lanes are summed.
     xz reduce_split(size_t nb)
     {
         const split_shape sh(nb);
         const size_t g = sh.g_lanes();
         lanes.reset(sh.lanes(), sh.lanes());
+        lanes.vec = &vec;
         auto put = [&](size_t hi, size_t lo, size_t lane) {
             const size_t v = hi * sh.nlo + lo;
             if (v == 0 || v > nb) return;
@@ -431,6 +433,7 @@ struct msm_worker {
                 for (size_t hi = 0; hi < sh.nhi; ++hi) put(hi, lo, g + hi * sh.ch + lo % sh.ch);
             lanes.end_round();
         }
+        lanes.to_standard();
         // Σ_j j·(Σ_copies lane) over j = count−1 … 1, by a running sum.
         auto weighted = [&](size_t first, size_t count, size_t copies) {
             xz running = xz::identity(), total = xz::identity();
