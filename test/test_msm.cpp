@@ -13,7 +13,7 @@
 #include "cuzk/msm/msm.hpp"
 #include "cuzk/util/parallel.hpp"
 #include "gmp_util.hpp"
-#include "msm/ifma.hpp"
+#include "ifma/ifma.hpp"
 #include "msm/vector_batch.hpp"
 #include "test_support.hpp"
 
@@ -398,12 +398,12 @@ TEST_CASE("MSM and sum_points on BN254 G1 and G2 equal the naive sums", "[msm][b
     check(bn254::g2_affine{}, {0, 1, 31, 300});
 }
 
-// ---- the AVX-512 IFMA kernels (lib/msm/ifma.hpp) ------------------------------------
+// ---- the AVX-512 IFMA kernels (lib/ifma/ifma.hpp) ------------------------------------
 // Checked against the scalar field and curve code; skipped, saying so, on a
 // CPU without AVX-512 IFMA (the MSM then never takes that path).
 #define IFMA_OR_SKIP()                                                                   \
     do {                                                                                 \
-        if (!msm_detail::ifma::available()) {                                            \
+        if (!ifma::available()) {                                            \
             WARN("skipped: this CPU has no AVX-512 IFMA");                                \
             std::printf("SKIPPED: this CPU has no AVX-512 IFMA\n");                      \
             return;                                                                      \
@@ -415,7 +415,7 @@ template <class F, class C>
 void check_ifma_kernels(std::mt19937_64& rng)
 {
     using Aff = affine<F, C>;
-    const msm_detail::ifma::field52* vf = msm_detail::vector_field<F>();
+    const ifma::field52* vf = msm_detail::vector_field<F>();
     REQUIRE(vf != nullptr);
     constexpr size_t W = F::N;
     const F scale = msm_detail::pow2<F>(msm_detail::shift52<F>);   // an R'-form value reads as x·2^d
@@ -426,9 +426,9 @@ void check_ifma_kernels(std::mt19937_64& rng)
     v[1] = F::one();
     v[2] = -F::one();
     std::vector<F> w = v;
-    msm_detail::ifma::convert(*vf, w[0].l, w.size(), W, true);
+    ifma::convert(*vf, w[0].l, w.size(), W, true);
     for (size_t i = 0; i < v.size(); ++i) CHECK(w[i] == v[i] * scale);
-    msm_detail::ifma::convert(*vf, w[0].l, w.size(), W, false);
+    ifma::convert(*vf, w[0].l, w.size(), W, false);
     for (size_t i = 0; i < v.size(); ++i) CHECK(w[i] == v[i]);
     // B_j += ±P_j for 8·k + 3 distinct buckets (padding), in the R' form.
     const size_t n = 8 * 5 + 3;
@@ -440,14 +440,14 @@ void check_ifma_kernels(std::mt19937_64& rng)
         neg[j] = uint8_t(rng() % 2);
         expect[j] = b[j].to_jacobian().add(neg[j] ? -p[j] : p[j]).to_affine();
     }
-    msm_detail::ifma::convert(*vf, p[0].x.l, 2 * n, W, true);
-    msm_detail::ifma::convert(*vf, b[0].x.l, 2 * n, W, true);
+    ifma::convert(*vf, p[0].x.l, 2 * n, W, true);
+    ifma::convert(*vf, b[0].x.l, 2 * n, W, true);
     msm_detail::vector_batch<F, C> vb;
     vb.field = vf;
     vb.run(
         n, [&](size_t j) -> const Aff& { return p[j]; }, [&](size_t j) -> Aff& { return b[j]; },
         [&](size_t j) { return neg[j] != 0; });
-    msm_detail::ifma::convert(*vf, b[0].x.l, 2 * n, W, false);
+    ifma::convert(*vf, b[0].x.l, 2 * n, W, false);
     for (size_t j = 0; j < n; ++j) {
         INFO("j = " << j);
         CHECK(b[j] == expect[j]);

@@ -397,7 +397,7 @@ struct msm_worker {
 
         if (split) return reduce_split(nb);
         if constexpr (msm_detail::vector_capable<F>)
-            if (vec.field) msm_detail::ifma::convert(*vec.field, ab[0].x.l, 2 * nb, F::N, false);
+            if (vec.field) ifma::convert(*vec.field, ab[0].x.l, 2 * nb, F::N, false);
         xz running = xz::identity(), total = xz::identity();
         for (size_t b = nb; b-- > 0;) {
             const uint8_t s = st[b];
@@ -494,13 +494,13 @@ jacobian<F, C> msm_impl(std::span<const affine<F, C>> points, std::span<const fr
     std::vector<msm_worker<F, C>> workers(std::min<size_t>(threads, ntasks));
     // The eight-lane kernels, where they apply: on a copy of the points in
     // their R' form (one vector multiplication per coordinate).
-    const msm_detail::ifma::field52* vf = plan.batch && opt.avx512 ? msm_detail::vector_field<F>() : nullptr;
+    const ifma::field52* vf = plan.batch && opt.avx512 ? msm_detail::vector_field<F>() : nullptr;
     std::vector<affine<F, C>> vpoints;
     if constexpr (msm_detail::vector_capable<F>) {
         if (vf) {
             vpoints.assign(points.begin(), points.end());
             parallel_for(threads, n, [&](size_t b, size_t e, unsigned) {
-                msm_detail::ifma::convert(*vf, vpoints[b].x.l, 2 * (e - b), F::N, true);
+                ifma::convert(*vf, vpoints[b].x.l, 2 * (e - b), F::N, true);
             });
             for (auto& w : workers) w.vec.field = vf;
         }

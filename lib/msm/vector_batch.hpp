@@ -10,77 +10,17 @@
 #include <type_traits>
 #include <vector>
 
-#include "cuzk/ec/bls12_381.hpp"
-#include "cuzk/ec/bn254.hpp"
-#include "ifma.hpp"
+#include "cuzk/ec/point.hpp"
+#include "ifma/field52.hpp"
+#include "ifma/ifma.hpp"
 
 namespace cuzk::msm_detail {
 
-// The fields the kernels cover.
-template <class F>
-inline constexpr bool vector_capable = std::is_same_v<F, bn254::fp> || std::is_same_v<F, fp>;
-
-// The 52-bit limbs of a number of W 64-bit words, L of them: limb i holds
-// bits [52i, 52i + 52).
-template <size_t W>
-void to_limbs52(const uint64_t (&w)[W], uint64_t* r, unsigned limbs)
-{
-    for (unsigned i = 0; i < limbs; ++i) {
-        const unsigned bit = 52 * i, word = bit / 64, off = bit % 64;
-        uint64_t v = word < W ? w[word] >> off : 0;
-        if (off > 12 && word + 1 < W) v |= w[word + 1] << (64 - off);
-        r[i] = v & ((uint64_t{1} << 52) - 1);
-    }
-}
-
-// L for the field F (R' = 2^(52·L) ≥ 2^(64·W)), and d = 52·L − 64·W: a value
-// held in the R' form reads, in F's own arithmetic, as x·2^d.
-template <class F>
-inline constexpr unsigned limbs52 = F::N == 4 ? 5 : 8;
-template <class F>
-inline constexpr unsigned shift52 = 52 * limbs52<F> - 64 * unsigned(F::N);
-
-template <class F>
-F pow2(unsigned e)
-{
-    F r = F::one(), two = F::from_u64(2);
-    for (unsigned i = 0; i < e; ++i) r *= two;
-    return r;
-}
-
-// The kernels' constants for F, or nullptr where they do not apply (another
-// field, or a CPU without AVX-512 IFMA).
-template <class F>
-const ifma::field52* vector_field()
-{
-    if constexpr (vector_capable<F>) {
-        static const ifma::field52 f = [] {
-            constexpr unsigned L = limbs52<F>, d = shift52<F>;
-            ifma::field52 r{};
-            r.limbs = L;
-            to_limbs52(F::params::modulus.l, r.p, L);
-            r.pinv = F::params::inv & ((uint64_t{1} << 52) - 1);
-            // 2^k mod p as an integer is the Montgomery form (R = 2^(64W))
-            // of 2^(k − 64W): R' ↔ 2^d, R'²/R ↔ 2^(2d), R ↔ 1.
-            to_limbs52(pow2<F>(d).mont().l, r.one, L);
-            to_limbs52(pow2<F>(2 * d).mont().l, r.to_vec, L);
-            to_limbs52(F::one().mont().l, r.to_std, L);
-            return r;
-        }();
-        return ifma::available() ? &f : nullptr;
-    } else {
-        return nullptr;
-    }
-}
-
-// A value held in the R' form, read with F's own arithmetic, is x·2^d:
-// this undoes that factor.
-template <class F>
-F from_rprime(const F& v)
-{
-    static const F inv = pow2<F>(shift52<F>).inverse();
-    return v * inv;
-}
+using ifma::from_rprime;
+using ifma::pow2;
+using ifma::shift52;
+using ifma::vector_capable;
+using ifma::vector_field;
 
 // invert8 for the kernels: the eight values are R'-form X'_i, i.e. y_i =
 // x_i·2^d in F; the R'-form of 1/x_i is, in F, 2^d/x_i = 2^(2d)/y_i. One

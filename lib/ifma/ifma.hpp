@@ -1,7 +1,8 @@
 // cuzk — eight-lane Montgomery arithmetic with AVX-512 IFMA (52-bit limb
-// multiply-add) for the CPU MSM's batch-affine additions, on BN254's Fp
+// multiply-add) for the CPU MSM's batch-affine additions and the NTT's
+// butterflies, on the base fields of BN254
 // (L = 5 limbs of 52 bits, W = 4 words of 64) and BLS12-381's Fp (L = 8,
-// W = 6). Internal to lib/msm.
+// W = 6). Internal to the library (lib/).
 //
 // Representation: a field element x is held as X' = x·R' mod p with
 // R' = 2^(52·L) (the Montgomery form of the 52-bit limbs), stored like the
@@ -17,7 +18,7 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace cuzk::msm_detail::ifma {
+namespace cuzk::ifma {
 
 struct field52 {
     unsigned limbs = 0;      // L: 5 or 8 (W = 4 or 6)
@@ -55,4 +56,4 @@ constexpr size_t scratch_words(size_t n, unsigned limbs) { return (n / 8) * 6 * 
 
 void batch_add(const field52& f, const batch& b, uint64_t* scratch, invert8_fn invert8, const void* ctx);
 
-} // namespace cuzk::msm_detail::ifma
+} // namespace cuzk::ifma

@@ -15,7 +15,7 @@
 #define CUZK_IFMA_BUILD 0
 #endif
 
-namespace cuzk::msm_detail::ifma {
+namespace cuzk::ifma {
 
 #if CUZK_IFMA_BUILD
 
@@ -305,4 +305,4 @@ void batch_add(const field52&, const batch&, uint64_t*, invert8_fn, const void*)
 
 #endif
 
-} // namespace cuzk::msm_detail::ifma
+} // namespace cuzk::ifma
