@@ -283,49 +283,7 @@ CUZK_IFMA_TARGET void batch_add_impl(const field52& f, const batch& b, uint64_t*
     }
 }
 
-template <butterfly_kind K>
-CUZK_IFMA_TARGET void butterflies_impl(const field52& f, uint64_t* x, uint64_t* y, size_t count, const uint64_t* tw52,
-                                       size_t half, size_t k0, unsigned sh)
-{
-    constexpr bool inv = K == butterfly_kind::dit_inv || K == butterfly_kind::dif_inv;
-    const consts<5> k = load_consts<5>(f);
-    const vec lane = _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0);
-    const vec stride = _mm512_slli_epi64(lane, 5);   // 32 bytes per value
-    const vec twb = _mm512_set1_epi64(int64_t(reinterpret_cast<uintptr_t>(tw52)));
-    for (size_t g = 0; g < count; g += 8) {
-        const vec xa = _mm512_add_epi64(stride, _mm512_set1_epi64(int64_t(reinterpret_cast<uintptr_t>(x + 4 * g))));
-        const vec ya = _mm512_add_epi64(stride, _mm512_set1_epi64(int64_t(reinterpret_cast<uintptr_t>(y + 4 * g))));
-        vec kt = _mm512_sll_epi64(_mm512_add_epi64(lane, _mm512_set1_epi64(int64_t(k0 + g))),
-                                  _mm_cvtsi64_si128(int64_t(sh)));
-        if constexpr (inv) kt = _mm512_sub_epi64(_mm512_set1_epi64(int64_t(half)), kt);
-        const fe<5> w = gather<5, 4>(_mm512_add_epi64(twb, _mm512_slli_epi64(kt, 5)), 0, k);
-        const fe<5> a = gather<5, 4>(xa, 0, k), b = gather<5, 4>(ya, 0, k);
-        fe<5> u, v;
-        if constexpr (K == butterfly_kind::dit || K == butterfly_kind::dit_inv) {
-            const fe<5> t = mul(b, w, k);
-            u = inv ? sub(a, t, k) : add(a, t, k);
-            v = inv ? add(a, t, k) : sub(a, t, k);
-        } else {
-            u = add(a, b, k);
-            v = mul(inv ? sub(b, a, k) : sub(a, b, k), w, k);
-        }
-        scatter<5, 4>(xa, 0, u);
-        scatter<5, 4>(ya, 0, v);
-    }
-}
-
 } // namespace
-
-void butterflies(const field52& f, butterfly_kind kind, uint64_t* x, uint64_t* y, size_t count,
-                 const uint64_t* tw52, size_t half, size_t k0, unsigned sh)
-{
-    switch (kind) {
-    case butterfly_kind::dit: butterflies_impl<butterfly_kind::dit>(f, x, y, count, tw52, half, k0, sh); break;
-    case butterfly_kind::dit_inv: butterflies_impl<butterfly_kind::dit_inv>(f, x, y, count, tw52, half, k0, sh); break;
-    case butterfly_kind::dif: butterflies_impl<butterfly_kind::dif>(f, x, y, count, tw52, half, k0, sh); break;
-    case butterfly_kind::dif_inv: butterflies_impl<butterfly_kind::dif_inv>(f, x, y, count, tw52, half, k0, sh); break;
-    }
-}
 
 void convert(const field52& f, uint64_t* v, size_t n, size_t stride, bool to_vec)
 {
@@ -343,10 +301,6 @@ void batch_add(const field52& f, const batch& b, uint64_t* scratch, invert8_fn i
 
 bool available() noexcept { return false; }
 void convert(const field52&, uint64_t*, size_t, size_t, bool) {}
-void butterflies(const field52&, butterfly_kind, uint64_t*, uint64_t*, size_t, const uint64_t*, size_t, size_t,
-                 unsigned)
-{
-}
 void batch_add(const field52&, const batch&, uint64_t*, invert8_fn, const void*) {}
 
 #endif

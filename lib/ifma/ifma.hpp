@@ -56,16 +56,4 @@ constexpr size_t scratch_words(size_t n, unsigned limbs) { return (n / 8) * 6 * 
 
 void batch_add(const field52& f, const batch& b, uint64_t* scratch, invert8_fn invert8, const void* ctx);
 
-// NTT butterflies on values in the scalar form (four words, fields of
-// L = 5): for t < count (a multiple of 8), on x[t] and y[t] (W words each),
-// with w_t the entry k_t = (k0 + t)·2^sh of the twiddle table tw52 (R' form,
-// W words per entry), or for the inverse kinds the entry half − k_t:
-//   dit:     (x, y) ← (x + y·w, x − y·w)      dit_inv: (x − y·w, x + y·w)
-//   dif:     (x, y) ← (x + y, (x − y)·w)      dif_inv: (x + y, (y − x)·w)
-// The Montgomery product of a scalar-form value and an R'-form twiddle is
-// the scalar form of the product, so the values need no conversion.
-enum class butterfly_kind { dit, dit_inv, dif, dif_inv };
-void butterflies(const field52& f, butterfly_kind kind, uint64_t* x, uint64_t* y, size_t count,
-                 const uint64_t* tw52, size_t half, size_t k0, unsigned sh);
-
 } // namespace cuzk::ifma

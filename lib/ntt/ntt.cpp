@@ -47,7 +47,6 @@
 
 #include "cuzk/error.hpp"
 #include "cuzk/util/parallel.hpp"
-#include "ifma/field52.hpp"
 
 namespace cuzk {
 
@@ -147,31 +146,6 @@ CUZK_INLINE void butterfly_k(F& x, F& y, const F* tw, size_t half, size_t k)
         butterfly<Inv>(x, y, tw, half, k);
 }
 
-// ---- the butterflies on AVX-512 IFMA ------------------------------------------------
-// Where the CPU has IFMA, the domain keeps its twiddles a second time in the
-// kernels' R' form right after the table (tw[half + k], k < half, and
-// tw[2·half] = −1 for the inverse's k = 0; ntt_domain_t's constructor), and
-// runs of eight or more butterflies go to ifma::butterflies.
-template <class F>
-const ifma::field52* vector_ntt()
-{
-    if constexpr (ifma::vector_capable<F> && F::N == 4) return ifma::vector_field<F>();
-    else return nullptr;
-}
-
-template <bool Dif, bool Inv>
-constexpr ifma::butterfly_kind kind_of = Dif ? (Inv ? ifma::butterfly_kind::dif_inv : ifma::butterfly_kind::dif)
-                                             : (Inv ? ifma::butterfly_kind::dit_inv : ifma::butterfly_kind::dit);
-
-// count butterflies (x[t], y[t]) with twiddle index (k0 + t)·2^sh on the
-// kernels.
-template <bool Dif, bool Inv, class F>
-void vector_butterflies(const ifma::field52& vf, F* x, F* y, size_t count, const F* tw, size_t half, size_t k0,
-                        unsigned sh)
-{
-    ifma::butterflies(vf, kind_of<Dif, Inv>, x->l, y->l, count, tw[half].l, half, k0, sh);
-}
-
 // One stage s of the block a[0, 2^K): pairs (g + j, g + j + 2^s), twiddle
 // index j·2^(log n − 1 − s).
 template <bool Dif, bool Inv, class F>
@@ -180,13 +154,8 @@ void block_stage(F* blk, unsigned s, unsigned K, unsigned log_n, const F* tw, si
     const size_t len = size_t{1} << K;
     const size_t m = size_t{1} << s;
     const unsigned sh = log_n - 1 - s;
-    const ifma::field52* vf = m >= 8 ? vector_ntt<F>() : nullptr;
     for (size_t g = 0; g < len; g += 2 * m) {
         F* p = blk + g;
-        if (vf) {
-            vector_butterflies<Dif, Inv>(*vf, p, p + m, m, tw, half, 0, sh);
-            continue;
-        }
         butterfly_one(p[0], p[m]);
         for (size_t j = 1; j < m; ++j) butterfly_k<Dif, Inv>(p[j], p[j + m], tw, half, j << sh);
     }
@@ -216,15 +185,10 @@ void tile_stage(F* a, size_t base, size_t lo0, unsigned b, unsigned sl, unsigned
     const size_t m = size_t{1} << s;
     const unsigned sh = log_n - 1 - s;
     const size_t rstep = size_t{1} << sl;
-    const ifma::field52* vf = vector_ntt<F>();
     for (size_t rh = 0; rh < rows; rh += 2 * rstep) {
         for (size_t rl = 0; rl < rstep; ++rl) {
             F* row = a + base + ((rh + rl) << b);
             const size_t jbase = (rl << b) + lo0;   // j of the first element of the row
-            if (vf) {
-                vector_butterflies<Dif, Inv>(*vf, row, row + m, T, tw, half, jbase, sh);
-                continue;
-            }
             size_t t0 = 0;
             if (jbase == 0) {
                 butterfly_one(row[0], row[m]);
@@ -384,13 +348,6 @@ ntt_domain_t<F>::ntt_domain_t(unsigned log_n, root_convention c, unsigned thread
             x *= w;
         }
     });
-    // The IFMA butterflies' copy of the table (see vector_ntt).
-    if (const ifma::field52* vf = vector_ntt<F>(); vf && half) {
-        tw_.resize(2 * half + 1);
-        std::copy(tw_.begin(), tw_.begin() + std::ptrdiff_t(half), tw_.begin() + std::ptrdiff_t(half));
-        tw_[2 * half] = -F::one();
-        ifma::convert(*vf, tw_[half].l, half + 1, F::N, true);
-    }
 }
 
 template <class F>

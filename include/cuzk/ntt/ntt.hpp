@@ -61,13 +61,13 @@ public:
     const F& omega_inv() const { return omega_inv_; }
     const F& size_inv() const { return size_inv_; }
     // ω^j for 0 <= j < n/2.
-    std::span<const F> twiddles() const { return std::span<const F>(tw_).first(size() / 2); }
+    std::span<const F> twiddles() const { return tw_; }
 
 private:
     unsigned log_n_;
     root_convention conv_;
     F omega_, omega_inv_, size_inv_;
-    std::vector<F> tw_;   // the n/2 twiddles; on a CPU with AVX-512 IFMA followed by a copy for its kernels
+    std::vector<F> tw_;
 };
 using ntt_domain = ntt_domain_t<fr>;
 
