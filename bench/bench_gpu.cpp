@@ -188,7 +188,8 @@ msm_inputs<Aff>& inputs_for(size_t n)
     return in;
 }
 
-// Args: log2 n, window (0 = automatic).
+// Args: log2 n, window (0 = automatic), batch-affine rounds (1) or XYZZ
+// additions only (0).
 template <class Aff>
 void bm_msm(benchmark::State& st)
 {
@@ -200,6 +201,7 @@ void bm_msm(benchmark::State& st)
     auto& in = inputs_for<Aff>(n);
     gpu_msm_options o;
     o.window_bits = unsigned(st.range(1));
+    o.batch_affine = st.range(2) != 0;
     const unsigned c = o.window_bits ? o.window_bits : gpu_msm_window_bits(n, g2);
     auto r = gpu_msm_device(in.points.template as<Aff>(), in.scalars.template as<fr::repr>(), n, o);   // warm-up
     benchmark::DoNotOptimize(r);
@@ -259,24 +261,39 @@ BENCHMARK(bm_ntt)
     ->Unit(benchmark::kMillisecond);
 
 BENCHMARK_TEMPLATE(bm_msm, g1_affine)
-    ->ArgNames({"log_n", "c"})
-    ->Args({16, 0})
-    ->Args({18, 0})
-    ->Args({20, 0})
-    ->Args({22, 0})
-    ->Args({24, 0})
-    ->Args({26, 0})
+    ->ArgNames({"log_n", "c", "affine"})
+    ->Args({16, 0, 0})
+    ->Args({16, 0, 1})
+    ->Args({18, 0, 0})
+    ->Args({18, 0, 1})
+    ->Args({20, 0, 0})
+    ->Args({20, 0, 1})
+    ->Args({22, 0, 0})
+    ->Args({22, 0, 1})
+    ->Args({24, 0, 0})
+    ->Args({24, 0, 1})
+    ->Args({24, 18, 1})
+    ->Args({24, 19, 1})
+    ->Args({26, 0, 0})
+    ->Args({26, 0, 1})
+    ->Args({26, 20, 1})
+    ->Args({26, 21, 1})
     ->UseManualTime()
     ->Iterations(4)
     ->Unit(benchmark::kMillisecond);
 
 BENCHMARK_TEMPLATE(bm_msm, g2_affine)
-    ->ArgNames({"log_n", "c"})
-    ->Args({16, 0})
-    ->Args({18, 0})
-    ->Args({20, 0})
-    ->Args({22, 0})
-    ->Args({24, 0})
+    ->ArgNames({"log_n", "c", "affine"})
+    ->Args({16, 0, 0})
+    ->Args({16, 0, 1})
+    ->Args({18, 0, 0})
+    ->Args({18, 0, 1})
+    ->Args({20, 0, 0})
+    ->Args({20, 0, 1})
+    ->Args({22, 0, 0})
+    ->Args({22, 0, 1})
+    ->Args({24, 0, 0})
+    ->Args({24, 0, 1})
     ->UseManualTime()
     ->Iterations(3)
     ->Unit(benchmark::kMillisecond);
@@ -291,17 +308,21 @@ BENCHMARK(bm_bn254_ntt)
     ->Unit(benchmark::kMillisecond);
 
 BENCHMARK_TEMPLATE(bm_msm, bn254::g1_affine)
-    ->ArgNames({"log_n", "c"})
-    ->Args({20, 0})
-    ->Args({22, 0})
-    ->Args({24, 0})
+    ->ArgNames({"log_n", "c", "affine"})
+    ->Args({20, 0, 0})
+    ->Args({20, 0, 1})
+    ->Args({22, 0, 0})
+    ->Args({22, 0, 1})
+    ->Args({24, 0, 0})
+    ->Args({24, 0, 1})
     ->UseManualTime()
     ->Iterations(4)
     ->Unit(benchmark::kMillisecond);
 
 BENCHMARK_TEMPLATE(bm_msm, bn254::g2_affine)
-    ->ArgNames({"log_n", "c"})
-    ->Args({20, 0})
+    ->ArgNames({"log_n", "c", "affine"})
+    ->Args({20, 0, 0})
+    ->Args({20, 0, 1})
     ->UseManualTime()
     ->Iterations(3)
     ->Unit(benchmark::kMillisecond);

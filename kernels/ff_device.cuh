@@ -417,6 +417,31 @@ CUZK_UNROLL
         return r;
     }
 
+    // a⁻¹ = a^(p−2) (Fermat; 0 for a = 0): left to right over the exponent's
+    // bits. Not constant time; used for the batch inversions of the MSM's
+    // affine rounds, whose inputs are public points.
+    CUZK_HD dfield inverse() const
+    {
+        constexpr bigint<P::limbs> e = modulus_minus_2();
+        dfield r = one();
+        for (int i = 64 * int(P::limbs) - 1; i >= 0; --i) {
+            r = r.sqr();
+            if ((e.l[i / 64] >> (i % 64)) & 1) r *= *this;
+        }
+        return r;
+    }
+    static constexpr bigint<P::limbs> modulus_minus_2()
+    {
+        bigint<P::limbs> e = P::modulus;
+        uint64_t borrow = 2;
+        for (size_t i = 0; i < P::limbs && borrow; ++i) {
+            const uint64_t before = e.l[i];
+            e.l[i] -= borrow;
+            borrow = before < borrow ? 1 : 0;
+        }
+        return e;
+    }
+
     // a^e, e a small run-time exponent (powers tables): square and multiply.
     CUZK_HD dfield pow_u64(uint64_t e) const
     {
@@ -464,6 +489,12 @@ struct dfp2_t {
     CUZK_HD friend dfp2 operator*(const dfp2& a, const dfp2& b) { return mul(a, b); }
     CUZK_INLINE dfp2& operator*=(const dfp2& b) { return *this = *this * b; }
     CUZK_HD dfp2 sqr() const { return square(*this); }
+    // (c0 + c1·u)⁻¹ = (c0 − c1·u)/(c0² + c1²), as u² = −1.
+    CUZK_HD dfp2 inverse() const
+    {
+        const DFp t = (c0.sqr() + c1.sqr()).inverse();
+        return {c0 * t, -(c1 * t)};
+    }
     CUZK_HD static dfp2 from_host(const fp2& h) { return {dfp::from_host(h.c0), dfp::from_host(h.c1)}; }
     CUZK_HD fp2 to_host() const { return {c0.to_host(), c1.to_host()}; }
 

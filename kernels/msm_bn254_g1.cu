@@ -4,9 +4,9 @@
 namespace cuzk::cuda_bridge {
 
 void msm_windows(const bn254::g1_affine* points, const fr::repr* scalars, size_t n, unsigned c, unsigned windows,
-                 bn254::g1_xyzz* window_sums, copy_span* d2h)
+                 bn254::g1_xyzz* window_sums, copy_span* d2h, bool affine)
 {
-    run_msm_windows(points, scalars, n, c, windows, window_sums, d2h);
+    run_msm_windows(points, scalars, n, c, windows, window_sums, d2h, affine);
 }
 
 } // namespace cuzk::cuda_bridge

@@ -11,7 +11,7 @@ namespace cuzk::cuda_bridge {
 
 template <class HostAff>
 void run_msm_windows(const HostAff* points, const fr::repr* scalars, size_t n, unsigned c, unsigned windows,
-                     typename dev::device_types<HostAff>::host_xz* window_sums, copy_span* d2h)
+                     typename dev::device_types<HostAff>::host_xz* window_sums, copy_span* d2h, bool affine)
 {
     using Aff = typename dev::device_types<HostAff>::aff;
     using Xz = typename dev::device_types<HostAff>::xz;
@@ -21,7 +21,7 @@ void run_msm_windows(const HostAff* points, const fr::repr* scalars, size_t n, u
     dev::copy_timer ct(cx, d2h != nullptr);
     be.copy_ev = ct.event();
     dev::msm_windows(be, reinterpret_cast<const Aff*>(points), reinterpret_cast<const uint64_t*>(scalars), n, c,
-                     windows, reinterpret_cast<Xz*>(window_sums));
+                     windows, reinterpret_cast<Xz*>(window_sums), affine);
     if (d2h) ct.finish(be.copy_done, &d2h->begin, &d2h->end);
 }
 

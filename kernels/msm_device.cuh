@@ -7,6 +7,10 @@
 //                 or the null key (sorted last, ignored) for d = 0.
 //   2. sort       stable radix sort of the (key, value) pairs (CUB), so the
 //                 entries of each bucket become contiguous.
+//   2b. affine    optionally (msm_affine.cuh): rounds that add the sorted
+//                 entries pairwise in affine coordinates, one inversion per
+//                 batch, until about two entries per bucket are left; step 3
+//                 then runs over their list instead of the sorted entries.
 //   3. runs       the sorted entries are cut into equal chunks, one per thread;
 //                 a thread adds the points of each run of equal keys (XYZZ
 //                 mixed additions, 8M + 2S). A run wholly inside the chunk is a
@@ -49,30 +53,9 @@
 
 #include "ec_device.cuh"
 
-namespace cuzk::dev {
+#include "msm_affine.cuh"
 
-enum scratch_slot : int {
-    slot_keys_a,
-    slot_keys_b,
-    slot_vals_a,
-    slot_vals_b,
-    slot_buckets,
-    slot_part_pts,
-    slot_part_keys,
-    slot_part_flags,
-    slot_part_pos,
-    slot_list_pts,
-    slot_list_keys,
-    slot_count,
-    slot_seg_a,
-    slot_seg_b,
-    slot_ntt_scratch,
-    slot_ntt_tables,
-    slot_points,
-    slot_scalars,
-    slot_io,
-    slot_count_all
-};
+namespace cuzk::dev {
 
 // Bits [pos, pos + width) of a 256-bit scalar (4 little-endian limbs),
 // width <= 32; bits past 255 read as zero.
@@ -351,15 +334,18 @@ inline unsigned msm_window_group(size_t n, unsigned W, size_t H, size_t cap)
 
 // Steps 1–4 for windows 0 … W−1 of window size c; the W window sums land in
 // `window_sums` (host memory). points/scalars are backend memory.
+// With `affine`, the batch-affine rounds (msm_affine.cuh) accumulate first;
+// their lists take ~100 bytes per entry beside the sort's 24, so the window
+// groups are then cut to an eighth of the entry cap.
 template <class Be, class Aff, class Xz>
 void msm_windows(Be& be, const Aff* points, const uint64_t* scalars, size_t n, unsigned c, unsigned W,
-                 Xz* window_sums)
+                 Xz* window_sums, bool affine = false)
 {
     const size_t H = size_t{1} << (c - 1);   // buckets per window
     Xz* buckets = be.template buffer<Xz>(slot_buckets, W * H);
     be.zero(buckets, W * H * sizeof(Xz));   // all-zero XYZZ has ZZ = 0: the identity
 
-    const size_t cap = be.max_entries();
+    const size_t cap = affine ? be.max_entries() / 8 : be.max_entries();
     const unsigned group = msm_window_group(n, W, H, cap);
     const size_t max_m = size_t(group) * n;
     uint32_t* keys_a = be.template buffer<uint32_t>(slot_keys_a, max_m);
@@ -398,11 +384,22 @@ void msm_windows(Be& be, const Aff* points, const uint64_t* scalars, size_t n, u
             return cnt;
         };
 
-        const size_t ch1 = msm_first_chunk(m);
-        size_t threads = (m + ch1 - 1) / ch1;
-        be.each(threads, msm_runs<msm_src_points<Aff, Xz>, Xz>{{keys_b, vals_b, points}, m, ch1, null_key, gb,
-                                                                 part_pts, part_keys, part_flags},
-                128);
+        // The batch-affine rounds first (when asked, and when the buckets
+        // are full enough for them), then the XYZZ runs over what is left.
+        const aff_list<Aff> fin = affine ? msm_affine_rounds(be, keys_b, vals_b, points, m, null_key, size_t(nw) * H)
+                                         : aff_list<Aff>{};
+        if (fin.ran && fin.len == 0) continue;   // every digit of the group was zero
+        const size_t len = fin.ran ? fin.len : m;
+        const size_t ch1 = msm_first_chunk(len);
+        size_t threads = (len + ch1 - 1) / ch1;
+        if (fin.ran)
+            be.each(threads, msm_runs<msm_src_affine<Aff, Xz>, Xz>{{fin.keys, fin.pts}, len, ch1, null_key, gb,
+                                                                   part_pts, part_keys, part_flags},
+                    128);
+        else
+            be.each(threads, msm_runs<msm_src_points<Aff, Xz>, Xz>{{keys_b, vals_b, points}, m, ch1, null_key, gb,
+                                                                     part_pts, part_keys, part_flags},
+                    128);
         size_t count = compact(threads);
         while (count > 0) {
             threads = (count + msm_later_chunk - 1) / msm_later_chunk;

@@ -29,10 +29,12 @@ namespace {
 struct host_msm_be {
     std::vector<std::vector<unsigned char>> slots = std::vector<std::vector<unsigned char>>(slot_count_all);
     size_t cap = size_t{1} << 14;
+    size_t affine_rounds = 0;   // rounds of msm_affine.cuh run (each asks for its count buffer once)
 
     template <class T>
     T* buffer(int slot, size_t count)
     {
+        if (slot == slot_aff_count) ++affine_rounds;
         auto& s = slots[size_t(slot)];
         if (s.size() < count * sizeof(T) + 16) s.resize(count * sizeof(T) + 16);
         return reinterpret_cast<T*>(s.data());
@@ -70,14 +72,16 @@ struct host_msm_be {
 static_assert(sizeof(dg1_affine) == sizeof(g1_affine) && sizeof(dg1_xyzz) == sizeof(g1_xyzz));
 
 // The device MSM on the host, window sums combined like lib/backend/cuda.cpp.
-g1_jacobian emulated_msm(const std::vector<g1_affine>& p, const std::vector<fr::repr>& k, unsigned c, size_t cap)
+g1_jacobian emulated_msm(const std::vector<g1_affine>& p, const std::vector<fr::repr>& k, unsigned c, size_t cap,
+                         bool affine = false, size_t* rounds = nullptr)
 {
     host_msm_be be;
     be.cap = cap;
     const unsigned W = (255 + c) / c;
     std::vector<g1_xyzz> ws(W);
     msm_windows(be, reinterpret_cast<const dg1_affine*>(p.data()), reinterpret_cast<const uint64_t*>(k.data()),
-                p.size(), c, W, reinterpret_cast<dg1_xyzz*>(ws.data()));
+                p.size(), c, W, reinterpret_cast<dg1_xyzz*>(ws.data()), affine);
+    if (rounds) *rounds = be.affine_rounds;
     g1_jacobian acc = g1_jacobian::identity();
     for (size_t w = W; w-- > 0;) {
         if (!acc.is_identity())
@@ -122,6 +126,62 @@ TEST_CASE("device MSM schedule equals the CPU MSM (host emulation)")
             INFO("n " << s.n << " c " << s.c << " cap " << s.cap << " pattern " << pattern);
             const g1_jacobian want = msm(std::span<const g1_affine>(p), std::span<const fr::repr>(k));
             CHECK(emulated_msm(p, k, s.c, s.cap) == want);
+        }
+    }
+}
+
+TEST_CASE("device MSM with batch-affine rounds equals the CPU MSM (host emulation)")
+{
+    std::mt19937_64 rng(test::test_seed() + 71);
+    struct shape {
+        size_t n;
+        unsigned c;
+        size_t cap;
+    };
+    // Full buckets (the rounds run only from 4 entries per bucket), groups of
+    // one window or several; odd lengths leave a lone last entry.
+    for (const shape& s : {shape{600, 3, 1 << 14}, shape{1001, 4, 1 << 16}, shape{2000, 6, 1 << 16},
+                           shape{3001, 5, 8 * 3001}}) {
+        auto p = test::random_points<g1_affine>(s.n, rng);
+        for (int pattern = 0; pattern < 4; ++pattern) {
+            std::vector<fr::repr> k(s.n);
+            const fr same = fr::random(rng);
+            for (size_t i = 0; i < s.n; ++i) k[i] = (pattern == 1 ? same : fr::random(rng)).to_repr();
+            auto q = p;
+            if (pattern == 2) {
+                // Few distinct points, the identity among them: pairs of equal
+                // points (tangent), of P and −P (sum the identity) and with
+                // the identity, all in the same buckets.
+                for (size_t i = 0; i < s.n; ++i) q[i] = i % 5 == 0 ? g1_affine::identity() : p[i % 3];
+                for (size_t i = 0; i < s.n; ++i) k[i] = (i % 2 ? same : -same).to_repr();
+            }
+            if (pattern == 3)
+                for (size_t i = 0; i < s.n; ++i) q[i] = p[i % 7];   // random scalars, repeated points
+            INFO("n " << s.n << " c " << s.c << " cap " << s.cap << " pattern " << pattern);
+            const g1_jacobian want = msm(std::span<const g1_affine>(q), std::span<const fr::repr>(k));
+            size_t rounds = 0;
+            CHECK(emulated_msm(q, k, s.c, s.cap, true, &rounds) == want);
+            CHECK(rounds > 0);
+            CHECK(emulated_msm(q, k, s.c, s.cap, false, &rounds) == want);
+            CHECK(rounds == 0);
+        }
+    }
+}
+
+TEST_CASE("batch inversion of a field array (host emulation)")
+{
+    std::mt19937_64 rng(test::test_seed() + 72);
+    host_msm_be be;
+    for (size_t n : {size_t{1}, size_t{31}, size_t{33}, size_t{5000}}) {
+        std::vector<fp> v(n);
+        for (auto& x : v) x = fp::random(rng);
+        std::vector<fp> scratch(batch_invert_scratch(n));
+        auto got = v;
+        // A direct limit of 16 takes three levels at n = 5000.
+        batch_invert(be, reinterpret_cast<dfp*>(got.data()), n, reinterpret_cast<dfp*>(scratch.data()), 16);
+        for (size_t i = 0; i < n; ++i) {
+            INFO("n " << n << " i " << i);
+            CHECK(got[i] == v[i].inverse());
         }
     }
 }

@@ -272,7 +272,8 @@ Jac msm_device_impl(const Aff* points, const fr::repr* scalars, size_t n, const 
     const unsigned windows = (bits + c) / c;   // W·c >= bits + 1: the top digit is non-negative
     std::vector<Xz> ws(windows);
     cuda_bridge::copy_span span;
-    cuda_bridge::msm_windows(points, scalars, n, c, windows, ws.data(), opt.window_copy ? &span : nullptr);
+    cuda_bridge::msm_windows(points, scalars, n, c, windows, ws.data(), opt.window_copy ? &span : nullptr,
+                             opt.batch_affine);
     if (opt.window_copy) *opt.window_copy = gpu_copy_span{span.begin, span.end};
     return combine_windows<Jac>(ws, c);
 }

@@ -7,9 +7,10 @@
 //             through pinned buffers
 //   PCE_EVAL  a, b, c = A·w, B·w, C·w; the first row with a·b != c
 //   NTT       rows m … m+ni−1 of a = the inputs (bellperson's input
-//             constraints input_i·0 = 0), zeros up to n; then exactly
-//             compute_h_bellperson: iNTT, coset NTT (shift 7) of a, b, c;
-//             a ← (a·b − c)·(7^n − 1)⁻¹; coset iNTT of a (7 NTTs of size n)
+//             constraints input_i·0 = 0), zeros up to n; then the h of
+//             compute_h_bellperson in six transforms: iNTT of c; iNTT and
+//             coset NTT (shift 7) of a and b; a ← a·b; coset iNTT of a;
+//             a ← (a − c)·(7^n − 1)⁻¹ (see bellperson_h_step)
 //   MSM_H     h_0 … h_{n−2} (canonical integers already: the coset iNTT's
 //             scale has the words of z_inv); Pippenger with H
 //   MSM_L     Σ aux·L (witness MSM: zeros skipped, ones batch-added)
@@ -212,7 +213,11 @@ namespace {
 //   MSM (the backend's cached slots) for the largest query q at its window c:
 //     sort entries E = q·W (W = ceil(256/c)), capped at 2^30: keys and values
 //     double-buffered (16 B/entry) + the sort's temporary (~8 B/entry) +
-//     buckets W·2^(c−1) XYZZ points (G1 192 B, G2 384 B);
+//     buckets W·2^(c−1) XYZZ points (G1 192 B, G2 384 B); with the
+//     batch-affine rounds the groups hold E' = min(E, max(q, 2^27)) entries
+//     (an eighth of the cap), and per entry the two round lists (each at most
+//     3/4 of E' entries of a point and a key), the products (half a point per
+//     pair) and the counts and positions (8 B per pair);
 //   the witness MSM's compaction of the non-0/1 scalars and points (q·(32 +
 //     point size + 8));
 //   streaming: two chunk buffers.
@@ -229,7 +234,9 @@ uint64_t estimate_scratch(const gpu_key::impl& k)
         const uint64_t entries = std::min<uint64_t>(uint64_t(q) * W, uint64_t{1} << 30);
         const uint64_t xyzz = g2 ? 384 : 192;
         const uint64_t pt = g2 ? sizeof(g2_affine) : sizeof(g1_affine);
-        return entries * 24 + W * (uint64_t{1} << (c - 1)) * xyzz + uint64_t(q) * (32 + pt + 8);
+        const uint64_t affine_entries = std::min<uint64_t>(uint64_t(q) * W, std::max<uint64_t>(q, uint64_t{1} << 27));
+        const uint64_t affine = affine_entries * (24 + 3 * (pt + 4) / 2 + pt / 4 + 4);
+        return std::max(entries * 24, affine) + W * (uint64_t{1} << (c - 1)) * xyzz + uint64_t(q) * (32 + pt + 8);
     };
     const size_t q1 = std::max({k.h.size(), k.l.size(), k.a.size(), k.b1.size()});
     s += std::max(msm_bytes(q1, false), msm_bytes(k.b2.size(), true));
@@ -569,23 +576,28 @@ void bellperson_h_step(gpu_key::impl& k, device_steps& ds, const bp_vectors& v)
     pb::fill_zero(v.b + m, (n - m) * sizeof(fr));
     pb::fill_zero(v.c + m, (n - m) * sizeof(fr));
     const fr g = fr::from_u64(7);   // bellperson's coset shift
-    // The constant factors ride on the transforms' own scalings: the iNTT
-    // leaves out its 1/n (scale n), which joins the coset NTT's powers g^i;
-    // 1/Z joins the coset iNTT's (1/n)·g^−i.
+    // On the coset g·⟨ω⟩, Z(x) = x^n − 1 is the constant g^n − 1, so
+    //   h = cosetINTT((A'·B' − C')/Z) = z_inv·(cosetINTT(A'·B') − C),
+    // with A', B', C' the coset values and C the coefficients of c: the
+    // coset iNTT of C' gives C back (deg C < n). C is the iNTT of c, so c
+    // needs no coset transform: six transforms instead of seven.
+    // The constant factors ride on the transforms' own scalings: the iNTT of
+    // a and b leaves out its 1/n (scale n), which joins the coset NTT's
+    // powers g^i. The MSM wants h as canonical integers: a scale whose words
+    // are the integer z_inv (the field element z_inv·R⁻¹) makes the
+    // transforms' last Montgomery products leave words equal to the integers
+    // z_inv·x, and the subtraction of such words is that of the integers.
     const fr n_fr = fr::from_u64(n), n_inv = n_fr.inverse();
-    for (fr* x : {a, v.b, v.c}) {
+    const fr z_inv = (g.pow(bigint<1>{{uint64_t(n)}}) - fr::one()).inverse();
+    const fr z_inv_words = fr::from_mont(z_inv.to_repr());
+    gpu_ntt_device(v.c, k.log_n, root_convention::bellperson, gpu_ntt_kind::inverse, fr::one(), z_inv_words);
+    for (fr* x : {a, v.b}) {
         gpu_ntt_device(x, k.log_n, root_convention::bellperson, gpu_ntt_kind::inverse, fr::one(), n_fr);
         gpu_ntt_device(x, k.log_n, root_convention::bellperson, gpu_ntt_kind::coset_forward, g, n_inv);
     }
-    // On the coset g·⟨ω⟩, Z(x) = x^n − 1 is the constant g^n − 1.
-    const fr z_inv = (g.pow(bigint<1>{{uint64_t(n)}}) - fr::one()).inverse();
-    pb::mul_sub(a, v.b, v.c, n);   // a·b − c
-    // The MSM wants h as canonical integers. The scale passed has the integer
-    // z_inv as its words (it is the field element z_inv·R⁻¹), so the
-    // transform's last Montgomery products leave words equal to the integers
-    // h_i: no separate conversion pass.
-    const fr z_inv_words = fr::from_mont(z_inv.to_repr());
+    pb::mul_into(a, v.b, a, n);   // A'·B'
     gpu_ntt_device(a, k.log_n, root_convention::bellperson, gpu_ntt_kind::coset_inverse, g, z_inv_words);
+    pb::sub_assign(a, v.c, n);
     s.end();
 }
 

@@ -194,6 +194,12 @@ struct gpu_msm_options {
     // When set: receives the copy of the window sums back to the host (left
     // unset when the MSM has nothing to sum). Costs a synchronise at the start.
     gpu_copy_span* window_copy = nullptr;
+    // Bucket accumulation by batch-affine rounds (pairwise affine additions,
+    // one inversion per batch; kernels/msm_affine.cuh) before the XYZZ
+    // additions, when the buckets are full enough (4 entries per bucket or
+    // more). Off: XYZZ mixed additions only. The result is the same group
+    // element either way.
+    bool batch_affine = true;
 };
 // The window the automatic choice takes for n points (see lib/backend/cuda.cpp).
 unsigned gpu_msm_window_bits(size_t n, bool g2 = false, unsigned scalar_bits = 255);

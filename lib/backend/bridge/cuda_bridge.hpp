@@ -80,15 +80,16 @@ struct copy_span {
 // Window sums S_0 … S_{windows−1} of the signed-digit Pippenger with window
 // c (see kernels/msm_device.cuh); the MSM is Σ_w 2^(wc)·S_w. Points and
 // scalars are in device memory, window_sums in host memory. With d2h set,
-// the window sums' copy back is timed into it.
+// the window sums' copy back is timed into it; with affine, the buckets are
+// filled by the batch-affine rounds first (kernels/msm_affine.cuh).
 void msm_windows(const g1_affine* points, const fr::repr* scalars, size_t n, unsigned c, unsigned windows,
-                 g1_xyzz* window_sums, copy_span* d2h = nullptr);
+                 g1_xyzz* window_sums, copy_span* d2h = nullptr, bool affine = false);
 void msm_windows(const g2_affine* points, const fr::repr* scalars, size_t n, unsigned c, unsigned windows,
-                 g2_xyzz* window_sums, copy_span* d2h = nullptr);
+                 g2_xyzz* window_sums, copy_span* d2h = nullptr, bool affine = false);
 // The same over BN254 (kernels/msm_bn254.cu); its scalars are 256-bit words too.
 void msm_windows(const bn254::g1_affine* points, const fr::repr* scalars, size_t n, unsigned c, unsigned windows,
-                 bn254::g1_xyzz* window_sums, copy_span* d2h = nullptr);
+                 bn254::g1_xyzz* window_sums, copy_span* d2h = nullptr, bool affine = false);
 void msm_windows(const bn254::g2_affine* points, const fr::repr* scalars, size_t n, unsigned c, unsigned windows,
-                 bn254::g2_xyzz* window_sums, copy_span* d2h = nullptr);
+                 bn254::g2_xyzz* window_sums, copy_span* d2h = nullptr, bool affine = false);
 
 } // namespace cuzk::cuda_bridge
