@@ -201,7 +201,7 @@ void bm_msm(benchmark::State& st)
     auto& in = inputs_for<Aff>(n);
     gpu_msm_options o;
     o.window_bits = unsigned(st.range(1));
-    o.batch_affine = st.range(2) != 0;
+    o.buckets = st.range(2) ? msm_buckets::batch_affine : msm_buckets::xyzz;
     const unsigned c = o.window_bits ? o.window_bits : gpu_msm_window_bits(n, g2);
     auto r = gpu_msm_device(in.points.template as<Aff>(), in.scalars.template as<fr::repr>(), n, o);   // warm-up
     benchmark::DoNotOptimize(r);

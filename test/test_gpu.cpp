@@ -55,12 +55,17 @@ void check_msm(const std::vector<Aff>& p, const std::vector<repr>& k, unsigned c
 {
     msm_options o;   // all threads, automatic window
     const auto want = msm(std::span<const Aff>(p), std::span<const repr>(k), o);
-    gpu_msm_options g;
-    g.window_bits = c;
-    const auto got = gpu_msm(std::span<const Aff>(p), std::span<const repr>(k), g);
-    INFO("n = " << p.size() << ", window = " << (c ? c : gpu_msm_window_bits(p.size(), sizeof(Aff) > 96)));
-    REQUIRE(got == want);
-    REQUIRE(got.to_affine() == want.to_affine());
+    // Every bucket mode: automatic, XYZZ only, batch-affine rounds forced.
+    for (auto b : {msm_buckets::automatic, msm_buckets::xyzz, msm_buckets::batch_affine}) {
+        gpu_msm_options g;
+        g.window_bits = c;
+        g.buckets = b;
+        const auto got = gpu_msm(std::span<const Aff>(p), std::span<const repr>(k), g);
+        INFO("n = " << p.size() << ", window = " << (c ? c : gpu_msm_window_bits(p.size(), sizeof(Aff) > 96))
+                    << ", buckets " << int(b));
+        REQUIRE(got == want);
+        REQUIRE(got.to_affine() == want.to_affine());
+    }
 }
 
 template <class F>

@@ -65,12 +65,15 @@ template <class Aff>
 void check_bn_msm(const std::vector<Aff>& p, const std::vector<repr>& k, unsigned c = 0)
 {
     const auto want = msm(std::span<const Aff>(p), std::span<const repr>(k));
-    gpu_msm_options g;
-    g.window_bits = c;
-    const auto got = gpu_msm(std::span<const Aff>(p), std::span<const repr>(k), g);
-    INFO("n = " << p.size() << ", window = " << c);
-    REQUIRE(got == want);
-    REQUIRE(got.to_affine() == want.to_affine());
+    for (auto b : {msm_buckets::automatic, msm_buckets::xyzz, msm_buckets::batch_affine}) {
+        gpu_msm_options g;
+        g.window_bits = c;
+        g.buckets = b;
+        const auto got = gpu_msm(std::span<const Aff>(p), std::span<const repr>(k), g);
+        INFO("n = " << p.size() << ", window = " << c << ", buckets " << int(b));
+        REQUIRE(got == want);
+        REQUIRE(got.to_affine() == want.to_affine());
+    }
 }
 
 void cpu_bn_ntt(std::vector<bn::fr>& a, const ntt_domain_t<bn::fr>& d, gpu_ntt_kind k, const bn::fr& shift)

@@ -257,6 +257,14 @@ Jac combine_windows(const std::vector<Xz>& ws, unsigned c)
     return acc;
 }
 
+// The batch-affine rounds or XYZZ only (gpu_msm_options::buckets).
+template <class Aff>
+bool msm_affine_rounds(const gpu_msm_options& opt, size_t n)
+{
+    if (opt.buckets != msm_buckets::automatic) return opt.buckets == msm_buckets::batch_affine;
+    return std::is_same_v<Aff, g2_affine> && n >= (size_t{1} << 20);
+}
+
 template <class Aff, class Jac, class Xz>
 Jac msm_device_impl(const Aff* points, const fr::repr* scalars, size_t n, const gpu_msm_options& opt, bool g2)
 {
@@ -273,7 +281,7 @@ Jac msm_device_impl(const Aff* points, const fr::repr* scalars, size_t n, const 
     std::vector<Xz> ws(windows);
     cuda_bridge::copy_span span;
     cuda_bridge::msm_windows(points, scalars, n, c, windows, ws.data(), opt.window_copy ? &span : nullptr,
-                             opt.batch_affine);
+                             msm_affine_rounds<Aff>(opt, n));
     if (opt.window_copy) *opt.window_copy = gpu_copy_span{span.begin, span.end};
     return combine_windows<Jac>(ws, c);
 }

@@ -30,6 +30,7 @@
 
 #include "cuzk/ec/bls12_381.hpp"
 #include "cuzk/ec/bn254.hpp"
+#include "cuzk/msm/msm.hpp"
 #include "cuzk/ntt/ntt.hpp"
 #include "cuzk/r1cs/pce.hpp"
 
@@ -194,12 +195,15 @@ struct gpu_msm_options {
     // When set: receives the copy of the window sums back to the host (left
     // unset when the MSM has nothing to sum). Costs a synchronise at the start.
     gpu_copy_span* window_copy = nullptr;
-    // Bucket accumulation by batch-affine rounds (pairwise affine additions,
-    // one inversion per batch; kernels/msm_affine.cuh) before the XYZZ
-    // additions, when the buckets are full enough (4 entries per bucket or
-    // more). Off: XYZZ mixed additions only. The result is the same group
-    // element either way.
-    bool batch_affine = true;
+    // How the buckets accumulate: xyzz (mixed additions only), batch_affine
+    // (rounds of pairwise affine additions with one inversion per batch,
+    // kernels/msm_affine.cuh, then XYZZ additions for what is left; only when
+    // the buckets hold 4 entries or more on average), or automatic: the
+    // batch-affine rounds for BLS12-381 G2 from 2^20 points, where they
+    // measured faster on an H200, XYZZ otherwise (G1 and BN254 measured
+    // slower with them: their extra memory passes cost more than the
+    // multiplications they save). The result is the same group element.
+    msm_buckets buckets = msm_buckets::automatic;
 };
 // The window the automatic choice takes for n points (see lib/backend/cuda.cpp).
 unsigned gpu_msm_window_bits(size_t n, bool g2 = false, unsigned scalar_bits = 255);
