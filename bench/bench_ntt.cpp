@@ -5,6 +5,7 @@
 #include <random>
 #include <vector>
 
+#include "cuzk/groth16/prover.hpp"
 #include "cuzk/ntt/ntt.hpp"
 
 using namespace cuzk;
@@ -108,6 +109,27 @@ void bm_domain(benchmark::State& st)
     st.counters["threads"] = st.range(1);
 }
 
+// The bellperson H step (compute_h_bellperson): n − 1 satisfied rows of
+// random a, b and c = a·b, domain 2^k; args: k, threads (0 = all).
+void bm_h_bellperson(benchmark::State& st)
+{
+    const unsigned k = unsigned(st.range(0)), threads = unsigned(st.range(1));
+    const size_t n = size_t{1} << k;
+    std::mt19937_64 rng(11);
+    std::vector<fr> a(n - 1), b(n - 1), c(n - 1);
+    for (size_t i = 0; i + 1 < n; ++i) {
+        a[i] = fr::random(rng);
+        b[i] = fr::random(rng);
+        c[i] = a[i] * b[i];
+    }
+    for (auto _ : st) {
+        auto h = groth16::compute_h_bellperson(a, b, c, n, threads);
+        benchmark::DoNotOptimize(h.data());
+    }
+    st.SetItemsProcessed(int64_t(st.iterations()) << k);
+    st.counters["threads"] = st.range(1);
+}
+
 } // namespace
 
 BENCHMARK(bm_ntt)->ArgsProduct({{16, 18, 20}, {1, 0}})->Unit(benchmark::kMillisecond)->UseRealTime();
@@ -118,4 +140,5 @@ BENCHMARK(bm_to_coset<fr, true>)->ArgsProduct({{19}, {0}})->Unit(benchmark::kMil
 BENCHMARK(bm_to_coset<bn254::fr, false>)->ArgsProduct({{19}, {0}})->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(bm_to_coset<bn254::fr, true>)->ArgsProduct({{19}, {0}})->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(bm_bit_reverse)->ArgsProduct({{18, 20}, {1, 0}})->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(bm_h_bellperson)->ArgsProduct({{18, 20}, {0}})->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(bm_domain)->ArgsProduct({{20}, {1, 0}})->Unit(benchmark::kMillisecond)->UseRealTime();
