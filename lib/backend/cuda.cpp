@@ -71,6 +71,10 @@ unsigned gpu_msm_window_bits(size_t n, bool g2, unsigned scalar_bits)
     return best_c;
 }
 
+// Measured on the H200 (bench_gpu, bench/RESULTS.md): the rounds are ~10 %
+// faster for G2 from 2^22 points (3 % at 2^20) and slower for every G1 size.
+bool gpu_msm_batch_affine(size_t n, bool g2) { return g2 && n >= (size_t{1} << 20); }
+
 #if CUZK_WITH_CUDA
 
 // ---- discovery ----------------------------------------------------------------------------
@@ -259,10 +263,10 @@ Jac combine_windows(const std::vector<Xz>& ws, unsigned c)
 
 // The batch-affine rounds or XYZZ only (gpu_msm_options::buckets).
 template <class Aff>
-bool msm_affine_rounds(const gpu_msm_options& opt, size_t n)
+bool use_batch_affine(const gpu_msm_options& opt, size_t n)
 {
     if (opt.buckets != msm_buckets::automatic) return opt.buckets == msm_buckets::batch_affine;
-    return std::is_same_v<Aff, g2_affine> && n >= (size_t{1} << 20);
+    return std::is_same_v<Aff, g2_affine> && gpu_msm_batch_affine(n, true);
 }
 
 template <class Aff, class Jac, class Xz>
@@ -281,7 +285,7 @@ Jac msm_device_impl(const Aff* points, const fr::repr* scalars, size_t n, const 
     std::vector<Xz> ws(windows);
     cuda_bridge::copy_span span;
     cuda_bridge::msm_windows(points, scalars, n, c, windows, ws.data(), opt.window_copy ? &span : nullptr,
-                             msm_affine_rounds<Aff>(opt, n));
+                             use_batch_affine<Aff>(opt, n));
     if (opt.window_copy) *opt.window_copy = gpu_copy_span{span.begin, span.end};
     return combine_windows<Jac>(ws, c);
 }

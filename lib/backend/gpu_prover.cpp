@@ -213,12 +213,13 @@ namespace {
 //   MSM (the backend's cached slots) for the largest query q at its window c:
 //     sort entries E = q·W (W = ceil(256/c)), capped at 2^30: keys and values
 //     double-buffered (16 B/entry) + the sort's temporary (~8 B/entry) +
-//     buckets W·2^(c−1) XYZZ points (G1 192 B, G2 384 B); with the
-//     batch-affine rounds (taken for G2 from 2^20 points: the automatic
-//     choice of gpu_msm_options::buckets, which the prover uses) the groups hold E' = min(E, max(q, 2^27)) entries
-//     (an eighth of the cap), and per entry the two round lists (each at most
-//     3/4 of E' entries of a point and a key), the products (half a point per
-//     pair) and the counts and positions (8 B per pair);
+//     buckets W·2^(c−1) XYZZ points (G1 192 B, G2 384 B); where the
+//     automatic choice takes the batch-affine rounds (gpu_msm_batch_affine;
+//     the prover keeps msm_buckets::automatic) the groups hold
+//     E' = min(E, max(q, 2^27)) entries (an eighth of the cap), and per entry
+//     the two round lists (each at most 3/4 of E' entries of a point and a
+//     key), the products (half a point per pair) and the counts and
+//     positions (8 B per pair);
 //   the witness MSM's compaction of the non-0/1 scalars and points (q·(32 +
 //     point size + 8));
 //   streaming: two chunk buffers.
@@ -236,7 +237,7 @@ uint64_t estimate_scratch(const gpu_key::impl& k)
         const uint64_t xyzz = g2 ? 384 : 192;
         const uint64_t pt = g2 ? sizeof(g2_affine) : sizeof(g1_affine);
         const uint64_t affine_entries = std::min<uint64_t>(uint64_t(q) * W, std::max<uint64_t>(q, uint64_t{1} << 27));
-        const bool rounds = g2 && q >= (size_t{1} << 20);
+        const bool rounds = gpu_msm_batch_affine(q, g2);
         const uint64_t affine = rounds ? affine_entries * (24 + 3 * (pt + 4) / 2 + pt / 4 + 4) : 0;
         return std::max(entries * 24, affine) + W * (uint64_t{1} << (c - 1)) * xyzz + uint64_t(q) * (32 + pt + 8);
     };

@@ -207,6 +207,9 @@ struct gpu_msm_options {
 };
 // The window the automatic choice takes for n points (see lib/backend/cuda.cpp).
 unsigned gpu_msm_window_bits(size_t n, bool g2 = false, unsigned scalar_bits = 255);
+// Whether msm_buckets::automatic takes the batch-affine rounds for n points
+// of BLS12-381 G1 (g2 = false) or G2 (g2 = true).
+bool gpu_msm_batch_affine(size_t n, bool g2);
 // Host arrays: copied to the device, then as gpu_msm_device. Throws
 // errc::invalid_argument when the lengths differ, n >= 2^31 or window_bits > 24.
 g1_jacobian gpu_msm(std::span<const g1_affine> points, std::span<const fr::repr> scalars,
