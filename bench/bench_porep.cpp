@@ -14,7 +14,13 @@
 //   bm_porep_gpu_packed/…   the same with the aux assignment packed once
 //                           beforehand (gpu_packed_witness, as the engine's
 //                           synthesis stage does; pack_ms is that host work):
-//                           the device part the engine runs under its lock
+//                           the device part the engine runs under its lock;
+//                           the witness MSMs on the second stream beside the
+//                           H step and MSM_H (gpu_key_options::overlap,
+//                           counter overlapped = 1)
+//   bm_porep_gpu_serial/…   bm_porep_gpu_packed with every step on one
+//                           stream (the same key, set_overlap(false)): the
+//                           overlap's gain, measured in the same run
 //   bm_porep_cpu/16         groth16::prove_start on the CPU at 2^16 of the
 //                           same generator shape (a, b, c by r1cs::evaluate,
 //                           included in the time), for comparison
@@ -182,8 +188,10 @@ gpu_fixture& gpu_get(unsigned L)
 
 // packed: the aux assignment packed once before the timed loop
 // (gpu_packed_witness, as the engine's synthesis stage does), so that the
-// time is the device part the engine runs under its device lock.
-void bm_porep_gpu_run(benchmark::State& st, bool packed)
+// time is the device part the engine runs under its device lock. overlap:
+// the key's witness MSMs on the second stream (the default) or every step
+// on one stream (bm_porep_gpu_serial: the same key, switched).
+void bm_porep_gpu_run(benchmark::State& st, bool packed, bool overlap = true)
 {
     std::string why;
     if (!cuda_available(&why)) {
@@ -196,6 +204,7 @@ void bm_porep_gpu_run(benchmark::State& st, bool packed)
         st.SkipWithError(f.error.c_str());
         return;
     }
+    f.key->set_overlap(overlap);
     span_sums spans;
     groth16::prove_timings sum{};
     double iters = 0;
@@ -222,9 +231,11 @@ void bm_porep_gpu_run(benchmark::State& st, bool packed)
     for (const auto& [step, ms] : spans.ms) st.counters["dev_" + step + "_ms"] = ms / iters;
     st.counters["constraints"] = double(f.circ.p.num_constraints);
     st.counters["verified"] = f.verified ? 1 : 0;
+    st.counters["overlapped"] = f.key->overlaps() ? 1 : 0;
 }
 void bm_porep_gpu(benchmark::State& st) { bm_porep_gpu_run(st, false); }
 void bm_porep_gpu_packed(benchmark::State& st) { bm_porep_gpu_run(st, true); }
+void bm_porep_gpu_serial(benchmark::State& st) { bm_porep_gpu_run(st, true, false); }
 
 // ---- CPU comparison -----------------------------------------------------------------------
 struct cpu_fixture {
@@ -294,7 +305,8 @@ int main(int argc, char** argv)
     for (int i = 1; i < argc; ++i)
         if (std::strncmp(argv[i], "--benchmark_filter=", 19) == 0 && std::strstr(argv[i] + 19, "27")) want27 = true;
     for (auto* g : {benchmark::RegisterBenchmark("bm_porep_gpu", bm_porep_gpu),
-                    benchmark::RegisterBenchmark("bm_porep_gpu_packed", bm_porep_gpu_packed)}) {
+                    benchmark::RegisterBenchmark("bm_porep_gpu_packed", bm_porep_gpu_packed),
+                    benchmark::RegisterBenchmark("bm_porep_gpu_serial", bm_porep_gpu_serial)}) {
         g->Arg(22)->Arg(24);
         if (want27) g->Arg(27);
         g->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(5);

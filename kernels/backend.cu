@@ -20,13 +20,25 @@ void cuda_fail(cudaError_t e, const char* expr, const char* file, int line)
 
 namespace {
 // The device each host thread works on (set by select_device; −1: not yet
-// chosen, which means device 0 at the first use).
+// chosen, which means device 0 at the first use), and its lane.
 thread_local int t_device = -1;
+thread_local int t_lane = 0;
 std::mutex init_mu;
-context contexts[max_devices];
+context contexts[max_devices][max_lanes];
 } // namespace
 
 int current_device() noexcept { return t_device < 0 ? 0 : t_device; }
+int current_lane() noexcept { return t_lane; }
+
+int select_lane(int lane)
+{
+    if (lane < 0 || lane >= max_lanes)
+        throw error(errc::invalid_argument,
+                    "backend lane " + std::to_string(lane) + " does not exist (" + std::to_string(max_lanes) + ")");
+    const int prev = t_lane;
+    t_lane = lane;
+    return prev;
+}
 
 int select_device(int device)
 {
@@ -44,10 +56,11 @@ int select_device(int device)
 context& ctx()
 {
     if (t_device < 0) select_device(0);
-    context& c = contexts[t_device];
+    context& c = contexts[t_device][t_lane];
     std::lock_guard<std::mutex> lk(init_mu);
     if (!c.ready) {
         c.device = t_device;
+        c.lane = t_lane;
         CUZK_CUDA_CHECK(cudaGetDeviceProperties(&c.prop, c.device));
         CUZK_CUDA_CHECK(cudaStreamCreateWithFlags(&c.stream, cudaStreamNonBlocking));
         c.ready = true;
@@ -83,6 +96,19 @@ void copy_timer::finish(std::chrono::steady_clock::time_point copy_done, std::ch
     *end = copy_done > b ? copy_done : b;
 }
 
+void* scratch_malloc(size_t bytes, const char* what)
+{
+    void* p = nullptr;
+    const cudaError_t e = cudaMalloc(&p, bytes);
+    if (e == cudaErrorMemoryAllocation) {
+        cudaGetLastError();
+        throw error(errc::out_of_memory,
+                    std::string(what) + ": cudaMalloc of " + std::to_string(bytes) + " bytes: out of device memory");
+    }
+    CUZK_CUDA_CHECK(e);
+    return p;
+}
+
 void* ctx_slot(int s, size_t bytes)
 {
     context& c = ctx();
@@ -93,15 +119,14 @@ void* ctx_slot(int s, size_t bytes)
             CUZK_CUDA_CHECK(cudaFree(b.p));
             b = {};
         }
-        CUZK_CUDA_CHECK(cudaMalloc(&b.p, bytes));
+        b.p = scratch_malloc(bytes, "backend scratch");
         b.bytes = bytes;
     }
     return b.p;
 }
 
-void ctx_release_all()
+void ctx_release_all(context& c)
 {
-    context& c = ctx();
     CUZK_CUDA_CHECK(cudaStreamSynchronize(c.stream));
     for (auto& b : c.slots) {
         if (b.p) CUZK_CUDA_CHECK(cudaFree(b.p));
@@ -235,6 +260,8 @@ using namespace cuzk::dev;
 
 int select_device(int device) { return dev::select_device(device); }
 int current_device() noexcept { return dev::current_device(); }
+int select_lane(int lane) { return dev::select_lane(lane); }
+int current_lane() noexcept { return dev::current_lane(); }
 
 int device_count(std::string* why)
 {
@@ -318,9 +345,17 @@ void synchronize()
 
 void release_cache()
 {
-    context& c = ctx();
-    std::lock_guard<std::recursive_mutex> lk(c.mu);
-    ctx_release_all();
+    // Every lane of the device made so far (the calling thread's first).
+    context& own = ctx();
+    for (int lane = 0; lane < max_lanes; ++lane) {
+        context& c = lane == own.lane ? own : contexts[own.device][lane];
+        {
+            std::lock_guard<std::mutex> lk(init_mu);
+            if (!c.ready) continue;
+        }
+        std::lock_guard<std::recursive_mutex> lk(c.mu);
+        ctx_release_all(c);
+    }
 }
 
 bridge::timer timer_create()

@@ -30,15 +30,22 @@ namespace cuzk::dev {
         if (cuzk_err_ != cudaSuccess) ::cuzk::dev::cuda_fail(cuzk_err_, #expr, __FILE__, __LINE__); \
     } while (0)
 
-// One context per CUDA device (at most max_devices), made at its first use.
-// All entry points of the bridge lock the context's `mu` for their whole
-// duration, so device work from several host threads on one device is
-// serialised (one stream per device); different devices run independently.
+// One context per CUDA device and lane (at most max_devices × max_lanes),
+// made at its first use. A lane is a stream with its own scratch caches: lane
+// 0 is every thread's default; a thread that selects lane 1 queues its work
+// on the device's second stream, so that two host threads can keep one device
+// busy with independent work (the GPU prover's witness MSMs beside its H
+// step). All entry points of the bridge lock the context's `mu` for their
+// whole duration, so work from several host threads on one lane is
+// serialised; lanes and devices run independently (work on different lanes is
+// ordered only by events).
 inline constexpr int max_devices = 64;
+inline constexpr int max_lanes = 2;
 struct context {
     std::recursive_mutex mu;
     bool ready = false;
     int device = 0;
+    int lane = 0;
     cudaStream_t stream = nullptr;
     cudaDeviceProp prop{};
     struct buf {
@@ -51,16 +58,23 @@ struct context {
     void* sort_temp = nullptr;
     size_t sort_temp_bytes = 0;
 };
-// The context of the calling thread's device (cuda_bridge::select_device;
-// device 0 when the thread never chose), initialised on first use (throws
-// errc::device when no device).
+// The context of the calling thread's device and lane (cuda_bridge::
+// select_device, select_lane; device 0 and lane 0 when the thread never
+// chose), initialised on first use (throws errc::device when no device).
 context& ctx();
-// The calling thread's device, and the choice of it (lib/backend/bridge/cuda_bridge.hpp).
+// The calling thread's device and lane, and the choice of them
+// (lib/backend/bridge/cuda_bridge.hpp).
 int current_device() noexcept;
 int select_device(int device);
+int current_lane() noexcept;
+int select_lane(int lane);
+// cudaMalloc that raises errc::out_of_memory (naming `what` and the size)
+// when the device has no room, errc::device on other failures.
+void* scratch_malloc(size_t bytes, const char* what);
 // Grows slot s to at least `bytes` (contents are lost when it grows).
 void* ctx_slot(int s, size_t bytes);
-void ctx_release_all();
+// Frees the caches of c (its mu held by the caller).
+void ctx_release_all(context& c);
 
 // The bridge's stream and event handles (lib/backend/bridge/handles.hpp) are
 // CUDA's own handles under a host-side name: these are the only conversions

@@ -145,13 +145,14 @@ struct stage_state {
     cudaEvent_t tags_done = nullptr;
     bool tags_used = false;
 };
-// One staging state per device (the calling thread's, under its context
-// lock), so uploads to different devices do not share buffers or wait on
-// each other.
+// One staging state per device and lane (the calling thread's, under its
+// context lock), so uploads to different devices or lanes do not share
+// buffers or wait on each other.
 stage_state& stage()
 {
-    static stage_state s[max_devices];
-    return s[ctx().device];
+    static stage_state s[max_devices][max_lanes];
+    const context& c = ctx();
+    return s[c.device][c.lane];
 }
 
 // Allocates the two staging pieces and their events; false when no pinned
@@ -465,6 +466,13 @@ void event_record(bridge::event e, bridge::stream s)
     context& c = ctx();
     std::lock_guard<std::recursive_mutex> lk(c.mu);
     CUZK_CUDA_CHECK(cudaEventRecord(cuda_handle(e), as_stream(s)));
+}
+
+void stream_wait(bridge::event e)
+{
+    context& c = ctx();
+    std::lock_guard<std::recursive_mutex> lk(c.mu);
+    CUZK_CUDA_CHECK(cudaStreamWaitEvent(c.stream, cuda_handle(e), 0));
 }
 
 void event_synchronize(bridge::event e) { CUZK_CUDA_CHECK(cudaEventSynchronize(cuda_handle(e))); }

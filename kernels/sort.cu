@@ -19,7 +19,7 @@ void* sort_temp(context& c, size_t bytes)
             c.sort_temp = nullptr;
             c.sort_temp_bytes = 0;
         }
-        CUZK_CUDA_CHECK(cudaMalloc(&c.sort_temp, bytes));
+        c.sort_temp = scratch_malloc(bytes, "sort scratch");
         c.sort_temp_bytes = bytes;
     }
     return c.sort_temp;

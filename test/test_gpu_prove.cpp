@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <cstring>
 #include <functional>
+#include <map>
 #include <memory>
 #include <random>
 #include <set>
@@ -24,6 +25,7 @@
 #include <vector>
 
 #include "cuzk/backend/cuda.hpp"
+#include "cuzk/backend/fault.hpp"
 #include "cuzk/backend/gpu_prover.hpp"
 #include "cuzk/error.hpp"
 #include "cuzk/groth16/circuit.hpp"
@@ -352,61 +354,113 @@ TEST_CASE("gpu prover: one key from several threads", "[gpu]")
     }
 }
 
-TEST_CASE("gpu prover: observer steps, device spans and timings", "[gpu]")
+// The steps of one stream: begins and ends in order, spans in order, inside
+// the call (a little slack for the event/host clock mapping), not overlapping
+// each other; BATCH_ADD and D2H spans lie inside the MSM of their query (90%
+// of the values are bits, so every witness MSM copies partial sums back: D2H
+// for l, a, b1, b2).
+void check_stream_steps(const recording_observer& obs, const std::vector<std::string>& chain,
+                        std::chrono::steady_clock::time_point t_before, std::chrono::steady_clock::time_point t_after)
 {
-    GPU_OR_SKIP();
-    std::mt19937_64 rng(test::test_seed() + 2);
-    const fixture f(rng(), 2, 1000);
-    const gpu_key key(f.pk, f.density, f.pce);
-    const auto w = groth16::synthesize_witness(f.circuit(rng(), 0.9));
-    recording_observer obs;
-    groth16::prove_timings tm;
-    const auto t_before = std::chrono::steady_clock::now();
-    const auto sums = gpu_prove_start_witness(key, w.inputs, w.aux, &obs, &tm);
-    const auto t_after = std::chrono::steady_clock::now();
-    check_sums(sums, cpu_sums(f, f.evaluate(w), w));
-    const std::vector<std::string> expect = {"+H2D:",      "-H2D:",      "+PCE_EVAL:", "-PCE_EVAL:", "+NTT:",
-                                             "-NTT:",      "+MSM_H:h",   "-MSM_H:h",   "+MSM_L:l",   "-MSM_L:l",
-                                             "+MSM_A:a",   "-MSM_A:a",   "+MSM_B1:b1", "-MSM_B1:b1", "+MSM_B2:b2",
-                                             "-MSM_B2:b2"};
-    CHECK(obs.log == expect);
-    // One device span per step, in order, within the call (a little slack for
-    // the event/host clock mapping), not overlapping; BATCH_ADD and D2H
-    // spans follow their MSM and lie inside it (90% of the values are bits,
-    // so every witness MSM copies partial sums back: D2H for l, a, b1, b2).
-    std::vector<std::string> steps;
     const auto slack = std::chrono::milliseconds(2);
-    std::chrono::steady_clock::time_point prev_end = t_before - slack;
-    const recording_observer::span* last_msm = nullptr;
-    std::set<std::string> d2h;
+    std::vector<std::string> log, steps;
+    for (const auto& l : obs.log)
+        for (const auto& c : chain)
+            if (l.substr(1) == c) log.push_back(l);
+    std::vector<std::string> expect_log;
+    for (const auto& c : chain) {
+        expect_log.push_back("+" + c);
+        expect_log.push_back("-" + c);
+    }
+    CHECK(log == expect_log);
+    std::map<std::string, const recording_observer::span*> msm_of;
+    for (const auto& s : obs.spans)
+        if (s.step.rfind("MSM_", 0) == 0) msm_of[s.query] = &s;
+    auto prev_end = t_before - slack;
     for (const auto& s : obs.spans) {
         INFO("span " << s.step << ":" << s.query);
         CHECK(s.e >= s.b);
         CHECK(s.b >= t_before - slack);
         CHECK(s.e <= t_after + slack);
         if (s.step == "BATCH_ADD" || s.step == "D2H") {
-            if (s.step == "D2H") d2h.insert(s.query);
-            REQUIRE(last_msm != nullptr);
-            CHECK(s.query == last_msm->query);
-            CHECK(s.b >= last_msm->b - slack);
-            CHECK(s.e <= last_msm->e + slack);
+            REQUIRE(msm_of.count(s.query));
+            CHECK(s.b >= msm_of[s.query]->b - slack);
+            CHECK(s.e <= msm_of[s.query]->e + slack);
             continue;
         }
-        steps.push_back(s.step + ":" + s.query);
+        const std::string name = s.step + ":" + s.query;
+        if (std::find(chain.begin(), chain.end(), name) == chain.end()) continue;
+        steps.push_back(name);
         CHECK(s.b >= prev_end - slack);
         prev_end = s.e;
-        if (s.step.rfind("MSM_", 0) == 0) last_msm = &s;
     }
-    const std::vector<std::string> expect_steps = {"H2D:",     "PCE_EVAL:", "NTT:",     "MSM_H:h",
-                                                   "MSM_L:l",  "MSM_A:a",   "MSM_B1:b1", "MSM_B2:b2"};
-    CHECK(steps == expect_steps);
-    // Every MSM copies sums back: the Pippenger's window sums (h, and the
-    // others of l, a, b1, b2) and the batch addition's partial sums.
-    CHECK(d2h == std::set<std::string>{"h", "l", "a", "b1", "b2"});
-    CHECK(tm.h_ns > 0);
-    CHECK(tm.msm_h_ns > 0);
-    CHECK(tm.msm_b2_ns > 0);
-    CHECK(tm.total_ns >= tm.h_ns + tm.msm_h_ns + tm.msm_l_ns + tm.msm_a_ns + tm.msm_b1_ns + tm.msm_b2_ns);
+    CHECK(steps == chain);
+}
+
+TEST_CASE("gpu prover: observer steps, device spans and timings", "[gpu]")
+{
+    GPU_OR_SKIP();
+    std::mt19937_64 rng(test::test_seed() + 2);
+    const fixture f(rng(), 2, 1000);
+    gpu_key key(f.pk, f.density, f.pce);
+    REQUIRE(key.resident());
+    const std::vector<std::string> first = {"H2D:", "PCE_EVAL:", "NTT:", "MSM_H:h"};
+    const std::vector<std::string> witness = {"MSM_L:l", "MSM_A:a", "MSM_B1:b1", "MSM_B2:b2"};
+    for (bool overlap : {false, true}) {
+        INFO((overlap ? "overlapped: witness MSMs on the second stream" : "one stream"));
+        key.set_overlap(overlap);
+        CHECK(key.overlaps() == overlap);
+        const auto w = groth16::synthesize_witness(f.circuit(rng(), 0.9));
+        recording_observer obs;
+        groth16::prove_timings tm;
+        const auto t_before = std::chrono::steady_clock::now();
+        const auto sums = gpu_prove_start_witness(key, w.inputs, w.aux, &obs, &tm);
+        const auto t_after = std::chrono::steady_clock::now();
+        check_sums(sums, cpu_sums(f, f.evaluate(w), w));
+        CHECK(obs.log.size() == 2 * (first.size() + witness.size()));
+        if (overlap) {
+            check_stream_steps(obs, first, t_before, t_after);
+            check_stream_steps(obs, witness, t_before, t_after);
+        } else {
+            std::vector<std::string> all = first;
+            all.insert(all.end(), witness.begin(), witness.end());
+            check_stream_steps(obs, all, t_before, t_after);
+        }
+        // Every MSM copies sums back: the Pippenger's window sums (h, and the
+        // others of l, a, b1, b2) and the batch addition's partial sums.
+        std::set<std::string> d2h;
+        for (const auto& s : obs.spans)
+            if (s.step == "D2H") d2h.insert(s.query);
+        CHECK(d2h == std::set<std::string>{"h", "l", "a", "b1", "b2"});
+        CHECK(tm.h_ns > 0);
+        CHECK(tm.msm_h_ns > 0);
+        CHECK(tm.msm_b2_ns > 0);
+        if (!overlap)
+            CHECK(tm.total_ns >= tm.h_ns + tm.msm_h_ns + tm.msm_l_ns + tm.msm_a_ns + tm.msm_b1_ns + tm.msm_b2_ns);
+        else
+            CHECK(tm.total_ns >= tm.h_ns + tm.msm_h_ns);
+    }
+}
+
+TEST_CASE("gpu prover: an overlapped prove short of memory runs again on one stream", "[gpu]")
+{
+    GPU_OR_SKIP();
+    std::mt19937_64 rng(test::test_seed() + 10);
+    const fixture f(rng(), 2, 700);
+    const gpu_key key(f.pk, f.density, f.pce);
+    REQUIRE(key.overlaps());
+    struct disarm_at_exit {
+        ~disarm_at_exit() { fault::disarm(); }
+    } guard;
+    fault::disarm();
+    fault::arm(fault::point::lane, 0, 1);   // the second stream's first step fails
+    for (int rep = 0; rep < 2; ++rep) {
+        INFO("prove " << rep);
+        const auto w = groth16::synthesize_witness(f.circuit(rng(), 0.8));
+        check_sums(gpu_prove_start_witness(key, w.inputs, w.aux), cpu_sums(f, f.evaluate(w), w));
+        CHECK(fault::fired(fault::point::lane) == 1);
+        CHECK_FALSE(key.overlaps());   // serial from the first shortage on
+    }
 }
 
 TEST_CASE("gpu prover: streamed keys give the same sums", "[gpu]")

@@ -108,8 +108,8 @@ std::vector<arming> parse_spec(std::string_view spec)
         if (!parse_point(fields[0], p, device) || (nf > 1 && !parse_u64(fields[1], skip)) ||
             (nf > 2 && !parse_u64(fields[2], count)))
             throw error(errc::invalid_argument,
-                        fmt::format("CUZK_FAULT: '{}' is not point[@device][:skip[:count]] with point alloc, kernel "
-                                    "or copy",
+                        fmt::format("CUZK_FAULT: '{}' is not point[@device][:skip[:count]] with point alloc, kernel, "
+                                    "copy or lane",
                                     piece));
         out.push_back({p, skip, count, device});
     }
@@ -149,6 +149,9 @@ void load_env()
     case point::copy:
         throw error(errc::device,
                     fmt::format("{}: host-device copy failed (injected fault: CUZK_FAULT copy)", where));
+    case point::lane:
+        throw error(errc::out_of_memory,
+                    fmt::format("{}: device allocation failed (injected fault: CUZK_FAULT lane)", where));
     }
     throw error(errc::internal, "fault: unknown point");
 }
@@ -161,6 +164,7 @@ const char* point_name(point p) noexcept
     case point::alloc: return "alloc";
     case point::kernel: return "kernel";
     case point::copy: return "copy";
+    case point::lane: return "lane";
     }
     return "?";
 }

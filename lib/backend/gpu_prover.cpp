@@ -30,9 +30,14 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
+#include <condition_variable>
 #include <cstring>
+#include <exception>
+#include <functional>
 #include <mutex>
 #include <optional>
+#include <thread>
 #include <tuple>
 #include <type_traits>
 #include <vector>
@@ -151,7 +156,14 @@ struct gpu_key::impl {
     gpu_buffer wtag;   // tags and tile offsets of the packed witness upload
     bridge::stream copy_stream = nullptr;
     bridge::event chunk_ev[2] = {nullptr, nullptr};
-    std::vector<bridge::event> events;   // timing events, reused
+    std::vector<bridge::event> events;   // timing and ordering events, reused
+    // Witness MSMs on the second lane (resident keys; see gpu_key_options).
+    std::atomic<bool> overlap{true};
+    std::atomic<bool> overlap_oom{false};   // an overlapped prove ran out of device memory: serial since
+    bool overlaps() const
+    {
+        return overlap.load(std::memory_order_relaxed) && resident && !snarkjs && !overlap_oom;
+    }
 
     ~impl()
     {
@@ -272,6 +284,10 @@ struct host_span {
     clock::time_point begin, end;
 };
 
+// The steps' events and spans. With an overlapping key two threads (one per
+// lane) open and close steps at once: every member is guarded by mu_, so the
+// observer's step_begin/step_end calls come from either thread but never at
+// the same time. finish() runs once both threads are done.
 class device_steps {
 public:
     device_steps(gpu_key::impl& k, groth16::prove_observer* obs) : k_(k), obs_(obs)
@@ -282,20 +298,23 @@ public:
         t0_ = clock::now();
     }
 
-    // Brackets one kernel group: step_begin and a begin event now, the end
-    // event and step_end at end() (or only step_end when unwinding).
+    // Brackets one kernel group on the calling thread's lane: step_begin and
+    // a begin event now, the end event and step_end at end() (or only
+    // step_end when unwinding).
     class scope {
     public:
         scope(device_steps& d, std::string_view step, std::string_view query) : d_(d), step_(step), query_(query)
         {
+            std::lock_guard<std::mutex> lk(d_.mu_);
             if (d_.obs_) d_.obs_->step_begin(step_, query_);
-            begin_ = d_.event();
+            begin_ = d_.event_locked();
             pb::event_record(begin_, nullptr);
         }
         void end()
         {
             if (done_) return;
-            bridge::event e = d_.event();
+            std::lock_guard<std::mutex> lk(d_.mu_);
+            bridge::event e = d_.event_locked();
             pb::event_record(e, nullptr);
             d_.recs_.push_back({step_, query_, begin_, e});
             done_ = true;
@@ -303,7 +322,9 @@ public:
         }
         ~scope()
         {
-            if (!done_ && d_.obs_) d_.obs_->step_end(step_, query_);
+            if (done_ || !d_.obs_) return;
+            std::lock_guard<std::mutex> lk(d_.mu_);
+            d_.obs_->step_end(step_, query_);
         }
         scope(const scope&) = delete;
         scope& operator=(const scope&) = delete;
@@ -317,7 +338,15 @@ public:
 
     void add_span(std::string_view step, std::string_view query, clock::time_point b, clock::time_point e)
     {
+        std::lock_guard<std::mutex> lk(mu_);
         spans_.push_back({recs_.size(), step, query, b, e});
+    }
+
+    // An event of the key's pool (for ordering the two lanes).
+    bridge::event event()
+    {
+        std::lock_guard<std::mutex> lk(mu_);
+        return event_locked();
     }
 
     // After the last step: waits for the device, reports the spans in step
@@ -355,7 +384,7 @@ public:
     }
 
 private:
-    bridge::event event()
+    bridge::event event_locked()
     {
         if (next_ == k_.events.size()) k_.events.push_back(pb::event_create());
         return k_.events[next_++];
@@ -363,6 +392,7 @@ private:
 
     gpu_key::impl& k_;
     groth16::prove_observer* obs_;
+    std::mutex mu_;
     bridge::event anchor_ = nullptr;
     clock::time_point t0_;
     size_t next_ = 0;
@@ -567,7 +597,10 @@ void bellperson_pce_eval(gpu_key::impl& k, device_steps& ds, const bp_vectors& v
 
 // NTT: bellperson's H step (compute_h_bellperson). Leaves h in a as
 // canonical integers, ready for MSM_H.
-void bellperson_h_step(gpu_key::impl& k, device_steps& ds, const bp_vectors& v)
+// b_free (when set) runs once b is no longer read by the queued work: after
+// the product A'·B' is queued.
+void bellperson_h_step(gpu_key::impl& k, device_steps& ds, const bp_vectors& v,
+                       const std::function<void()>& b_free = {})
 {
     const size_t n = k.n, ni = k.ni, m = v.m;
     fr* a = v.a;
@@ -599,6 +632,7 @@ void bellperson_h_step(gpu_key::impl& k, device_steps& ds, const bp_vectors& v)
         gpu_ntt_device(x, k.log_n, root_convention::bellperson, gpu_ntt_kind::coset_forward, g, n_inv);
     }
     pb::mul_into(a, v.b, a, n);   // A'·B'
+    if (b_free) b_free();
     gpu_ntt_device(a, k.log_n, root_convention::bellperson, gpu_ntt_kind::coset_inverse, g, z_inv_words);
     pb::sub_assign(a, v.c, n);
     s.end();
@@ -623,8 +657,11 @@ g1_jacobian bellperson_msm_h(gpu_key::impl& k, device_steps& ds, fr* a)
 }
 
 // MSM_L, MSM_A, MSM_B1, MSM_B2: witness MSMs; A and B take w gathered by
-// their index lists.
-void bellperson_witness_msms(gpu_key::impl& k, device_steps& ds, const bp_vectors& v, groth16::prove_sums& out)
+// their index lists. The gathered scalars go to b (free once the H step has
+// used it: wait_b runs before the first gather there) unless |A| or |B|
+// exceeds n, when they have a buffer of their own.
+void bellperson_witness_msms(gpu_key::impl& k, device_steps& ds, const bp_vectors& v, groth16::prove_sums& out,
+                             const std::function<void()>& wait_b = {})
 {
     fr* w = v.w;
     {
@@ -632,9 +669,8 @@ void bellperson_witness_msms(gpu_key::impl& k, device_steps& ds, const bp_vector
         out.l = witness_query<g1_affine, g1_jacobian>(k, ds, k.l, w + k.ni, "l");
         s.end();
     }
-    // b and c are free after the H step: the gathered scalars go there
-    // unless |A| or |B| exceeds n.
     fr* g = k.gath_elems() ? k.gath.as<fr>() : v.b;
+    if (g == v.b && wait_b) wait_b();
     {
         device_steps::scope s(ds, "MSM_A", "a");
         pb::gather(w, k.idx_a.as<uint32_t>(), k.na_pts, g);
@@ -654,26 +690,136 @@ void bellperson_witness_msms(gpu_key::impl& k, device_steps& ds, const bp_vector
     }
 }
 
+// A host-side signal from lane 0's thread to lane 1's: an event has been
+// recorded (so that a stream_wait on it waits for it), or never will be.
+class record_signal {
+public:
+    void set(bool recorded)
+    {
+        {
+            std::lock_guard<std::mutex> lk(m_);
+            if (state_ != 0) return;
+            state_ = recorded ? 1 : 2;
+        }
+        cv_.notify_all();
+    }
+    bool wait()
+    {
+        std::unique_lock<std::mutex> lk(m_);
+        cv_.wait(lk, [&] { return state_ != 0; });
+        return state_ == 1;
+    }
+
+private:
+    std::mutex m_;
+    std::condition_variable cv_;
+    int state_ = 0;   // 0 pending, 1 recorded, 2 abandoned
+};
+
+// Lane 1's part of an overlapped prove, on its own thread: the witness MSMs
+// once w is on the device (w_ready), the gathers into b once the H step is
+// done with it (b_free, signalled by b_sig). Errors are kept for the caller;
+// lane 1's queue is drained before the thread ends.
+void bellperson_lane1(gpu_key::impl& k, device_steps& ds, const bp_vectors& v, bridge::event w_ready,
+                      bridge::event b_free, record_signal& b_sig, groth16::prove_sums& out, std::exception_ptr& err)
+{
+    try {
+        const cuda_device_scope on(k.device);
+        cuda_bridge::select_lane(1);
+        try {
+            fault::check(fault::point::lane, "gpu prove: second stream scratch", k.device);
+            pb::stream_wait(w_ready);
+            bellperson_witness_msms(k, ds, v, out, [&] {
+                if (!b_sig.wait()) throw error(errc::cancelled, "gpu prove: the H step failed");
+                pb::stream_wait(b_free);
+            });
+            cuda_bridge::synchronize();   // the last step's end event is complete
+        } catch (...) {
+            pb::drain(nullptr);
+            throw;
+        }
+    } catch (...) {
+        err = std::current_exception();
+    }
+}
+
+// The overlapped device part: lane 0 runs PCE_EVAL, NTT and MSM_H while
+// lane 1 runs MSM_L … MSM_B2 (bellperson_lane1); the helper thread is joined
+// before anything leaves this function, errors included.
+void bellperson_overlapped(gpu_key::impl& k, device_steps& ds, const bp_vectors& v, bool pce,
+                           groth16::prove_sums& out)
+{
+    const bridge::event w_ready = ds.event(), b_free = ds.event();
+    pb::event_record(w_ready, nullptr);
+    record_signal b_sig;
+    groth16::prove_sums side;
+    std::exception_ptr side_err;
+    std::thread helper(bellperson_lane1, std::ref(k), std::ref(ds), std::cref(v), w_ready, b_free,
+                       std::ref(b_sig), std::ref(side), std::ref(side_err));
+    struct joiner {
+        std::thread& t;
+        record_signal& sig;
+        ~joiner()
+        {
+            sig.set(false);   // no effect once recorded
+            if (t.joinable()) t.join();
+        }
+    } join{helper, b_sig};
+    if (pce) bellperson_pce_eval(k, ds, v);
+    bellperson_h_step(k, ds, v, [&] {
+        pb::event_record(b_free, nullptr);
+        b_sig.set(true);
+    });
+    out.h = bellperson_msm_h(k, ds, v.a);
+    cuda_bridge::synchronize();
+    helper.join();
+    if (side_err) std::rethrow_exception(side_err);
+    out.l = side.l;
+    out.a = side.a;
+    out.b1 = side.b1;
+    out.b2 = side.b2;
+}
+
 // aux comes as host values, or (packed != nullptr; aux is then empty) packed beforehand.
 // Steps: H2D, PCE_EVAL (unless the host gives a, b, c), NTT, MSM_H, MSM_L,
-// MSM_A, MSM_B1, MSM_B2.
+// MSM_A, MSM_B1, MSM_B2 — in that order on one stream, or (k.overlaps())
+// MSM_L … MSM_B2 on the second lane beside PCE_EVAL … MSM_H. An overlapped
+// prove that runs out of device memory frees the backend's caches and runs
+// again serially, and the key stays serial from then on.
 groth16::prove_sums prove_bellperson_device(gpu_key::impl& k, std::span<const fr> inputs, std::span<const fr> aux,
                                             const abc_host* host_abc, groth16::prove_observer* obs,
                                             groth16::prove_timings* timings,
                                             const gpu_packed_witness::impl* packed = nullptr)
 {
     const auto t_all = clock::now();
-    return guarded(k, [&] {
+    auto run = [&](bool overlap) {
         const bp_vectors v = bellperson_vectors(k, host_abc);
         device_steps ds(k, obs);
         bellperson_h2d(k, ds, v, inputs, aux, host_abc, packed);
-        if (!host_abc) bellperson_pce_eval(k, ds, v);
-        bellperson_h_step(k, ds, v);
         groth16::prove_sums out;
-        out.h = bellperson_msm_h(k, ds, v.a);
-        bellperson_witness_msms(k, ds, v, out);
+        if (overlap) {
+            bellperson_overlapped(k, ds, v, !host_abc, out);
+        } else {
+            if (!host_abc) bellperson_pce_eval(k, ds, v);
+            bellperson_h_step(k, ds, v);
+            out.h = bellperson_msm_h(k, ds, v.a);
+            bellperson_witness_msms(k, ds, v, out);
+        }
         ds.finish(timings, t_all);
         return out;
+    };
+    return guarded(k, [&] {
+        if (k.overlaps()) {
+            try {
+                return run(true);
+            } catch (const error& e) {
+                if (e.code() != errc::out_of_memory) throw;
+                pb::drain(k.copy_stream);
+                k.overlap_oom = true;
+                gpu_release_cache();
+            }
+        }
+        return run(false);
     });
 }
 
@@ -818,6 +964,7 @@ void init_sizes(gpu_key::impl& k, const std::shared_ptr<const groth16::proving_k
     const groth16::proving_key& pk = *pkp;
     k.pk = pkp;
     k.opt = opt;
+    k.overlap = opt.overlap;
     k.snarkjs = pk.conv == groth16::convention::snarkjs;
     k.n = size_t(pk.domain_size);
     k.ni = pk.num_inputs;
@@ -1138,6 +1285,8 @@ const groth16::proving_key& gpu_key::pk() const noexcept { return *p_->pk; }
 const groth16::query_density& gpu_key::density() const noexcept { return p_->density; }
 bool gpu_key::has_pce() const noexcept { return p_->has_user_pce; }
 bool gpu_key::resident() const noexcept { return p_->resident; }
+bool gpu_key::overlaps() const noexcept { return p_->overlaps(); }
+void gpu_key::set_overlap(bool on) noexcept { p_->overlap = on; }
 int gpu_key::device() const noexcept { return p_->device; }
 uint64_t gpu_key::device_bytes() const noexcept
 {
@@ -1355,6 +1504,8 @@ const groth16::proving_key& gpu_key::pk() const noexcept { return *p_->pk; }
 const groth16::query_density& gpu_key::density() const noexcept { return p_->density; }
 bool gpu_key::has_pce() const noexcept { return false; }
 bool gpu_key::resident() const noexcept { return false; }
+bool gpu_key::overlaps() const noexcept { return false; }
+void gpu_key::set_overlap(bool) noexcept {}
 int gpu_key::device() const noexcept { return 0; }
 uint64_t gpu_key::device_bytes() const noexcept { return 0; }
 uint64_t gpu_key::prove_scratch_bytes() const noexcept { return 0; }

@@ -1,13 +1,17 @@
 // cuzk — fault injection for the proving backends (tests and drills).
 //
-// The backends call check() at three points of every device part:
+// The backends call check() at three points of every device part, and a
+// fourth where the cuda backend overlaps a prove's steps:
 //   alloc    the device scratch of the prove (cuda: before the scratch is
 //            made ready; cpu: before the device part starts)
 //   copy     the host-to-device copy of the witness (the H2D step)
 //   kernel   the first kernel of the prove (the NTT step)
+//   lane     the second stream's scratch of an overlapped GPU prove
+//            (gpu_key_options::overlap), before its first step; the prove
+//            then runs again on one stream, as after a real shortage
 // When a point is armed, its checks count down: the first `skip` pass, the
 // next `count` fail (count 0: every later one), then it passes again. A
-// failing check throws what the real failure would: alloc
+// failing check throws what the real failure would: alloc and lane
 // errc::out_of_memory, kernel and copy errc::device, with a message that
 // says the failure was injected and where. The engine turns it into the
 // failure of that partition's job; the backend stays usable (the CUDA path
@@ -28,10 +32,10 @@
 
 namespace cuzk::fault {
 
-enum class point : uint8_t { alloc = 0, kernel = 1, copy = 2 };
-inline constexpr unsigned num_points = 3;
+enum class point : uint8_t { alloc = 0, kernel = 1, copy = 2, lane = 3 };
+inline constexpr unsigned num_points = 4;
 
-const char* point_name(point p) noexcept;   // "alloc", "kernel", "copy"
+const char* point_name(point p) noexcept;   // "alloc", "kernel", "copy", "lane"
 
 // Arms p (replacing an earlier arming of p): skip checks pass, then count
 // fail; with device >= 0 only the checks on that device count.

@@ -57,6 +57,15 @@ struct gpu_key_options {
     // Mapped keys: threads decoding the points (0 = all). The engine, which
     // makes one key per device at once, gives each a share of the cores.
     unsigned decode_threads = 0;
+    // Bellperson keys that are resident: run the witness MSMs (MSM_L, MSM_A,
+    // MSM_B1, MSM_B2) on the device's second stream, beside PCE_EVAL, the
+    // H step and MSM_H on the first, so that each fills the other's idle
+    // moments (launch gaps, sorts, small reduction kernels). The sums are the
+    // same either way. Costs the second stream's scratch (the witness MSMs'
+    // buckets and sort buffers) on top of prove_scratch_bytes(); a prove that
+    // runs out of device memory this way frees the caches and runs again on
+    // one stream, and the key keeps to one stream from then on.
+    bool overlap = true;
 };
 
 // A proving key (bellperson convention) prepared for the GPU: the H, L, A,
@@ -115,6 +124,11 @@ public:
     const groth16::query_density& density() const noexcept;
     bool has_pce() const noexcept;
     bool resident() const noexcept;          // false: points are streamed per prove
+    // Whether proves run the witness MSMs on the second stream now
+    // (gpu_key_options::overlap, a resident bellperson key, no fallback so
+    // far); set_overlap switches the option (benchmarks compare the two).
+    bool overlaps() const noexcept;
+    void set_overlap(bool on) noexcept;
     int device() const noexcept;             // the CUDA device it lives on
     uint64_t device_bytes() const noexcept;  // device memory held by this key now
     // Device scratch one prove needs on top of device_bytes() (a, b, c, h,
@@ -149,7 +163,12 @@ private:
 // end of the reduction to the host holding them: a batch addition's partial
 // sums and a Pippenger's window sums (one span each per streamed chunk, inside
 // their MSM_x). Spans are
-// delivered after the last step, in step order. prove_timings: h_ns = NTT,
+// delivered after the last step, in step order. With a key that overlaps
+// (gpu_key::overlaps), MSM_L … MSM_B2 run on the second stream from a second
+// host thread: their step_begin/step_end come from that thread (never at the
+// same moment as the calling thread's), their spans overlap those of
+// PCE_EVAL, NTT and MSM_H, and each stream's steps keep their order.
+// prove_timings: h_ns = NTT,
 // msm_*_ns = the MSM_x device times, total_ns = the host wall time of the
 // call (H2D and PCE_EVAL are in total_ns only).
 

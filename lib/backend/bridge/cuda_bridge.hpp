@@ -32,6 +32,15 @@ int device_count(std::string* why);
 // device that does not exist.
 int select_device(int device);
 int current_device() noexcept;
+// The calling thread's lane on its device (a thread-local choice too): lane
+// 0 (the default) and lane 1 each have their own stream and scratch caches,
+// so two threads on different lanes can run independent work on one device
+// at the same time. Work on different lanes is not ordered except by events
+// (prove_bridge::stream_wait). select_lane returns the previous choice;
+// errc::invalid_argument for a lane other than 0 and 1. release_cache frees
+// the caches of every lane of the current device.
+int select_lane(int lane);
+int current_lane() noexcept;
 // The current device's name, capability, memory and versions.
 std::string device_info();
 

@@ -82,6 +82,10 @@ void event_destroy(bridge::event e) noexcept;
 // Records e on stream s (nullptr = the backend stream).
 void event_record(bridge::event e, bridge::stream s);
 void event_synchronize(bridge::event e);
+// Work queued on the backend stream (the calling thread's lane) after this
+// call starts once e's last record has completed; e must have been recorded
+// before the call (a never-recorded event is no wait).
+void stream_wait(bridge::event e);
 // Milliseconds from a to b (both recorded and completed).
 double event_elapsed_ms(bridge::event a, bridge::event b);
 // Waits on the host for all work queued on the backend stream and on s
