@@ -14,10 +14,13 @@
 //
 // Devices: every call runs on the calling thread's CUDA device (device 0
 // until the thread chooses another with cuda_select_device or a
-// cuda_device_scope). The backend keeps one stream per device and caches
-// scratch buffers and twiddle tables per device between calls
-// (gpu_release_cache frees the current device's). Calls from several host
-// threads on one device are serialised; different devices run independently.
+// cuda_device_scope). The backend keeps one stream per device for these
+// calls and caches scratch buffers and twiddle tables per device between
+// calls (gpu_release_cache frees the current device's, those of the GPU
+// prover's second stream included). Calls from several host threads on one
+// device are serialised; different devices run independently. (The GPU
+// prover runs part of a prove on a second stream of the key's device:
+// gpu_key_options::overlap.)
 #pragma once
 
 #include <cstddef>
