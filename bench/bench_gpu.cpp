@@ -76,12 +76,12 @@ void fill_below_r(uint64_t* limbs, size_t n, uint64_t seed, uint64_t top = fr_pa
 void bm_field_mul(benchmark::State& st)
 {
     if (!gpu_ok(st)) return;
-    const bool is_fr = st.range(0) != 0, cios = st.range(1) != 0;
+    const bool is_fr = st.range(0) != 0;
     const gpu_field f = is_fr ? gpu_field::fr : gpu_field::fp;
     std::vector<double> ms;
     double muls = 0, total_ms = 0;
     for (auto _ : st) {
-        const gpu_mul_rate r = gpu_bench_field_mul(f, 4096, 256, cios);
+        const gpu_mul_rate r = gpu_bench_field_mul(f, 4096, 256);
         st.SetIterationTime(r.ms / 1e3);
         ms.push_back(r.ms);
         muls += r.muls;
@@ -241,16 +241,7 @@ void bm_msm(benchmark::State& st)
 
 } // namespace
 
-// Args: fr (0 Fp, 1 Fr), cios (1: the CIOS multiply the Karatsuba form replaced).
-BENCHMARK(bm_field_mul)
-    ->ArgNames({"fr", "cios"})
-    ->Args({0, 0})
-    ->Args({0, 1})
-    ->Args({1, 0})
-    ->Args({1, 1})
-    ->UseManualTime()
-    ->Iterations(5)
-    ->Unit(benchmark::kMillisecond);
+BENCHMARK(bm_field_mul)->ArgName("fr")->Arg(0)->Arg(1)->UseManualTime()->Iterations(5)->Unit(benchmark::kMillisecond);
 
 BENCHMARK(bm_ntt)
     ->ArgNames({"log_n", "kind"})

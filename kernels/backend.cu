@@ -192,29 +192,18 @@ struct field_apply_body {
 
 // Four independent chains x_j ← x_j·y per thread, so that a warp always has
 // independent multiplications in flight; the sum is stored so nothing is
-// optimised away. Cios: the CIOS multiply instead of operator* (Karatsuba).
-template <class F, bool Cios>
-__device__ __forceinline__ F bench_mul(const F& a, const F& b)
-{
-    if constexpr (Cios) {
-        F r;
-        F::mont_mul(r.w, a.w, b.w);
-        return r;
-    } else {
-        return a * b;
-    }
-}
-template <class F, bool Cios>
+// optimised away.
+template <class F>
 __global__ void mul_chain_kernel(const F* in, F* out, unsigned iters)
 {
     const size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x;
     F x0 = in[4 * i], x1 = in[4 * i + 1], x2 = in[4 * i + 2], x3 = in[4 * i + 3];
     const F y = in[4 * i] + in[4 * i + 1];
     for (unsigned it = 0; it < iters; ++it) {
-        x0 = bench_mul<F, Cios>(x0, y);
-        x1 = bench_mul<F, Cios>(x1, y);
-        x2 = bench_mul<F, Cios>(x2, y);
-        x3 = bench_mul<F, Cios>(x3, y);
+        x0 = x0 * y;
+        x1 = x1 * y;
+        x2 = x2 * y;
+        x3 = x3 * y;
     }
     out[i] = (x0 + x1) + (x2 + x3);
 }
@@ -230,7 +219,7 @@ struct bench_fill {
     }
 };
 
-template <class F, bool Cios>
+template <class F>
 double mul_bench(unsigned blocks, unsigned iters, double* muls)
 {
     context& c = ctx();
@@ -240,13 +229,13 @@ double mul_bench(unsigned blocks, unsigned iters, double* muls)
     // Inputs: powers of 2 in Montgomery form (any elements will do).
     each_kernel<<<blocks * 4, 256, 0, c.stream>>>(bench_fill<F>{in}, 4 * threads);
     CUZK_CUDA_CHECK(cudaGetLastError());
-    mul_chain_kernel<F, Cios><<<blocks, 256, 0, c.stream>>>(in, out, 2);   // warm-up
+    mul_chain_kernel<F><<<blocks, 256, 0, c.stream>>>(in, out, 2);   // warm-up
     CUZK_CUDA_CHECK(cudaGetLastError());
     cudaEvent_t e0, e1;
     CUZK_CUDA_CHECK(cudaEventCreate(&e0));
     CUZK_CUDA_CHECK(cudaEventCreate(&e1));
     CUZK_CUDA_CHECK(cudaEventRecord(e0, c.stream));
-    mul_chain_kernel<F, Cios><<<blocks, 256, 0, c.stream>>>(in, out, iters);
+    mul_chain_kernel<F><<<blocks, 256, 0, c.stream>>>(in, out, iters);
     CUZK_CUDA_CHECK(cudaGetLastError());
     CUZK_CUDA_CHECK(cudaEventRecord(e1, c.stream));
     CUZK_CUDA_CHECK(cudaEventSynchronize(e1));
@@ -431,15 +420,11 @@ void field_apply(bridge::field field, gpu_field_op op, const void* a, const void
     }
 }
 
-double field_mul_bench(bridge::field field, unsigned blocks, unsigned iters, double* muls, bool cios)
+double field_mul_bench(bridge::field field, unsigned blocks, unsigned iters, double* muls)
 {
     context& c = ctx();
     std::lock_guard<std::recursive_mutex> lk(c.mu);
-    if (cios)
-        return field == bridge::field::fp ? mul_bench<dfp, true>(blocks, iters, muls)
-                                          : mul_bench<dfr, true>(blocks, iters, muls);
-    return field == bridge::field::fp ? mul_bench<dfp, false>(blocks, iters, muls)
-                                      : mul_bench<dfr, false>(blocks, iters, muls);
+    return field == bridge::field::fp ? mul_bench<dfp>(blocks, iters, muls) : mul_bench<dfr>(blocks, iters, muls);
 }
 
 unsigned scalar_bits(const fr::repr* scalars, size_t n)

@@ -262,9 +262,7 @@ CUZK_UNROLL
         reduce_words(r);
     }
 
-    // ---- the Montgomery multiply, word by word (CIOS) ------------------------------------
-    // The form operator* used before the Karatsuba form below; kept as the
-    // reference of bench_gpu's field multiply (cios) and of test_ff_device.
+    // ---- the Montgomery multiply ---------------------------------------------------------
     // CIOS over 32-bit words, with the products split by the parity of the word
     // index so that every PTX carry chain writes each word once:
     //   a·b_i = Ae + 2^32·Ao,  Ae = Σ_{k even} a_k·b_i·2^(32k)  (words 0 … n−1, no overlap)
@@ -318,128 +316,6 @@ CUZK_UNROLL
             redc_odd_shift(t, m, c);
         }
         finish(r, t);
-    }
-
-    // ---- the Montgomery multiply by Karatsuba (the default) ------------------------------
-    // The product and the reduction apart (separated operand scanning):
-    //   1. t = a·b (2n words) by one level of Karatsuba on halves of h = n/2
-    //      words: z0 = a0·b0, z2 = a1·b1, and (a0 + a1)·(b0 + b1) − z0 − z2
-    //      = a0·b1 + a1·b0, the sums' carry bits handled by masked additions;
-    //      three h×h products (mul_rows) in place of the four of the
-    //      schoolbook product: 3n²/4 word products instead of n².
-    //   2. u = (t_lo + M·p)/2^(32n) by the multiply's reduction rows on the low
-    //      half alone (redc_even, redc_odd_shift over n + 1 words): u <= p,
-    //      since t_lo < 2^(32n); every row's partial sums stay below
-    //      2^(32n) + 2^32·p < 2^(32(n+1)).
-    //   3. r = u + t_hi = (t + M·p)/2^(32n) ≡ a·b·R⁻¹ (mod p), and
-    //      u + t_hi <= p + p²/2^(32n) < 2p for canonical a, b: the same
-    //      conditional subtraction as the CIOS multiply makes it canonical.
-    // Cost: 3n²/2 + 2n² + n multiply-adds, 516 for Fp (252 of them high halves,
-    // against 306 of the CIOS form's 612) and ~7n word additions; the high
-    // halves are the device's bottleneck (half the rate of the low ones).
-    template <int h>
-    CUZK_INLINE static void mul_rows(uint32_t* r, const uint32_t* x, const uint32_t* y)
-    {
-        // r[0 … 2h) = x·y, by rows: row i adds x·y_i at word i, the even-
-        // indexed words of x in one carry chain and the odd ones in another
-        // (as the CIOS multiply). After row i the sum is below 2^(32(h+i+1)),
-        // so each row's carry stops at word i + h.
-        static_assert(h % 2 == 0 && h >= 2, "mul_rows takes an even number of words");
-        cc c;
-CUZK_UNROLL
-        for (int k = 0; k < h; k += 2) {
-            r[k] = mul_lo(x[k], y[0]);
-            r[k + 1] = mul_hi(x[k], y[0]);
-        }
-CUZK_UNROLL
-        for (int k = h; k < 2 * h; ++k) r[k] = 0;
-CUZK_UNROLL
-        for (int i = 0; i < h; ++i) {
-            const uint32_t yi = y[i];
-            if (i > 0) {
-                r[i] = c.mad_lo_cc(x[0], yi, r[i]);
-                r[i + 1] = c.madc_hi_cc(x[0], yi, r[i + 1]);
-CUZK_UNROLL
-                for (int k = 2; k < h; k += 2) {
-                    r[i + k] = c.madc_lo_cc(x[k], yi, r[i + k]);
-                    r[i + k + 1] = c.madc_hi_cc(x[k], yi, r[i + k + 1]);
-                }
-                r[i + h] = c.addc(r[i + h], 0);
-            }
-            r[i + 1] = c.mad_lo_cc(x[1], yi, r[i + 1]);
-CUZK_UNROLL
-            for (int k = 1; k < h; k += 2) {
-                if (k > 1) r[i + k] = c.madc_lo_cc(x[k], yi, r[i + k]);
-                if (k < h - 1) r[i + k + 1] = c.madc_hi_cc(x[k], yi, r[i + k + 1]);
-                else r[i + k + 1] = c.madc_hi(x[k], yi, r[i + k + 1]);
-            }
-        }
-    }
-    // t[0 … 2n) = a·b (step 1 above).
-    CUZK_INLINE static void mul_wide(uint32_t* t, const uint32_t* a, const uint32_t* b)
-    {
-        constexpr int h = n / 2;
-        uint32_t sa[h], sb[h];
-        cc c;
-        sa[0] = c.add_cc(a[0], a[h]);
-CUZK_UNROLL
-        for (int i = 1; i < h; ++i) sa[i] = c.addc_cc(a[i], a[h + i]);
-        const uint32_t ca = c.addc(0, 0);
-        sb[0] = c.add_cc(b[0], b[h]);
-CUZK_UNROLL
-        for (int i = 1; i < h; ++i) sb[i] = c.addc_cc(b[i], b[h + i]);
-        const uint32_t cb = c.addc(0, 0);
-        // z1 = (sa + ca·2^(32h))·(sb + cb·2^(32h)) < 2^(64h + 2): 2h + 1 words.
-        uint32_t z1[2 * h + 1];
-        mul_rows<h>(z1, sa, sb);
-        const uint32_t ma = 0u - ca, mb = 0u - cb;
-        z1[h] = c.add_cc(z1[h], sb[0] & ma);
-CUZK_UNROLL
-        for (int i = 1; i < h; ++i) z1[h + i] = c.addc_cc(z1[h + i], sb[i] & ma);
-        z1[2 * h] = c.addc(ca & cb, 0);
-        z1[h] = c.add_cc(z1[h], sa[0] & mb);
-CUZK_UNROLL
-        for (int i = 1; i < h; ++i) z1[h + i] = c.addc_cc(z1[h + i], sa[i] & mb);
-        z1[2 * h] = c.addc(z1[2 * h], 0);
-        mul_rows<h>(t, a, b);                   // z0
-        mul_rows<h>(t + 2 * h, a + h, b + h);   // z2
-        // z1 −= z0 + z2: a0·b1 + a1·b0 >= 0.
-CUZK_UNROLL
-        for (int part = 0; part < 2; ++part) {
-            const uint32_t* z = t + 2 * h * part;
-            z1[0] = c.sub_cc(z1[0], z[0]);
-CUZK_UNROLL
-            for (int i = 1; i < 2 * h; ++i) z1[i] = c.subc_cc(z1[i], z[i]);
-            z1[2 * h] = c.subc(z1[2 * h], 0);
-        }
-        // t += z1·2^(32h); a·b < 2^(64n) fits t, so nothing carries out.
-        t[h] = c.add_cc(t[h], z1[0]);
-CUZK_UNROLL
-        for (int i = 1; i <= 2 * h; ++i) t[h + i] = c.addc_cc(t[h + i], z1[i]);
-CUZK_UNROLL
-        for (int j = 3 * h + 1; j < 4 * h - 1; ++j) t[j] = c.addc_cc(t[j], 0);
-        t[4 * h - 1] = c.addc(t[4 * h - 1], 0);
-    }
-    CUZK_INLINE static void mont_mul_kara(uint32_t* r, const uint32_t* a, const uint32_t* b)
-    {
-        uint32_t t[2 * n];
-        mul_wide(t, a, b);
-        uint32_t u[n + 1];
-CUZK_UNROLL
-        for (int k = 0; k < n; ++k) u[k] = t[k];
-        u[n] = 0;
-        cc c;
-CUZK_UNROLL
-        for (int i = 0; i < n; ++i) {
-            const uint32_t m = u[0] * m0;
-            redc_even(u, m, c);
-            redc_odd_shift(u, m, c);
-        }
-        u[0] = c.add_cc(u[0], t[n]);
-CUZK_UNROLL
-        for (int k = 1; k < n - 1; ++k) u[k] = c.addc_cc(u[k], t[n + k]);
-        u[n - 1] = c.addc(u[n - 1], t[2 * n - 1]);
-        finish(r, u);
     }
 
     // ---- the Montgomery square --------------------------------------------------------
@@ -529,7 +405,7 @@ CUZK_UNROLL
     CUZK_INLINE friend dfield operator*(const dfield& a, const dfield& b)
     {
         dfield r;
-        mont_mul_kara(r.w, a.w, b.w);
+        mont_mul(r.w, a.w, b.w);
         return r;
     }
     CUZK_INLINE dfield& operator*=(const dfield& b) { return *this = *this * b; }
@@ -537,7 +413,7 @@ CUZK_UNROLL
     {
         dfield r;
         if constexpr (has_fast_square) mont_sqr(r.w, w);
-        else mont_mul_kara(r.w, w, w);
+        else mont_mul(r.w, w, w);
         return r;
     }
 

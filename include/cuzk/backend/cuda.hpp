@@ -148,10 +148,8 @@ struct gpu_mul_rate {
     double ms = 0;     // device time of the timed kernel
     double muls = 0;   // Montgomery multiplications it performed
 };
-// blocks × 256 threads, each `iters` × 4 independent multiplication chains;
-// with cios, the word-by-word (CIOS) Montgomery multiply that the device's
-// Karatsuba form replaced, kept for comparison.
-gpu_mul_rate gpu_bench_field_mul(gpu_field f, unsigned blocks, unsigned iters, bool cios = false);
+// blocks × 256 threads, each `iters` × 4 independent multiplication chains.
+gpu_mul_rate gpu_bench_field_mul(gpu_field f, unsigned blocks, unsigned iters);
 
 // ---- NTT over Fr ------------------------------------------------------------------------
 // The same transforms as ntt/ntt.hpp, natural order in and out:
