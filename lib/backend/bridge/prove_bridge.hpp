@@ -1,5 +1,5 @@
 // cuzk — internal: the device entry points of the GPU prover
-// (lib/backend/gpu_prover.cpp) that kernels/prove.cu implements. Not part of
+// (lib/backend/gpu_prover.cpp, gpu_key.cpp) that kernels/prove.cu implements. Not part of
 // the public API; include cuzk/backend/gpu_prover.hpp instead. Plain C++, no
 // CUDA type: streams and events travel as typed opaque handles
 // (bridge/handles.hpp), device memory as pointers to the host types (bitwise

@@ -1,0 +1,557 @@
+// cuzk — the GPU prover's key (include/cuzk/backend/gpu_prover.hpp,
+// gpu_key): the sizes and checks of a bellperson or snarkjs key, its PCE and
+// gather index lists on the device, and the queries' residency — uploaded
+// whole when the device budget allows (decoded in chunks straight from a
+// mapped .params file when the key comes from one), otherwise page-locked on
+// the host for streaming. The prove itself is lib/backend/gpu_prover.cpp.
+#include "backend/gpu_key_impl.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <cstring>
+#include <exception>
+#include <functional>
+#include <mutex>
+#include <optional>
+#include <thread>
+#include <tuple>
+#include <type_traits>
+#include <vector>
+
+#include "cuzk/backend/cuda.hpp"
+#include "cuzk/backend/fault.hpp"
+#include "cuzk/error.hpp"
+#include "cuzk/io/bellperson.hpp"
+#include "cuzk/ntt/ntt.hpp"
+
+#if CUZK_WITH_CUDA
+#include "backend/bridge/cuda_bridge.hpp"
+#include "backend/bridge/prove_bridge.hpp"
+#include "backend/bridge/witness_pack.hpp"
+#include "backend/bridge/witness_slices.hpp"
+#endif
+
+namespace cuzk {
+
+#if CUZK_WITH_CUDA
+
+using namespace gpu_detail;
+
+namespace {
+
+// ---- scratch estimate --------------------------------------------------------------------
+// An estimate from the sizes, meant as an upper bound of what one prove
+// allocates on the device beside the key:
+//   w (ni + na), a, b, c (3n), the gather buffer when |A| or |B| exceeds n;
+//   NTT: scratch n, twiddles n (one table per stage), small tables;
+//   MSM (the backend's cached slots) for the largest query q at its window c:
+//     sort entries E = q·W (W = ceil(256/c)), capped at 2^30: keys and values
+//     double-buffered (16 B/entry) + the sort's temporary (~8 B/entry) +
+//     buckets W·2^(c−1) XYZZ points (G1 192 B, G2 384 B); where the
+//     automatic choice takes the batch-affine rounds (gpu_msm_batch_affine;
+//     the prover keeps msm_buckets::automatic) the groups hold
+//     E' = min(E, max(q, 2^27)) entries (an eighth of the cap), and per entry
+//     the two round lists (each at most 3/4 of E' entries of a point and a
+//     key), the products (half a point per pair) and the counts and
+//     positions (8 B per pair);
+//   the witness MSM's compaction of the non-0/1 scalars and points (q·(32 +
+//     point size + 8));
+//   streaming: two chunk buffers.
+uint64_t estimate_scratch(const gpu_key::impl& k)
+{
+    const uint64_t fr_b = sizeof(fr);
+    uint64_t s = (uint64_t(k.ni) + k.na) * fr_b + 3 * uint64_t(k.n) * fr_b + k.gath_elems() * fr_b;
+    if (k.packs()) s += pb::packed_scratch_words(k.packed_elems()) * sizeof(uint32_t);
+    s += uint64_t(k.n) * fr_b + uint64_t(k.n) * fr_b + (uint64_t{4} << ((k.log_n + 1) / 2)) * fr_b;
+    auto msm_bytes = [](size_t q, bool g2) -> uint64_t {
+        if (q == 0) return 0;
+        const unsigned c = gpu_msm_window_bits(q, g2, 255);
+        const uint64_t W = (256 + c - 1) / c;
+        const uint64_t entries = std::min<uint64_t>(uint64_t(q) * W, uint64_t{1} << 30);
+        const uint64_t xyzz = g2 ? 384 : 192;
+        const uint64_t pt = g2 ? sizeof(g2_affine) : sizeof(g1_affine);
+        const uint64_t affine_entries = std::min<uint64_t>(uint64_t(q) * W, std::max<uint64_t>(q, uint64_t{1} << 27));
+        const bool rounds = gpu_msm_batch_affine(q, g2);
+        const uint64_t affine = rounds ? affine_entries * (24 + 3 * (pt + 4) / 2 + pt / 4 + 4) : 0;
+        return std::max(entries * 24, affine) + W * (uint64_t{1} << (c - 1)) * xyzz + uint64_t(q) * (32 + pt + 8);
+    };
+    const size_t q1 = std::max({k.h.size(), k.l.size(), k.a.size(), k.b1.size()});
+    s += std::max(msm_bytes(q1, false), msm_bytes(k.b2.size(), true));
+    if (!k.resident) s += 2 * uint64_t(k.chunk_points) * sizeof(g2_affine);
+    return s;
+}
+
+template <class Aff>
+void upload_query(query<Aff>& q)
+{
+    q.dev = gpu_buffer(std::max<size_t>(q.host.size_bytes(), 1));
+    pb::upload_pageable(q.dev.data(), q.host.data(), q.host.size_bytes());
+}
+
+template <class Aff>
+void pin_query(query<Aff>& q)
+{
+    q.pin = std::make_unique<host_pin>(q.host.data(), q.host.size_bytes());
+}
+// The snarkjs coefficient list as a PCE with A and B rows (C empty): rows =
+// the highest constraint + 1. Repeated (row, signal) entries are summed, as
+// prove_snarkjs's accumulation does.
+std::shared_ptr<const r1cs::pce> pce_from_snarkjs(const groth16::proving_key& pk)
+{
+    const size_t n_vars = size_t(pk.num_inputs) + pk.num_aux;
+    uint64_t rows = 0;
+    for (const auto& e : pk.coefs) {
+        if (e.constraint >= pk.domain_size || e.signal >= n_vars || e.matrix > 1)
+            throw error(errc::bad_format,
+                        fmt::format("gpu_key: coefficient (matrix {}, constraint {}, signal {}) out of range",
+                                    e.matrix, e.constraint, e.signal));
+        rows = std::max<uint64_t>(rows, uint64_t(e.constraint) + 1);
+    }
+    std::vector<std::array<r1cs::pce_row, 3>> cons(rows);
+    for (const auto& e : pk.coefs) cons[e.constraint][e.matrix].push_back({e.signal, e.value});
+    return std::make_shared<r1cs::pce>(r1cs::pce_from_constraints(pk.num_inputs, pk.num_aux, cons));
+}
+
+} // namespace
+
+// ---- the key ---------------------------------------------------------------------------------------
+namespace {
+
+// Where a key's points come from while it is made: the proving key's
+// vectors, or a mapped .params file decoded on demand (bellperson only).
+struct point_source {
+    const groth16::proving_key* pk = nullptr;
+    const io::mapped_params* mp = nullptr;
+    unsigned threads = 0;   // decoding threads (0 = all)
+
+    template <class Aff>
+    void decode(io::params_query q, size_t first, std::span<Aff> out) const
+    {
+        if constexpr (std::is_same_v<Aff, g2_affine>) mp->decode_g2(first, out, threads);
+        else mp->decode_g1(q, first, out, threads);
+    }
+};
+
+template <class Aff>
+void set_query(query<Aff>& q, io::params_query which, const point_source& src, const std::vector<Aff>& pk_vec)
+{
+    q.which = which;
+    if (src.pk) {
+        q.host = pk_vec;
+        q.count = pk_vec.size();
+    } else {
+        q.count = src.mp->count(which);
+    }
+}
+
+// The five queries' counts (and host views of a proving key's vectors).
+void set_queries(gpu_key::impl& k, const point_source& src, const groth16::proving_key& pk)
+{
+    using io::params_query;
+    set_query(k.h, params_query::h, src, pk.h);
+    set_query(k.l, params_query::l, src, pk.l);
+    set_query(k.a, params_query::a, src, pk.a);
+    set_query(k.b1, params_query::b_g1, src, pk.b_g1);
+    set_query(k.b2, params_query::b_g2, src, pk.b_g2);
+}
+
+// The sizes every key has, checked. pkp is the key itself, or the shell of
+// a mapped one (its sizes without points).
+void init_sizes(gpu_key::impl& k, const std::shared_ptr<const groth16::proving_key>& pkp, const point_source& src,
+                const gpu_key_options& opt)
+{
+    const groth16::proving_key& pk = *pkp;
+    k.pk = pkp;
+    k.opt = opt;
+    k.overlap = opt.overlap;
+    k.snarkjs = pk.conv == groth16::convention::snarkjs;
+    k.n = size_t(pk.domain_size);
+    k.ni = pk.num_inputs;
+    k.na = pk.num_aux;
+    set_queries(k, src, pk);
+    if (k.n == 0 || (k.n & (k.n - 1)) != 0 || k.n > (size_t{1} << 30))
+        throw error(errc::bad_format,
+                    fmt::format("gpu_key: domain size {} is not a power of two in 1 … 2^30", pk.domain_size));
+    k.log_n = log2_exact(k.n);
+    if (k.ni == 0) throw error(errc::bad_format, "gpu_key: the key has no inputs (input 0 is the constant one)");
+    if (uint64_t(k.ni) + k.na >= (uint64_t{1} << 32))
+        throw error(errc::invalid_argument, "gpu_key: more than 2^32 variables");
+    if (k.l.size() != k.na)
+        throw error(errc::bad_format, fmt::format("gpu_key: L query has {} points for {} aux", k.l.size(), k.na));
+}
+
+// The PCE's checks against a bellperson key's sizes and density.
+void check_pce(const gpu_key::impl& k, const groth16::query_density& density, const r1cs::pce& pce)
+{
+    if (pce.num_inputs != k.ni || pce.num_aux != k.na)
+        throw error(errc::invalid_argument, fmt::format("gpu_key: the PCE has {} inputs and {} aux, the key {} and {}",
+                                                        pce.num_inputs, pce.num_aux, k.ni, k.na));
+    if (pce.num_constraints + k.ni > k.n)
+        throw error(errc::invalid_argument,
+                    fmt::format("gpu_key: {} constraints + {} input constraints do not fit the domain of {}",
+                                pce.num_constraints, k.ni, k.n));
+    auto same = [](const r1cs::density_bitmap& bm, const std::vector<bool>& v) {
+        if (bm.bit_len != v.size()) return false;
+        for (size_t i = 0; i < v.size(); ++i)
+            if (bm.test(i) != bool(v[i])) return false;
+        return true;
+    };
+    if (!same(pce.a_aux_density, density.a_aux) || !same(pce.b_input_density, density.b_input) ||
+        !same(pce.b_aux_density, density.b_aux))
+        throw error(errc::invalid_argument, "gpu_key: the PCE's densities differ from the given density");
+}
+
+// A bellperson key: the density's index lists (resident), the PCE's checks.
+void init_bellperson(gpu_key::impl& k, groth16::query_density density, std::shared_ptr<const r1cs::pce> pce)
+{
+    if (density.b_input.size() != k.ni || density.a_aux.size() != k.na || density.b_aux.size() != k.na)
+        throw error(errc::invalid_argument, fmt::format("gpu_key: density bitmaps do not match the key's {} inputs "
+                                                        "and {} aux", k.ni, k.na));
+    // Index lists: A = every input, then aux j where a_aux[j]; B = input i
+    // where b_input[i], then aux j where b_aux[j] (prove_start's gather).
+    std::vector<uint32_t> ia, ib;
+    ia.reserve(k.ni + k.na);
+    ib.reserve(k.ni + k.na);
+    for (size_t i = 0; i < k.ni; ++i) {
+        ia.push_back(uint32_t(i));
+        if (density.b_input[i]) ib.push_back(uint32_t(i));
+    }
+    for (size_t j = 0; j < k.na; ++j) {
+        if (density.a_aux[j]) ia.push_back(uint32_t(k.ni + j));
+        if (density.b_aux[j]) ib.push_back(uint32_t(k.ni + j));
+    }
+    if (ia.size() != k.a.size())
+        throw error(errc::invalid_argument,
+                    fmt::format("gpu_key: A query has {} points, the density selects {}", k.a.size(), ia.size()));
+    if (ib.size() != k.b1.size() || ib.size() != k.b2.size())
+        throw error(errc::invalid_argument, fmt::format("gpu_key: B queries have {}/{} points, the density selects {}",
+                                                        k.b1.size(), k.b2.size(), ib.size()));
+    k.na_pts = ia.size();
+    k.nb_pts = ib.size();
+    if (pce) {
+        check_pce(k, density, *pce);
+        k.pce = pce;
+        k.pce_rows = pce->num_constraints;
+        k.has_user_pce = true;
+    }
+    k.density = std::move(density);
+
+    // Index lists are resident whatever the budget (4 bytes per point).
+    k.idx_a = gpu_buffer(std::max<size_t>(ia.size() * 4, 1));
+    k.idx_b = gpu_buffer(std::max<size_t>(ib.size() * 4, 1));
+    k.idx_a.upload(ia.data(), ia.size() * 4);
+    k.idx_b.upload(ib.data(), ib.size() * 4);
+}
+
+// A snarkjs key: its coefficient list becomes the PCE; one point per signal.
+void init_snarkjs(gpu_key::impl& k, const groth16::proving_key& pk, const groth16::query_density& density,
+                  const std::shared_ptr<const r1cs::pce>& pce)
+{
+    if (pce) throw error(errc::invalid_argument, "gpu_key: a snarkjs key takes no PCE (it has its coefficients)");
+    if (!density.a_aux.empty() || !density.b_aux.empty() || !density.b_input.empty())
+        throw error(errc::invalid_argument, "gpu_key: a snarkjs key takes no density");
+    const size_t n_vars = k.ni + k.na;
+    if (pk.h.size() != k.n || pk.a.size() != n_vars || pk.b_g1.size() != n_vars || pk.b_g2.size() != n_vars)
+        throw error(errc::bad_format, "gpu_key: the snarkjs key's point sections do not match its sizes");
+    k.pce = pce_from_snarkjs(pk);
+    k.pce_rows = k.pce->num_constraints;
+    k.na_pts = k.nb_pts = n_vars;
+}
+
+// Two reusable host buffers and a copy stream for the chunked upload of a
+// mapped key: a chunk is decoded into one buffer while the other buffer's
+// copy runs. Page-locked when CUDA grants it, plain memory otherwise (a copy
+// from it returns once CUDA has taken the bytes). The destructor waits for
+// the copies in flight, also when decoding failed.
+class upload_stage {
+public:
+    explicit upload_stage(size_t bytes) : bytes_(bytes)
+    {
+        for (int b = 0; b < 2; ++b) {
+            try {
+                pinned_[b] = pb::host_alloc_pinned(bytes);
+            } catch (const error& e) {
+                if (e.code() != errc::out_of_memory) throw;
+                plain_[b].resize(bytes);
+            }
+        }
+        stream_ = pb::stream_create();
+        for (bridge::event& e : ev_) e = pb::event_create();
+    }
+    ~upload_stage()
+    {
+        pb::drain(stream_);
+        for (bridge::event e : ev_) pb::event_destroy(e);
+        pb::stream_destroy(stream_);
+        for (void* p : pinned_) pb::host_free_pinned(p);
+    }
+    upload_stage(const upload_stage&) = delete;
+    upload_stage& operator=(const upload_stage&) = delete;
+
+    // Decodes q chunk by chunk into its device buffer (allocated).
+    template <class Aff>
+    void upload(const point_source& src, query<Aff>& q)
+    {
+        const size_t per = bytes_ / sizeof(Aff);
+        Aff* dst = q.dev.template as<Aff>();
+        for (size_t off = 0; off < q.count; off += per, ++turn_) {
+            const size_t b = turn_ % 2, len = std::min(per, q.count - off);
+            if (used_[b]) pb::event_synchronize(ev_[b]);   // its previous copy is done
+            Aff* buf = static_cast<Aff*>(pinned_[b] ? pinned_[b] : static_cast<void*>(plain_[b].data()));
+            src.decode(q.which, off, std::span<Aff>(buf, len));
+            pb::copy_h2d_on(stream_, dst + off, buf, len * sizeof(Aff));
+            pb::event_record(ev_[b], stream_);
+            used_[b] = true;
+        }
+    }
+    void finish()
+    {
+        for (size_t b = 0; b < 2; ++b)
+            if (used_[b]) pb::event_synchronize(ev_[b]);
+    }
+
+private:
+    size_t bytes_;
+    void* pinned_[2] = {nullptr, nullptr};
+    std::vector<uint8_t> plain_[2];
+    bridge::stream stream_ = nullptr;
+    bridge::event ev_[2] = {nullptr, nullptr};
+    bool used_[2] = {false, false};
+    size_t turn_ = 0;
+};
+
+// A resident mapped key: every device buffer allocated first (a failure
+// falls back to streaming before any decoding), then each query decoded in
+// chunks into it.
+void upload_mapped(gpu_key::impl& k, const point_source& src, const gpu_key_options& opt)
+{
+    const auto alloc = [](auto& q) { q.dev = gpu_buffer(std::max<size_t>(q.size() * sizeof(q.owned[0]), 1)); };
+    alloc(k.h);
+    alloc(k.l);
+    alloc(k.a);
+    alloc(k.b1);
+    alloc(k.b2);
+    const uint64_t largest = std::max<uint64_t>(
+        {bytes_of<g1_affine>(std::max({k.h.size(), k.l.size(), k.a.size(), k.b1.size()})),
+         bytes_of<g2_affine>(k.b2.size()), sizeof(g2_affine)});
+    const uint64_t chunk = opt.stream_chunk_points ? uint64_t(opt.stream_chunk_points) * sizeof(g2_affine)
+                                                   : std::min<uint64_t>(largest, uint64_t{96} << 20);
+    upload_stage st(size_t(std::max<uint64_t>(chunk, sizeof(g2_affine))));
+    st.upload(src, k.h);
+    st.upload(src, k.l);
+    st.upload(src, k.a);
+    st.upload(src, k.b1);
+    st.upload(src, k.b2);
+    st.finish();
+}
+
+// A streamed query of a mapped key: decoded whole into host memory the key
+// owns (every prove streams decoded points), then page-locked. When the
+// registration failed and a pinned copy was made, the decoded vector goes.
+template <class Aff>
+void decode_and_pin(const point_source& src, query<Aff>& q)
+{
+    if (src.mp) {
+        q.owned.resize(q.count);
+        src.decode(q.which, 0, std::span<Aff>(q.owned));
+        q.host = q.owned;
+    }
+    pin_query(q);
+    if (q.pin->copied() && !q.owned.empty()) {
+        q.host = {};
+        std::vector<Aff>().swap(q.owned);
+    }
+}
+
+// Uploads the queries whole when they fit the budget; an allocation that
+// fails anyway (other users, fragmentation) frees what was allocated and
+// returns false.
+bool upload_resident(gpu_key::impl& k, const point_source& src, const gpu_key_options& opt)
+{
+    try {
+        if (src.mp) {
+            upload_mapped(k, src, opt);
+        } else {
+            upload_query(k.h);
+            upload_query(k.l);
+            upload_query(k.a);
+            upload_query(k.b1);
+            upload_query(k.b2);
+        }
+        cuda_bridge::synchronize();
+        return true;
+    } catch (const error& e) {
+        if (e.code() != errc::out_of_memory) throw;
+        k.h.dev = gpu_buffer();
+        k.l.dev = gpu_buffer();
+        k.a.dev = gpu_buffer();
+        k.b1.dev = gpu_buffer();
+        k.b2.dev = gpu_buffer();
+        return false;
+    }
+}
+
+// The chunk size of streamed keys, the PCE upload, and residency: the
+// queries uploaded when they fit the budget, otherwise page-locked on the host.
+void place_queries(gpu_key::impl& k, const point_source& src, const gpu_key_options& opt)
+{
+    // Streaming chunk size: 128 MiB of G2 points per buffer, at most the
+    // largest query, or the option.
+    const size_t largest = std::max<size_t>(k.largest_query(), 1);
+    k.chunk_points = opt.stream_chunk_points ? opt.stream_chunk_points
+                                             : std::min(largest, (size_t{128} << 20) / sizeof(g2_affine));
+
+    // The PCE is always resident.
+    if (k.pce && k.pce_rows) k.dpce.emplace(*k.pce);
+    const uint64_t pce_bytes = k.dpce ? k.dpce->device_bytes() : 0;
+
+    // Residency.
+    uint64_t budget = opt.device_budget;
+    if (budget == 0) {
+        size_t free_b = 0, total_b = 0;
+        pb::mem_info(&free_b, &total_b);
+        k.resident = true;   // the scratch estimate of a resident key
+        const uint64_t reserve = estimate_scratch(k) + (uint64_t{512} << 20);
+        budget = free_b > reserve ? free_b - reserve : 0;
+        budget += pce_bytes + k.index_bytes();   // already allocated: they count against the budget below
+    }
+    k.resident = !opt.force_streaming && pce_bytes + k.index_bytes() + k.query_bytes() <= budget;
+    if (k.resident) k.resident = upload_resident(k, src, opt);
+    if (!k.resident) {
+        decode_and_pin(src, k.h);
+        decode_and_pin(src, k.l);
+        decode_and_pin(src, k.a);
+        decode_and_pin(src, k.b1);
+        decode_and_pin(src, k.b2);
+    }
+}
+
+// Everything a constructor does on the key's device; on failure what was
+// made is released there before the error propagates.
+void make_key(std::unique_ptr<gpu_key::impl>& p, const std::shared_ptr<const groth16::proving_key>& pkp,
+              const point_source& src, groth16::query_density density, std::shared_ptr<const r1cs::pce> pce,
+              const gpu_key_options& opt)
+{
+    gpu_key::impl& k = *p;
+    k.device = opt.device >= 0 ? opt.device : cuda_current_device();
+    const cuda_device_scope on(k.device);   // every allocation below lives there
+    try {
+        init_sizes(k, pkp, src, opt);
+        if (!k.snarkjs) init_bellperson(k, std::move(density), std::move(pce));
+        else init_snarkjs(k, *pkp, density, pce);
+        place_queries(k, src, opt);
+    } catch (...) {
+        p.reset();   // released on the key's device
+        throw;
+    }
+}
+
+} // namespace
+
+gpu_key::gpu_key(std::shared_ptr<const groth16::proving_key> pkp, groth16::query_density density,
+                 std::shared_ptr<const r1cs::pce> pce, const gpu_key_options& opt)
+    : p_(std::make_unique<impl>())
+{
+    if (!pkp) throw error(errc::invalid_argument, "gpu_key: no proving key");
+    point_source src;
+    src.pk = pkp.get();
+    make_key(p_, pkp, src, std::move(density), std::move(pce), opt);
+}
+
+gpu_key::gpu_key(std::shared_ptr<const io::mapped_params> params, groth16::query_density density,
+                 std::shared_ptr<const r1cs::pce> pce, const gpu_key_options& opt)
+    : p_(std::make_unique<impl>())
+{
+    if (!params) throw error(errc::invalid_argument, "gpu_key: no mapped parameters");
+    const auto shell = std::make_shared<const groth16::proving_key>(params->key_shell());
+    point_source src;
+    src.mp = params.get();
+    src.threads = opt.decode_threads;
+    make_key(p_, shell, src, std::move(density), std::move(pce), opt);
+}
+
+gpu_key::~gpu_key()
+{
+    // The streams, events and buffers are released on the key's device.
+    try {
+        const cuda_device_scope on(p_->device);
+        p_.reset();
+    } catch (...) {   // the device was valid when the key was made; release what can be released
+        p_.reset();
+    }
+}
+const groth16::proving_key& gpu_key::pk() const noexcept { return *p_->pk; }
+const groth16::query_density& gpu_key::density() const noexcept { return p_->density; }
+bool gpu_key::has_pce() const noexcept { return p_->has_user_pce; }
+bool gpu_key::resident() const noexcept { return p_->resident; }
+bool gpu_key::overlaps() const noexcept { return p_->overlaps(); }
+void gpu_key::set_overlap(bool on) noexcept { p_->overlap = on; }
+int gpu_key::device() const noexcept { return p_->device; }
+uint64_t gpu_key::device_bytes() const noexcept
+{
+    const impl& k = *p_;
+    uint64_t s = k.idx_a.size() + k.idx_b.size() + (k.dpce ? k.dpce->device_bytes() : 0);
+    s += k.h.dev.size() + k.l.dev.size() + k.a.dev.size() + k.b1.dev.size() + k.b2.dev.size();
+    return s;
+}
+uint64_t gpu_key::prove_scratch_bytes() const noexcept { return estimate_scratch(*p_); }
+uint64_t gpu_key::host_bytes() const noexcept
+{
+    const impl& k = *p_;
+    uint64_t s = 0;
+    auto pinned = [&](const auto& q) {
+        if (q.pin && q.pin->copied()) s += q.pin->bytes();
+    };
+    pinned(k.h);
+    pinned(k.l);
+    pinned(k.a);
+    pinned(k.b1);
+    pinned(k.b2);
+    s += bytes_of<g1_affine>(k.h.owned.size() + k.l.owned.size() + k.a.owned.size() + k.b1.owned.size()) +
+         bytes_of<g2_affine>(k.b2.owned.size());
+    if (k.pce && !k.has_user_pce) s += k.pce->memory_bytes();
+    return s;
+}
+
+#else // !CUZK_WITH_CUDA
+
+namespace {
+[[noreturn]] void no_cuda(const char* fn)
+{
+    throw error(errc::unsupported, fmt::format("{}: cuzk was built without CUDA (CUZK_CUDA=OFF or no nvcc)", fn));
+}
+} // namespace
+
+struct gpu_key::impl {
+    std::shared_ptr<const groth16::proving_key> pk;
+    groth16::query_density density;
+};
+
+gpu_key::gpu_key(std::shared_ptr<const groth16::proving_key>, groth16::query_density,
+                 std::shared_ptr<const r1cs::pce>, const gpu_key_options&)
+{
+    no_cuda("gpu_key");
+}
+gpu_key::gpu_key(std::shared_ptr<const io::mapped_params>, groth16::query_density, std::shared_ptr<const r1cs::pce>,
+                 const gpu_key_options&)
+{
+    no_cuda("gpu_key");
+}
+gpu_key::~gpu_key() = default;
+const groth16::proving_key& gpu_key::pk() const noexcept { return *p_->pk; }
+const groth16::query_density& gpu_key::density() const noexcept { return p_->density; }
+bool gpu_key::has_pce() const noexcept { return false; }
+bool gpu_key::resident() const noexcept { return false; }
+bool gpu_key::overlaps() const noexcept { return false; }
+void gpu_key::set_overlap(bool) noexcept {}
+int gpu_key::device() const noexcept { return 0; }
+uint64_t gpu_key::device_bytes() const noexcept { return 0; }
+uint64_t gpu_key::prove_scratch_bytes() const noexcept { return 0; }
+uint64_t gpu_key::host_bytes() const noexcept { return 0; }
+
+#endif
+
+} // namespace cuzk

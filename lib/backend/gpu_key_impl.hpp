@@ -1,0 +1,193 @@
+// cuzk — internal (lib/backend/, not installed): the GPU prover's key and
+// packed witness, as lib/backend/gpu_key.cpp makes the key and
+// lib/backend/gpu_prover.cpp proves with it: gpu_key::impl,
+// gpu_packed_witness::impl and the small types they hold (a page-locked view
+// of a host array, one point query). Only meaningful with CUDA.
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "cuzk/backend/cuda.hpp"
+#include "cuzk/backend/gpu_prover.hpp"
+#include "cuzk/io/bellperson.hpp"
+
+#if CUZK_WITH_CUDA
+#include "backend/bridge/cuda_bridge.hpp"
+#include "backend/bridge/prove_bridge.hpp"
+#include "backend/bridge/witness_pack.hpp"
+#include "backend/bridge/witness_slices.hpp"
+#endif
+
+namespace cuzk {
+
+#if CUZK_WITH_CUDA
+
+namespace pb = prove_bridge;
+
+namespace gpu_detail {
+
+
+using clock = std::chrono::steady_clock;
+
+inline unsigned log2_exact(uint64_t n)
+{
+    unsigned l = 0;
+    while ((uint64_t{1} << l) < n) ++l;
+    return l;
+}
+
+// Page-locked view of a host array: the array itself registered with CUDA,
+// or, when registration fails (overlapping registrations, odd mappings), a
+// pinned copy.
+class host_pin {
+public:
+    host_pin() = default;
+    host_pin(const void* src, size_t bytes) : bytes_(bytes)
+    {
+        if (bytes == 0) return;
+        if (pb::host_register(src, bytes)) {
+            ptr_ = src;
+            registered_ = true;
+        } else {
+            owned_ = pb::host_alloc_pinned(bytes);
+            std::memcpy(owned_, src, bytes);
+            ptr_ = owned_;
+        }
+    }
+    ~host_pin()
+    {
+        if (registered_) pb::host_unregister(ptr_);
+        pb::host_free_pinned(owned_);
+    }
+    host_pin(const host_pin&) = delete;
+    host_pin& operator=(const host_pin&) = delete;
+    const void* data() const { return ptr_; }
+    size_t bytes() const { return bytes_; }
+    bool copied() const { return owned_ != nullptr; }
+
+private:
+    const void* ptr_ = nullptr;
+    void* owned_ = nullptr;
+    bool registered_ = false;
+    size_t bytes_ = 0;
+};
+
+// One point query: device copy (resident keys) or page-locked host view.
+// count is the number of points whatever holds them; host views the proving
+// key's vector, or `owned` (a mapped key's query decoded for streaming).
+template <class Aff>
+struct query {
+    io::params_query which = io::params_query::h;
+    size_t count = 0;
+    std::span<const Aff> host;
+    std::vector<Aff> owned;
+    gpu_buffer dev;
+    std::unique_ptr<host_pin> pin;
+    size_t size() const { return count; }
+};
+
+template <class T>
+uint64_t bytes_of(size_t n)
+{
+    return uint64_t(n) * sizeof(T);
+}
+
+
+} // namespace gpu_detail
+
+struct gpu_key::impl {
+    std::shared_ptr<const groth16::proving_key> pk;
+    groth16::query_density density;
+    std::shared_ptr<const r1cs::pce> pce;   // the given PCE, or the one built from snarkjs coefficients
+    std::optional<gpu_pce> dpce;
+    bool has_user_pce = false;
+    gpu_key_options opt;
+    int device = 0;   // the CUDA device of every buffer below
+    bool snarkjs = false;
+    bool resident = false;
+
+    size_t n = 0, ni = 0, na = 0, na_pts = 0, nb_pts = 0;   // domain, inputs, aux, |A|, |B|
+    unsigned log_n = 0;
+    uint64_t pce_rows = 0;
+
+    gpu_detail::query<g1_affine> h, l, a, b1;
+    gpu_detail::query<g2_affine> b2;
+    gpu_buffer idx_a, idx_b;   // unified variable index of each A / B point (bellperson)
+    size_t chunk_points = 0;   // streamed keys
+
+    // Per-prove scratch, grown on demand and kept (bounded by the key's sizes).
+    std::mutex mu;
+    gpu_buffer w, abc, gath, chunk[2];
+    gpu_buffer wtag;   // tags and tile offsets of the packed witness upload
+    bridge::stream copy_stream = nullptr;
+    bridge::event chunk_ev[2] = {nullptr, nullptr};
+    std::vector<bridge::event> events;   // timing and ordering events, reused
+    // Witness MSMs on the second lane (resident keys; see gpu_key_options).
+    std::atomic<bool> overlap{true};
+    std::atomic<bool> overlap_oom{false};   // an overlapped prove ran out of device memory: serial since
+    bool overlaps() const
+    {
+        return overlap.load(std::memory_order_relaxed) && resident && !snarkjs && !overlap_oom;
+    }
+
+    ~impl()
+    {
+        pb::drain(copy_stream);
+        for (bridge::event e : events) pb::event_destroy(e);
+        for (bridge::event e : chunk_ev) pb::event_destroy(e);
+        pb::stream_destroy(copy_stream);
+    }
+
+    uint64_t query_bytes() const
+    {
+        return gpu_detail::bytes_of<g1_affine>(h.size() + l.size() + a.size() + b1.size()) + gpu_detail::bytes_of<g2_affine>(b2.size());
+    }
+    uint64_t index_bytes() const { return snarkjs ? 0 : gpu_detail::bytes_of<uint32_t>(na_pts + nb_pts); }
+    // Values of the largest witness vector sent packed: aux (bellperson) or
+    // the whole witness (snarkjs); their compact form lands in abc.
+    size_t packed_elems() const { return snarkjs ? ni + na : na; }
+    bool packs() const { return packed_elems() > 0 && packed_elems() <= 3 * n; }
+    uint64_t gath_elems() const
+    {
+        const size_t m = std::max(na_pts, nb_pts);
+        return snarkjs || m <= n ? 0 : m;
+    }
+    size_t largest_query() const
+    {
+        return std::max({h.size(), l.size(), a.size(), b1.size(), b2.size()});
+    }
+};
+
+struct gpu_packed_witness::impl {
+    size_t n = 0;
+    uint64_t others = 0;
+    uint32_t* tags = nullptr;   // page-locked: scratch_words(n) words, tags then offsets
+    size_t tags_cap = 0;        // words
+    fr* vals = nullptr;         // page-locked: the other values
+    size_t vals_cap = 0;        // values
+    std::vector<uint32_t> cnt;
+    witness_pack::slice_packer slices;   // begin / put / finish
+    size_t filling = 0;                  // values of the fill in progress
+    ~impl()
+    {
+        pb::host_free_pinned(tags);
+        pb::host_free_pinned(vals);
+    }
+};
+
+struct gpu_prover_access {
+    static gpu_key::impl& get(const gpu_key& k) { return *k.p_; }
+    static const gpu_packed_witness::impl& get(const gpu_packed_witness& w) { return *w.p_; }
+};
+
+#endif // CUZK_WITH_CUDA
+
+} // namespace cuzk
