@@ -8,31 +8,10 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
-#include <atomic>
-#include <condition_variable>
-#include <cstring>
-#include <exception>
-#include <functional>
-#include <mutex>
-#include <optional>
-#include <thread>
-#include <tuple>
+#include <array>
 #include <type_traits>
-#include <vector>
 
-#include "cuzk/backend/cuda.hpp"
-#include "cuzk/backend/fault.hpp"
 #include "cuzk/error.hpp"
-#include "cuzk/io/bellperson.hpp"
-#include "cuzk/ntt/ntt.hpp"
-
-#if CUZK_WITH_CUDA
-#include "backend/bridge/cuda_bridge.hpp"
-#include "backend/bridge/prove_bridge.hpp"
-#include "backend/bridge/witness_pack.hpp"
-#include "backend/bridge/witness_slices.hpp"
-#endif
 
 namespace cuzk {
 
