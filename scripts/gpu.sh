@@ -56,7 +56,10 @@
 # build-gpu), CUZK_GPU_ARCH (CMAKE_CUDA_ARCHITECTURES, default 90),
 # CUZK_BENCH_FILTER (bench_filecoin), CUZK_KERNEL_FILTER (bench_gpu and
 # bench_gpu_witness), CUZK_PARTITION_FILTER (bench_porep), CUZK_SYNTH_WORKERS
-# (porep32, default 2), CUZK_NTT_LOG and CUZK_MSM_LOG (profile sizes, default 24).
+# (porep32, default 2), CUZK_C2_REPEAT (porep32 and params32: proofs per run,
+# default 1), CUZK_C2_CONCURRENT=1 (porep32: submit those proofs at once,
+# `porep c2 --concurrent`, for the throughput), CUZK_NTT_LOG and CUZK_MSM_LOG
+# (profile sizes, default 24).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 pkgs=(libfmt-dev libfmt9 libmsgsl-dev catch2 libbenchmark-dev libbenchmark1debian libgmp-dev libgmp10
@@ -155,7 +158,7 @@ step_porep32() {
   need "$bin" && mkdir -p "$w" &&
   "$bin" porep c1 --synthetic --sector-size 32GiB --out "$w/c1.json" &&
   "$bin" porep c2 "$w/c1.json" --dev-key --vk "$w/key.vk" --out "$w/proof.bin" --synth-workers "${CUZK_SYNTH_WORKERS:-2}" \
-        --repeat "${CUZK_C2_REPEAT:-1}" --timeline "$out/porep32.csv" --waterfall &&
+        --repeat "${CUZK_C2_REPEAT:-1}" ${CUZK_C2_CONCURRENT:+--concurrent} --timeline "$out/porep32.csv" --waterfall &&
   "$bin" porep verify --vk "$w/key.vk" --proof "$w/proof.bin" --c1 "$w/c1.json"
 }
 # Runs a command, sampling its resident memory (anonymous and file-backed,

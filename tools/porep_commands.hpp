@@ -146,6 +146,9 @@ inline constexpr flag_spec c2_flags[] = {
     {"--devices", "LIST", "CUDA devices to prove on, e.g. 0,2 (default: every visible GPU)"},
     {"--cpu-devices", "N", "devices the CPU prover models (default 1)"},
     {"--repeat", "N", "prove the C1 output N times with the same key (a benchmark; default 1)"},
+    {"--concurrent", nullptr,
+     "with --repeat: submit the N proofs at once, as a proving service does, so that one proof's synthesis "
+     "overlaps another's device work; prints the throughput (wall seconds per proof)"},
     {"--timeline", "FILE", "write the run's timeline (CSV, or a Chrome trace for *.json)"},
     {"--waterfall", nullptr, "print the waterfall and timeline summary on stderr"},
     flag::threads,
