@@ -297,14 +297,7 @@ void* alloc(size_t bytes)
 {
     context& c = ctx();
     std::lock_guard<std::recursive_mutex> lk(c.mu);
-    void* p = nullptr;
-    const cudaError_t e = cudaMalloc(&p, bytes ? bytes : 1);
-    if (e == cudaErrorMemoryAllocation) {
-        cudaGetLastError();
-        throw error(errc::out_of_memory, "cudaMalloc of " + std::to_string(bytes) + " bytes: out of device memory");
-    }
-    CUZK_CUDA_CHECK(e);
-    return p;
+    return scratch_malloc(bytes ? bytes : 1, "device buffer");
 }
 
 void release(void* p, int device) noexcept
@@ -345,10 +338,10 @@ void synchronize()
 
 void release_cache()
 {
-    // Every lane of the device made so far (the calling thread's first).
-    context& own = ctx();
+    // Every lane of the calling thread's device made so far.
+    const int device = ctx().device;
     for (int lane = 0; lane < max_lanes; ++lane) {
-        context& c = lane == own.lane ? own : contexts[own.device][lane];
+        context& c = contexts[device][lane];
         {
             std::lock_guard<std::mutex> lk(init_mu);
             if (!c.ready) continue;
