@@ -22,6 +22,7 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <random>
 #include <string>
@@ -239,7 +240,59 @@ void bm_msm(benchmark::State& st)
     st.SetItemsProcessed(int64_t(st.iterations()) * int64_t(n));
 }
 
+// G1 MSM over shifted copies of the points (gpu_msm_table). Args: log2 n,
+// budget of the copies in units of n points (0: none, the plain MSM's plan;
+// 100: every copy the plan wants). The copies are built outside the timing.
+void bm_msm_table(benchmark::State& st)
+{
+    if (!gpu_ok(st)) return;
+    const size_t n = size_t{1} << st.range(0);
+    auto& in = inputs_for<g1_affine>(n);
+    const auto plan = gpu_msm_table_choose(n, uint64_t(st.range(1)) * n * sizeof(g1_affine));
+    const auto t0 = std::chrono::steady_clock::now();
+    const gpu_msm_table t(in.points.as<g1_affine>(), n, plan);
+    gpu_synchronize();
+    const double build_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    auto r = gpu_msm_device(t, in.scalars.as<fr::repr>());   // warm-up
+    benchmark::DoNotOptimize(r);
+    gpu_timer tm;
+    std::vector<double> ms;
+    for (auto _ : st) {
+        tm.start();
+        r = gpu_msm_device(t, in.scalars.as<fr::repr>());
+        const double m = tm.stop_ms();
+        benchmark::DoNotOptimize(r);
+        st.SetIterationTime(m / 1e3);
+        ms.push_back(m);
+    }
+    report_times(st, ms);
+    st.counters["window"] = plan.window_bits;
+    st.counters["copies"] = plan.copies;
+    st.counters["rows"] = plan.rows;
+    st.counters["copies_GB"] = double(plan.bytes) / 1e9;
+    st.counters["build_s"] = build_s;
+    st.SetItemsProcessed(int64_t(st.iterations()) * int64_t(n));
+}
+
 } // namespace
+
+BENCHMARK(bm_msm_table)
+    ->ArgNames({"log_n", "budget"})
+    ->Args({20, 0})
+    ->Args({20, 100})
+    ->Args({22, 0})
+    ->Args({22, 100})
+    ->Args({24, 0})
+    ->Args({24, 1})
+    ->Args({24, 3})
+    ->Args({24, 100})
+    ->Args({26, 0})
+    ->Args({26, 1})
+    ->Args({26, 3})
+    ->Args({26, 100})
+    ->UseManualTime()
+    ->Iterations(4)
+    ->Unit(benchmark::kMillisecond);
 
 BENCHMARK(bm_field_mul)->ArgName("fr")->Arg(0)->Arg(1)->UseManualTime()->Iterations(5)->Unit(benchmark::kMillisecond);
 

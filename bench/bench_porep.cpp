@@ -21,6 +21,11 @@
 //   bm_porep_gpu_serial/…   bm_porep_gpu_packed with every step on one
 //                           stream (the same key, set_overlap(false)): the
 //                           overlap's gain, measured in the same run
+//   bm_porep_gpu_copies2/…, _copies3/…
+//                           bm_porep_gpu_packed with shifted copies of the H
+//                           query for MSM_H (gpu_key::set_h_copies with a
+//                           budget of 2 or 3 copies of H; built before the
+//                           timed loop, dropped again by the next variant)
 //   bm_porep_cpu/16         groth16::prove_start on the CPU at 2^16 of the
 //                           same generator shape (a, b, c by r1cs::evaluate,
 //                           included in the time), for comparison
@@ -191,7 +196,7 @@ gpu_fixture& gpu_get(unsigned L)
 // time is the device part the engine runs under its device lock. overlap:
 // the key's witness MSMs on the second stream (the default) or every step
 // on one stream (bm_porep_gpu_serial: the same key, switched).
-void bm_porep_gpu_run(benchmark::State& st, bool packed, bool overlap = true)
+void bm_porep_gpu_run(benchmark::State& st, bool packed, bool overlap = true, unsigned h_copies = 0)
 {
     std::string why;
     if (!cuda_available(&why)) {
@@ -205,6 +210,14 @@ void bm_porep_gpu_run(benchmark::State& st, bool packed, bool overlap = true)
         return;
     }
     f.key->set_overlap(overlap);
+    if (f.key->h_copies().copies > 1 || h_copies > 0) {
+        const size_t nh = f.key->pk().h.size();
+        const auto t0 = clock_type::now();
+        const gpu_msm_table_plan plan = f.key->set_h_copies(uint64_t(h_copies) * nh * sizeof(g1_affine));
+        if (h_copies > 0)
+            std::fprintf(stderr, "porep 2^%u: H copies: window %u, %u copies, %u rows, %.1f GB, built in %.1f s\n",
+                         L, plan.window_bits, plan.copies, plan.rows, plan.bytes / 1e9, ms_since(t0) / 1e3);
+    }
     span_sums spans;
     groth16::prove_timings sum{};
     double iters = 0;
@@ -232,10 +245,14 @@ void bm_porep_gpu_run(benchmark::State& st, bool packed, bool overlap = true)
     st.counters["constraints"] = double(f.circ.p.num_constraints);
     st.counters["verified"] = f.verified ? 1 : 0;
     st.counters["overlapped"] = f.key->overlaps() ? 1 : 0;
+    st.counters["h_copies"] = f.key->h_copies().copies;
+    st.counters["h_window"] = f.key->h_copies().window_bits;
 }
 void bm_porep_gpu(benchmark::State& st) { bm_porep_gpu_run(st, false); }
 void bm_porep_gpu_packed(benchmark::State& st) { bm_porep_gpu_run(st, true); }
 void bm_porep_gpu_serial(benchmark::State& st) { bm_porep_gpu_run(st, true, false); }
+void bm_porep_gpu_copies2(benchmark::State& st) { bm_porep_gpu_run(st, true, true, 2); }
+void bm_porep_gpu_copies3(benchmark::State& st) { bm_porep_gpu_run(st, true, true, 3); }
 
 // ---- CPU comparison -----------------------------------------------------------------------
 struct cpu_fixture {
@@ -306,7 +323,9 @@ int main(int argc, char** argv)
         if (std::strncmp(argv[i], "--benchmark_filter=", 19) == 0 && std::strstr(argv[i] + 19, "27")) want27 = true;
     for (auto* g : {benchmark::RegisterBenchmark("bm_porep_gpu", bm_porep_gpu),
                     benchmark::RegisterBenchmark("bm_porep_gpu_packed", bm_porep_gpu_packed),
-                    benchmark::RegisterBenchmark("bm_porep_gpu_serial", bm_porep_gpu_serial)}) {
+                    benchmark::RegisterBenchmark("bm_porep_gpu_serial", bm_porep_gpu_serial),
+                    benchmark::RegisterBenchmark("bm_porep_gpu_copies2", bm_porep_gpu_copies2),
+                    benchmark::RegisterBenchmark("bm_porep_gpu_copies3", bm_porep_gpu_copies3)}) {
         g->Arg(22)->Arg(24);
         if (want27) g->Arg(27);
         g->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(5);

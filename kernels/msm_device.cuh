@@ -30,6 +30,12 @@
 //                 multiplies by its segment's offset, and the first level
 //                 has ~2^19 threads.
 //   5. combine    the W window sums go to the host: Σ_w 2^(wc)·S_w (Horner).
+// Shifted copies (resident points, msm_copies and msm_table_build): with m
+// copies Q_k = 2^(k·s·c)·P (k < m, s = ceil(W/m)), window w = k·s + r adds
+// copy k's points into row r's buckets, since 2^(wc)·d·P = 2^(rc)·d·Q_k. The
+// W windows then share s rows of buckets: step 4 reduces s rows instead of
+// W, and step 5 combines s row sums. A window group that is not the first
+// adds its sums into the buckets (the rows are shared between groups).
 // Work: n·W mixed additions (W = ceil((bits + 1)/c)), ~W·2^c full additions in
 // the reduction, and the sort. The window c is chosen on the host (cost model
 // in lib/backend/cuda.cpp). Windows are processed in groups when n·W entries
@@ -49,6 +55,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 #include <utility>
 
 #include "ec_device.cuh"
@@ -85,6 +92,9 @@ CUZK_HD inline int32_t booth_digit(const uint64_t* k, unsigned w, unsigned c)
 }
 
 // Step 1: entries of windows w0 … w0 + nw − 1 for point i, window-major.
+// Without copies (s = W, shift = 31) window w0 + w has row w of the group;
+// with copies (msm_copies) window w0 + w = k·s + r has row r and the entry's
+// value carries the copy above the index: (k << shift) | i.
 struct msm_digits {
     const uint64_t* scalars;
     uint32_t* keys;
@@ -92,6 +102,7 @@ struct msm_digits {
     size_t n;
     unsigned c, w0, nw;
     uint32_t null_key;
+    unsigned s = ~0u, shift = 31;   // rows of shared buckets, copy bits' position
 
     CUZK_HD void operator()(size_t i) const
     {
@@ -101,8 +112,10 @@ struct msm_digits {
         for (unsigned w = 0; w < nw; ++w) {
             const int32_t d = booth_digit(k, w0 + w, c);
             const uint32_t a = d < 0 ? uint32_t(-d) : uint32_t(d);
-            keys[w * n + i] = d ? w * half + a - 1 : null_key;
-            vals[w * n + i] = uint32_t(i) | (d < 0 ? 0x80000000u : 0u);
+            const unsigned gw = w0 + w;
+            const uint32_t row = s == ~0u ? w : gw % s, copy = s == ~0u ? 0 : gw / s;
+            keys[w * n + i] = d ? row * half + a - 1 : null_key;
+            vals[w * n + i] = (copy << shift) | uint32_t(i) | (d < 0 ? 0x80000000u : 0u);
         }
     }
 };
@@ -119,6 +132,26 @@ struct msm_src_points {
         const uint32_t v = vals[j];
         Aff q = points[v & 0x7fffffffu];
         if (v >> 31) q.y = -q.y;   // −(x, y) = (x, −y); the identity (0, 0) stays itself
+        acc = acc.add(q);
+    }
+};
+// … the same over shifted copies (msm_copies): copy 0 is `points`, copy k > 0
+// is table[(k − 1)·n + i] …
+template <class Aff, class Xz>
+struct msm_src_copies {
+    const uint32_t* keys;
+    const uint32_t* vals;
+    const Aff* points;
+    const Aff* table;
+    size_t n;
+    unsigned shift;
+    CUZK_HD uint32_t key(size_t j) const { return keys[j]; }
+    CUZK_HD void add(Xz& acc, size_t j) const
+    {
+        const uint32_t v = vals[j];
+        const uint32_t idx = v & 0x7fffffffu, copy = idx >> shift, i = idx & ((uint32_t{1} << shift) - 1);
+        Aff q = copy ? table[size_t(copy - 1) * n + i] : points[i];
+        if (v >> 31) q.y = -q.y;
         acc = acc.add(q);
     }
 };
@@ -145,6 +178,7 @@ struct msm_runs {
     Xz* part_pts;
     uint32_t* part_keys;
     uint32_t* part_flags;
+    bool accumulate = false;   // add a whole run into its bucket (shared rows) instead of storing it
 
     CUZK_HD void flush(size_t t, uint32_t key, const Xz& acc, bool head, bool tail) const
     {
@@ -154,7 +188,7 @@ struct msm_runs {
             part_keys[slot] = key;
             part_flags[slot] = 1;
         } else {
-            buckets[key] = acc;
+            buckets[key] = accumulate ? point_add(buckets[key], acc) : acc;
         }
     }
 
@@ -311,10 +345,11 @@ inline unsigned bit_width_u32(uint32_t v)
 // groups taking 6.3 ms more than in one. For 2^27 points and c = 22 (W = 12,
 // H = 2^21) the 8 windows that fit would need 25 bits, 4 passes; groups of 7
 // and 5 need 24 bits, 3 passes. Small MSMs keep all windows in one sort.
-inline unsigned msm_window_group(size_t n, unsigned W, size_t H, size_t cap)
+// With shared rows (copies), every group's keys are below rows·H + 1.
+inline unsigned msm_window_group(size_t n, unsigned W, size_t H, size_t cap, unsigned rows = 0)
 {
     const unsigned gmax = unsigned(n * W <= cap ? W : (cap / n > 0 ? cap / n : 1));
-    auto passes = [&](unsigned nw) { return (bit_width_u32(uint32_t(nw * H)) + 7) / 8; };
+    auto passes = [&](unsigned nw) { return (bit_width_u32(uint32_t((rows ? rows : nw) * H)) + 7) / 8; };
     constexpr double pass_s_per_pair = 6.5e-12, group_s = 400e-6;
     unsigned best_g = gmax;
     double best = -1;
@@ -332,21 +367,90 @@ inline unsigned msm_window_group(size_t n, unsigned W, size_t H, size_t cap)
     return best_g;
 }
 
-// Steps 1–4 for windows 0 … W−1 of window size c; the W window sums land in
-// `window_sums` (host memory). points/scalars are backend memory.
+// Shifted copies for msm_windows (see the header): m copies in all, copy 0
+// the points themselves, copies 1 … m−1 in `table` ((k − 1)·n + i); s rows
+// of buckets; entry values carry the copy from bit `shift` (n <= 2^shift,
+// m <= 2^(31 − shift)).
+template <class Aff>
+struct msm_copies {
+    const Aff* table = nullptr;
+    unsigned m = 1, s = 0, shift = 31;
+};
+
+// Step 3 over one group's sorted entries: the runs, then rounds over the
+// partial sums until none is left. `first` is the run step over the entries.
+template <class Be, class Xz, class First>
+void msm_group_runs(Be& be, const First& first, size_t threads, Xz* gb, uint32_t null_key, bool accumulate,
+                    Xz* part_pts, uint32_t* part_keys, uint32_t* part_flags, uint32_t* part_pos, Xz* list_pts,
+                    uint32_t* list_keys, uint32_t* d_count)
+{
+    // Compacts the 2·threads partial slots into the list; returns the count.
+    auto compact = [&](size_t t) -> size_t {
+        const size_t slots = 2 * t;
+        be.exclusive_sum(part_flags, part_pos, slots);
+        be.each(slots,
+                msm_compact<Xz>{part_pts, part_keys, part_flags, part_pos, slots, list_pts, list_keys, d_count});
+        uint32_t cnt = 0;
+        be.to_host(&cnt, d_count, sizeof cnt);
+        return cnt;
+    };
+    be.each(threads, first, 128);
+    size_t count = compact(threads);
+    while (count > 0) {
+        threads = (count + msm_later_chunk - 1) / msm_later_chunk;
+        be.each(threads, msm_runs<msm_src_partials<Xz>, Xz>{{list_keys, list_pts}, count, msm_later_chunk, null_key,
+                                                              gb, part_pts, part_keys, part_flags, accumulate},
+                128);
+        count = compact(threads);
+    }
+}
+
+// Step 4: reduction levels over `rows` rows of 2^(c−1) buckets until one
+// point per row is left; the row sums go to `sums` (host memory).
+template <class Be, class Xz>
+void msm_reduce_rows(Be& be, const Xz* buckets, unsigned c, unsigned rows, Xz* sums)
+{
+    unsigned log_m = c - 1;   // entries per row
+    unsigned log_l = msm_reduce_first_log(log_m, rows);
+    const size_t first_out = rows * (size_t{1} << (log_m - log_l));
+    Xz* out_a = be.template buffer<Xz>(slot_seg_a, 2 * first_out);
+    Xz* out_b = be.template buffer<Xz>(slot_seg_b, first_out + 1);   // levels >= 2 have L >= 2
+    const Xz* s_in = buckets;
+    const Xz* u_in = nullptr;
+    unsigned log_lambda = 0;
+    for (;;) {
+        const size_t segs = rows * (size_t{1} << (log_m - log_l));
+        const bool last = log_l == log_m;
+        be.each(segs, msm_reduce_level<Xz>{s_in, u_in, out_a, out_a + segs, log_l, log_lambda, last}, 128);
+        if (last) break;
+        s_in = out_a;
+        u_in = out_a + segs;
+        std::swap(out_a, out_b);
+        log_lambda += log_l;
+        log_m -= log_l;
+        log_l = log_m < msm_reduce_later_log ? log_m : msm_reduce_later_log;
+    }
+    be.to_host(sums, out_a + rows, rows * sizeof(Xz));
+}
+
+// Steps 1–4 for windows 0 … W−1 of window size c; the row sums land in
+// `window_sums` (host memory): W of them (one per window), or with copies
+// (Copies, cp) cp.s of them, Σ_r 2^(rc)·S_r being the MSM either way.
+// points/scalars/table are backend memory.
 // With `affine`, the batch-affine rounds (msm_affine.cuh) accumulate first;
 // their lists take ~100 bytes per entry beside the sort's 24, so the window
-// groups are then cut to an eighth of the entry cap.
-template <class Be, class Aff, class Xz>
+// groups are then cut to an eighth of the entry cap (not with copies).
+template <bool Copies = false, class Be, class Aff, class Xz>
 void msm_windows(Be& be, const Aff* points, const uint64_t* scalars, size_t n, unsigned c, unsigned W,
-                 Xz* window_sums, bool affine = false)
+                 Xz* window_sums, bool affine = false, const msm_copies<Aff>& cp = {})
 {
-    const size_t H = size_t{1} << (c - 1);   // buckets per window
-    Xz* buckets = be.template buffer<Xz>(slot_buckets, W * H);
-    be.zero(buckets, W * H * sizeof(Xz));   // all-zero XYZZ has ZZ = 0: the identity
+    const size_t H = size_t{1} << (c - 1);   // buckets per row
+    const unsigned rows = Copies ? cp.s : W;
+    Xz* buckets = be.template buffer<Xz>(slot_buckets, rows * H);
+    be.zero(buckets, rows * H * sizeof(Xz));   // all-zero XYZZ has ZZ = 0: the identity
 
     const size_t cap = affine ? be.max_entries() / 8 : be.max_entries();
-    const unsigned group = msm_window_group(n, W, H, cap);
+    const unsigned group = msm_window_group(n, W, H, cap, Copies ? rows : 0);
     const size_t max_m = size_t(group) * n;
     uint32_t* keys_a = be.template buffer<uint32_t>(slot_keys_a, max_m);
     uint32_t* keys_b = be.template buffer<uint32_t>(slot_keys_b, max_m);
@@ -367,71 +471,95 @@ void msm_windows(Be& be, const Aff* points, const uint64_t* scalars, size_t n, u
     for (unsigned w0 = 0; w0 < W; w0 += group) {
         const unsigned nw = W - w0 < group ? W - w0 : group;
         const size_t m = size_t(nw) * n;
-        const uint32_t null_key = uint32_t(nw * H);
-        Xz* gb = buckets + size_t(w0) * H;
+        const uint32_t null_key = uint32_t((Copies ? rows : nw) * H);
+        Xz* gb = Copies ? buckets : buckets + size_t(w0) * H;
+        const bool accumulate = Copies && w0 > 0;   // the rows already hold the earlier groups' sums
 
-        be.each(n, msm_digits{scalars, keys_a, vals_a, n, c, w0, nw, null_key});
+        msm_digits dg{scalars, keys_a, vals_a, n, c, w0, nw, null_key};
+        if (Copies) {
+            dg.s = cp.s;
+            dg.shift = cp.shift;
+        }
+        be.each(n, dg);
         be.sort_pairs(keys_a, keys_b, vals_a, vals_b, m, int(bit_width_u32(null_key)));
-
-        // Compacts the 2·threads partial slots into the list; returns the count.
-        auto compact = [&](size_t threads) -> size_t {
-            const size_t slots = 2 * threads;
-            be.exclusive_sum(part_flags, part_pos, slots);
-            be.each(slots, msm_compact<Xz>{part_pts, part_keys, part_flags, part_pos, slots, list_pts, list_keys,
-                                           d_count});
-            uint32_t cnt = 0;
-            be.to_host(&cnt, d_count, sizeof cnt);
-            return cnt;
+        auto runs = [&](const auto& src, size_t len) {
+            const size_t ch1 = msm_first_chunk(len);
+            const size_t threads = (len + ch1 - 1) / ch1;
+            using S = std::decay_t<decltype(src)>;
+            msm_group_runs(be, msm_runs<S, Xz>{src, len, ch1, null_key, gb, part_pts, part_keys, part_flags, accumulate},
+                           threads, gb, null_key, accumulate, part_pts, part_keys, part_flags, part_pos, list_pts,
+                           list_keys, d_count);
         };
-
-        // The batch-affine rounds first (when asked, and when the buckets
-        // are full enough for them), then the XYZZ runs over what is left.
-        const aff_list<Aff> fin = affine ? msm_affine_rounds(be, keys_b, vals_b, points, m, null_key, size_t(nw) * H)
-                                         : aff_list<Aff>{};
-        if (fin.ran && fin.len == 0) continue;   // every digit of the group was zero
-        const size_t len = fin.ran ? fin.len : m;
-        const size_t ch1 = msm_first_chunk(len);
-        size_t threads = (len + ch1 - 1) / ch1;
-        if (fin.ran)
-            be.each(threads, msm_runs<msm_src_affine<Aff, Xz>, Xz>{{fin.keys, fin.pts}, len, ch1, null_key, gb,
-                                                                   part_pts, part_keys, part_flags},
-                    128);
-        else
-            be.each(threads, msm_runs<msm_src_points<Aff, Xz>, Xz>{{keys_b, vals_b, points}, m, ch1, null_key, gb,
-                                                                     part_pts, part_keys, part_flags},
-                    128);
-        size_t count = compact(threads);
-        while (count > 0) {
-            threads = (count + msm_later_chunk - 1) / msm_later_chunk;
-            be.each(threads, msm_runs<msm_src_partials<Xz>, Xz>{{list_keys, list_pts}, count, msm_later_chunk,
-                                                                  null_key, gb, part_pts, part_keys, part_flags},
-                    128);
-            count = compact(threads);
+        if constexpr (Copies) {
+            runs(msm_src_copies<Aff, Xz>{keys_b, vals_b, points, cp.table, n, cp.shift}, m);
+        } else {
+            // The batch-affine rounds first (when asked, and when the buckets
+            // are full enough for them), then the XYZZ runs over what is left.
+            const aff_list<Aff> fin =
+                affine ? msm_affine_rounds(be, keys_b, vals_b, points, m, null_key, size_t(nw) * H) : aff_list<Aff>{};
+            if (fin.ran && fin.len == 0) continue;   // every digit of the group was zero
+            if (fin.ran) runs(msm_src_affine<Aff, Xz>{fin.keys, fin.pts}, fin.len);
+            else runs(msm_src_points<Aff, Xz>{keys_b, vals_b, points}, m);
         }
     }
+    msm_reduce_rows(be, buckets, c, rows, window_sums);
+}
 
-    // Step 4: reduction levels until one point per window is left.
-    unsigned log_m = c - 1;   // entries per row
-    unsigned log_l = msm_reduce_first_log(log_m, W);
-    const size_t first_out = W * (size_t{1} << (log_m - log_l));
-    Xz* out_a = be.template buffer<Xz>(slot_seg_a, 2 * first_out);
-    Xz* out_b = be.template buffer<Xz>(slot_seg_b, first_out + 1);   // levels >= 2 have L >= 2
-    const Xz* s_in = buckets;
-    const Xz* u_in = nullptr;
-    unsigned log_lambda = 0;
-    for (;;) {
-        const size_t segs = W * (size_t{1} << (log_m - log_l));
-        const bool last = log_l == log_m;
-        be.each(segs, msm_reduce_level<Xz>{s_in, u_in, out_a, out_a + segs, log_l, log_lambda, last}, 128);
-        if (last) break;
-        s_in = out_a;
-        u_in = out_a + segs;
-        std::swap(out_a, out_b);
-        log_lambda += log_l;
-        log_m -= log_l;
-        log_l = log_m < msm_reduce_later_log ? log_m : msm_reduce_later_log;
+// ---- building the shifted copies -------------------------------------------------------------
+// Copy k from copy k − 1 by `dbls` doublings in Jacobian coordinates: (X, Y)
+// into dst's (x, y), Z into z (one for the identity, whose X = Y = 0 then
+// convert to the affine identity (0, 0)).
+template <class Aff>
+struct msm_table_dbl {
+    const Aff* src;
+    Aff* dst;
+    decltype(Aff{}.x)* z;
+    unsigned dbls;
+    CUZK_HD void operator()(size_t i) const
+    {
+        using F = decltype(Aff{}.x);
+        auto j = src[i].to_jacobian();
+        for (unsigned d = 0; d < dbls; ++d) j = j.dbl();
+        if (j.is_identity()) {
+            dst[i] = Aff::identity();
+            z[i] = F::one();
+        } else {
+            dst[i].x = j.x;
+            dst[i].y = j.y;
+            z[i] = j.z;
+        }
     }
-    be.to_host(window_sums, out_a + W, W * sizeof(Xz));
+};
+// (X, Y) with 1/Z to affine: x = X/Z², y = Y/Z³.
+template <class Aff>
+struct msm_table_affine {
+    Aff* dst;
+    const decltype(Aff{}.x)* zinv;
+    CUZK_HD void operator()(size_t i) const
+    {
+        const auto zi = zinv[i], zi2 = zi.sqr();
+        dst[i].x = dst[i].x * zi2;
+        dst[i].y = dst[i].y * (zi2 * zi);
+    }
+};
+
+// Copies 1 … m−1 of the n points (msm_copies): copy k = 2^(k·dbls)·P into
+// table[(k − 1)·n …], each from the one before, the Z of a copy inverted
+// together (batch_invert).
+template <class Be, class Aff>
+void msm_table_build(Be& be, const Aff* points, size_t n, unsigned dbls, unsigned m, Aff* table)
+{
+    using F = decltype(Aff{}.x);
+    if (n == 0 || m < 2) return;
+    F* z = be.template buffer<F>(slot_aff_pre, n);
+    F* scratch = be.template buffer<F>(slot_aff_tot, batch_invert_scratch(n));
+    for (unsigned k = 1; k < m; ++k) {
+        const Aff* src = k == 1 ? points : table + size_t(k - 2) * n;
+        Aff* dst = table + size_t(k - 1) * n;
+        be.each(n, msm_table_dbl<Aff>{src, dst, z, dbls}, 128);
+        batch_invert(be, z, n, scratch);
+        be.each(n, msm_table_affine<Aff>{dst, z});
+    }
 }
 
 } // namespace cuzk::dev

@@ -305,6 +305,72 @@ TEST_CASE("gpu: G1 MSM equals the CPU MSM", "[gpu]")
     }
 }
 
+TEST_CASE("gpu: G1 MSM over shifted copies equals the CPU MSM", "[gpu]")
+{
+    GPU_OR_SKIP();
+    std::mt19937_64 rng(test::test_seed() + 7);
+    // Plans: the chosen one with room for every copy, with room for one, and
+    // explicit ones (several rows, the last copy short of windows; one copy).
+    for (size_t n : {size_t{1}, size_t{100}, size_t{4097}, size_t{1} << 16}) {
+        auto p = random_points<g1_affine>(n, rng);
+        p[n / 2] = g1_affine::identity();
+        auto k = random_scalars(n, rng);   // edge values: 0, 1, r − 1, r, 2^256 − 1
+        gpu_buffer dp(n * sizeof(g1_affine)), dk(n * sizeof(repr));
+        dp.upload(std::span<const g1_affine>(p));
+        dk.upload(std::span<const repr>(k));
+        const auto want = msm(std::span<const g1_affine>(p), std::span<const repr>(k));
+        const uint64_t one_copy = n * sizeof(g1_affine);
+        for (gpu_msm_table_plan plan : {gpu_msm_table_choose(n, ~uint64_t{0}), gpu_msm_table_choose(n, one_copy),
+                                        gpu_msm_table_plan{7, 3, 13}, gpu_msm_table_plan{16, 2, 8},
+                                        gpu_msm_table_plan{11, 1, 24}}) {
+            INFO("n = " << n << ", window " << plan.window_bits << ", copies " << plan.copies << ", rows "
+                        << plan.rows);
+            const gpu_msm_table t(dp.as<g1_affine>(), n, plan);
+            REQUIRE(gpu_msm_device(t, dk.as<repr>()) == want);
+            if (n == 4097) {   // the copies themselves: 2^(rows·c)·P
+                std::vector<g1_affine> q(n);
+                if (plan.copies > 1) {
+                    t.copies().download(std::span<g1_affine>(q));
+                    fr e = fr::one();
+                    for (unsigned d = 0; d < plan.rows * plan.window_bits; ++d) e = e + e;
+                    CHECK(q[7] == scalar_mul(p[7], e.to_repr()).to_affine());
+                    CHECK(q[n / 2].is_identity());
+                }
+            }
+        }
+        std::vector<repr> zeros(n, repr::zero());
+        dk.upload(std::span<const repr>(zeros));
+        CHECK(gpu_msm_device(gpu_msm_table(dp.as<g1_affine>(), n, gpu_msm_table_choose(n, ~uint64_t{0})),
+                             dk.as<repr>())
+                  .is_identity());
+    }
+    SECTION("plans that do not fit, and options the table does not take")
+    {
+        gpu_buffer dp(64 * sizeof(g1_affine)), dk(64 * sizeof(repr));
+        auto code = [&](const gpu_msm_table_plan& plan, const gpu_msm_options& o = {}) {
+            try {
+                const gpu_msm_table t(dp.as<g1_affine>(), 64, plan);
+                (void)gpu_msm_device(t, dk.as<repr>(), o);
+            } catch (const cuzk::error& e) {
+                return e.code();
+            }
+            return errc::ok;
+        };
+        CHECK(code({0, 1, 1}) == errc::invalid_argument);     // window 0
+        CHECK(code({25, 1, 11}) == errc::invalid_argument);   // window above 24
+        CHECK(code({16, 2, 7}) == errc::invalid_argument);    // 2·7 rows < 16 windows
+        CHECK(code({16, 17, 1}) == errc::invalid_argument);   // more copies than windows
+        CHECK(code({16, 0, 16}) == errc::invalid_argument);
+        gpu_msm_options o;
+        o.window_bits = 15;
+        CHECK(code({16, 2, 8}, o) == errc::invalid_argument);
+        o = {};
+        o.buckets = msm_buckets::batch_affine;
+        CHECK(code({16, 2, 8}, o) == errc::invalid_argument);
+        CHECK(code({16, 2, 8}) == errc::ok);
+    }
+}
+
 TEST_CASE("gpu: G2 MSM equals the CPU MSM", "[gpu]")
 {
     GPU_OR_SKIP();

@@ -500,6 +500,36 @@ TEST_CASE("gpu prover: streamed keys give the same sums", "[gpu]")
     }
 }
 
+TEST_CASE("gpu prover: shifted copies of the H query give the same sums", "[gpu]")
+{
+    GPU_OR_SKIP();
+    std::mt19937_64 rng(test::test_seed() + 9);
+    for (const auto& [ni, nc] : std::vector<std::pair<size_t, size_t>>{{2, 29}, {3, 4093}}) {
+        const fixture f(rng(), ni, nc);
+        INFO("inputs " << ni << ", constraints " << nc << ", domain 2^" << log2u(f.pk->domain_size));
+        gpu_key_options o;
+        o.h_copies_budget = ~uint64_t{0};   // every copy the plan wants
+        gpu_key key(f.pk, f.density, f.pce, o);
+        REQUIRE(key.resident());
+        const gpu_msm_table_plan full = key.h_copies();
+        CHECK(full.copies > 1);
+        CHECK(full.copies * full.rows >= (255 + full.window_bits) / full.window_bits);
+        for (int variant = 0; variant < 3; ++variant) {
+            // every copy; one copy (set_h_copies with its size); none
+            const uint64_t one = f.pk->h.size() * sizeof(g1_affine);
+            const gpu_msm_table_plan plan =
+                variant == 0 ? key.h_copies() : key.set_h_copies(variant == 1 ? one : 0);
+            INFO("copies " << plan.copies << ", window " << plan.window_bits);
+            CHECK(plan.copies == (variant == 0 ? full.copies : variant == 1 ? 2u : 1u));
+            const auto w = groth16::synthesize_witness(f.circuit(rng(), 0.9));
+            const auto x = f.evaluate(w);
+            const groth16::prove_sums gpu = gpu_prove_start_witness(key, w.inputs, w.aux);
+            check_sums(gpu, cpu_sums(f, x, w));
+            CHECK(groth16::verify(f.pvk, groth16::prove_finish(f.pk->vk, gpu), f.public_inputs(w)));
+        }
+    }
+}
+
 TEST_CASE("gpu prover: an unsatisfied witness is errc::unsatisfied naming the constraint", "[gpu]")
 {
     GPU_OR_SKIP();

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "../kernels/msm_device.cuh"
+#include "cuzk/backend/cuda.hpp"
 #include "cuzk/msm/msm.hpp"
 #include "gmp_util.hpp"
 #include "test_support.hpp"
@@ -166,6 +167,104 @@ TEST_CASE("device MSM with batch-affine rounds equals the CPU MSM (host emulatio
             CHECK(rounds == 0);
         }
     }
+}
+
+// The device MSM over shifted copies (msm_table_build, msm_windows<true>) on
+// the host: m copies of the points, s = ceil(W/m) rows of buckets, the row
+// sums combined by Horner with c doublings between rows.
+g1_jacobian emulated_table_msm(const std::vector<g1_affine>& p, const std::vector<fr::repr>& k, unsigned c,
+                               unsigned m, size_t cap)
+{
+    host_msm_be be;
+    be.cap = cap;
+    const size_t n = p.size();
+    const unsigned W = (255 + c) / c, s = (W + m - 1) / m;
+    std::vector<g1_affine> table((m - 1) * n);
+    const auto* dp = reinterpret_cast<const dg1_affine*>(p.data());
+    msm_table_build(be, dp, n, s * c, m, reinterpret_cast<dg1_affine*>(table.data()));
+    // The copies are the points times 2^(k·s·c).
+    for (unsigned q = 1; q < m && n > 0; ++q) {
+        fr e = fr::one();
+        for (unsigned d = 0; d < q * s * c; ++d) e = e + e;
+        CHECK(table[(q - 1) * n + n / 2] == scalar_mul(p[n / 2], e.to_repr()).to_affine());
+    }
+    msm_copies<dg1_affine> cp{reinterpret_cast<const dg1_affine*>(table.data()), m, s,
+                              std::max(1u, bit_width_u32(uint32_t(n - 1)))};
+    std::vector<g1_xyzz> rows(s);
+    msm_windows<true>(be, dp, reinterpret_cast<const uint64_t*>(k.data()), n, c, W,
+                      reinterpret_cast<dg1_xyzz*>(rows.data()), false, cp);
+    g1_jacobian acc = g1_jacobian::identity();
+    for (size_t r = s; r-- > 0;) {
+        if (!acc.is_identity())
+            for (unsigned i = 0; i < c; ++i) acc = acc.dbl();
+        acc = acc.add(rows[r].to_jacobian());
+    }
+    return acc;
+}
+
+TEST_CASE("device MSM over shifted copies equals the CPU MSM (host emulation)")
+{
+    std::mt19937_64 rng(test::test_seed() + 73);
+    const fr::repr r_minus_1 = (fr::zero() - fr::one()).to_repr();
+    struct shape {
+        size_t n;
+        unsigned c, m;   // window, copies (W = ceil(256/c) copies: one row)
+        size_t cap;
+    };
+    // One row (m = W), several rows (m < W, the last copy with fewer
+    // windows), one copy (rows = windows), groups of windows sharing rows.
+    for (const shape& sh : {shape{1, 4, 64, 1 << 14}, shape{100, 7, 37, 1 << 14}, shape{257, 8, 3, 300},
+                            shape{200, 6, 43, 1 << 14}, shape{1000, 10, 5, 2500}, shape{2049, 11, 2, 1 << 16},
+                            shape{300, 9, 1, 1 << 14}}) {
+        const auto p = test::random_points<g1_affine>(sh.n, rng);
+        for (int pattern = 0; pattern < 3; ++pattern) {
+            std::vector<fr::repr> k(sh.n);
+            const fr same = fr::random(rng);
+            for (size_t i = 0; i < sh.n; ++i) {
+                if (pattern == 0) k[i] = fr::random(rng).to_repr();
+                else if (pattern == 1) {
+                    const auto e = rng() % 4;
+                    k[i] = e == 0 ? fr::zero().to_repr()
+                         : e == 1 ? fr::one().to_repr()
+                         : e == 2 ? r_minus_1
+                                  : fr::from_u64(uint64_t{1} << (rng() % 64)).to_repr();
+                } else {
+                    k[i] = same.to_repr();
+                }
+            }
+            INFO("n " << sh.n << " c " << sh.c << " copies " << sh.m << " cap " << sh.cap << " pattern " << pattern);
+            const g1_jacobian want = msm(std::span<const g1_affine>(p), std::span<const fr::repr>(k));
+            CHECK(emulated_table_msm(p, k, sh.c, sh.m, sh.cap) == want);
+        }
+    }
+}
+
+TEST_CASE("MSM copies plan: the cost model's choice within the memory budget")
+{
+    const size_t n26 = size_t{1} << 26, n27 = size_t{1} << 27;
+    // No budget: no copies, the plain window and one row per window.
+    const auto plain = gpu_msm_table_choose(n26, 0);
+    CHECK(plain.copies == 1);
+    CHECK(plain.window_bits == gpu_msm_window_bits(n26, false, 255));
+    CHECK(plain.rows == (255 + plain.window_bits) / plain.window_bits);
+    CHECK(plain.bytes == 0);
+    // Room for everything: 24-bit windows (11 of them) in one row.
+    const auto full = gpu_msm_table_choose(n26, ~uint64_t{0});
+    CHECK(full.window_bits == 24);
+    CHECK(full.copies == 11);
+    CHECK(full.rows == 1);
+    CHECK(full.bytes == 10 * uint64_t(n26) * sizeof(g1_affine));
+    // A budget of three copies of 2^27 points: within it, rows·copies cover
+    // the windows, and it beats no copies by the model.
+    const uint64_t budget = 3 * uint64_t(n27) * sizeof(g1_affine);
+    const auto part = gpu_msm_table_choose(n27, budget);
+    CHECK(part.bytes <= budget);
+    CHECK(part.copies >= 2);
+    CHECK(part.copies * part.rows >= (255 + part.window_bits) / part.window_bits);
+    CHECK(part.bytes == (part.copies - 1) * uint64_t(n27) * sizeof(g1_affine));
+    // Small inputs keep small windows; no points, no plan.
+    CHECK(gpu_msm_table_choose(1000, ~uint64_t{0}).window_bits < 16);
+    CHECK(gpu_msm_table_choose(0, ~uint64_t{0}).window_bits == 0);
 }
 
 TEST_CASE("batch inversion of a field array (host emulation)")

@@ -14,6 +14,7 @@
 
 #if CUZK_WITH_CUDA
 #include "backend/bridge/cuda_bridge.hpp"
+#include "backend/msm_combine.hpp"
 #endif
 
 namespace cuzk {
@@ -248,19 +249,6 @@ namespace {
 
 constexpr size_t max_points = (size_t{1} << 31) - 1;   // point indices carry a sign bit in 32 bits
 
-template <class Jac, class Xz>
-Jac combine_windows(const std::vector<Xz>& ws, unsigned c)
-{
-    // Σ_w 2^(wc)·S_w by Horner from the top window: c doublings between windows.
-    Jac acc = Jac::identity();
-    for (size_t w = ws.size(); w-- > 0;) {
-        if (!acc.is_identity())
-            for (unsigned i = 0; i < c; ++i) acc = acc.dbl();
-        acc = acc.add(ws[w].to_jacobian());
-    }
-    return acc;
-}
-
 // The batch-affine rounds or XYZZ only (gpu_msm_options::buckets).
 template <class Aff>
 bool use_batch_affine(const gpu_msm_options& opt, size_t n)
@@ -287,7 +275,7 @@ Jac msm_device_impl(const Aff* points, const fr::repr* scalars, size_t n, const 
     cuda_bridge::msm_windows(points, scalars, n, c, windows, ws.data(), opt.window_copy ? &span : nullptr,
                              use_batch_affine<Aff>(opt, n));
     if (opt.window_copy) *opt.window_copy = gpu_copy_span{span.begin, span.end};
-    return combine_windows<Jac>(ws, c);
+    return backend_detail::combine_windows<Jac>(ws, c);
 }
 
 template <class Aff, class Jac, class Xz>

@@ -408,6 +408,24 @@ void place_queries(gpu_key::impl& k, const point_source& src, const gpu_key_opti
     }
 }
 
+// The H query's shifted copies (resident bellperson keys with a budget):
+// copies that do not fit are left out. The build's scratch (two field
+// arrays of |H|) is released after it.
+void build_h_copies(gpu_key::impl& k, uint64_t budget)
+{
+    k.h_table = gpu_msm_table();
+    if (!k.resident || k.snarkjs || budget == 0 || k.h.size() == 0) return;
+    const gpu_msm_table_plan plan = gpu_msm_table_choose(k.h.size(), budget);
+    if (plan.copies < 2) return;
+    try {
+        k.h_table = gpu_msm_table(k.h.dev.as<g1_affine>(), k.h.size(), plan);
+    } catch (const error& e) {
+        if (e.code() != errc::out_of_memory) throw;
+        k.h_table = gpu_msm_table();
+    }
+    cuda_bridge::release_cache();
+}
+
 // Everything a constructor does on the key's device; on failure what was
 // made is released there before the error propagates.
 void make_key(std::unique_ptr<gpu_key::impl>& p, const std::shared_ptr<const groth16::proving_key>& pkp,
@@ -422,6 +440,7 @@ void make_key(std::unique_ptr<gpu_key::impl>& p, const std::shared_ptr<const gro
         if (!k.snarkjs) init_bellperson(k, std::move(density), std::move(pce));
         else init_snarkjs(k, *pkp, density, pce);
         place_queries(k, src, opt);
+        build_h_copies(k, opt.h_copies_budget);
     } catch (...) {
         p.reset();   // released on the key's device
         throw;
@@ -474,7 +493,19 @@ uint64_t gpu_key::device_bytes() const noexcept
     const impl& k = *p_;
     uint64_t s = k.idx_a.size() + k.idx_b.size() + (k.dpce ? k.dpce->device_bytes() : 0);
     s += k.h.dev.size() + k.l.dev.size() + k.a.dev.size() + k.b1.dev.size() + k.b2.dev.size();
-    return s;
+    return s + k.h_table.copies().size();
+}
+gpu_msm_table_plan gpu_key::h_copies() const noexcept
+{
+    return p_->h_table.empty() ? gpu_msm_table_plan{} : p_->h_table.plan();
+}
+gpu_msm_table_plan gpu_key::set_h_copies(uint64_t budget)
+{
+    impl& k = *p_;
+    const cuda_device_scope on(k.device);
+    std::lock_guard<std::mutex> lk(k.mu);
+    build_h_copies(k, budget);
+    return h_copies();
 }
 uint64_t gpu_key::prove_scratch_bytes() const noexcept { return estimate_scratch(*p_); }
 uint64_t gpu_key::host_bytes() const noexcept
@@ -528,6 +559,8 @@ bool gpu_key::overlaps() const noexcept { return false; }
 void gpu_key::set_overlap(bool) noexcept {}
 int gpu_key::device() const noexcept { return 0; }
 uint64_t gpu_key::device_bytes() const noexcept { return 0; }
+gpu_msm_table_plan gpu_key::h_copies() const noexcept { return {}; }
+gpu_msm_table_plan gpu_key::set_h_copies(uint64_t) { return {}; }
 uint64_t gpu_key::prove_scratch_bytes() const noexcept { return 0; }
 uint64_t gpu_key::host_bytes() const noexcept { return 0; }
 

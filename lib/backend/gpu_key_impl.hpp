@@ -120,6 +120,7 @@ struct gpu_key::impl {
 
     gpu_detail::query<g1_affine> h, l, a, b1;
     gpu_detail::query<g2_affine> b2;
+    gpu_msm_table h_table;   // shifted copies of h.dev (resident keys, opt.h_copies_budget); after h: freed first
     gpu_buffer idx_a, idx_b;   // unified variable index of each A / B point (bellperson)
     size_t chunk_points = 0;   // streamed keys
 

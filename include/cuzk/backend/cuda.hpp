@@ -235,6 +235,57 @@ bn254::g1_jacobian gpu_msm_device(const bn254::g1_affine* points, const fr::repr
 bn254::g2_jacobian gpu_msm_device(const bn254::g2_affine* points, const fr::repr* scalars, size_t n,
                                   const gpu_msm_options& opt = {});
 
+// ---- G1 MSM over shifted copies of resident points ------------------------------------------
+// For MSMs repeated over the same G1 points (a proving key's H query). With
+// m copies Q_k = 2^(k·s·c)·P_i of the points (copy 0 the points themselves)
+// the W windows of c bits share s = ceil(W/m) rows of buckets: window
+// w = k·s + r adds copy k's points into row r, as 2^(wc)·d·P = 2^(rc)·d·Q_k.
+// Each point still takes W additions, but the bucket reduction runs over s
+// rows instead of W, which lets a wider window (fewer windows, so fewer
+// additions) pay. The copies take (m − 1)·n·96 bytes of device memory.
+struct gpu_msm_table_plan {
+    unsigned window_bits = 0;   // c, 1 … 24
+    unsigned copies = 1;        // m, counting the points themselves (1: no copies)
+    unsigned rows = 0;          // s = ceil(W/m), W = ceil(256/c) windows
+    uint64_t bytes = 0;         // device memory of copies 1 … m−1
+};
+// The plan of least estimated device time for n points whose copies fit in
+// budget_bytes (the cost model of gpu_msm_window_bits with s rows to reduce;
+// lib/backend/gpu_msm_table.cpp). With a budget of 0: no copies, the window
+// gpu_msm_window_bits(n) takes.
+gpu_msm_table_plan gpu_msm_table_choose(size_t n, uint64_t budget_bytes);
+
+// The copies of a plan, built on the current device from n points in device
+// memory. The table reads the points themselves as copy 0: they must stay in
+// place, unchanged, for the table's life. Move-only.
+class gpu_msm_table {
+public:
+    gpu_msm_table() = default;
+    // Throws errc::invalid_argument for a plan that does not fit n (window
+    // outside 1 … 24, copies 0 or above W, rows·copies < W, copy numbers that
+    // do not fit beside a point index in 31 bits), errc::out_of_memory when
+    // the copies do not fit on the device, errc::unsupported without CUDA.
+    gpu_msm_table(const g1_affine* points, size_t n, const gpu_msm_table_plan& plan);
+
+    bool empty() const { return n_ == 0; }
+    size_t size() const { return n_; }
+    const g1_affine* points() const { return points_; }
+    const gpu_msm_table_plan& plan() const { return plan_; }
+    const gpu_buffer& copies() const { return copies_; }   // copies 1 … m−1, n points each
+
+private:
+    const g1_affine* points_ = nullptr;
+    size_t n_ = 0;
+    gpu_msm_table_plan plan_;
+    gpu_buffer copies_;
+};
+// Σ scalars[i]·P_i over the table's n points, scalars in device memory: the
+// same group element as gpu_msm_device(t.points(), scalars, n). Throws
+// errc::invalid_argument when opt.window_bits is neither 0 nor the table's
+// window, or opt.buckets asks for batch-affine rounds (the rows take XYZZ
+// additions only); opt.window_copy as for gpu_msm_device.
+g1_jacobian gpu_msm_device(const gpu_msm_table& t, const fr::repr* scalars, const gpu_msm_options& opt = {});
+
 // ---- sparse constraint evaluation (PCE) on the device ------------------------------------
 // The three CSR matrices of an r1cs::pce (row offsets, columns, coefficient
 // codes and the coefficient table), copied to device memory once. Row

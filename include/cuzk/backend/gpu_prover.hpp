@@ -25,6 +25,7 @@
 #include <utility>
 #include <vector>
 
+#include "cuzk/backend/cuda.hpp"
 #include "cuzk/groth16/prover_split.hpp"
 #include "cuzk/groth16/types.hpp"
 #include "cuzk/r1cs/packed_aux.hpp"
@@ -66,6 +67,13 @@ struct gpu_key_options {
     // runs out of device memory this way frees the caches and runs again on
     // one stream, and the key keeps to one stream from then on.
     bool overlap = true;
+    // Resident bellperson keys: device memory for shifted copies of the H
+    // query (gpu_msm_table, planned by gpu_msm_table_choose(|H|, budget)),
+    // with which MSM_H reduces fewer rows of buckets and can take wider
+    // windows; the sums are the same. 0 = no copies. Copies that do not fit
+    // on the device are left out and the key works without them. The
+    // copies are built once, with the key (a few seconds for 2^27 points).
+    uint64_t h_copies_budget = 0;
 };
 
 // A proving key (bellperson convention) prepared for the GPU: the H, L, A,
@@ -130,7 +138,13 @@ public:
     bool overlaps() const noexcept;
     void set_overlap(bool on) noexcept;
     int device() const noexcept;             // the CUDA device it lives on
-    uint64_t device_bytes() const noexcept;  // device memory held by this key now
+    uint64_t device_bytes() const noexcept;  // device memory held by this key now (copies of H included)
+    // The plan of the H query's copies (copies == 1: none; see h_copies_budget).
+    gpu_msm_table_plan h_copies() const noexcept;
+    // Drops the H query's copies and, with a budget, builds them again as
+    // h_copies_budget would have (waits for a prove in progress; benchmarks
+    // compare the two with one key). Returns the new plan.
+    gpu_msm_table_plan set_h_copies(uint64_t budget);
     // Device scratch one prove needs on top of device_bytes() (a, b, c, h,
     // witness, scalars, MSM buckets and sort buffers, streaming chunks).
     uint64_t prove_scratch_bytes() const noexcept;

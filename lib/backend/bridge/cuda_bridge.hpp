@@ -95,6 +95,22 @@ void msm_windows(const g1_affine* points, const fr::repr* scalars, size_t n, uns
                  g1_xyzz* window_sums, copy_span* d2h = nullptr, bool affine = false);
 void msm_windows(const g2_affine* points, const fr::repr* scalars, size_t n, unsigned c, unsigned windows,
                  g2_xyzz* window_sums, copy_span* d2h = nullptr, bool affine = false);
+// Shifted copies of n G1 points in device memory (kernels/msm_device.cuh,
+// msm_table_build): copy k = 2^(k·dbls)·P_i at table[(k − 1)·n + i] for
+// 0 < k < copies. Synchronous.
+void msm_table_build(const g1_affine* points, size_t n, unsigned dbls, unsigned copies, g1_affine* table);
+// The points and their copies as msm_rows reads them: `copies` copies in
+// all (copy 0 = points), `stride` rows of buckets (window w = k·stride + r
+// takes copy k into row r), entry values carrying the copy from bit `shift`.
+struct msm_table_view {
+    const g1_affine* points = nullptr;
+    const g1_affine* table = nullptr;
+    unsigned copies = 1, stride = 0, shift = 31;
+};
+// Row sums S_0 … S_{stride−1} of the MSM over the copies, window c, `windows`
+// windows (<= copies·stride); the MSM is Σ_r 2^(rc)·S_r.
+void msm_rows(const msm_table_view& t, const fr::repr* scalars, size_t n, unsigned c, unsigned windows,
+              g1_xyzz* row_sums, copy_span* d2h = nullptr);
 // The same over BN254 (kernels/msm_bn254.cu); its scalars are 256-bit words too.
 void msm_windows(const bn254::g1_affine* points, const fr::repr* scalars, size_t n, unsigned c, unsigned windows,
                  bn254::g1_xyzz* window_sums, copy_span* d2h = nullptr, bool affine = false);
