@@ -92,12 +92,33 @@ g1_jacobian emulated_msm(const std::vector<g1_affine>& p, const std::vector<fr::
     return acc;
 }
 
+// Scalars of a pattern: 0 random; 1 edge values (0, 1, r − 1, 2^k); 2 one
+// scalar for all (one bucket holds everything).
+std::vector<fr::repr> pattern_scalars(size_t n, int pattern, std::mt19937_64& rng)
+{
+    const fr::repr r_minus_1 = (fr::zero() - fr::one()).to_repr();
+    std::vector<fr::repr> k(n);
+    const fr same = fr::random(rng);
+    for (size_t i = 0; i < n; ++i) {
+        if (pattern == 0) k[i] = fr::random(rng).to_repr();
+        else if (pattern == 1) {
+            const auto e = rng() % 4;
+            k[i] = e == 0 ? fr::zero().to_repr()
+                 : e == 1 ? fr::one().to_repr()
+                 : e == 2 ? r_minus_1
+                          : fr::from_u64(uint64_t{1} << (rng() % 64)).to_repr();
+        } else {
+            k[i] = same.to_repr();
+        }
+    }
+    return k;
+}
+
 } // namespace
 
 TEST_CASE("device MSM schedule equals the CPU MSM (host emulation)")
 {
     std::mt19937_64 rng(test::test_seed() + 70);
-    const fr::repr r_minus_1 = (fr::zero() - fr::one()).to_repr();
     struct shape {
         size_t n;
         unsigned c;
@@ -109,21 +130,7 @@ TEST_CASE("device MSM schedule equals the CPU MSM (host emulation)")
                            shape{2049, 11, 1 << 16}}) {
         const auto p = test::random_points<g1_affine>(s.n, rng);
         for (int pattern = 0; pattern < 3; ++pattern) {
-            // Random scalars; edge scalars (0, 1, r − 1, 2^k); one scalar for all (one bucket holds everything).
-            std::vector<fr::repr> k(s.n);
-            const fr same = fr::random(rng);
-            for (size_t i = 0; i < s.n; ++i) {
-                if (pattern == 0) k[i] = fr::random(rng).to_repr();
-                else if (pattern == 1) {
-                    const auto e = rng() % 4;
-                    k[i] = e == 0 ? fr::zero().to_repr()
-                         : e == 1 ? fr::one().to_repr()
-                         : e == 2 ? r_minus_1
-                                  : fr::from_u64(uint64_t{1} << (rng() % 64)).to_repr();
-                } else {
-                    k[i] = same.to_repr();
-                }
-            }
+            const std::vector<fr::repr> k = pattern_scalars(s.n, pattern, rng);
             INFO("n " << s.n << " c " << s.c << " cap " << s.cap << " pattern " << pattern);
             const g1_jacobian want = msm(std::span<const g1_affine>(p), std::span<const fr::repr>(k));
             CHECK(emulated_msm(p, k, s.c, s.cap) == want);
@@ -169,6 +176,8 @@ TEST_CASE("device MSM with batch-affine rounds equals the CPU MSM (host emulatio
     }
 }
 
+namespace {
+
 // The device MSM over shifted copies (msm_table_build, msm_windows<true>) on
 // the host: m copies of the points, s = ceil(W/m) rows of buckets, the row
 // sums combined by Horner with c doublings between rows.
@@ -202,10 +211,11 @@ g1_jacobian emulated_table_msm(const std::vector<g1_affine>& p, const std::vecto
     return acc;
 }
 
+} // namespace
+
 TEST_CASE("device MSM over shifted copies equals the CPU MSM (host emulation)")
 {
     std::mt19937_64 rng(test::test_seed() + 73);
-    const fr::repr r_minus_1 = (fr::zero() - fr::one()).to_repr();
     struct shape {
         size_t n;
         unsigned c, m;   // window, copies (W = ceil(256/c) copies: one row)
@@ -218,20 +228,7 @@ TEST_CASE("device MSM over shifted copies equals the CPU MSM (host emulation)")
                             shape{300, 9, 1, 1 << 14}}) {
         const auto p = test::random_points<g1_affine>(sh.n, rng);
         for (int pattern = 0; pattern < 3; ++pattern) {
-            std::vector<fr::repr> k(sh.n);
-            const fr same = fr::random(rng);
-            for (size_t i = 0; i < sh.n; ++i) {
-                if (pattern == 0) k[i] = fr::random(rng).to_repr();
-                else if (pattern == 1) {
-                    const auto e = rng() % 4;
-                    k[i] = e == 0 ? fr::zero().to_repr()
-                         : e == 1 ? fr::one().to_repr()
-                         : e == 2 ? r_minus_1
-                                  : fr::from_u64(uint64_t{1} << (rng() % 64)).to_repr();
-                } else {
-                    k[i] = same.to_repr();
-                }
-            }
+            const std::vector<fr::repr> k = pattern_scalars(sh.n, pattern, rng);
             INFO("n " << sh.n << " c " << sh.c << " copies " << sh.m << " cap " << sh.cap << " pattern " << pattern);
             const g1_jacobian want = msm(std::span<const g1_affine>(p), std::span<const fr::repr>(k));
             CHECK(emulated_table_msm(p, k, sh.c, sh.m, sh.cap) == want);
