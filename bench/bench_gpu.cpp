@@ -242,13 +242,18 @@ void bm_msm(benchmark::State& st)
 
 // G1 MSM over shifted copies of the points (gpu_msm_table). Args: log2 n,
 // budget of the copies in units of n points (0: none, the plain MSM's plan;
-// 100: every copy the plan wants). The copies are built outside the timing.
+// 100: every copy the plan wants), window (0: the plan's; otherwise that
+// window with every copy, one row). The copies are built outside the timing.
 void bm_msm_table(benchmark::State& st)
 {
     if (!gpu_ok(st)) return;
     const size_t n = size_t{1} << st.range(0);
     auto& in = inputs_for<g1_affine>(n);
-    const auto plan = gpu_msm_table_choose(n, uint64_t(st.range(1)) * n * sizeof(g1_affine));
+    auto plan = gpu_msm_table_choose(n, uint64_t(st.range(1)) * n * sizeof(g1_affine));
+    if (st.range(2) > 0) {
+        const unsigned c = unsigned(st.range(2)), W = (255 + c) / c;
+        plan = {c, W, 1, 0};
+    }
     const auto t0 = std::chrono::steady_clock::now();
     const gpu_msm_table t(in.points.as<g1_affine>(), n, plan);
     gpu_synchronize();
@@ -277,19 +282,22 @@ void bm_msm_table(benchmark::State& st)
 } // namespace
 
 BENCHMARK(bm_msm_table)
-    ->ArgNames({"log_n", "budget"})
-    ->Args({20, 0})
-    ->Args({20, 100})
-    ->Args({22, 0})
-    ->Args({22, 100})
-    ->Args({24, 0})
-    ->Args({24, 1})
-    ->Args({24, 3})
-    ->Args({24, 100})
-    ->Args({26, 0})
-    ->Args({26, 1})
-    ->Args({26, 3})
-    ->Args({26, 100})
+    ->ArgNames({"log_n", "budget", "c"})
+    ->Args({20, 0, 0})
+    ->Args({20, 100, 0})
+    ->Args({22, 0, 0})
+    ->Args({22, 100, 0})
+    ->Args({24, 0, 0})
+    ->Args({24, 1, 0})
+    ->Args({24, 3, 0})
+    ->Args({24, 100, 0})
+    ->Args({24, 100, 22})
+    ->Args({24, 100, 24})
+    ->Args({26, 0, 0})
+    ->Args({26, 1, 0})
+    ->Args({26, 3, 0})
+    ->Args({26, 100, 0})
+    ->Args({26, 100, 22})
     ->UseManualTime()
     ->Iterations(4)
     ->Unit(benchmark::kMillisecond);
