@@ -58,7 +58,8 @@
 # bench_gpu_witness), CUZK_PARTITION_FILTER (bench_porep), CUZK_SYNTH_WORKERS
 # (porep32, default 2), CUZK_C2_REPEAT (porep32 and params32: proofs per run,
 # default 1), CUZK_C2_CONCURRENT=1 (porep32: submit those proofs at once,
-# `porep c2 --concurrent`, for the throughput), CUZK_NTT_LOG and CUZK_MSM_LOG
+# `porep c2 --concurrent`, for the throughput), CUZK_H_COPIES_GB (porep32:
+# `porep c2 --h-copies-gb`, default 0), CUZK_NTT_LOG and CUZK_MSM_LOG
 # (profile sizes, default 24).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -158,6 +159,7 @@ step_porep32() {
   need "$bin" && mkdir -p "$w" &&
   "$bin" porep c1 --synthetic --sector-size 32GiB --out "$w/c1.json" &&
   "$bin" porep c2 "$w/c1.json" --dev-key --vk "$w/key.vk" --out "$w/proof.bin" --synth-workers "${CUZK_SYNTH_WORKERS:-2}" \
+        --h-copies-gb "${CUZK_H_COPIES_GB:-0}" \
         --repeat "${CUZK_C2_REPEAT:-1}" ${CUZK_C2_CONCURRENT:+--concurrent} --timeline "$out/porep32.csv" --waterfall &&
   "$bin" porep verify --vk "$w/key.vk" --proof "$w/proof.bin" --c1 "$w/c1.json"
 }

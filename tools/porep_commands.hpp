@@ -149,6 +149,9 @@ inline constexpr flag_spec c2_flags[] = {
     {"--concurrent", nullptr,
      "with --repeat: submit the N proofs at once, as a proving service does, so that one proof's synthesis "
      "overlaps another's device work; prints the throughput (wall seconds per proof)"},
+    {"--h-copies-gb", "G",
+     "GPU: up to G GiB of device memory per device for shifted copies of the H query, which shorten MSM_H "
+     "(default 0: none)"},
     {"--timeline", "FILE", "write the run's timeline (CSV, or a Chrome trace for *.json)"},
     {"--waterfall", nullptr, "print the waterfall and timeline summary on stderr"},
     flag::threads,

@@ -1554,6 +1554,7 @@ key_id register_key(detail::engine_core& c, std::shared_ptr<key_entry> e,
     const uint64_t budget = c.cfg.device_memory_budget;
     if (c.cfg.backend == engine_backend::cuda) {
         gpu_key_options go;
+        go.h_copies_budget = opt.h_copies_bytes;
         if (budget != 0) {
             std::lock_guard lk(c.mu);
             const uint64_t used = c.resident_total;

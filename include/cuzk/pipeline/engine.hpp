@@ -80,6 +80,10 @@ struct key_options {
     std::string name;               // for messages
     uint64_t partition_bytes = 0;   // host memory per partition in flight; 0 = partition_bytes_estimate
     uint64_t device_bytes = 0;      // device memory per device part; 0 = the backend's estimate
+    // CUDA backend, bellperson keys: device memory per device for shifted
+    // copies of the H query (gpu_key_options::h_copies_budget); 0 = none.
+    // Counted in the key's resident bytes.
+    uint64_t h_copies_bytes = 0;
 };
 
 // The host memory one partition of this key holds at its peak (bytes), for
