@@ -409,6 +409,14 @@ void upload_packed(fr* dst, size_t n, const uint32_t* tags, const fr* others_hos
     launch_unpack(c, dst, n, others_tmp, tag_tmp);
 }
 
+void expand_packed(fr* dst, size_t n, const fr* others_dev, const uint32_t* tags_dev)
+{
+    if (n == 0) return;
+    context& c = ctx();
+    std::lock_guard<std::recursive_mutex> lk(c.mu);
+    launch_unpack(c, dst, n, others_dev, tags_dev);
+}
+
 void copy_d2d(void* dst, const void* src, size_t bytes)
 {
     if (bytes == 0) return;
@@ -425,10 +433,12 @@ void fill_zero(void* dst, size_t bytes)
     CUZK_CUDA_CHECK(cudaMemsetAsync(dst, 0, bytes, c.stream));
 }
 
+// Streams, events and copies on a stream of the caller's own take no lock:
+// they touch no context state, and a thread staging a copy must not wait for
+// an MSM holding the context's lock.
 bridge::stream stream_create()
 {
-    context& c = ctx();
-    std::lock_guard<std::recursive_mutex> lk(c.mu);
+    (void)ctx();   // the calling thread's device
     cudaStream_t s = nullptr;
     CUZK_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
     return bridge_handle(s);
@@ -443,14 +453,14 @@ void copy_h2d_on(bridge::stream s, void* dst, const void* src, size_t bytes)
 {
     if (bytes == 0) return;
     context& c = ctx();
-    std::lock_guard<std::recursive_mutex> lk(c.mu);
+    std::unique_lock<std::recursive_mutex> lk(c.mu, std::defer_lock);
+    if (!s) lk.lock();
     CUZK_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, as_stream(s)));
 }
 
 bridge::event event_create()
 {
-    context& c = ctx();
-    std::lock_guard<std::recursive_mutex> lk(c.mu);
+    (void)ctx();
     cudaEvent_t e = nullptr;
     CUZK_CUDA_CHECK(cudaEventCreate(&e));
     return bridge_handle(e);
@@ -464,7 +474,8 @@ void event_destroy(bridge::event e) noexcept
 void event_record(bridge::event e, bridge::stream s)
 {
     context& c = ctx();
-    std::lock_guard<std::recursive_mutex> lk(c.mu);
+    std::unique_lock<std::recursive_mutex> lk(c.mu, std::defer_lock);
+    if (!s) lk.lock();
     CUZK_CUDA_CHECK(cudaEventRecord(cuda_handle(e), as_stream(s)));
 }
 

@@ -301,6 +301,34 @@ TEST_CASE("gpu prover: a packed aux of the wrong size is refused, the next prove
     CHECK(packed.host_bytes() > 0);
 }
 
+TEST_CASE("gpu prover: a packed aux staged on the device gives the same sums", "[gpu]")
+{
+    GPU_OR_SKIP();
+    std::mt19937_64 rng(test::test_seed() + 22);
+    const fixture f(rng(), 3, 4093);
+    const gpu_key key(f.pk, f.density, f.pce);
+    gpu_packed_witness packed;
+    CHECK_FALSE(packed.staged_on(key.device()));
+    for (int rep = 0; rep < 3; ++rep) {
+        INFO("witness " << rep);
+        // Mostly bits, then mostly other values (the staged buffer grows), then bits again.
+        const auto w = groth16::synthesize_witness(f.circuit(rng(), rep == 1 ? 0.2 : 0.9));
+        const auto want = cpu_sums(f, f.evaluate(w), w);
+        packed.pack(w.aux);
+        CHECK_FALSE(packed.staged_on(key.device()));   // a new packing is not staged yet
+        packed.stage(key);
+        CHECK(packed.staged_on(key.device()));
+        CHECK(packed.device_bytes() >= packed.others() * sizeof(fr));
+        check_sums(gpu_prove_start_witness(key, w.inputs, packed), want);
+        check_sums(gpu_prove_start_witness(key, w.inputs, packed), want);   // the staged copy is kept
+    }
+    // Packed again and proved without staging: the host copy, not the stale staged one.
+    const auto w = groth16::synthesize_witness(f.circuit(rng(), 0.5));
+    packed.pack(w.aux);
+    CHECK_FALSE(packed.staged_on(key.device()));
+    check_sums(gpu_prove_start_witness(key, w.inputs, packed), cpu_sums(f, f.evaluate(w), w));
+}
+
 TEST_CASE("gpu prover: more A/B points than the domain (separate gather buffer)", "[gpu]")
 {
     GPU_OR_SKIP();

@@ -177,8 +177,39 @@ struct gpu_packed_witness::impl {
     std::vector<uint32_t> cnt;
     witness_pack::slice_packer slices;   // begin / put / finish
     size_t filling = 0;                  // values of the fill in progress
+    // stage(): the compact form copied to one device on a stream of its own.
+    struct staged_copy {
+        int device = -1;      // where the buffers, stream and event live
+        bool valid = false;   // holds the current packing (cleared by the next one)
+        gpu_buffer tags, vals;
+        bridge::stream stream = nullptr;
+        bridge::event done = nullptr;   // recorded after the copies
+    } staged;
+    // Waits for a staged copy still reading the host buffers; the staged
+    // data is stale from here on.
+    void unstage()
+    {
+        if (staged.done) {
+            const cuda_device_scope on(staged.device);
+            pb::event_synchronize(staged.done);
+        }
+        staged.valid = false;
+    }
+    void release_staged() noexcept
+    {
+        if (staged.device < 0) return;
+        try {
+            const cuda_device_scope on(staged.device);
+            if (staged.done) pb::event_synchronize(staged.done);
+            pb::event_destroy(staged.done);
+            pb::stream_destroy(staged.stream);
+        } catch (...) {   // the device is gone: nothing left to wait for
+        }
+        staged = staged_copy{};
+    }
     ~impl()
     {
+        release_staged();
         pb::host_free_pinned(tags);
         pb::host_free_pinned(vals);
     }

@@ -356,8 +356,12 @@ void bellperson_h2d(gpu_key::impl& k, device_steps& ds, const bp_vectors& v, std
     device_steps::scope s(ds, "H2D", "");
     fault::check(fault::point::copy, "gpu prove: H2D of the witness", k.device);
     pb::upload_pageable(v.w, inputs.data(), inputs.size_bytes());
-    // Before a, b, c: the compact form of aux passes through abc.
-    if (packed) {
+    // Before a, b, c: the compact form of aux passes through abc, unless
+    // it was staged on this device beforehand.
+    if (packed && packed->staged.valid && packed->staged.device == k.device) {
+        pb::stream_wait(packed->staged.done);
+        pb::expand_packed(v.w + k.ni, packed->n, packed->staged.vals.as<fr>(), packed->staged.tags.as<uint32_t>());
+    } else if (packed) {
         grow(k.wtag, pb::packed_scratch_words(packed->n) * sizeof(uint32_t));
         pb::upload_packed(v.w + k.ni, packed->n, packed->tags, packed->vals, packed->others, k.abc.as<fr>(),
                           k.wtag.as<uint32_t>());
@@ -781,6 +785,7 @@ void gpu_packed_witness::pack(std::span<const fr> values, unsigned threads)
 {
     namespace wp = witness_pack;
     impl& p = *p_;
+    p.unstage();
     const size_t n = values.size(), tiles = wp::tiles_of(n);
     const size_t words = wp::scratch_words(n);
     grow_pinned(p.tags, p.tags_cap, words, words);
@@ -801,6 +806,7 @@ void gpu_packed_witness::begin(size_t n)
 {
     namespace wp = witness_pack;
     impl& p = *p_;
+    p.unstage();
     const size_t words = wp::scratch_words(n);
     grow_pinned(p.tags, p.tags_cap, words, words);
     parallel_for(0, words, [&](size_t b, size_t e, unsigned) { std::fill(p.tags + b, p.tags + e, 0u); });
@@ -827,6 +833,35 @@ void gpu_packed_witness::finish(unsigned threads)
     p.slices.begin(nullptr, 0);   // the slices' other values are freed
     p.n = p.filling;
     p.others = total;
+}
+
+void gpu_packed_witness::stage(const gpu_key& key)
+{
+    impl& p = *p_;
+    p.unstage();
+    const int device = key.device();
+    if (p.staged.device != device) p.release_staged();
+    const cuda_device_scope on(device);
+    impl::staged_copy& st = p.staged;
+    st.device = device;
+    if (!st.stream) st.stream = pb::stream_create();
+    if (!st.done) st.done = pb::event_create();
+    const size_t tag_bytes = witness_pack::scratch_words(p.n) * sizeof(uint32_t);
+    const size_t val_bytes = size_t(p.others) * sizeof(fr);
+    if (st.tags.size() < tag_bytes) st.tags = gpu_buffer(tag_bytes);
+    if (st.vals.size() < std::max<size_t>(val_bytes, 1)) st.vals = gpu_buffer(std::max<size_t>(val_bytes + val_bytes / 4, 1));
+    pb::copy_h2d_on(st.stream, st.tags.data(), p.tags, tag_bytes);
+    pb::copy_h2d_on(st.stream, st.vals.data(), p.vals, val_bytes);
+    pb::event_record(st.done, st.stream);
+    st.valid = true;
+}
+bool gpu_packed_witness::staged_on(int device) const noexcept
+{
+    return p_->staged.valid && p_->staged.device == device;
+}
+uint64_t gpu_packed_witness::device_bytes() const noexcept
+{
+    return p_->staged.tags.size() + p_->staged.vals.size();
 }
 
 groth16::prove_sums gpu_prove_start_snarkjs(const gpu_key& key, std::span<const fr> witness,
@@ -908,6 +943,9 @@ std::unique_ptr<r1cs::packed_slice> gpu_packed_witness::open(size_t, size_t, std
     no_cuda("gpu_packed_witness::open");
 }
 void gpu_packed_witness::finish(unsigned) { no_cuda("gpu_packed_witness::finish"); }
+void gpu_packed_witness::stage(const gpu_key&) { no_cuda("gpu_packed_witness::stage"); }
+bool gpu_packed_witness::staged_on(int) const noexcept { return false; }
+uint64_t gpu_packed_witness::device_bytes() const noexcept { return 0; }
 groth16::prove_sums gpu_prove_start_witness(const gpu_key&, std::span<const fr>, const gpu_packed_witness&,
                                             groth16::prove_observer*, groth16::prove_timings*)
 {

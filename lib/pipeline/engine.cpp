@@ -545,7 +545,27 @@ struct engine_core {
         it.packed = std::move(pw);
         give_aux(it.aux);
         it.drop_borrowed();
+        stage_packed(it);
     }
+
+    // Starts the packed witness's copy to a device now, from the synthesis
+    // stage (gpu_packed_witness::stage), so that it runs beside the kernels
+    // of the partitions before it and the device part's H2D is the
+    // expansion alone. The devices take turns; a partition proved on
+    // another device, or whose staging failed (the device short of memory),
+    // copies from the host in its device part as before.
+    void stage_packed(work_item& it)
+    {
+        const key_entry& k = *it.job->key;
+        if (!it.packed || k.gpu.empty() || k.snarkjs) return;
+        const size_t d = stage_turn.fetch_add(1, std::memory_order_relaxed) % k.gpu.size();
+        try {
+            it.packed->stage(*k.gpu[d]);
+        } catch (const std::exception&) {
+            // left to the device part's own copy
+        }
+    }
+    std::atomic<size_t> stage_turn{0};
 
     // A span of the synthesis stage (device −1): begins now, ends with the scope.
     class stage_span {
@@ -770,6 +790,7 @@ struct engine_core {
         }
         it.device_eval = true;
         it.packed = std::move(pw);
+        stage_packed(it);
         return true;
     }
 

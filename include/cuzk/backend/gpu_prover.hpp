@@ -231,6 +231,22 @@ public:
     size_t others() const noexcept;   // of them neither 0 nor 1
     uint64_t host_bytes() const noexcept;   // page-locked memory held
 
+    // Copies the packed values to the key's device now, on a stream of
+    // their own, and returns without waiting: called by the thread that
+    // packed, outside any device lock, the copy runs beside the kernels of
+    // proves already on that device. A prove with this witness on that
+    // device then starts from the device copy (its H2D step is the
+    // expansion alone); on another device it copies from the host as
+    // without staging. The device copy (2 bits per value and the other
+    // values: ~0.45 GB for a 32 GiB PoRep partition) stays allocated for the
+    // object's life and is reused by later stages; packing again first
+    // waits for a copy still in flight. Throws errc::out_of_memory (nothing
+    // staged then) or errc::device like any device call; errc::unsupported
+    // without CUDA.
+    void stage(const gpu_key& key);
+    bool staged_on(int device) const noexcept;   // the current packing is on that device
+    uint64_t device_bytes() const noexcept;      // device memory of the staged copy
+
     struct impl;
 
 private:

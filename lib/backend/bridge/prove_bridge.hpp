@@ -65,6 +65,9 @@ size_t upload_witness_packed(fr* dst, const fr* src, size_t n, fr* others_tmp, u
 // finished with them.
 void upload_packed(fr* dst, size_t n, const uint32_t* tags, const fr* others_host, uint64_t others, fr* others_tmp,
                    uint32_t* tag_tmp);
+// The expansion alone, from a compact form already on the device (tags and
+// offsets in tags_dev, the other values in others_dev; both only read).
+void expand_packed(fr* dst, size_t n, const fr* others_dev, const uint32_t* tags_dev);
 // Device → device, and memset; queued on the backend stream.
 void copy_d2d(void* dst, const void* src, size_t bytes);
 void fill_zero(void* dst, size_t bytes);
