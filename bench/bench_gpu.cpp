@@ -251,7 +251,7 @@ void bm_msm_table(benchmark::State& st)
     auto& in = inputs_for<g1_affine>(n);
     auto plan = gpu_msm_table_choose(n, uint64_t(st.range(1)) * n * sizeof(g1_affine));
     if (st.range(2) > 0) {
-        const unsigned c = unsigned(st.range(2)), W = (255 + c) / c;
+        const unsigned c = unsigned(st.range(2)), W = (256 + c) / c;
         plan = {c, W, 1, 0};
     }
     const auto t0 = std::chrono::steady_clock::now();

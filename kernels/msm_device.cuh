@@ -169,7 +169,10 @@ struct msm_src_partials {
 // and points) for its first run when that run began before the chunk (the
 // "head"), and for its last run when it goes on past the chunk (the "tail"; a
 // run that does both is a head). Every other run is a whole bucket.
-template <class Src, class Xz>
+// With Accumulate, a whole run is added into its bucket (rows shared between
+// window groups) instead of stored; a template parameter, so that the plain
+// kernel carries no call it never makes.
+template <class Src, class Xz, bool Accumulate = false>
 struct msm_runs {
     Src src;
     size_t total, chunk;
@@ -178,7 +181,6 @@ struct msm_runs {
     Xz* part_pts;
     uint32_t* part_keys;
     uint32_t* part_flags;
-    bool accumulate = false;   // add a whole run into its bucket (shared rows) instead of storing it
 
     CUZK_HD void flush(size_t t, uint32_t key, const Xz& acc, bool head, bool tail) const
     {
@@ -188,7 +190,8 @@ struct msm_runs {
             part_keys[slot] = key;
             part_flags[slot] = 1;
         } else {
-            buckets[key] = accumulate ? point_add(buckets[key], acc) : acc;
+            if constexpr (Accumulate) buckets[key] = point_add(buckets[key], acc);
+            else buckets[key] = acc;
         }
     }
 
@@ -379,9 +382,8 @@ struct msm_copies {
 
 // Step 3 over one group's sorted entries: the runs, then rounds over the
 // partial sums until none is left. `first` is the run step over the entries.
-template <class Be, class Xz, class First>
-void msm_group_runs(Be& be, const First& first, size_t threads, Xz* gb, uint32_t null_key, bool accumulate,
-                    Xz* part_pts, uint32_t* part_keys, uint32_t* part_flags, uint32_t* part_pos, Xz* list_pts,
+template <bool Accumulate, class Be, class Xz, class First>
+void msm_group_runs(Be& be, const First& first, size_t threads, Xz* gb, uint32_t null_key, Xz* part_pts, uint32_t* part_keys, uint32_t* part_flags, uint32_t* part_pos, Xz* list_pts,
                     uint32_t* list_keys, uint32_t* d_count)
 {
     // Compacts the 2·threads partial slots into the list; returns the count.
@@ -398,8 +400,9 @@ void msm_group_runs(Be& be, const First& first, size_t threads, Xz* gb, uint32_t
     size_t count = compact(threads);
     while (count > 0) {
         threads = (count + msm_later_chunk - 1) / msm_later_chunk;
-        be.each(threads, msm_runs<msm_src_partials<Xz>, Xz>{{list_keys, list_pts}, count, msm_later_chunk, null_key,
-                                                              gb, part_pts, part_keys, part_flags, accumulate},
+        be.each(threads, msm_runs<msm_src_partials<Xz>, Xz, Accumulate>{{list_keys, list_pts}, count,
+                                                                          msm_later_chunk, null_key, gb, part_pts,
+                                                                          part_keys, part_flags},
                 128);
         count = compact(threads);
     }
@@ -473,7 +476,6 @@ void msm_windows(Be& be, const Aff* points, const uint64_t* scalars, size_t n, u
         const size_t m = size_t(nw) * n;
         const uint32_t null_key = uint32_t((Copies ? rows : nw) * H);
         Xz* gb = Copies ? buckets : buckets + size_t(w0) * H;
-        const bool accumulate = Copies && w0 > 0;   // the rows already hold the earlier groups' sums
 
         msm_digits dg{scalars, keys_a, vals_a, n, c, w0, nw, null_key};
         if (Copies) {
@@ -482,24 +484,28 @@ void msm_windows(Be& be, const Aff* points, const uint64_t* scalars, size_t n, u
         }
         be.each(n, dg);
         be.sort_pairs(keys_a, keys_b, vals_a, vals_b, m, int(bit_width_u32(null_key)));
-        auto runs = [&](const auto& src, size_t len) {
+        // With copies, groups after the first add into rows the earlier ones filled.
+        auto runs = [&](auto acc, const auto& src, size_t len) {
+            constexpr bool A = decltype(acc)::value;
             const size_t ch1 = msm_first_chunk(len);
             const size_t threads = (len + ch1 - 1) / ch1;
             using S = std::decay_t<decltype(src)>;
-            msm_group_runs(be, msm_runs<S, Xz>{src, len, ch1, null_key, gb, part_pts, part_keys, part_flags, accumulate},
-                           threads, gb, null_key, accumulate, part_pts, part_keys, part_flags, part_pos, list_pts,
-                           list_keys, d_count);
+            msm_group_runs<A>(be, msm_runs<S, Xz, A>{src, len, ch1, null_key, gb, part_pts, part_keys, part_flags},
+                              threads, gb, null_key, part_pts, part_keys, part_flags, part_pos, list_pts, list_keys,
+                              d_count);
         };
         if constexpr (Copies) {
-            runs(msm_src_copies<Aff, Xz>{keys_b, vals_b, points, cp.table, n, cp.shift}, m);
+            const msm_src_copies<Aff, Xz> src{keys_b, vals_b, points, cp.table, n, cp.shift};
+            if (w0 == 0) runs(std::false_type{}, src, m);
+            else runs(std::true_type{}, src, m);
         } else {
             // The batch-affine rounds first (when asked, and when the buckets
             // are full enough for them), then the XYZZ runs over what is left.
             const aff_list<Aff> fin =
                 affine ? msm_affine_rounds(be, keys_b, vals_b, points, m, null_key, size_t(nw) * H) : aff_list<Aff>{};
             if (fin.ran && fin.len == 0) continue;   // every digit of the group was zero
-            if (fin.ran) runs(msm_src_affine<Aff, Xz>{fin.keys, fin.pts}, fin.len);
-            else runs(msm_src_points<Aff, Xz>{keys_b, vals_b, points}, m);
+            if (fin.ran) runs(std::false_type{}, msm_src_affine<Aff, Xz>{fin.keys, fin.pts}, fin.len);
+            else runs(std::false_type{}, msm_src_points<Aff, Xz>{keys_b, vals_b, points}, m);
         }
     }
     msm_reduce_rows(be, buckets, c, rows, window_sums);

@@ -321,7 +321,7 @@ TEST_CASE("gpu: G1 MSM over shifted copies equals the CPU MSM", "[gpu]")
         const auto want = msm(std::span<const g1_affine>(p), std::span<const repr>(k));
         const uint64_t one_copy = n * sizeof(g1_affine);
         for (gpu_msm_table_plan plan : {gpu_msm_table_choose(n, ~uint64_t{0}), gpu_msm_table_choose(n, one_copy),
-                                        gpu_msm_table_plan{7, 3, 13}, gpu_msm_table_plan{16, 2, 8},
+                                        gpu_msm_table_plan{7, 3, 13}, gpu_msm_table_plan{16, 2, 9},
                                         gpu_msm_table_plan{11, 1, 24}}) {
             INFO("n = " << n << ", window " << plan.window_bits << ", copies " << plan.copies << ", rows "
                         << plan.rows);
@@ -358,16 +358,16 @@ TEST_CASE("gpu: G1 MSM over shifted copies equals the CPU MSM", "[gpu]")
         };
         CHECK(code({0, 1, 1}) == errc::invalid_argument);     // window 0
         CHECK(code({25, 1, 11}) == errc::invalid_argument);   // window above 24
-        CHECK(code({16, 2, 7}) == errc::invalid_argument);    // 2·7 rows < 16 windows
-        CHECK(code({16, 17, 1}) == errc::invalid_argument);   // more copies than windows
+        CHECK(code({16, 2, 8}) == errc::invalid_argument);    // 2·8 rows < 17 windows (257 bits)
+        CHECK(code({16, 18, 1}) == errc::invalid_argument);   // more copies than windows
         CHECK(code({16, 0, 16}) == errc::invalid_argument);
         gpu_msm_options o;
         o.window_bits = 15;
-        CHECK(code({16, 2, 8}, o) == errc::invalid_argument);
+        CHECK(code({16, 2, 9}, o) == errc::invalid_argument);
         o = {};
         o.buckets = msm_buckets::batch_affine;
-        CHECK(code({16, 2, 8}, o) == errc::invalid_argument);
-        CHECK(code({16, 2, 8}) == errc::ok);
+        CHECK(code({16, 2, 9}, o) == errc::invalid_argument);
+        CHECK(code({16, 2, 9}) == errc::ok);
     }
 }
 

@@ -541,7 +541,7 @@ TEST_CASE("gpu prover: shifted copies of the H query give the same sums", "[gpu]
         REQUIRE(key.resident());
         const gpu_msm_table_plan full = key.h_copies();
         CHECK(full.copies > 1);
-        CHECK(full.copies * full.rows >= (255 + full.window_bits) / full.window_bits);
+        CHECK(full.copies * full.rows >= (256 + full.window_bits) / full.window_bits);
         for (int variant = 0; variant < 3; ++variant) {
             // every copy; one copy (set_h_copies with its size); none
             const uint64_t one = f.pk->h.size() * sizeof(g1_affine);

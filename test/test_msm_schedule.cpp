@@ -243,7 +243,7 @@ TEST_CASE("MSM copies plan: the cost model's choice within the memory budget")
     const auto plain = gpu_msm_table_choose(n26, 0);
     CHECK(plain.copies == 1);
     CHECK(plain.window_bits == gpu_msm_window_bits(n26, false, 255));
-    CHECK(plain.rows == (255 + plain.window_bits) / plain.window_bits);
+    CHECK(plain.rows == (256 + plain.window_bits) / plain.window_bits);
     CHECK(plain.bytes == 0);
     // Room for everything: 24-bit windows (11 of them) in one row.
     const auto full = gpu_msm_table_choose(n26, ~uint64_t{0});
@@ -259,6 +259,13 @@ TEST_CASE("MSM copies plan: the cost model's choice within the memory budget")
     CHECK(part.copies >= 2);
     CHECK(part.copies * part.rows >= (255 + part.window_bits) / part.window_bits);
     CHECK(part.bytes == (part.copies - 1) * uint64_t(n27) * sizeof(g1_affine));
+    // Every plan covers the windows of any 256-bit scalar (W·c >= 257).
+    for (size_t n : {size_t{1}, size_t{100}, size_t{4097}, size_t{1} << 20})
+        for (uint64_t budget : {uint64_t{0}, uint64_t(n) * 96, ~uint64_t{0}}) {
+            const auto p = gpu_msm_table_choose(n, budget);
+            INFO("n " << n << " budget " << budget);
+            CHECK(p.copies * p.rows >= (256 + p.window_bits) / p.window_bits);
+        }
     // Small inputs keep small windows; no points, no plan.
     CHECK(gpu_msm_table_choose(1000, ~uint64_t{0}).window_bits < 16);
     CHECK(gpu_msm_table_choose(0, ~uint64_t{0}).window_bits == 0);

@@ -409,14 +409,16 @@ void place_queries(gpu_key::impl& k, const point_source& src, const gpu_key_opti
 }
 
 // The H query's shifted copies (resident bellperson keys with a budget):
-// copies that do not fit are left out. The build's scratch (two field
-// arrays of |H|) is released after it.
+// copies that do not fit are left out. The cached scratch is released
+// before (so that it does not crowd the copies out) and after (the build's
+// two field arrays of |H|).
 void build_h_copies(gpu_key::impl& k, uint64_t budget)
 {
     k.h_table = gpu_msm_table();
     if (!k.resident || k.snarkjs || budget == 0 || k.h.size() == 0) return;
     const gpu_msm_table_plan plan = gpu_msm_table_choose(k.h.size(), budget);
     if (plan.copies < 2) return;
+    cuda_bridge::release_cache();   // earlier proves' scratch must not crowd the copies out
     try {
         k.h_table = gpu_msm_table(k.h.dev.as<g1_affine>(), k.h.size(), plan);
     } catch (const error& e) {

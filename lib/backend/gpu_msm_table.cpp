@@ -19,10 +19,11 @@ namespace cuzk {
 
 namespace {
 
-constexpr unsigned table_scalar_bits = 256;   // W for any 256-bit scalar: ceil(256/c) = (255 + c)/c
 constexpr unsigned max_window = 24;
 
-unsigned windows_of(unsigned c) { return (table_scalar_bits - 1 + c) / c; }
+// Windows for any 256-bit scalar: W·c >= 257 (the top digit non-negative),
+// as the MSM takes (bits + c)/c of them.
+unsigned windows_of(unsigned c) { return (256 + c) / c; }
 
 unsigned bit_width(uint64_t v)
 {
@@ -107,7 +108,10 @@ g1_jacobian gpu_msm_device(const gpu_msm_table& t, const fr::repr* scalars, cons
     const unsigned bits = cuda_bridge::scalar_bits(scalars, n);
     if (bits == 0) return g1_jacobian::identity();
     const unsigned c = p.window_bits;
-    const unsigned windows = (bits + c) / c;   // <= windows_of(c) <= copies·rows
+    const unsigned windows = (bits + c) / c;
+    if (windows > p.copies * p.rows)   // the constructor's checks exclude it: never a read past the copies
+        throw error(errc::internal, fmt::format("gpu_msm_device: {} windows but {} copies of {} rows", windows,
+                                                p.copies, p.rows));
     std::vector<g1_xyzz> rows(p.rows);
     cuda_bridge::copy_span span;
     const cuda_bridge::msm_table_view view{t.points(), t.copies().as<g1_affine>(), p.copies, p.rows,

@@ -246,7 +246,7 @@ bn254::g2_jacobian gpu_msm_device(const bn254::g2_affine* points, const fr::repr
 struct gpu_msm_table_plan {
     unsigned window_bits = 0;   // c, 1 … 24
     unsigned copies = 1;        // m, counting the points themselves (1: no copies)
-    unsigned rows = 0;          // s = ceil(W/m), W = ceil(256/c) windows
+    unsigned rows = 0;          // s = ceil(W/m), W = ceil(257/c) windows (any 256-bit scalar)
     uint64_t bytes = 0;         // device memory of copies 1 … m−1
 };
 // The plan of least estimated device time for n points whose copies fit in
