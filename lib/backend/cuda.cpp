@@ -14,6 +14,7 @@
 
 #if CUZK_WITH_CUDA
 #include "backend/bridge/cuda_bridge.hpp"
+#include "backend/bridge/prove_bridge.hpp"
 #include "backend/msm_combine.hpp"
 #endif
 
@@ -151,6 +152,12 @@ double gpu_timer::stop_ms() { return cuda_bridge::timer_stop_ms(t_); }
 
 void gpu_synchronize() { cuda_bridge::synchronize(); }
 void gpu_release_cache() { cuda_bridge::release_cache(); }
+gpu_memory_info gpu_memory()
+{
+    size_t free_b = 0, total_b = 0;
+    prove_bridge::mem_info(&free_b, &total_b);
+    return {free_b, total_b};
+}
 
 // ---- field arithmetic --------------------------------------------------------------------------
 namespace {
@@ -366,6 +373,7 @@ double gpu_timer::stop_ms() { no_cuda("gpu_timer::stop_ms"); }
 
 void gpu_synchronize() { no_cuda("gpu_synchronize"); }
 void gpu_release_cache() {}
+gpu_memory_info gpu_memory() { no_cuda("gpu_memory"); }
 
 void gpu_field_apply(gpu_field_op, std::span<const fp>, std::span<const fp>, std::span<fp>)
 {

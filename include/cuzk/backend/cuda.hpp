@@ -134,6 +134,13 @@ private:
 void gpu_synchronize();
 // Frees the cached scratch buffers and twiddle tables.
 void gpu_release_cache();
+// The current device's free and total memory in bytes (what a budget such
+// as gpu_key_options::h_copies_budget is planned against); the cached
+// scratch counts as used until gpu_release_cache.
+struct gpu_memory_info {
+    uint64_t free = 0, total = 0;
+};
+gpu_memory_info gpu_memory();
 
 // ---- field arithmetic (tests) and multiply throughput (benchmarks) -------------------------
 enum class gpu_field_op : uint8_t { mul, sqr, add, sub, neg };
