@@ -70,9 +70,11 @@ struct gpu_key_options {
     // Resident bellperson keys: device memory for shifted copies of the H
     // query (gpu_msm_table, planned by gpu_msm_table_choose(|H|, budget)),
     // with which MSM_H reduces fewer rows of buckets and can take wider
-    // windows; the sums are the same. 0 = no copies. Copies that do not fit
-    // on the device are left out and the key works without them. The
-    // copies are built once, with the key (a few seconds for 2^27 points).
+    // windows; the sums are the same. 0 = no copies. The budget is capped
+    // by what the device has free beyond prove_scratch_bytes(), so the
+    // copies never crowd a prove's scratch; copies that do not fit are left
+    // out and the key works without them. They are built once, with the
+    // key (a few seconds for 2^27 points).
     uint64_t h_copies_budget = 0;
 };
 
