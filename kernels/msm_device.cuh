@@ -551,9 +551,10 @@ struct msm_table_affine {
 
 // Copies 1 … m−1 of the n points (msm_copies): copy k = 2^(k·dbls)·P into
 // table[(k − 1)·n …], each from the one before, the Z of a copy inverted
-// together (batch_invert).
+// together (batch_invert, at most direct_max values inverted one by one).
 template <class Be, class Aff>
-void msm_table_build(Be& be, const Aff* points, size_t n, unsigned dbls, unsigned m, Aff* table)
+void msm_table_build(Be& be, const Aff* points, size_t n, unsigned dbls, unsigned m, Aff* table,
+                     size_t direct_max = inv_direct_max)
 {
     using F = decltype(Aff{}.x);
     if (n == 0 || m < 2) return;
@@ -563,7 +564,7 @@ void msm_table_build(Be& be, const Aff* points, size_t n, unsigned dbls, unsigne
         const Aff* src = k == 1 ? points : table + size_t(k - 2) * n;
         Aff* dst = table + size_t(k - 1) * n;
         be.each(n, msm_table_dbl<Aff>{src, dst, z, dbls}, 128);
-        batch_invert(be, z, n, scratch);
+        batch_invert(be, z, n, scratch, direct_max);
         be.each(n, msm_table_affine<Aff>{dst, z});
     }
 }
