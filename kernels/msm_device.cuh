@@ -370,39 +370,51 @@ inline unsigned msm_window_group(size_t n, unsigned W, size_t H, size_t cap, uns
     return best_g;
 }
 
-// Shifted copies for msm_windows (see the header): m copies in all, copy 0
-// the points themselves, copies 1 … m−1 in `table` ((k − 1)·n + i); s rows
-// of buckets; entry values carry the copy from bit `shift` (n <= 2^shift,
+// Shifted copies for msm_windows (see the header): copy 0 is the points
+// themselves, copies 1 … m−1 are in `table` ((k − 1)·n + i); s rows of
+// buckets; entry values carry the copy from bit `shift` (n <= 2^shift,
 // m <= 2^(31 − shift)).
 template <class Aff>
 struct msm_copies {
     const Aff* table = nullptr;
-    unsigned m = 1, s = 0, shift = 31;
+    unsigned s = 0, shift = 31;
+};
+
+// Step 3's scratch: the partial sums of a run step (two slots per thread),
+// their flags and positions, and the compacted list the next round reads.
+template <class Xz>
+struct msm_part_bufs {
+    Xz* part_pts;
+    uint32_t* part_keys;
+    uint32_t* part_flags;
+    uint32_t* part_pos;
+    Xz* list_pts;
+    uint32_t* list_keys;
+    uint32_t* d_count;
 };
 
 // Step 3 over one group's sorted entries: the runs, then rounds over the
 // partial sums until none is left. `first` is the run step over the entries.
 template <bool Accumulate, class Be, class Xz, class First>
-void msm_group_runs(Be& be, const First& first, size_t threads, Xz* gb, uint32_t null_key, Xz* part_pts, uint32_t* part_keys, uint32_t* part_flags, uint32_t* part_pos, Xz* list_pts,
-                    uint32_t* list_keys, uint32_t* d_count)
+void msm_group_runs(Be& be, const First& first, size_t threads, Xz* gb, uint32_t null_key, const msm_part_bufs<Xz>& bufs)
 {
     // Compacts the 2·threads partial slots into the list; returns the count.
     auto compact = [&](size_t t) -> size_t {
         const size_t slots = 2 * t;
-        be.exclusive_sum(part_flags, part_pos, slots);
-        be.each(slots,
-                msm_compact<Xz>{part_pts, part_keys, part_flags, part_pos, slots, list_pts, list_keys, d_count});
+        be.exclusive_sum(bufs.part_flags, bufs.part_pos, slots);
+        be.each(slots, msm_compact<Xz>{bufs.part_pts, bufs.part_keys, bufs.part_flags, bufs.part_pos, slots, bufs.list_pts,
+                                       bufs.list_keys, bufs.d_count});
         uint32_t cnt = 0;
-        be.to_host(&cnt, d_count, sizeof cnt);
+        be.to_host(&cnt, bufs.d_count, sizeof cnt);
         return cnt;
     };
     be.each(threads, first, 128);
     size_t count = compact(threads);
     while (count > 0) {
         threads = (count + msm_later_chunk - 1) / msm_later_chunk;
-        be.each(threads, msm_runs<msm_src_partials<Xz>, Xz, Accumulate>{{list_keys, list_pts}, count,
-                                                                          msm_later_chunk, null_key, gb, part_pts,
-                                                                          part_keys, part_flags},
+        be.each(threads,
+                msm_runs<msm_src_partials<Xz>, Xz, Accumulate>{{bufs.list_keys, bufs.list_pts}, count, msm_later_chunk,
+                                                               null_key, gb, bufs.part_pts, bufs.part_keys, bufs.part_flags},
                 128);
         count = compact(threads);
     }
@@ -463,13 +475,13 @@ void msm_windows(Be& be, const Aff* points, const uint64_t* scalars, size_t n, u
     // a bound that grows with m (the exact count need not: a smaller last group
     // can take a smaller chunk and more threads than a full one).
     const size_t max_threads = std::min((max_m + 15) / 16, size_t{1} << 20);
-    Xz* part_pts = be.template buffer<Xz>(slot_part_pts, 2 * max_threads);
-    uint32_t* part_keys = be.template buffer<uint32_t>(slot_part_keys, 2 * max_threads);
-    uint32_t* part_flags = be.template buffer<uint32_t>(slot_part_flags, 2 * max_threads);
-    uint32_t* part_pos = be.template buffer<uint32_t>(slot_part_pos, 2 * max_threads);
-    Xz* list_pts = be.template buffer<Xz>(slot_list_pts, 2 * max_threads);
-    uint32_t* list_keys = be.template buffer<uint32_t>(slot_list_keys, 2 * max_threads);
-    uint32_t* d_count = be.template buffer<uint32_t>(slot_count, 1);
+    const msm_part_bufs<Xz> bufs{be.template buffer<Xz>(slot_part_pts, 2 * max_threads),
+                               be.template buffer<uint32_t>(slot_part_keys, 2 * max_threads),
+                               be.template buffer<uint32_t>(slot_part_flags, 2 * max_threads),
+                               be.template buffer<uint32_t>(slot_part_pos, 2 * max_threads),
+                               be.template buffer<Xz>(slot_list_pts, 2 * max_threads),
+                               be.template buffer<uint32_t>(slot_list_keys, 2 * max_threads),
+                               be.template buffer<uint32_t>(slot_count, 1)};
 
     for (unsigned w0 = 0; w0 < W; w0 += group) {
         const unsigned nw = W - w0 < group ? W - w0 : group;
@@ -490,9 +502,9 @@ void msm_windows(Be& be, const Aff* points, const uint64_t* scalars, size_t n, u
             const size_t ch1 = msm_first_chunk(len);
             const size_t threads = (len + ch1 - 1) / ch1;
             using S = std::decay_t<decltype(src)>;
-            msm_group_runs<A>(be, msm_runs<S, Xz, A>{src, len, ch1, null_key, gb, part_pts, part_keys, part_flags},
-                              threads, gb, null_key, part_pts, part_keys, part_flags, part_pos, list_pts, list_keys,
-                              d_count);
+            msm_group_runs<A>(be, msm_runs<S, Xz, A>{src, len, ch1, null_key, gb, bufs.part_pts, bufs.part_keys,
+                                                     bufs.part_flags},
+                              threads, gb, null_key, bufs);
         };
         if constexpr (Copies) {
             const msm_src_copies<Aff, Xz> src{keys_b, vals_b, points, cp.table, n, cp.shift};

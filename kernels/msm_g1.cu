@@ -28,8 +28,7 @@ void msm_rows(const msm_table_view& t, const fr::repr* scalars, size_t n, unsign
     dev::cuda_be be{cx};
     dev::copy_timer ct(cx, d2h != nullptr);
     be.copy_ev = ct.event();
-    const dev::msm_copies<dev::dg1_affine> cp{reinterpret_cast<const dev::dg1_affine*>(t.table), t.copies, t.stride,
-                                              t.shift};
+    const dev::msm_copies<dev::dg1_affine> cp{reinterpret_cast<const dev::dg1_affine*>(t.table), t.stride, t.shift};
     dev::msm_windows<true>(be, reinterpret_cast<const dev::dg1_affine*>(t.points),
                            reinterpret_cast<const uint64_t*>(scalars), n, c, windows,
                            reinterpret_cast<dev::dg1_xyzz*>(row_sums), false, cp);

@@ -198,7 +198,7 @@ g1_jacobian emulated_table_msm(const std::vector<g1_affine>& p, const std::vecto
         for (unsigned d = 0; d < q * s * c; ++d) e = e + e;
         CHECK(table[(q - 1) * n + n / 2] == scalar_mul(p[n / 2], e.to_repr()).to_affine());
     }
-    msm_copies<dg1_affine> cp{reinterpret_cast<const dg1_affine*>(table.data()), m, s,
+    msm_copies<dg1_affine> cp{reinterpret_cast<const dg1_affine*>(table.data()), s,
                               std::max(1u, bit_width_u32(uint32_t(n - 1)))};
     std::vector<g1_xyzz> rows(s);
     msm_windows<true>(be, dp, reinterpret_cast<const uint64_t*>(k.data()), n, c, W,

@@ -410,9 +410,9 @@ void place_queries(gpu_key::impl& k, const point_source& src, const gpu_key_opti
 
 // The H query's shifted copies (resident bellperson keys with a budget,
 // within the memory the key's prove scratch leaves free): copies that do
-// not fit are left out. The cached scratch is released
-// before (so that it does not crowd the copies out) and after (the build's
-// two field arrays of |H|).
+// not fit are left out. The cached scratch is released before (so that it
+// does not crowd the copies out) and after (the build's two field arrays
+// of |H|).
 void build_h_copies(gpu_key::impl& k, uint64_t budget)
 {
     k.h_table = gpu_msm_table();
@@ -430,8 +430,7 @@ void build_h_copies(gpu_key::impl& k, uint64_t budget)
     try {
         k.h_table = gpu_msm_table(k.h.dev.as<g1_affine>(), k.h.size(), plan);
     } catch (const error& e) {
-        if (e.code() != errc::out_of_memory) throw;
-        k.h_table = gpu_msm_table();
+        if (e.code() != errc::out_of_memory) throw;   // the key stays without copies
     }
     cuda_bridge::release_cache();
 }

@@ -114,8 +114,7 @@ g1_jacobian gpu_msm_device(const gpu_msm_table& t, const fr::repr* scalars, cons
                                                 p.copies, p.rows));
     std::vector<g1_xyzz> rows(p.rows);
     cuda_bridge::copy_span span;
-    const cuda_bridge::msm_table_view view{t.points(), t.copies().as<g1_affine>(), p.copies, p.rows,
-                                           index_bits(n)};
+    const cuda_bridge::msm_table_view view{t.points(), t.copies().as<g1_affine>(), p.rows, index_bits(n)};
     cuda_bridge::msm_rows(view, scalars, n, c, windows, rows.data(), opt.window_copy ? &span : nullptr);
     if (opt.window_copy) *opt.window_copy = gpu_copy_span{span.begin, span.end};
     return backend_detail::combine_windows<g1_jacobian>(rows, c);

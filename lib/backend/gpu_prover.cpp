@@ -442,23 +442,21 @@ g1_jacobian bellperson_msm_h(gpu_key::impl& k, device_steps& ds, fr* a)
 {
     device_steps::scope s(ds, "MSM_H", "h");
     auto* hr = reinterpret_cast<fr::repr*>(a);
-    if (!k.h_table.empty()) {   // resident, with copies
+    // One MSM call, its copy of the window sums back a D2H span.
+    auto timed = [&](auto&& msm) {
         gpu_copy_span d2h;
         gpu_msm_options mo;
         mo.window_copy = &d2h;
-        const g1_jacobian h = gpu_msm_device(k.h_table, hr, mo);
-        if (d2h.set()) ds.add_span("D2H", "h", d2h.begin, d2h.end);
-        s.end();
-        return h;
-    }
-    const g1_jacobian h = query_msm<g1_affine, g1_jacobian>(k, k.h, [&](const g1_affine* p, size_t off, size_t len) {
-        gpu_copy_span d2h;
-        gpu_msm_options mo;
-        mo.window_copy = &d2h;
-        const g1_jacobian part = gpu_msm_device(p, hr + off, len, mo);
+        const g1_jacobian part = msm(mo);
         if (d2h.set()) ds.add_span("D2H", "h", d2h.begin, d2h.end);
         return part;
-    });
+    };
+    const g1_jacobian h =
+        !k.h_table.empty()   // resident, with copies
+            ? timed([&](const gpu_msm_options& mo) { return gpu_msm_device(k.h_table, hr, mo); })
+            : query_msm<g1_affine, g1_jacobian>(k, k.h, [&](const g1_affine* p, size_t off, size_t len) {
+                  return timed([&](const gpu_msm_options& mo) { return gpu_msm_device(p, hr + off, len, mo); });
+              });
     s.end();
     return h;
 }

@@ -99,13 +99,13 @@ void msm_windows(const g2_affine* points, const fr::repr* scalars, size_t n, uns
 // msm_table_build): copy k = 2^(k·dbls)·P_i at table[(k − 1)·n + i] for
 // 0 < k < copies. Synchronous.
 void msm_table_build(const g1_affine* points, size_t n, unsigned dbls, unsigned copies, g1_affine* table);
-// The points and their copies as msm_rows reads them: `copies` copies in
-// all (copy 0 = points), `stride` rows of buckets (window w = k·stride + r
+// The points and their copies as msm_rows reads them: copy 0 = points,
+// copies 1 … in `table`, `stride` rows of buckets (window w = k·stride + r
 // takes copy k into row r), entry values carrying the copy from bit `shift`.
 struct msm_table_view {
     const g1_affine* points = nullptr;
     const g1_affine* table = nullptr;
-    unsigned copies = 1, stride = 0, shift = 31;
+    unsigned stride = 0, shift = 31;
 };
 // Row sums S_0 … S_{stride−1} of the MSM over the copies, window c, `windows`
 // windows (<= copies·stride); the MSM is Σ_r 2^(rc)·S_r.
