@@ -62,6 +62,48 @@ struct device_types<bn254::g2_affine> {
     using host_xz = bn254::g2_xyzz;
 };
 
+// ---- running sums in the redundant form -------------------------------------------------
+// The MSM's hot loops add affine points into an XYZZ running sum. Over a base
+// field with the redundant form (ff_device.cuh: dfield::has_lazy) the sum's
+// coordinates stay in [0, 2p) and no product makes its result canonical
+// (10 final subtractions fewer per addition); acc_finish() makes the sum
+// canonical before it leaves the loop. Each step computes the same residues
+// as xyzz::add(affine), so the finished sum equals the canonical path's bit
+// for bit. Other fields (Fp2) take the canonical formulas unchanged.
+template <class F>
+inline constexpr bool lazy_field = false;
+template <class P>
+inline constexpr bool lazy_field<dfield<P>> = dfield<P>::has_lazy;
+
+// madd-2008-s (xyzz::add(affine)) over the redundant form: a's coordinates
+// in [0, 2p), q canonical; the identity is a with ZZ exactly 0 (a product of
+// non-zero residues is never 0 or p, so no other sum has ZZ = 0).
+template <class F, class C>
+CUZK_INLINE xyzz<F, C> madd_lazy(const xyzz<F, C>& a, const affine<F, C>& q)
+{
+    if (q.is_identity()) return a;
+    if (a.is_identity()) return q.to_xyzz();
+    const F u2 = F::mul_lazy(q.x, a.zz), s2 = F::mul_lazy(q.y, a.zzz);
+    const F P = F::sub_lazy(u2, a.x), R = F::sub_lazy(s2, a.y);
+    if (P.is_zero_mod()) return R.is_zero_mod() ? xyzz<F, C>::dbl_affine(q) : xyzz<F, C>::identity();
+    const F PP = F::sqr_lazy(P), PPP = F::mul_lazy(P, PP), Q = F::mul_lazy(a.x, PP);
+    const F X3 = F::sub_lazy(F::sub_lazy(F::sqr_lazy(R), PPP), F::add_lazy(Q, Q));
+    const F Y3 = F::sub_lazy(F::mul_lazy(R, F::sub_lazy(Q, X3)), F::mul_lazy(a.y, PPP));
+    return {X3, Y3, F::mul_lazy(a.zz, PP), F::mul_lazy(a.zzz, PPP)};
+}
+template <class F, class C>
+CUZK_INLINE void acc_add(xyzz<F, C>& acc, const affine<F, C>& q)
+{
+    if constexpr (lazy_field<F>) acc = madd_lazy(acc, q);
+    else acc = acc.add(q);
+}
+template <class F, class C>
+CUZK_INLINE xyzz<F, C> acc_finish(const xyzz<F, C>& acc)
+{
+    if constexpr (lazy_field<F>) return {acc.x.canonical(), acc.y.canonical(), acc.zz.canonical(), acc.zzz.canonical()};
+    else return acc;
+}
+
 // Out-of-line point operations for the cold paths (partial sums, bucket
 // reduction): ptxas then compiles each formula once per translation unit
 // instead of once per call site (an inlined G1 XYZZ addition is ~9000

@@ -254,12 +254,13 @@ CUZK_UNROLL
         for (int k = 0; k < n; ++k) t[k] = t[k + 1];
         t[n] = 0;
     }
-    // r = t (< 2p), made canonical.
+    // r = t (< 2p), made canonical unless Canon is false.
+    template <bool Canon>
     CUZK_INLINE static void finish(uint32_t* r, const uint32_t* t)
     {
 CUZK_UNROLL
         for (int k = 0; k < n; ++k) r[k] = t[k];
-        reduce_words(r);
+        if constexpr (Canon) reduce_words(r);
     }
 
     // ---- the Montgomery multiply ---------------------------------------------------------
@@ -279,7 +280,9 @@ CUZK_UNROLL
     // chains never carry out of t_n. The result is < 2p; one conditional
     // subtraction makes it canonical, as the host code's.
     // Cost: 4n² + 3n multiply-adds (half of them .hi) plus 3n for the final
-    // subtraction: 612 + 36 for Fp, 280 + 24 for Fr.
+    // subtraction: 612 + 36 for Fp, 280 + 24 for Fr. Canon = false leaves the
+    // result in [0, 2p) without that subtraction (the redundant form below).
+    template <bool Canon = true>
     CUZK_INLINE static void mont_mul(uint32_t* r, const uint32_t* a, const uint32_t* b)
     {
         uint32_t t[n + 1];
@@ -315,7 +318,7 @@ CUZK_UNROLL
             }
             redc_odd_shift(t, m, c);
         }
-        finish(r, t);
+        finish<Canon>(r, t);
     }
 
     // ---- the Montgomery square --------------------------------------------------------
@@ -335,6 +338,7 @@ CUZK_UNROLL
     // Cost: n(n + 1) + 2n² multiply-adds plus 2n shifts: 444 for Fp against
     // 612 for a multiply. Requires a canonical a (a < p).
     static constexpr bool has_fast_square = (P::modulus.l[P::limbs - 1] >> 62) == 0;
+    template <bool Canon = true>
     CUZK_INLINE static void mont_sqr(uint32_t* r, const uint32_t* a)
     {
         static_assert(has_fast_square, "the square's rows overflow t for this modulus");
@@ -385,7 +389,7 @@ CUZK_UNROLL
             }
             redc_odd_shift(t, m, c);
         }
-        finish(r, t);
+        finish<Canon>(r, t);
     }
 
     // r := r − p if r >= p (r < 2p on entry). 3n instructions, no branch.
@@ -416,6 +420,82 @@ CUZK_UNROLL
         else mont_mul(r.w, w, w);
         return r;
     }
+
+    // ---- the redundant form [0, 2p) ----------------------------------------------------
+    // Where 4p < R (p < 2^(32n − 2): both base fields Fp, not BLS12-381's Fr),
+    // the Montgomery product of two values below 2p is below 2p without the
+    // final subtraction: (a·b + M·p)/R < (4p² + R·p)/R < 2p, and every partial
+    // sum of a row stays below 3p + 3·2^32·p < 2^(32(n+1)). The MSM's bucket
+    // additions keep their running sums in this form and make them canonical
+    // once per bucket (canonical()); a value x in it stands for x mod p, so
+    // "is zero" means x = 0 or x = p (is_zero_mod).
+    // The square of a value below 2p (U_i < 4p) keeps its partial sums below
+    // 5p + 5·2^32·p < 2^34.4·p, which fits n + 1 words when p < 2^(32n − 3)
+    // (BLS12-381's Fp: 381 bits; not BN254's 254-bit Fp, whose redundant
+    // square first makes its input canonical and then takes the fast square).
+    static constexpr bool has_lazy = has_fast_square;
+    static constexpr bool has_lazy_square = (P::modulus.l[P::limbs - 1] >> 61) == 0;
+    // Word i of 2p.
+    CUZK_HD static constexpr uint32_t p2w(int i) { return (pw(i) << 1) | (i > 0 ? pw(i - 1) >> 31 : 0); }
+
+    CUZK_INLINE static dfield mul_lazy(const dfield& a, const dfield& b)
+    {
+        static_assert(has_lazy, "4p must be below R for the redundant form");
+        dfield r;
+        mont_mul<false>(r.w, a.w, b.w);
+        return r;
+    }
+    CUZK_INLINE static dfield sqr_lazy(const dfield& a)
+    {
+        static_assert(has_lazy, "4p must be below R for the redundant form");
+        dfield r;
+        if constexpr (has_lazy_square) {
+            mont_sqr<false>(r.w, a.w);
+        } else {
+            const dfield c = a.canonical();
+            mont_sqr<true>(r.w, c.w);
+        }
+        return r;
+    }
+    // a + b (< 4p < R, no carry out), then − 2p when the sum is >= 2p.
+    CUZK_INLINE static dfield add_lazy(const dfield& a, const dfield& b)
+    {
+        dfield r, d;
+        cc c;
+        r.w[0] = c.add_cc(a.w[0], b.w[0]);
+CUZK_UNROLL
+        for (int i = 1; i < n; ++i) r.w[i] = c.addc_cc(a.w[i], b.w[i]);
+        d.w[0] = c.sub_cc(r.w[0], p2w(0));
+CUZK_UNROLL
+        for (int i = 1; i < n; ++i) d.w[i] = c.subc_cc(r.w[i], p2w(i));
+        const uint32_t keep = c.subc(0, 0);   // all ones when the sum is below 2p
+CUZK_UNROLL
+        for (int i = 0; i < n; ++i) r.w[i] = (r.w[i] & keep) | (d.w[i] & ~keep);
+        return r;
+    }
+    // a − b, and + 2p on a borrow: (−2p, 2p) becomes [0, 2p).
+    CUZK_INLINE static dfield sub_lazy(const dfield& a, const dfield& b)
+    {
+        dfield r;
+        cc c;
+        r.w[0] = c.sub_cc(a.w[0], b.w[0]);
+CUZK_UNROLL
+        for (int i = 1; i < n; ++i) r.w[i] = c.subc_cc(a.w[i], b.w[i]);
+        const uint32_t mask = c.subc(0, 0);
+        r.w[0] = c.add_cc(r.w[0], p2w(0) & mask);
+CUZK_UNROLL
+        for (int i = 1; i < n - 1; ++i) r.w[i] = c.addc_cc(r.w[i], p2w(i) & mask);
+        r.w[n - 1] = c.addc(r.w[n - 1], p2w(n - 1) & mask);
+        return r;
+    }
+    // x mod p for x in [0, 2p).
+    CUZK_INLINE dfield canonical() const
+    {
+        dfield r = *this;
+        reduce_words(r.w);
+        return r;
+    }
+    CUZK_INLINE bool is_zero_mod() const { return canonical().is_zero(); }
 
     // a⁻¹ = a^(p−2) (Fermat; 0 for a = 0): left to right over the exponent's
     // bits. Not constant time; used for the batch inversions of the MSM's

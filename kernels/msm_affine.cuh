@@ -62,7 +62,7 @@ struct msm_src_affine {
     const uint32_t* keys;
     const Aff* pts;
     CUZK_HD uint32_t key(size_t j) const { return keys[j]; }
-    CUZK_HD void add(Xz& acc, size_t j) const { acc = acc.add(pts[j]); }
+    CUZK_HD void add(Xz& acc, size_t j) const { acc_add(acc, pts[j]); }
 };
 
 // Pair j of a list of m entries: entries 2j and 2j + 1 with the same key.

@@ -132,7 +132,7 @@ struct msm_src_points {
         const uint32_t v = vals[j];
         Aff q = points[v & 0x7fffffffu];
         if (v >> 31) q.y = -q.y;   // −(x, y) = (x, −y); the identity (0, 0) stays itself
-        acc = acc.add(q);
+        acc_add(acc, q);
     }
 };
 // … the same over shifted copies (msm_copies): copy 0 is `points`, copy k > 0
@@ -152,7 +152,7 @@ struct msm_src_copies {
         const uint32_t idx = v & 0x7fffffffu, copy = idx >> shift, i = idx & ((uint32_t{1} << shift) - 1);
         Aff q = copy ? table[size_t(copy - 1) * n + i] : points[i];
         if (v >> 31) q.y = -q.y;
-        acc = acc.add(q);
+        acc_add(acc, q);
     }
 };
 // … and the (key, XYZZ partial sum) lists of later rounds.
@@ -182,8 +182,9 @@ struct msm_runs {
     uint32_t* part_keys;
     uint32_t* part_flags;
 
-    CUZK_HD void flush(size_t t, uint32_t key, const Xz& acc, bool head, bool tail) const
+    CUZK_HD void flush(size_t t, uint32_t key, const Xz& sum, bool head, bool tail) const
     {
+        const Xz acc = acc_finish(sum);   // canonical again (ec_device.cuh)
         if (head || tail) {
             const size_t slot = head ? 2 * t : 2 * t + 1;
             part_pts[slot] = acc;

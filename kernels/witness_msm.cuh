@@ -205,8 +205,8 @@ struct batch_add_first {
     CUZK_HD void operator()(size_t t) const
     {
         Xz acc = Xz::identity();
-        for (size_t j = t; j < k; j += T) acc = acc.add(points[idx[j]]);
-        out[t] = acc;
+        for (size_t j = t; j < k; j += T) acc_add(acc, points[idx[j]]);
+        out[t] = acc_finish(acc);
     }
 };
 

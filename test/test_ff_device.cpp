@@ -7,11 +7,14 @@
 // test_gpu.cpp compare the device results with the CPU field too.
 #include <catch2/catch.hpp>
 
+#include <cstring>
 #include <random>
 #include <vector>
 
+#include "../kernels/ec_device.cuh"
 #include "../kernels/ff_device.cuh"
 #include "gmp_util.hpp"
+#include "test_support.hpp"
 
 using namespace cuzk;
 using namespace cuzk::dev;
@@ -154,7 +157,118 @@ void check_field(const char* name, std::mt19937_64& rng)
     }
 }
 
+// The redundant form [0, 2p): on values below 2p (random, the edge values and
+// the edge values plus p), mul_lazy, sqr_lazy, add_lazy and sub_lazy give a
+// result below 2p that is the right residue (GMP), and canonical() gives it
+// reduced.
+template <class P>
+void check_lazy(const char* name, std::mt19937_64& rng)
+{
+    using F = dfield<P>;
+    ref<P> R;
+    std::vector<mpz> vals = edge_values(R);
+    const size_t edges = vals.size();
+    for (size_t i = 0; i < edges; ++i) {
+        mpz x;
+        mpz_add(x, vals[i], R.p);
+        vals.push_back(x);
+    }
+    mpz p2;
+    mpz_mul_ui(p2, R.p, 2);
+    mpz last;
+    mpz_sub_ui(last, p2, 1);
+    vals.push_back(last);
+    gmp_randstate_t st;
+    gmp_randinit_default(st);
+    gmp_randseed_ui(st, (unsigned long)rng());
+    for (int i = 0; i < 2000; ++i) {
+        mpz x;
+        mpz_urandomm(x, st, p2);
+        vals.push_back(x);
+    }
+    gmp_randclear(st);
+    INFO(name);
+    auto ok = [&](const F& r, const mpz& want) {
+        const mpz v = R.value(r);
+        if (mpz_cmp(v, p2) >= 0) return false;
+        mpz m;
+        mpz_mod(m, v, R.p);
+        return mpz_cmp(m, want) == 0 && mpz_cmp(R.value(r.canonical()), want) == 0;
+    };
+    size_t bad = 0;
+    for (size_t i = 0; i < vals.size(); ++i) {
+        const mpz& a = vals[i];
+        const mpz& b = vals[(i * 7 + 3) % vals.size()];
+        const F fa = R.from(a), fb = R.from(b);
+        mpz sum, diff;
+        mpz_add(sum, a, b);
+        mpz_mod(sum, sum, R.p);
+        mpz_sub(diff, a, b);
+        mpz_mod(diff, diff, R.p);
+        const bool good = ok(F::mul_lazy(fa, fb), R.mont(a, b)) && ok(F::sqr_lazy(fa), R.mont(a, a)) &&
+                          ok(F::add_lazy(fa, fb), sum) && ok(F::sub_lazy(fa, fb), diff);
+        if (!good && bad++ < 3) FAIL_CHECK("lazy ops on 0x" << a.hex() << " and 0x" << b.hex());
+    }
+    CHECK(bad == 0);
+}
+
+// madd_lazy against xyzz::add(affine), step by step on the host emulation:
+// the finished (canonical) sum equals the canonical path's bit for bit, on
+// random chains, through the identity, through the doubling branch (adding
+// the affine form of the running sum itself, where P is 0 or p) and through
+// P + (−P).
+template <class HAff, class DAff>
+void check_lazy_madd(std::mt19937_64& rng)
+{
+    using DXz = decltype(DAff{}.to_xyzz());
+    using HXz = decltype(HAff{}.to_xyzz());
+    static_assert(sizeof(HAff) == sizeof(DAff) && sizeof(HXz) == sizeof(DXz));
+    const std::vector<HAff> hp = test::random_points<HAff>(48, rng);
+    auto dev = [](const HAff& h) {
+        DAff d;
+        std::memcpy(&d, &h, sizeof d);
+        return d;
+    };
+    auto same = [](const DXz& a, const DXz& b) { return std::memcmp(&a, &b, sizeof a) == 0; };
+    auto affine_of = [&](const DXz& x) {
+        HXz h;
+        std::memcpy(&h, &x, sizeof h);
+        return dev(h.to_affine());
+    };
+    size_t bad = 0, steps = 0;
+    for (int round = 0; round < 40; ++round) {
+        DXz lazy = DXz::identity(), canon = DXz::identity();
+        for (int k = 0; k < 30; ++k) {
+            DAff q = dev(hp[rng() % hp.size()]);
+            const auto pick = rng() % 8;
+            if (pick == 0) q = DAff::identity();
+            else if (pick == 1 && !canon.is_identity()) q = affine_of(canon);        // doubling
+            else if (pick == 2 && !canon.is_identity()) q = -affine_of(canon);       // to the identity
+            lazy = madd_lazy(lazy, q);
+            canon = canon.add(q);
+            ++steps;
+            if (!same(acc_finish(lazy), canon)) ++bad;
+        }
+    }
+    CHECK(steps == 1200);
+    CHECK(bad == 0);
+}
+
 } // namespace
+
+TEST_CASE("device field redundant form: products, sums and the mixed addition equal the canonical ones")
+{
+    std::mt19937_64 rng(test::test_seed() + 3);
+    INFO("seed " << test::test_seed());
+    STATIC_REQUIRE(dfp::has_lazy && dfp::has_lazy_square);
+    STATIC_REQUIRE(dbn_fp::has_lazy && !dbn_fp::has_lazy_square);
+    STATIC_REQUIRE(!dfr::has_lazy);
+    STATIC_REQUIRE(lazy_field<dfp> && !lazy_field<dfp2> && !lazy_field<dfr>);
+    check_lazy<fp_params>("Fp", rng);
+    check_lazy<bn254::fp_params>("BN254 Fp", rng);
+    check_lazy_madd<g1_affine, dg1_affine>(rng);
+    check_lazy_madd<bn254::g1_affine, dbn_g1_affine>(rng);
+}
 
 TEST_CASE("device field multiply and square equal GMP (host emulation of the carry chains)")
 {
