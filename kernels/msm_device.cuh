@@ -35,7 +35,8 @@
 // copy k's points into row r's buckets, since 2^(wc)·d·P = 2^(rc)·d·Q_k. The
 // W windows then share s rows of buckets: step 4 reduces s rows instead of
 // W, and step 5 combines s row sums. A window group that is not the first
-// adds its sums into the buckets (the rows are shared between groups).
+// fills a second set of the rows it uses, then adds them into the first
+// (msm_merge_rows), since the rows are shared between groups.
 // Work: n·W mixed additions (W = ceil((bits + 1)/c)), ~W·2^c full additions in
 // the reduction, and the sort. The window c is chosen on the host (cost model
 // in lib/backend/cuda.cpp). Windows are processed in groups when n·W entries
@@ -169,10 +170,7 @@ struct msm_src_partials {
 // and points) for its first run when that run began before the chunk (the
 // "head"), and for its last run when it goes on past the chunk (the "tail"; a
 // run that does both is a head). Every other run is a whole bucket.
-// With Accumulate, a whole run is added into its bucket (rows shared between
-// window groups) instead of stored; a template parameter, so that the plain
-// kernel carries no call it never makes.
-template <class Src, class Xz, bool Accumulate = false>
+template <class Src, class Xz>
 struct msm_runs {
     Src src;
     size_t total, chunk;
@@ -191,8 +189,7 @@ struct msm_runs {
             part_keys[slot] = key;
             part_flags[slot] = 1;
         } else {
-            if constexpr (Accumulate) buckets[key] = point_add(buckets[key], acc);
-            else buckets[key] = acc;
+            buckets[key] = acc;
         }
     }
 
@@ -396,7 +393,7 @@ struct msm_part_bufs {
 
 // Step 3 over one group's sorted entries: the runs, then rounds over the
 // partial sums until none is left. `first` is the run step over the entries.
-template <bool Accumulate, class Be, class Xz, class First>
+template <class Be, class Xz, class First>
 void msm_group_runs(Be& be, const First& first, size_t threads, Xz* gb, uint32_t null_key, const msm_part_bufs<Xz>& bufs)
 {
     // Compacts the 2·threads partial slots into the list; returns the count.
@@ -414,11 +411,40 @@ void msm_group_runs(Be& be, const First& first, size_t threads, Xz* gb, uint32_t
     while (count > 0) {
         threads = (count + msm_later_chunk - 1) / msm_later_chunk;
         be.each(threads,
-                msm_runs<msm_src_partials<Xz>, Xz, Accumulate>{{bufs.list_keys, bufs.list_pts}, count, msm_later_chunk,
-                                                               null_key, gb, bufs.part_pts, bufs.part_keys, bufs.part_flags},
+                msm_runs<msm_src_partials<Xz>, Xz>{{bufs.list_keys, bufs.list_pts}, count, msm_later_chunk, null_key, gb,
+                                                   bufs.part_pts, bufs.part_keys, bufs.part_flags},
                 128);
         count = compact(threads);
     }
+}
+
+// Shared rows (copies): the rows that windows w0 … w0 + nw − 1 use (w mod rows)
+// of a later group's second set are cleared before its runs (all-zero XYZZ is
+// the identity), and added into the first set after them.
+template <class Xz>
+struct msm_merge_row {
+    Xz* dst;
+    const Xz* src;
+    CUZK_HD void operator()(size_t i) const
+    {
+        if (!src[i].is_identity()) dst[i] = point_add(dst[i], src[i]);
+    }
+};
+template <class F>
+void msm_group_rows(unsigned rows, unsigned w0, unsigned nw, const F& f)
+{
+    for (unsigned r = 0; r < rows; ++r)
+        if (nw >= rows || (r + rows - w0 % rows) % rows < nw) f(r);
+}
+template <class Be, class Xz>
+void msm_clear_rows(Be& be, Xz* merge, size_t H, unsigned rows, unsigned w0, unsigned nw)
+{
+    msm_group_rows(rows, w0, nw, [&](unsigned r) { be.zero(merge + r * H, H * sizeof(Xz)); });
+}
+template <class Be, class Xz>
+void msm_merge_rows(Be& be, Xz* buckets, const Xz* merge, size_t H, unsigned rows, unsigned w0, unsigned nw)
+{
+    msm_group_rows(rows, w0, nw, [&](unsigned r) { be.each(H, msm_merge_row<Xz>{buckets + r * H, merge + r * H}, 128); });
 }
 
 // Step 4: reduction levels over `rows` rows of 2^(c−1) buckets until one
@@ -465,7 +491,19 @@ void msm_windows(Be& be, const Aff* points, const uint64_t* scalars, size_t n, u
     Xz* buckets = be.template buffer<Xz>(slot_buckets, rows * H);
     be.zero(buckets, rows * H * sizeof(Xz));   // all-zero XYZZ has ZZ = 0: the identity
 
-    const size_t cap = affine ? be.max_entries() / 8 : be.max_entries();
+    size_t cap = affine ? be.max_entries() / 8 : be.max_entries();
+    // With copies, the rows are shared between window groups: a group after
+    // the first fills a second set of rows (`merge`), which msm_merge_rows
+    // then adds into the first. (Adding each run into its bucket inside the
+    // run step instead made that kernel ~3× slower: the call to the full
+    // addition in its loop.)
+    Xz* merge = nullptr;
+    if constexpr (Copies) {
+        if (n * W > cap) {
+            merge = be.template buffer<Xz>(slot_merge, rows * H);
+            cap = be.max_entries();
+        }
+    }
     const unsigned group = msm_window_group(n, W, H, cap, Copies ? rows : 0);
     const size_t max_m = size_t(group) * n;
     uint32_t* keys_a = be.template buffer<uint32_t>(slot_keys_a, max_m);
@@ -488,7 +526,8 @@ void msm_windows(Be& be, const Aff* points, const uint64_t* scalars, size_t n, u
         const unsigned nw = W - w0 < group ? W - w0 : group;
         const size_t m = size_t(nw) * n;
         const uint32_t null_key = uint32_t((Copies ? rows : nw) * H);
-        Xz* gb = Copies ? buckets : buckets + size_t(w0) * H;
+        Xz* gb = Copies ? (w0 == 0 ? buckets : merge) : buckets + size_t(w0) * H;
+        if (Copies && w0 > 0) msm_clear_rows(be, merge, H, rows, w0, nw);
 
         msm_digits dg{scalars, keys_a, vals_a, n, c, w0, nw, null_key};
         if (Copies) {
@@ -497,28 +536,24 @@ void msm_windows(Be& be, const Aff* points, const uint64_t* scalars, size_t n, u
         }
         be.each(n, dg);
         be.sort_pairs(keys_a, keys_b, vals_a, vals_b, m, int(bit_width_u32(null_key)));
-        // With copies, groups after the first add into rows the earlier ones filled.
-        auto runs = [&](auto acc, const auto& src, size_t len) {
-            constexpr bool A = decltype(acc)::value;
+        auto runs = [&](const auto& src, size_t len) {
             const size_t ch1 = msm_first_chunk(len);
             const size_t threads = (len + ch1 - 1) / ch1;
             using S = std::decay_t<decltype(src)>;
-            msm_group_runs<A>(be, msm_runs<S, Xz, A>{src, len, ch1, null_key, gb, bufs.part_pts, bufs.part_keys,
-                                                     bufs.part_flags},
-                              threads, gb, null_key, bufs);
+            msm_group_runs(be, msm_runs<S, Xz>{src, len, ch1, null_key, gb, bufs.part_pts, bufs.part_keys, bufs.part_flags},
+                           threads, gb, null_key, bufs);
         };
         if constexpr (Copies) {
-            const msm_src_copies<Aff, Xz> src{keys_b, vals_b, points, cp.table, n, cp.shift};
-            if (w0 == 0) runs(std::false_type{}, src, m);
-            else runs(std::true_type{}, src, m);
+            runs(msm_src_copies<Aff, Xz>{keys_b, vals_b, points, cp.table, n, cp.shift}, m);
+            if (w0 > 0) msm_merge_rows(be, buckets, merge, H, rows, w0, nw);
         } else {
             // The batch-affine rounds first (when asked, and when the buckets
             // are full enough for them), then the XYZZ runs over what is left.
             const aff_list<Aff> fin =
                 affine ? msm_affine_rounds(be, keys_b, vals_b, points, m, null_key, size_t(nw) * H) : aff_list<Aff>{};
             if (fin.ran && fin.len == 0) continue;   // every digit of the group was zero
-            if (fin.ran) runs(std::false_type{}, msm_src_affine<Aff, Xz>{fin.keys, fin.pts}, fin.len);
-            else runs(std::false_type{}, msm_src_points<Aff, Xz>{keys_b, vals_b, points}, m);
+            if (fin.ran) runs(msm_src_affine<Aff, Xz>{fin.keys, fin.pts}, fin.len);
+            else runs(msm_src_points<Aff, Xz>{keys_b, vals_b, points}, m);
         }
     }
     msm_reduce_rows(be, buckets, c, rows, window_sums);

@@ -32,6 +32,7 @@ enum scratch_slot : int {
     slot_aff_pts_a,
     slot_aff_keys_b,
     slot_aff_pts_b,
+    slot_merge,
     slot_count_all
 };
 

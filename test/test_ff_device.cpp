@@ -247,7 +247,8 @@ void check_lazy_madd(std::mt19937_64& rng)
             lazy = madd_lazy(lazy, q);
             canon = canon.add(q);
             ++steps;
-            if (!same(acc_finish(lazy), canon)) ++bad;
+            const DXz fin{lazy.x.canonical(), lazy.y.canonical(), lazy.zz.canonical(), lazy.zzz.canonical()};
+            if (!same(fin, canon)) ++bad;
         }
     }
     CHECK(steps == 1200);
@@ -263,7 +264,7 @@ TEST_CASE("device field redundant form: products, sums and the mixed addition eq
     STATIC_REQUIRE(dfp::has_lazy && dfp::has_lazy_square);
     STATIC_REQUIRE(dbn_fp::has_lazy && !dbn_fp::has_lazy_square);
     STATIC_REQUIRE(!dfr::has_lazy);
-    STATIC_REQUIRE(lazy_field<dfp> && !lazy_field<dfp2> && !lazy_field<dfr>);
+    STATIC_REQUIRE(lazy_field<dbn_fp> && !lazy_field<dfp> && !lazy_field<dfp2> && !lazy_field<dfr>);
     check_lazy<fp_params>("Fp", rng);
     check_lazy<bn254::fp_params>("BN254 Fp", rng);
     check_lazy_madd<g1_affine, dg1_affine>(rng);
