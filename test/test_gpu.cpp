@@ -344,6 +344,35 @@ TEST_CASE("gpu: G1 MSM over shifted copies equals the CPU MSM", "[gpu]")
                              dk.as<repr>())
                   .is_identity());
     }
+    SECTION("with the device nearly full: window groups, the later ones merged into shared rows")
+    {
+        // The backend sorts at most free/64 entries at once (after the
+        // buckets): with room left for about half of the n·W entries, the
+        // windows go in groups, and every group after the first fills a
+        // second set of rows that is then merged.
+        const size_t n = size_t{1} << 19;
+        auto p = random_points<g1_affine>(n, rng);
+        auto k = random_scalars(n, rng);
+        gpu_buffer dp(n * sizeof(g1_affine)), dk(n * sizeof(repr));
+        dp.upload(std::span<const g1_affine>(p));
+        dk.upload(std::span<const repr>(k));
+        const auto want = msm(std::span<const g1_affine>(p), std::span<const repr>(k));
+        for (gpu_msm_table_plan plan : {gpu_msm_table_choose(n, ~uint64_t{0}), gpu_msm_table_plan{16, 4, 5}}) {
+            INFO("window " << plan.window_bits << ", copies " << plan.copies << ", rows " << plan.rows);
+            const gpu_msm_table t(dp.as<g1_affine>(), n, plan);
+            const uint64_t W = (256 + plan.window_bits) / plan.window_bits;
+            const uint64_t buckets = uint64_t(plan.rows) * (uint64_t{1} << (plan.window_bits - 1)) * sizeof(g1_xyzz);
+            REQUIRE(plan.copies > 1);
+            REQUIRE(buckets < uint64_t(n) * W * 32);   // else the room below would hold every entry
+            gpu_release_cache();
+            gpu_buffer filler;
+            const uint64_t leave = uint64_t(n) * W * 32 + 2 * buckets, free_b = gpu_memory().free;
+            REQUIRE(free_b > leave);
+            filler = gpu_buffer(free_b - leave);
+            CHECK(gpu_msm_device(t, dk.as<repr>()) == want);
+        }
+        gpu_release_cache();
+    }
     SECTION("plans that do not fit, and options the table does not take")
     {
         gpu_buffer dp(64 * sizeof(g1_affine)), dk(64 * sizeof(repr));
