@@ -181,12 +181,19 @@ struct cuda_be {
     }
     void exclusive_sum(const uint32_t* in, uint32_t* out, size_t n) { cuda_exclusive_sum(in, out, n); }
     // Entries (n·windows) sorted at once: a quarter of the free memory / 16 bytes
-    // per entry (keys and values, double-buffered), at most 2^30.
+    // per entry (keys and values, double-buffered), at most 2^30; and, where
+    // little memory is free, few enough that the keys and the sort's own
+    // scratch (~24 bytes an entry) and step 3's partial sums (48 bytes an
+    // entry up to 2^24 entries, where its threads stop growing) take at most
+    // 3/4 of it (free/64 alone let them exceed it below ~1.5 GB).
     size_t max_entries() const
     {
         size_t free_b = 0, total_b = 0;
         if (cudaMemGetInfo(&free_b, &total_b) != cudaSuccess) return size_t{1} << 26;
         size_t cap = free_b / 4 / 16;
+        const size_t room = free_b / 4 * 3, knee = size_t{1} << 24;
+        const size_t fit = room <= 72 * knee ? room / 72 : (room - 48 * knee) / 24;
+        if (fit < cap) cap = fit;
         if (cap > (size_t{1} << 30)) cap = size_t{1} << 30;
         if (cap < (size_t{1} << 20)) cap = size_t{1} << 20;
         return cap;
