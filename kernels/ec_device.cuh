@@ -65,8 +65,8 @@ struct device_types<bn254::g2_affine> {
 // ---- running sums in the redundant form -------------------------------------------------
 // The MSM's hot loops add affine points into an XYZZ running sum. Where
 // lazy_field<F> holds (a base field with the redundant form of
-// ff_device.cuh), the sum's coordinates stay in [0, 2p) and no product makes
-// its result canonical (10 final subtractions fewer per addition);
+// ff_device.cuh), the sum's coordinates stay in [0, 2p) and its 8
+// multiplications skip their final subtraction (the 2 squares keep theirs);
 // acc_finish() makes the sum canonical before it leaves the loop. Each step
 // computes the same residues as xyzz::add(affine), so the finished sum equals
 // the canonical path's bit for bit. Other fields take the canonical formulas.

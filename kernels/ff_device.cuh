@@ -338,7 +338,6 @@ CUZK_UNROLL
     // Cost: n(n + 1) + 2n² multiply-adds plus 2n shifts: 444 for Fp against
     // 612 for a multiply. Requires a canonical a (a < p).
     static constexpr bool has_fast_square = (P::modulus.l[P::limbs - 1] >> 62) == 0;
-    template <bool Canon = true>
     CUZK_INLINE static void mont_sqr(uint32_t* r, const uint32_t* a)
     {
         static_assert(has_fast_square, "the square's rows overflow t for this modulus");
@@ -389,7 +388,7 @@ CUZK_UNROLL
             }
             redc_odd_shift(t, m, c);
         }
-        finish<Canon>(r, t);
+        finish<true>(r, t);
     }
 
     // r := r − p if r >= p (r < 2p on entry). 3n instructions, no branch.
@@ -425,16 +424,12 @@ CUZK_UNROLL
     // Where 4p < R (p < 2^(32n − 2): both base fields Fp, not BLS12-381's Fr),
     // the Montgomery product of two values below 2p is below 2p without the
     // final subtraction: (a·b + M·p)/R < (4p² + R·p)/R < 2p, and every partial
-    // sum of a row stays below 3p + 3·2^32·p < 2^(32(n+1)). The MSM's bucket
-    // additions keep their running sums in this form and make them canonical
-    // once per bucket (canonical()); a value x in it stands for x mod p, so
-    // "is zero" means x = 0 or x = p (is_zero_mod).
-    // The square of a value below 2p (U_i < 4p) keeps its partial sums below
-    // 5p + 5·2^32·p < 2^34.4·p, which fits n + 1 words when p < 2^(32n − 3)
-    // (BLS12-381's Fp: 381 bits; not BN254's 254-bit Fp, whose redundant
-    // square first makes its input canonical and then takes the fast square).
+    // sum of a row stays below 3p + 3·2^32·p < 2^(32(n+1)). The square makes
+    // its input canonical first (the fast square's bound needs a < p). MSM
+    // running sums can be kept in this form (ec_device.cuh, madd_lazy) and
+    // made canonical once per bucket (canonical()); a value x in it stands for
+    // x mod p, so "is zero" means x = 0 or x = p (is_zero_mod).
     static constexpr bool has_lazy = has_fast_square;
-    static constexpr bool has_lazy_square = (P::modulus.l[P::limbs - 1] >> 61) == 0;
     // Word i of 2p.
     CUZK_HD static constexpr uint32_t p2w(int i) { return (pw(i) << 1) | (i > 0 ? pw(i - 1) >> 31 : 0); }
 
@@ -449,12 +444,8 @@ CUZK_UNROLL
     {
         static_assert(has_lazy, "4p must be below R for the redundant form");
         dfield r;
-        if constexpr (has_lazy_square) {
-            mont_sqr<false>(r.w, a.w);
-        } else {
-            const dfield c = a.canonical();
-            mont_sqr<true>(r.w, c.w);
-        }
+        const dfield c = a.canonical();
+        mont_sqr(r.w, c.w);
         return r;
     }
     // a + b (< 4p < R, no carry out), then − 2p when the sum is >= 2p.

@@ -491,7 +491,8 @@ void msm_windows(Be& be, const Aff* points, const uint64_t* scalars, size_t n, u
     Xz* buckets = be.template buffer<Xz>(slot_buckets, rows * H);
     be.zero(buckets, rows * H * sizeof(Xz));   // all-zero XYZZ has ZZ = 0: the identity
 
-    size_t cap = affine ? be.max_entries() / 8 : be.max_entries();
+    auto entry_cap = [&] { return affine ? be.max_entries() / 8 : be.max_entries(); };
+    size_t cap = entry_cap();
     // With copies, the rows are shared between window groups: a group after
     // the first fills a second set of rows (`merge`), which msm_merge_rows
     // then adds into the first. (Adding each run into its bucket inside the
@@ -501,7 +502,7 @@ void msm_windows(Be& be, const Aff* points, const uint64_t* scalars, size_t n, u
     if constexpr (Copies) {
         if (n * W > cap) {
             merge = be.template buffer<Xz>(slot_merge, rows * H);
-            cap = be.max_entries();
+            cap = entry_cap();   // less is free now
         }
     }
     const unsigned group = msm_window_group(n, W, H, cap, Copies ? rows : 0);
