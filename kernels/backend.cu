@@ -8,7 +8,6 @@
 
 #include "backend/bridge/cuda_bridge.hpp"
 #include "cuda_backend.cuh"
-#include "ff_fp64.cuh"
 
 namespace cuzk::dev {
 
@@ -173,17 +172,6 @@ unsigned cuda_scalar_bits(const uint64_t* k, size_t n)
 }
 
 // ---- field checks and throughput ------------------------------------------------------
-// a·b by the FP64 Montgomery product (ff_fp64.cuh): b taken to the R' form
-// first, so the result is dfield's product. Fp and Fr only (the host layer
-// rejects Fp2 before any launch; its overload below is never reached).
-template <class P>
-CUZK_HD dfield<P> fp64_product(const dfield<P>& a, const dfield<P>& b)
-{
-    using M = fp64_mont<P>;
-    return M::mul_field(a, M::from_field(b * M::r_prime_factor()));
-}
-CUZK_HD inline dfp2 fp64_product(const dfp2&, const dfp2&) { return dfp2{}; }
-
 template <class F>
 struct field_apply_body {
     const F* a;
@@ -194,7 +182,6 @@ struct field_apply_body {
     {
         switch (op) {
         case gpu_field_op::mul: out[i] = a[i] * b[i]; break;
-        case gpu_field_op::mul_fp64: out[i] = fp64_product(a[i], b[i]); break;
         case gpu_field_op::sqr: out[i] = a[i].sqr(); break;
         case gpu_field_op::add: out[i] = a[i] + b[i]; break;
         case gpu_field_op::sub: out[i] = a[i] - b[i]; break;
@@ -221,73 +208,6 @@ __global__ void mul_chain_kernel(const F* in, F* out, unsigned iters)
     out[i] = (x0 + x1) + (x2 + x3);
 }
 
-// The same chains on the FP64 product: y in the R' form, x in dfield's words
-// (converted into limbs and back, canonical, each time: an NTT butterfly's
-// cost) or kept in limbs (normalised, in [0, 2p): an accumulator's cost).
-template <class P, bool Words>
-__global__ void mul_chain_fp64_kernel(const dfield<P>* in, dfield<P>* out, unsigned iters)
-{
-    using M = fp64_mont<P>;
-    const size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x;
-    const typename M::limbs y = M::from_field(in[4 * i] + in[4 * i + 1]);
-    if constexpr (Words) {
-        dfield<P> x0 = in[4 * i], x1 = in[4 * i + 1], x2 = in[4 * i + 2], x3 = in[4 * i + 3];
-        for (unsigned it = 0; it < iters; ++it) {
-            x0 = M::mul_field(x0, y);
-            x1 = M::mul_field(x1, y);
-            x2 = M::mul_field(x2, y);
-            x3 = M::mul_field(x3, y);
-        }
-        out[i] = (x0 + x1) + (x2 + x3);
-    } else {
-        typename M::limbs x[4];
-        uint64_t v[4][M::L];
-        for (int j = 0; j < 4; ++j) x[j] = M::from_field(in[4 * i + j]);
-        for (unsigned it = 0; it < iters; ++it) {
-#pragma unroll
-            for (int j = 0; j < 4; ++j) {
-                M::mul(v[j], x[j], y);
-                x[j] = M::from_u52(v[j]);
-            }
-        }
-        out[i] = (M::to_field(v[0]) + M::to_field(v[1])) + (M::to_field(v[2]) + M::to_field(v[3]));
-    }
-}
-
-// Chains on both pipes at once: the first `Imad` of the four chains by
-// dfield's product, the others by the FP64 product kept in limbs.
-template <class P, int Imad>
-__global__ void mul_chain_mixed_kernel(const dfield<P>* in, dfield<P>* out, unsigned iters)
-{
-    using M = fp64_mont<P>;
-    const size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x;
-    const dfield<P> y = in[4 * i] + in[4 * i + 1];
-    const typename M::limbs yl = M::from_field(y);
-    dfield<P> a[4];
-    typename M::limbs x[4];
-    uint64_t v[4][M::L] = {};
-#pragma unroll
-    for (int j = 0; j < 4; ++j) {
-        if (j < Imad) a[j] = in[4 * i + j];
-        else x[j] = M::from_field(in[4 * i + j]);
-    }
-    for (unsigned it = 0; it < iters; ++it) {
-#pragma unroll
-        for (int j = 0; j < 4; ++j) {
-            if (j < Imad) {
-                a[j] = a[j] * y;
-            } else {
-                M::mul(v[j], x[j], yl);
-                x[j] = M::from_u52(v[j]);
-            }
-        }
-    }
-    dfield<P> s = dfield<P>::zero();
-#pragma unroll
-    for (int j = 0; j < 4; ++j) s = s + (j < Imad ? a[j] : M::to_field(v[j]));
-    out[i] = s;
-}
-
 template <class F>
 struct bench_fill {
     F* p;
@@ -299,10 +219,8 @@ struct bench_fill {
     }
 };
 
-// method: 0 dfield's product, 1 FP64 product on words, 2 FP64 product on limbs,
-// 3 and 4: two resp. three of the four chains by dfield's product, the rest FP64.
-template <class F, class P>
-double mul_bench(unsigned method, unsigned blocks, unsigned iters, double* muls)
+template <class F>
+double mul_bench(unsigned blocks, unsigned iters, double* muls)
 {
     context& c = ctx();
     const size_t threads = size_t(blocks) * 256;
@@ -311,20 +229,14 @@ double mul_bench(unsigned method, unsigned blocks, unsigned iters, double* muls)
     // Inputs: powers of 2 in Montgomery form (any elements will do).
     each_kernel<<<blocks * 4, 256, 0, c.stream>>>(bench_fill<F>{in}, 4 * threads);
     CUZK_CUDA_CHECK(cudaGetLastError());
-    auto launch = [&](unsigned it) {
-        if (method == 1) mul_chain_fp64_kernel<P, true><<<blocks, 256, 0, c.stream>>>(in, out, it);
-        else if (method == 2) mul_chain_fp64_kernel<P, false><<<blocks, 256, 0, c.stream>>>(in, out, it);
-        else if (method == 3) mul_chain_mixed_kernel<P, 2><<<blocks, 256, 0, c.stream>>>(in, out, it);
-        else if (method == 4) mul_chain_mixed_kernel<P, 3><<<blocks, 256, 0, c.stream>>>(in, out, it);
-        else mul_chain_kernel<F><<<blocks, 256, 0, c.stream>>>(in, out, it);
-        CUZK_CUDA_CHECK(cudaGetLastError());
-    };
-    launch(2);   // warm-up
+    mul_chain_kernel<F><<<blocks, 256, 0, c.stream>>>(in, out, 2);   // warm-up
+    CUZK_CUDA_CHECK(cudaGetLastError());
     cudaEvent_t e0, e1;
     CUZK_CUDA_CHECK(cudaEventCreate(&e0));
     CUZK_CUDA_CHECK(cudaEventCreate(&e1));
     CUZK_CUDA_CHECK(cudaEventRecord(e0, c.stream));
-    launch(iters);
+    mul_chain_kernel<F><<<blocks, 256, 0, c.stream>>>(in, out, iters);
+    CUZK_CUDA_CHECK(cudaGetLastError());
     CUZK_CUDA_CHECK(cudaEventRecord(e1, c.stream));
     CUZK_CUDA_CHECK(cudaEventSynchronize(e1));
     float ms = 0;
@@ -501,12 +413,11 @@ void field_apply(bridge::field field, gpu_field_op op, const void* a, const void
     }
 }
 
-double field_mul_bench(bridge::field field, unsigned method, unsigned blocks, unsigned iters, double* muls)
+double field_mul_bench(bridge::field field, unsigned blocks, unsigned iters, double* muls)
 {
     context& c = ctx();
     std::lock_guard<std::recursive_mutex> lk(c.mu);
-    return field == bridge::field::fp ? mul_bench<dfp, fp_params>(method, blocks, iters, muls)
-                                      : mul_bench<dfr, fr_params>(method, blocks, iters, muls);
+    return field == bridge::field::fp ? mul_bench<dfp>(blocks, iters, muls) : mul_bench<dfr>(blocks, iters, muls);
 }
 
 unsigned scalar_bits(const fr::repr* scalars, size_t n)

@@ -40,16 +40,11 @@ void ntt_on(Fr* data, unsigned log_n, unsigned field_tag, root_convention conv, 
     const size_t small = (size_t{2} << ((log_n + 1) / 2)) + 16;
     dfr* tables = be.buffer<dfr>(slot_ntt_tables, 2 * small);
 
-    // The butterflies' products on the FP64 units when CUZK_NTT_FP64 = 1 (a
-    // knob for benchmarks while the two are compared; the result is the same).
-    const char* fe = std::getenv("CUZK_NTT_FP64");
-    const bool fp64 = fe && *fe == '1';
-    auto& tw = c.twiddles[{log_n, unsigned(conv) | field_tag << 8 | unsigned(fp64) << 9}];
+    auto& tw = c.twiddles[{log_n, unsigned(conv) | field_tag << 8}];
     if (!tw.p) {
         tw.bytes = ntt_twiddle_count(log_n) * sizeof(dfr);
         CUZK_CUDA_CHECK(cudaMalloc(&tw.p, tw.bytes));
         ntt_build_twiddles(be, static_cast<dfr*>(tw.p), log_n, dfr::from_host(omega), tables);
-        if (fp64) ntt_twiddles_to_fp64(be, static_cast<dfr*>(tw.p), log_n);
     }
     ntt_scaling_t<dfr> sc;
     const Fr n_inv = Fr::from_u64(n).inverse() * scale;   // the inverse's factor, with the caller's
@@ -81,7 +76,7 @@ void ntt_on(Fr* data, unsigned log_n, unsigned field_tag, root_convention conv, 
     // CUZK_NTT_RADIX = 1, 3 (a tuning knob for benchmarks; the result is the same).
     unsigned radix = 2;
     if (const char* e = std::getenv("CUZK_NTT_RADIX"); e && *e >= '1' && *e <= '3') radix = unsigned(*e - '0');
-    ntt_run(be, reinterpret_cast<dfr*>(data), scratch, static_cast<const dfr*>(tw.p), log_n, inverse, sc, radix, fp64);
+    ntt_run(be, reinterpret_cast<dfr*>(data), scratch, static_cast<const dfr*>(tw.p), log_n, inverse, sc, radix);
     CUZK_CUDA_CHECK(cudaStreamSynchronize(c.stream));
 }
 

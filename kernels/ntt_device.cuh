@@ -51,7 +51,6 @@
 #include <cstdint>
 
 #include "ff_device.cuh"
-#include "ff_fp64.cuh"
 
 namespace cuzk::dev {
 
@@ -146,20 +145,6 @@ struct ntt_pass {
         sm[elems() + e] = c;
     }
 
-    // x·t for a twiddle t: dfield's product, or (Fp64) the product on the
-    // FP64 units with t in its R' form (ff_fp64.cuh; the tables are then
-    // built in that form, ntt_twiddles_to_fp64).
-    template <bool Fp64>
-    CUZK_HD static dfr tw_mul(const dfr& x, const dfr& t)
-    {
-        if constexpr (Fp64) {
-            using M = fp64_mont<typename dfr::host_type::params>;
-            return M::mul_field(x, M::from_field(t));
-        } else {
-            return x * t;
-        }
-    }
-
     CUZK_HD void load(size_t block, unsigned tid, q16* sm) const
     {
         const unsigned E = elems();
@@ -176,17 +161,17 @@ struct ntt_pass {
     // the stages left). With R = 1 this is one radix-2 stage per barrier.
     // (Dispatched at compile time by ntt_pass_r<R>, so that each radix is its
     // own kernel with its own register allocation.)
-    template <unsigned R, bool Fp64>
+    template <unsigned R>
     CUZK_HD void stage_r(unsigned g, size_t block, unsigned tid, q16* sm) const
     {
         if constexpr (R == 1) {
-            stage_radix2<Fp64>(g, block, tid, sm);
+            stage_radix2(g, block, tid, sm);
         } else {
             const unsigned sl0 = g * R;
             const unsigned r = k - sl0 < R ? k - sl0 : R;
-            if (r == R) stage_group<R, Fp64>(sl0, block, tid, sm);
-            else if (r == 2) stage_group<2, Fp64>(sl0, block, tid, sm);
-            else stage_group<1, Fp64>(sl0, block, tid, sm);
+            if (r == R) stage_group<R>(sl0, block, tid, sm);
+            else if (r == 2) stage_group<2>(sl0, block, tid, sm);
+            else stage_group<1>(sl0, block, tid, sm);
         }
     }
 
@@ -196,7 +181,7 @@ struct ntt_pass {
     // memory round trip and one barrier per r stages instead of per stage.
     // The butterflies, twiddles and their order per element are those of
     // stage_radix2, so the results are identical.
-    template <unsigned r, bool Fp64>
+    template <unsigned r>
     CUZK_HD void stage_group(unsigned sl0, size_t block, unsigned tid, q16* sm) const
     {
         constexpr unsigned m = 1u << r;
@@ -230,11 +215,11 @@ struct ntt_pass {
                         x[i2] = x[i] - y;
                         x[i] = x[i] + y;
                     } else if (!inverse) {
-                        const dfr y = tw_mul<Fp64>(x[i2], tw[half - 1 + j]);
+                        const dfr y = x[i2] * tw[half - 1 + j];
                         x[i2] = x[i] - y;
                         x[i] = x[i] + y;
                     } else {
-                        const dfr y = tw_mul<Fp64>(x[i2], tw[half - 1 + (j ? half - j : 0)]);
+                        const dfr y = x[i2] * tw[half - 1 + (j ? half - j : 0)];
                         if (j) {
                             x[i2] = x[i] + y;
                             x[i] = x[i] - y;
@@ -252,7 +237,6 @@ struct ntt_pass {
         }
     }
 
-    template <bool Fp64>
     CUZK_HD void stage_radix2(unsigned sl, size_t block, unsigned tid, q16* sm) const
     {
         const unsigned half_e = elems() / 2;
@@ -272,11 +256,11 @@ struct ntt_pass {
                 put(sm, e1, x + y);
                 put(sm, e2, x - y);
             } else if (!inverse) {
-                const dfr y = tw_mul<Fp64>(get(sm, e2), tw[half - 1 + j]);
+                const dfr y = get(sm, e2) * tw[half - 1 + j];
                 put(sm, e1, x + y);
                 put(sm, e2, x - y);
             } else {
-                const dfr y = tw_mul<Fp64>(get(sm, e2), tw[half - 1 + (j ? half - j : 0)]);
+                const dfr y = get(sm, e2) * tw[half - 1 + (j ? half - j : 0)];
                 if (j) {
                     put(sm, e1, x - y);
                     put(sm, e2, x + y);
@@ -304,16 +288,10 @@ struct ntt_pass {
 // The pass with its radix fixed at compile time (the kernel body). R = 3 holds
 // 8 elements per thread in registers (about 130 registers unbounded); asking
 // for 2 blocks of 256 threads per SM caps it at 128.
-// Fp64: the twiddle products on the FP64 units (ntt_pass::tw_mul), whose
-// columns need more registers: R = 2 asks for 2 blocks per SM (128
-// registers) instead of 3 (80, which spilled 156 bytes).
-template <class F, unsigned R, bool Fp64 = false>
+template <class F, unsigned R>
 struct ntt_pass_r : ntt_pass<F> {
-    static constexpr unsigned min_blocks_per_sm = R == 1 ? 1 : R == 2 ? (Fp64 ? 2 : 3) : 2;
-    CUZK_HD void stage(unsigned g, size_t block, unsigned tid, q16* sm) const
-    {
-        this->template stage_r<R, Fp64>(g, block, tid, sm);
-    }
+    static constexpr unsigned min_blocks_per_sm = R == 1 ? 1 : R == 2 ? 3 : 2;
+    CUZK_HD void stage(unsigned g, size_t block, unsigned tid, q16* sm) const { this->template stage_r<R>(g, block, tid, sm); }
 };
 
 // out[i] = f·g^i (square and multiply; i below 2^16 or so).
@@ -384,21 +362,6 @@ void ntt_build_twiddles(Be& be, dfr* tw, unsigned L, const dfr& omega, dfr* tmp)
     be.each(ntt_twiddle_count(L), ntt_stage_table<dfr>{tw, lo, hi, h, L});
 }
 
-// The stage tables in the R' form of the FP64 product (ff_fp64.cuh), for
-// ntt_run with fp64: each entry times 2^(52L' − 256) (L' its limb count).
-template <class dfr>
-struct ntt_to_fp64_form {
-    dfr* tw;
-    dfr f;
-    CUZK_HD void operator()(size_t i) const { tw[i] = tw[i] * f; }
-};
-template <class Be, class dfr>
-void ntt_twiddles_to_fp64(Be& be, dfr* tw, unsigned L)
-{
-    using M = fp64_mont<typename dfr::host_type::params>;
-    be.each(ntt_twiddle_count(L), ntt_to_fp64_form<dfr>{tw, M::r_prime_factor()});
-}
-
 // Fills the two tables of f·g^i for i < 2^L: lo (2^h entries) and hi (2^(L−h)),
 // h = ceil(L/2); returns h.
 template <class Be, class dfr>
@@ -439,19 +402,9 @@ inline int ntt_plan(unsigned L, ntt_pass_plan* out)
 // The transform of data[0 … 2^L), L >= 1; scratch holds 2^L elements when L > 11.
 // Be provides blocks(nblocks, threads, smem_bytes, body) running body.load /
 // body.stage(s) / body.store with a barrier between phases.
-template <bool Fp64, class Be, class dfr>
-void launch_pass(Be& be, size_t blocks, size_t smem, const ntt_pass<dfr>& ps, unsigned radix_log)
-{
-    if (radix_log == 3) be.blocks(blocks, ps.threads, smem, ntt_pass_r<dfr, 3, Fp64>{ps});
-    else if (radix_log == 2) be.blocks(blocks, ps.threads, smem, ntt_pass_r<dfr, 2, Fp64>{ps});
-    else be.blocks(blocks, ps.threads, smem, ntt_pass_r<dfr, 1, Fp64>{ps});
-}
-
-// fp64: the butterflies' twiddle products on the FP64 units; tw must then
-// be in that product's form (ntt_twiddles_to_fp64). The results are equal.
 template <class Be, class dfr>
 void ntt_run(Be& be, dfr* data, dfr* scratch, const dfr* tw, unsigned L, bool inverse, const ntt_scaling_t<dfr>& sc,
-             unsigned radix_log = 2, bool fp64 = false)
+             unsigned radix_log = 2)
 {
     radix_log = radix_log < 1 ? 1 : radix_log > 3 ? 3 : radix_log;
     ntt_pass_plan plan[8];
@@ -487,8 +440,9 @@ void ntt_run(Be& be, dfr* data, dfr* scratch, const dfr* tw, unsigned L, bool in
         ps.threads = per < ntt_threads ? (per ? per : 1) : ntt_threads;
         const size_t blocks = (size_t{1} << L) / E;
         const size_t smem = size_t(2) * E * sizeof(q16);
-        if (fp64) launch_pass<true>(be, blocks, smem, ps, radix_log);
-        else launch_pass<false>(be, blocks, smem, ps, radix_log);
+        if (radix_log == 3) be.blocks(blocks, ps.threads, smem, ntt_pass_r<dfr, 3>{ps});
+        else if (radix_log == 2) be.blocks(blocks, ps.threads, smem, ntt_pass_r<dfr, 2>{ps});
+        else be.blocks(blocks, ps.threads, smem, ntt_pass_r<dfr, 1>{ps});
     }
 }
 

@@ -41,14 +41,13 @@ struct host_be {
 
 // The bridge's ntt (kernels/ntt.cu) on the host.
 void host_device_ntt(std::vector<fr>& a, unsigned L, root_convention conv, bool inverse, bool coset,
-                     const fr& shift, unsigned radix, bool fp64 = false)
+                     const fr& shift, unsigned radix)
 {
     host_be be;
     const size_t n = size_t{1} << L;
     const size_t small = (size_t{2} << ((L + 1) / 2)) + 16;
     std::vector<dfr> tables(2 * small), tw(ntt_twiddle_count(L)), scratch(n);
     ntt_build_twiddles(be, tw.data(), L, dfr::from_host(root_of_unity(L, conv)), tables.data());
-    if (fp64) ntt_twiddles_to_fp64(be, tw.data(), L);
     ntt_scaling sc;
     const fr n_inv = fr::from_u64(n).inverse();
     if (!inverse) {
@@ -70,7 +69,7 @@ void host_device_ntt(std::vector<fr>& a, unsigned L, root_convention conv, bool 
     }
     std::vector<dfr> d(n);
     for (size_t i = 0; i < n; ++i) d[i] = dfr::from_host(a[i]);
-    ntt_run(be, d.data(), scratch.data(), tw.data(), L, inverse, sc, radix, fp64);
+    ntt_run(be, d.data(), scratch.data(), tw.data(), L, inverse, sc, radix);
     for (size_t i = 0; i < n; ++i) a[i] = d[i].to_host();
 }
 
@@ -99,32 +98,6 @@ TEST_CASE("device NTT schedule equals the CPU NTT for every radix (host emulatio
                     host_device_ntt(got, L, conv, kind == 1 || kind == 3, kind >= 2, shift, radix);
                     REQUIRE(got == want);
                 }
-            }
-        }
-    }
-}
-
-TEST_CASE("device NTT schedule with the twiddle products on the FP64 units equals the CPU NTT (host emulation)")
-{
-    std::mt19937_64 rng(test::test_seed() + 41);
-    for (unsigned L : {1u, 3u, 11u, 13u}) {
-        const size_t n = size_t{1} << L;
-        std::vector<fr> in(n);
-        for (auto& x : in) x = fr::random(rng);
-        const auto conv = L % 2 ? root_convention::snarkjs : root_convention::bellperson;
-        const ntt_domain dom(L, conv);
-        const fr shift = fr::from_u64(7);
-        for (int kind = 0; kind < 4; ++kind) {
-            std::vector<fr> want = in;
-            if (kind == 0) ntt(want, dom, 1);
-            else if (kind == 1) intt(want, dom, 1);
-            else if (kind == 2) coset_ntt(want, dom, shift, 1);
-            else coset_intt(want, dom, shift, 1);
-            for (unsigned radix : {1u, 2u, 3u}) {
-                INFO("L " << L << " kind " << kind << " radix " << radix);
-                std::vector<fr> got = in;
-                host_device_ntt(got, L, conv, kind == 1 || kind == 3, kind >= 2, shift, radix, true);
-                REQUIRE(got == want);
             }
         }
     }

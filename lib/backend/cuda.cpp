@@ -164,8 +164,6 @@ namespace {
 template <class F>
 void field_apply(bridge::field field, gpu_field_op op, std::span<const F> a, std::span<const F> b, std::span<F> out)
 {
-    if (op == gpu_field_op::mul_fp64 && field == bridge::field::fp2)
-        throw error(errc::invalid_argument, "gpu_field_apply: mul_fp64 is defined for Fp and Fr, not Fp2");
     const bool unary = op == gpu_field_op::sqr || op == gpu_field_op::neg;
     if (a.size() != out.size() || (!unary && b.size() != a.size()))
         throw error(errc::invalid_argument,
@@ -188,11 +186,11 @@ void gpu_field_apply(gpu_field_op op, std::span<const fp2> a, std::span<const fp
     field_apply<fp2>(bridge::field::fp2, op, a, b, out);
 }
 
-gpu_mul_rate gpu_bench_field_mul(gpu_field f, unsigned blocks, unsigned iters, gpu_mul_method method)
+gpu_mul_rate gpu_bench_field_mul(gpu_field f, unsigned blocks, unsigned iters)
 {
     gpu_mul_rate r;
     const bridge::field bf = f == gpu_field::fp ? bridge::field::fp : bridge::field::fr;
-    r.ms = cuda_bridge::field_mul_bench(bf, unsigned(method), std::max(blocks, 1u), iters, &r.muls);
+    r.ms = cuda_bridge::field_mul_bench(bf, std::max(blocks, 1u), iters, &r.muls);
     return r;
 }
 
@@ -389,7 +387,7 @@ void gpu_field_apply(gpu_field_op, std::span<const fp2>, std::span<const fp2>, s
 {
     no_cuda("gpu_field_apply");
 }
-gpu_mul_rate gpu_bench_field_mul(gpu_field, unsigned, unsigned, gpu_mul_method) { no_cuda("gpu_bench_field_mul"); }
+gpu_mul_rate gpu_bench_field_mul(gpu_field, unsigned, unsigned) { no_cuda("gpu_bench_field_mul"); }
 
 void gpu_ntt(std::span<bn254::fr>, root_convention, gpu_ntt_kind, const bn254::fr&) { no_cuda("gpu_ntt"); }
 void gpu_ntt_device(bn254::fr*, unsigned, root_convention, gpu_ntt_kind, const bn254::fr&, const bn254::fr&)

@@ -143,11 +143,9 @@ struct gpu_memory_info {
 gpu_memory_info gpu_memory();
 
 // ---- field arithmetic (tests) and multiply throughput (benchmarks) -------------------------
-// mul_fp64: a·b by the Montgomery product on the FP64 units (Fp and Fr only);
-// equal to mul.
-enum class gpu_field_op : uint8_t { mul, sqr, add, sub, neg, mul_fp64 };
+enum class gpu_field_op : uint8_t { mul, sqr, add, sub, neg };
 // out[i] = a[i] op b[i] (b ignored for sqr and neg), computed on the device.
-// Throws errc::invalid_argument when the lengths differ, or for mul_fp64 over Fp2.
+// Throws errc::invalid_argument when the lengths differ.
 void gpu_field_apply(gpu_field_op op, std::span<const fp> a, std::span<const fp> b, std::span<fp> out);
 void gpu_field_apply(gpu_field_op op, std::span<const fr> a, std::span<const fr> b, std::span<fr> out);
 void gpu_field_apply(gpu_field_op op, std::span<const fp2> a, std::span<const fp2> b, std::span<fp2> out);
@@ -157,15 +155,8 @@ struct gpu_mul_rate {
     double ms = 0;     // device time of the timed kernel
     double muls = 0;   // Montgomery multiplications it performed
 };
-// How the benchmark multiplies: the integer Montgomery product (the one every
-// kernel uses), or the product on the FP64 units with one operand converted
-// from and back to the field's words each time (words) or kept in its 52-bit
-// limbs (limbs); or both pipes at once, half (mixed_half) or a quarter
-// (mixed_quarter) of the independent chains on the FP64 units.
-enum class gpu_mul_method : uint8_t { imad, fp64_words, fp64_limbs, mixed_half, mixed_quarter };
 // blocks × 256 threads, each `iters` × 4 independent multiplication chains.
-gpu_mul_rate gpu_bench_field_mul(gpu_field f, unsigned blocks, unsigned iters,
-                                 gpu_mul_method method = gpu_mul_method::imad);
+gpu_mul_rate gpu_bench_field_mul(gpu_field f, unsigned blocks, unsigned iters);
 
 // ---- NTT over Fr ------------------------------------------------------------------------
 // The same transforms as ntt/ntt.hpp, natural order in and out:

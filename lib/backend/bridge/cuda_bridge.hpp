@@ -62,9 +62,9 @@ double timer_stop_ms(bridge::timer t);   // synchronises on the stop event
 // Host arrays of n elements of that field.
 void field_apply(bridge::field field, gpu_field_op op, const void* a, const void* b, void* out, size_t n);
 // Runs blocks·256 threads, each `iters` times 4 independent dependent
-// multiplications over Fp or Fr (fp2 counts as Fr) by `method` (the value of
-// gpu_mul_method); returns device milliseconds and sets *muls.
-double field_mul_bench(bridge::field field, unsigned method, unsigned blocks, unsigned iters, double* muls);
+// multiplications over Fp or Fr (fp2 counts as Fr); returns device
+// milliseconds and sets *muls.
+double field_mul_bench(bridge::field field, unsigned blocks, unsigned iters, double* muls);
 
 // NTT of data[0 … 2^log_n) in device memory. omega: the primitive 2^log_n-th
 // root of the convention conv (its twiddle table is cached under
