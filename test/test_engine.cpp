@@ -25,6 +25,7 @@
 
 #include "recording_sink.hpp"
 #include "engine_gate.hpp"
+#include "../lib/pipeline/fifo_mutex.hpp"
 #include "cuzk/backend/cuda.hpp"
 #include "cuzk/error.hpp"
 #include "cuzk/groth16/circuit.hpp"
@@ -1268,6 +1269,95 @@ TEST_CASE("engine: device memory budget serialises device parts and refuses what
         CHECK(st.jobs_submitted == 1);
         CHECK(st.device_memory_reserved.at(0) == 0);
         CHECK(st.device_memory_peak.at(0) == (100u << 10));
+    }
+}
+
+TEST_CASE("engine: the device lock is granted in arrival order", "[engine]")
+{
+    SECTION("fifo_mutex: waiters acquire in the order they called lock()")
+    {
+        pipeline::detail::fifo_mutex m;
+        std::vector<int> order;   // written under m
+        m.lock();
+        std::vector<std::thread> ts;
+        for (int i = 0; i < 6; ++i) {
+            ts.emplace_back([&, i] {
+                m.lock();
+                order.push_back(i);
+                m.unlock();
+            });
+            // Thread i is queued (holder + i + 1 tickets) before thread i + 1 starts.
+            while (m.queued() != uint64_t(i) + 2) std::this_thread::yield();
+        }
+        m.unlock();
+        for (auto& t : ts) t.join();
+        CHECK(order == std::vector<int>{0, 1, 2, 3, 4, 5});
+        CHECK(m.queued() == 0);
+    }
+    SECTION("fifo_mutex: mutual exclusion under contention")
+    {
+        pipeline::detail::fifo_mutex m;
+        int inside = 0, worst = 0;
+        long count = 0;
+        std::vector<std::thread> ts;
+        for (int i = 0; i < 8; ++i)
+            ts.emplace_back([&] {
+                for (int k = 0; k < 2000; ++k) {
+                    std::lock_guard lk(m);
+                    worst = std::max(worst, ++inside);
+                    ++count;
+                    --inside;
+                }
+            });
+        for (auto& t : ts) t.join();
+        CHECK(worst == 1);
+        CHECK(count == 8 * 2000);
+    }
+    SECTION("engine: while a worker waits for the device, each other worker takes it at most once")
+    {
+        // Three prove workers on one device, partitions always ready: with
+        // arrival order each wait sees at most the two others' calls (plus,
+        // rarely, one more taken between the wait's begin event and its lock).
+        const test_key k(test::test_seed() + 44, 1, 200);
+        test_recorder rec;
+        pipeline::engine_config cfg;
+        cfg.synth_workers = 3;
+        cfg.lookahead = 6;
+        cfg.workers_per_device = 3;
+        cfg.device_threads = 1;
+        cfg.sink = &rec;
+        {
+            pipeline::engine eng(cfg);
+            const auto key = eng.add_key(k.pk, k.pce, {"k", 0, 100 << 10});
+            std::vector<pipeline::job_handle> hs;
+            for (int j = 0; j < 6; ++j) {
+                std::vector<pipeline::partition> parts;
+                for (int p = 0; p < 4; ++p) parts.push_back(pipeline::circuit_partition{k.circuit_ptr(uint64_t(j * 4 + p))});
+                hs.push_back(eng.submit({key, std::move(parts), 0, ""}));
+            }
+            for (auto& h : hs) REQUIRE(h.wait().status == job_status::completed);
+        }
+        auto ev = rec.take();
+        std::stable_sort(ev.begin(), ev.end(), [](const auto& x, const auto& y) { return x.t_ns < y.t_ns; });
+        std::map<int, uint64_t> since;   // worker -> acquisitions by others since its wait began
+        std::map<int, bool> waiting;
+        uint64_t worst = 0, waits = 0;
+        for (const auto& e : ev) {
+            if (e.name != "LOCK_WAIT") continue;
+            if (e.ph == timeline::phase::begin) {
+                waiting[e.worker] = true;
+                since[e.worker] = 0;
+                ++waits;
+            } else if (e.ph == timeline::phase::end) {
+                waiting[e.worker] = false;
+                worst = std::max(worst, since[e.worker]);
+                for (auto& [w, on] : waiting)
+                    if (on && w != e.worker) ++since[w];
+            }
+        }
+        INFO("waits " << waits << ", most acquisitions by others during one wait " << worst);
+        CHECK(waits >= 6);
+        CHECK(worst <= 3);
     }
 }
 

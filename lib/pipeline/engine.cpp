@@ -24,6 +24,7 @@
 #include "cuzk/io/bellperson.hpp"
 #include "cuzk/util/bytes.hpp"
 #include "cuzk/util/parallel.hpp"
+#include "fifo_mutex.hpp"
 
 namespace cuzk::pipeline {
 
@@ -201,7 +202,7 @@ struct engine_core {
     uint64_t next_call = 0;
     engine_stats counters;
 
-    std::vector<std::unique_ptr<std::mutex>> device_locks;
+    std::vector<std::unique_ptr<detail::fifo_mutex>> device_locks;   // served in arrival order
     std::vector<int> numbers;                  // per device: CUDA device number (cuda) or index (cpu)
     std::vector<unsigned> consecutive_errors;  // per device: device errors in a row
     unsigned live_devices = 0;                 // devices not excluded
@@ -1336,7 +1337,7 @@ engine::engine(const engine_config& cfg) : cfg_(cfg)
                                     human_size(cfg.host_memory_budget), human_size(p->resident_host), n_dev));
         p->peak = p->resident_host;
     }
-    for (size_t d = 0; d < n_dev; ++d) p->device_locks.push_back(std::make_unique<std::mutex>());
+    for (size_t d = 0; d < n_dev; ++d) p->device_locks.push_back(std::make_unique<detail::fifo_mutex>());
     p_ = std::move(p);
     // Worker numbers: synthesis, then prove workers (device-major), then tails.
     try {
