@@ -1361,6 +1361,53 @@ TEST_CASE("engine: the device lock is granted in arrival order", "[engine]")
     }
 }
 
+TEST_CASE("engine: a free lookahead slot goes to the waiting partition first in the queue's order", "[engine]")
+{
+    // Three synthesis workers, one lookahead slot, one prove worker: the
+    // synthesised partitions wait for the slot. While one waits, a partition
+    // later in the order (a later job, or a later partition of its job) may
+    // pass it only by reaching the slot between its SYNTH_END event and its
+    // wait, so at most two (one per other worker).
+    const test_key k(test::test_seed() + 45, 1, 200);
+    test_recorder rec;
+    pipeline::engine_config cfg;
+    cfg.synth_workers = 3;
+    cfg.lookahead = 1;
+    cfg.workers_per_device = 1;
+    cfg.device_threads = 1;
+    cfg.sink = &rec;
+    const int jobs = 5, parts = 4;
+    {
+        pipeline::engine eng(cfg);
+        const auto key = eng.add_key(k.pk, k.pce, {"k", 0, 100 << 10});
+        std::vector<pipeline::job_handle> hs;
+        for (int j = 0; j < jobs; ++j) {
+            std::vector<pipeline::partition> ps;
+            for (int p = 0; p < parts; ++p) ps.push_back(pipeline::circuit_partition{k.circuit_ptr(uint64_t(j * parts + p))});
+            hs.push_back(eng.submit({key, std::move(ps), 0, "j" + std::to_string(j)}));
+        }
+        for (auto& h : hs) REQUIRE(h.wait().status == job_status::completed);
+    }
+    // Per partition (order = job · parts + partition): its SYNTH_END and CHAN_SEND times.
+    std::map<int, std::pair<uint64_t, uint64_t>> t;
+    for (const auto& e : rec.take()) {
+        if (e.partition < 0 || e.job.size() < 2 || e.job[0] != 'j') continue;
+        const int o = std::stoi(e.job.substr(1)) * parts + e.partition;
+        if (e.name == "SYNTH_END") t[o].first = e.t_ns;
+        if (e.name == "CHAN_SEND") t[o].second = e.t_ns;
+    }
+    REQUIRE(t.size() == size_t(jobs * parts));
+    int worst = 0;
+    for (const auto& [o, x] : t) {
+        int passed = 0;
+        for (const auto& [o2, y] : t)
+            if (o2 > o && y.second > x.first && y.second < x.second) ++passed;
+        worst = std::max(worst, passed);
+    }
+    INFO("most later partitions queued while one waited: " << worst);
+    CHECK(worst <= 2);
+}
+
 // ---- backends ---------------------------------------------------------------------------------
 
 TEST_CASE("engine: backend cuda fails cleanly where CUDA is not available", "[engine]")

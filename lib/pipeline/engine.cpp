@@ -7,6 +7,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <thread>
 #include <tuple>
 #include <unordered_map>
@@ -72,6 +73,7 @@ struct order_key {
     {
         return std::tie(x.neg_priority, x.seq, x.part) < std::tie(y.neg_priority, y.seq, y.part);
     }
+    friend bool operator==(const order_key&, const order_key&) = default;
 };
 
 double ms(uint64_t ns) { return double(ns) * 1e-6; }
@@ -184,6 +186,7 @@ struct engine_core {
     }
     std::map<std::pair<int64_t, uint64_t>, std::shared_ptr<job_state>> dispatch;   // jobs with partitions left
     std::map<order_key, std::unique_ptr<work_item>> lookahead;
+    std::set<order_key> slot_waiters;   // synthesised partitions waiting for a lookahead slot
     std::deque<tail_item> tails;
     std::unordered_map<std::string, std::shared_ptr<job_state>> live;
     uint64_t next_seq = 0;
@@ -873,13 +876,24 @@ struct engine_core {
             input = partition{};   // drop the host's copy (a circuit may hold its own data)
 
             lk.lock();
-            if (ok)
-                cv_synth.wait(lk, [&] { return stopping || job->ending.load() || lookahead.size() < cfg.lookahead; });
+            const order_key key{-int64_t(job->priority), job->seq, item->part};
+            if (ok) {
+                // A free slot goes to the waiting partition first in the
+                // queue's order, not to whichever worker wakes first (which
+                // let later jobs' partitions pass one of an earlier job for
+                // 16 s on the H200).
+                slot_waiters.insert(key);
+                cv_synth.wait(lk, [&] {
+                    return stopping || job->ending.load() ||
+                           (lookahead.size() < cfg.lookahead && *slot_waiters.begin() == key);
+                });
+                slot_waiters.erase(key);
+                cv_synth.notify_all();   // the next waiter may have a slot too
+            }
             if (!ok || stopping || job->ending.load()) {
                 release_locked(item->reserved);
                 continue;
             }
-            const order_key key{-int64_t(job->priority), job->seq, item->part};
             emit(timeline::phase::instant, "CHAN_SEND", job.get(), int32_t(item->part), worker, -1);
             lookahead.emplace(key, std::move(item));
             cv_prove.notify_one();
