@@ -169,8 +169,9 @@ fc::porep_key c2_key(const options& o, const fc::seal_config& c, bool gpu, unsig
     return k;
 }
 
-// The proofs of a --repeat run: the last proof, each proof's seconds from its
-// submission to its result, and the wall time of the whole run.
+// The proofs of a --repeat run: the last proof, each proof's seconds (one
+// after the other: from its submission to its result; --concurrent: from the
+// common start, in the order they finished), and the wall time of the run.
 struct c2_runs {
     fc::c2_output out;
     json seconds = json::array();
@@ -202,12 +203,15 @@ c2_runs prove_in_turn(pipeline::engine& eng, pipeline::key_id key, const fc::c1_
 // partitions), so that the device goes from one proof's partitions to the
 // next without waiting for a synthesis; the first failure is rethrown after
 // all have finished. All proofs are of the same C1 output, so they are equal
-// up to their randomness; the last one is written.
+// up to their randomness; the last one is written. The threads race to
+// submit, so proofs are counted, and their times listed, in the order they
+// finish.
 c2_runs prove_concurrent(pipeline::engine& eng, pipeline::key_id key, const fc::c1_output& c1, unsigned repeat)
 {
     std::vector<fc::c2_output> outs(repeat);
     std::vector<double> secs(repeat, 0);
     std::vector<std::exception_ptr> errs(repeat);
+    std::atomic<unsigned> finished{0};
     const auto t_all = steady::now();
     {
         std::vector<std::jthread> th;
@@ -216,7 +220,7 @@ c2_runs prove_concurrent(pipeline::engine& eng, pipeline::key_id key, const fc::
                 try {
                     outs[r] = fc::porep_c2(eng, key, c1);
                     secs[r] = secs_since(t_all);
-                    std::fprintf(stderr, "cuzk porep c2: proof %u of %u done at %.1f s\n", r + 1, repeat, secs[r]);
+                    std::fprintf(stderr, "cuzk porep c2: %u of %u proofs done at %.1f s\n", ++finished, repeat, secs[r]);
                 } catch (...) {
                     errs[r] = std::current_exception();
                 }
@@ -226,6 +230,7 @@ c2_runs prove_concurrent(pipeline::engine& eng, pipeline::key_id key, const fc::
         if (e) std::rethrow_exception(e);
     c2_runs runs;
     runs.wall = secs_since(t_all);
+    std::sort(secs.begin(), secs.end());
     for (double s : secs) runs.seconds.push_back(json::number(fmt::format("{:.3f}", s)));
     runs.out = std::move(outs.back());
     std::fprintf(stderr, "cuzk porep c2: %u proofs at once in %.1f s: %.2f s per proof\n", repeat, runs.wall,
