@@ -1272,6 +1272,31 @@ TEST_CASE("engine: device memory budget serialises device parts and refuses what
     }
 }
 
+namespace {
+// A fresh engine (one device thread, the given workers and lookahead,
+// events to rec) runs `jobs` jobs of `parts` partitions of key k, ids
+// "j0", "j1", …; every job must complete.
+void run_contended(const test_key& k, unsigned synth, unsigned lookahead, unsigned provers, test_recorder& rec,
+                   int jobs, int parts)
+{
+    pipeline::engine_config cfg;
+    cfg.synth_workers = synth;
+    cfg.lookahead = lookahead;
+    cfg.workers_per_device = provers;
+    cfg.device_threads = 1;
+    cfg.sink = &rec;
+    pipeline::engine eng(cfg);
+    const auto key = eng.add_key(k.pk, k.pce, {"k", 0, 100 << 10});
+    std::vector<pipeline::job_handle> hs;
+    for (int j = 0; j < jobs; ++j) {
+        std::vector<pipeline::partition> ps;
+        for (int p = 0; p < parts; ++p) ps.push_back(pipeline::circuit_partition{k.circuit_ptr(uint64_t(j * parts + p))});
+        hs.push_back(eng.submit({key, std::move(ps), 0, "j" + std::to_string(j)}));
+    }
+    for (auto& h : hs) REQUIRE(h.wait().status == job_status::completed);
+}
+} // namespace
+
 TEST_CASE("engine: the device lock is granted in arrival order", "[engine]")
 {
     SECTION("fifo_mutex: waiters acquire in the order they called lock()")
@@ -1320,23 +1345,7 @@ TEST_CASE("engine: the device lock is granted in arrival order", "[engine]")
         // rarely, one more taken between the wait's begin event and its lock).
         const test_key k(test::test_seed() + 44, 1, 200);
         test_recorder rec;
-        pipeline::engine_config cfg;
-        cfg.synth_workers = 3;
-        cfg.lookahead = 6;
-        cfg.workers_per_device = 3;
-        cfg.device_threads = 1;
-        cfg.sink = &rec;
-        {
-            pipeline::engine eng(cfg);
-            const auto key = eng.add_key(k.pk, k.pce, {"k", 0, 100 << 10});
-            std::vector<pipeline::job_handle> hs;
-            for (int j = 0; j < 6; ++j) {
-                std::vector<pipeline::partition> parts;
-                for (int p = 0; p < 4; ++p) parts.push_back(pipeline::circuit_partition{k.circuit_ptr(uint64_t(j * 4 + p))});
-                hs.push_back(eng.submit({key, std::move(parts), 0, ""}));
-            }
-            for (auto& h : hs) REQUIRE(h.wait().status == job_status::completed);
-        }
+        run_contended(k, 3, 6, 3, rec, 6, 4);
         auto ev = rec.take();
         std::stable_sort(ev.begin(), ev.end(), [](const auto& x, const auto& y) { return x.t_ns < y.t_ns; });
         std::map<int, uint64_t> since;   // worker -> acquisitions by others since its wait began
@@ -1370,24 +1379,8 @@ TEST_CASE("engine: a free lookahead slot goes to the waiting partition first in 
     // wait, so at most two (one per other worker).
     const test_key k(test::test_seed() + 45, 1, 200);
     test_recorder rec;
-    pipeline::engine_config cfg;
-    cfg.synth_workers = 3;
-    cfg.lookahead = 1;
-    cfg.workers_per_device = 1;
-    cfg.device_threads = 1;
-    cfg.sink = &rec;
     const int jobs = 5, parts = 4;
-    {
-        pipeline::engine eng(cfg);
-        const auto key = eng.add_key(k.pk, k.pce, {"k", 0, 100 << 10});
-        std::vector<pipeline::job_handle> hs;
-        for (int j = 0; j < jobs; ++j) {
-            std::vector<pipeline::partition> ps;
-            for (int p = 0; p < parts; ++p) ps.push_back(pipeline::circuit_partition{k.circuit_ptr(uint64_t(j * parts + p))});
-            hs.push_back(eng.submit({key, std::move(ps), 0, "j" + std::to_string(j)}));
-        }
-        for (auto& h : hs) REQUIRE(h.wait().status == job_status::completed);
-    }
+    run_contended(k, 3, 1, 1, rec, jobs, parts);
     // Per partition (order = job · parts + partition): its SYNTH_END and CHAN_SEND times.
     std::map<int, std::pair<uint64_t, uint64_t>> t;
     for (const auto& e : rec.take()) {
