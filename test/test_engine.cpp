@@ -1277,9 +1277,10 @@ namespace {
 // events to rec) runs `jobs` jobs of `parts` partitions of key k, ids
 // "j0", "j1", …; every job must complete.
 void run_contended(const test_key& k, unsigned synth, unsigned lookahead, unsigned provers, test_recorder& rec,
-                   int jobs, int parts)
+                   int jobs, int parts, uint64_t device_budget = 0)
 {
     pipeline::engine_config cfg;
+    cfg.device_memory_budget = device_budget;
     cfg.synth_workers = synth;
     cfg.lookahead = lookahead;
     cfg.workers_per_device = provers;
@@ -1368,6 +1369,38 @@ TEST_CASE("engine: the device lock is granted in arrival order", "[engine]")
         CHECK(waits >= 6);
         CHECK(worst <= 3);
     }
+}
+
+TEST_CASE("engine: device memory is reserved in arrival order", "[engine]")
+{
+    // A device budget for one call and three prove workers: while one waits
+    // for the budget (DEV_MEM_WAIT), each other worker may start at most one
+    // call (LOCK_WAIT end), plus one that reserved between the wait's
+    // check and its event.
+    const test_key k(test::test_seed() + 46, 1, 200);
+    test_recorder rec;
+    run_contended(k, 3, 6, 3, rec, 6, 4, 150 << 10);
+    auto ev = rec.take();
+    std::stable_sort(ev.begin(), ev.end(), [](const auto& x, const auto& y) { return x.t_ns < y.t_ns; });
+    std::map<int, uint64_t> since;
+    std::map<int, bool> waiting;
+    uint64_t worst = 0, waits = 0;
+    for (const auto& e : ev) {
+        if (e.name == "DEV_MEM_WAIT" && e.ph == timeline::phase::begin) {
+            waiting[e.worker] = true;
+            since[e.worker] = 0;
+            ++waits;
+        } else if (e.name == "DEV_MEM_WAIT" && e.ph == timeline::phase::end) {
+            waiting[e.worker] = false;
+            worst = std::max(worst, since[e.worker]);
+        } else if (e.name == "LOCK_WAIT" && e.ph == timeline::phase::end) {
+            for (auto& [w, on] : waiting)
+                if (on && w != e.worker) ++since[w];
+        }
+    }
+    INFO("waits " << waits << ", most calls started by others during one wait " << worst);
+    CHECK(waits >= 6);
+    CHECK(worst <= 3);
 }
 
 TEST_CASE("engine: a free lookahead slot goes to the waiting partition first in the queue's order", "[engine]")

@@ -200,6 +200,7 @@ struct engine_core {
     std::vector<const void*> counted;     // proving keys and PCEs already counted in resident_host
     std::condition_variable cv_devmem;   // device budget freed, stop
     std::vector<uint64_t> dev_reserved, dev_peak;   // per device: device parts in progress plus resident keys
+    std::vector<uint64_t> dev_mem_next, dev_mem_turn;   // per device: reservation tickets (under a budget)
     uint64_t resident_total = 0;          // resident key bytes (on every device)
     uint64_t max_device_bytes = 0;        // the largest device estimate of a key whose parts fit the budget
     uint64_t next_call = 0;
@@ -930,15 +931,24 @@ struct engine_core {
     }
 
     // Reserves `bytes` of the device's budget, waiting while it is short;
-    // false when the engine stops first.
+    // false when the engine stops first. Under a budget the reservations are
+    // granted in arrival order (a ticket each), so that a worker back from
+    // its call cannot take the memory again before one already waiting.
     bool reserve_device(uint64_t bytes, const job_state* job, int32_t part, int32_t worker, int32_t device)
     {
         std::unique_lock lk(mu);
-        uint64_t& r = dev_reserved[size_t(device)];
-        if (cfg.device_memory_budget != 0 && r + bytes > cfg.device_memory_budget) {
-            emit(timeline::phase::begin, "DEV_MEM_WAIT", job, part, worker, device, {{"bytes", std::to_string(bytes)}});
-            cv_devmem.wait(lk, [&] { return stopping || r + bytes <= cfg.device_memory_budget; });
-            emit(timeline::phase::end, "DEV_MEM_WAIT", job, part, worker, device);
+        const size_t d = size_t(device);
+        uint64_t& r = dev_reserved[d];
+        if (cfg.device_memory_budget != 0) {
+            const uint64_t ticket = dev_mem_next[d]++;
+            auto ready = [&] { return dev_mem_turn[d] == ticket && r + bytes <= cfg.device_memory_budget; };
+            if (!ready()) {
+                emit(timeline::phase::begin, "DEV_MEM_WAIT", job, part, worker, device, {{"bytes", std::to_string(bytes)}});
+                cv_devmem.wait(lk, [&] { return stopping || ready(); });
+                emit(timeline::phase::end, "DEV_MEM_WAIT", job, part, worker, device);
+            }
+            ++dev_mem_turn[d];
+            cv_devmem.notify_all();   // the next ticket may fit as well
             if (stopping) return false;
         }
         r += bytes;
@@ -1341,6 +1351,8 @@ engine::engine(const engine_config& cfg) : cfg_(cfg)
     p->counters.device_numbers = p->numbers;
     p->dev_reserved.assign(n_dev, 0);
     p->dev_peak.assign(n_dev, 0);
+    p->dev_mem_next.assign(n_dev, 0);
+    p->dev_mem_turn.assign(n_dev, 0);
     if (cfg.backend == engine_backend::cuda) {
         // The backend's page-locked staging buffers (per device) count in the host budget.
         p->resident_host = gpu_staging_host_bytes() * n_dev;
