@@ -858,6 +858,7 @@ struct engine_core {
             dropped = {};
 
             bool ok = false;
+            double synth_ms = 0;
             if (!job->ending.load()) {
                 const uint64_t t_start = now_ns();
                 emit(timeline::phase::instant, "SYNTH_START", job.get(), int32_t(item->part), worker, -1);
@@ -870,9 +871,7 @@ struct engine_core {
                     input = partition{};
                     fail(job, item->part, *err);
                 }
-                if (ok)
-                    emit(timeline::phase::instant, "SYNTH_END", job.get(), int32_t(item->part), worker, -1,
-                         {{"synth_ms", fmt::format("{:.3f}", ms(now_ns() - t_start))}});
+                if (ok) synth_ms = ms(now_ns() - t_start);
             }
             input = partition{};   // drop the host's copy (a circuit may hold its own data)
 
@@ -884,6 +883,10 @@ struct engine_core {
                 // let later jobs' partitions pass one of an earlier job for
                 // 16 s on the H200).
                 slot_waiters.insert(key);
+                // Emitted once the partition is in line for a slot, so that
+                // SYNTH_END … CHAN_SEND is exactly its wait.
+                emit(timeline::phase::instant, "SYNTH_END", job.get(), int32_t(item->part), worker, -1,
+                     {{"synth_ms", fmt::format("{:.3f}", synth_ms)}});
                 cv_synth.wait(lk, [&] {
                     return stopping || job->ending.load() ||
                            (lookahead.size() < cfg.lookahead && *slot_waiters.begin() == key);
@@ -990,8 +993,13 @@ struct engine_core {
             for (size_t i = first; i < batch.size(); ++i) release(batch[i]->reserved);
             return;
         }
+        // The place in line first, then the wait's event: a LOCK_WAIT span
+        // sees only calls that were ahead of it.
+        detail::fifo_mutex& dev_lock = *device_locks[size_t(device)];
+        const uint64_t ticket = dev_lock.take();
         emit(timeline::phase::begin, "LOCK_WAIT", head.job.get(), int32_t(head.part), worker, device);
-        std::unique_lock dev(*device_locks[size_t(device)]);
+        dev_lock.wait(ticket);
+        std::unique_lock dev(dev_lock, std::adopt_lock);
         emit(timeline::phase::end, "LOCK_WAIT", head.job.get(), int32_t(head.part), worker, device);
         const uint64_t t_busy = now_ns();
         uint64_t proved = 0;

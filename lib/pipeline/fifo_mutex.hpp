@@ -21,10 +21,18 @@ namespace cuzk::pipeline::detail {
 
 class fifo_mutex {
 public:
-    void lock()
+    void lock() { wait(take()); }
+    // lock() in two steps, so that a caller can note the wait once it has
+    // its place in line: take() the place, then wait() until it is served
+    // (every ticket taken must be waited for, or the line stops).
+    uint64_t take()
+    {
+        std::lock_guard lk(m_);
+        return next_++;
+    }
+    void wait(uint64_t ticket)
     {
         std::unique_lock lk(m_);
-        const uint64_t ticket = next_++;
         cv_.wait(lk, [&] { return serving_ == ticket; });
     }
     void unlock()
