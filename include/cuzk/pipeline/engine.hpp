@@ -5,7 +5,10 @@
 // engine") tells the whole story; this header keeps the contracts.
 //
 // Contracts in brief:
-//   - order: priority (higher first), then submission, then partition;
+//   - order: priority (higher first), then submission, then partition; a
+//     partition waiting for a lookahead slot, for device memory or for the
+//     device lock is served in that order or in arrival order, so no later
+//     work overtakes it more than once per worker (no starvation);
 //   - a job ends exactly once (completed, failed with the first failure, or
 //     cancelled), its waiters are woken and on_done runs once; a failure in
 //     one job never affects another job or the engine;
