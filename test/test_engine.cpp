@@ -1296,6 +1296,30 @@ void run_contended(const test_key& k, unsigned synth, unsigned lookahead, unsign
     }
     for (auto& h : hs) REQUIRE(h.wait().status == job_status::completed);
 }
+
+// Over the spans named `wait` (per worker): how many waits there were, and
+// the most device calls (LOCK_WAIT ends) other workers started during one.
+std::pair<uint64_t, uint64_t> most_calls_during(std::vector<timeline::event> ev, const std::string& wait)
+{
+    std::stable_sort(ev.begin(), ev.end(), [](const auto& x, const auto& y) { return x.t_ns < y.t_ns; });
+    std::map<int, uint64_t> since;   // worker -> calls started by others since its wait began
+    std::map<int, bool> waiting;
+    uint64_t worst = 0, waits = 0;
+    for (const auto& e : ev) {
+        if (e.name == wait && e.ph == timeline::phase::begin) {
+            waiting[e.worker] = true;
+            since[e.worker] = 0;
+            ++waits;
+        } else if (e.name == wait && e.ph == timeline::phase::end) {
+            waiting[e.worker] = false;
+            worst = std::max(worst, since[e.worker]);
+        }
+        if (e.name == "LOCK_WAIT" && e.ph == timeline::phase::end)
+            for (auto& [w, on] : waiting)
+                if (on && w != e.worker) ++since[w];
+    }
+    return {waits, worst};
+}
 } // namespace
 
 TEST_CASE("engine: the device lock is granted in arrival order", "[engine]")
@@ -1347,24 +1371,7 @@ TEST_CASE("engine: the device lock is granted in arrival order", "[engine]")
         const test_key k(test::test_seed() + 44, 1, 200);
         test_recorder rec;
         run_contended(k, 3, 6, 3, rec, 6, 4);
-        auto ev = rec.take();
-        std::stable_sort(ev.begin(), ev.end(), [](const auto& x, const auto& y) { return x.t_ns < y.t_ns; });
-        std::map<int, uint64_t> since;   // worker -> acquisitions by others since its wait began
-        std::map<int, bool> waiting;
-        uint64_t worst = 0, waits = 0;
-        for (const auto& e : ev) {
-            if (e.name != "LOCK_WAIT") continue;
-            if (e.ph == timeline::phase::begin) {
-                waiting[e.worker] = true;
-                since[e.worker] = 0;
-                ++waits;
-            } else if (e.ph == timeline::phase::end) {
-                waiting[e.worker] = false;
-                worst = std::max(worst, since[e.worker]);
-                for (auto& [w, on] : waiting)
-                    if (on && w != e.worker) ++since[w];
-            }
-        }
+        const auto [waits, worst] = most_calls_during(rec.take(), "LOCK_WAIT");
         INFO("waits " << waits << ", most acquisitions by others during one wait " << worst);
         CHECK(waits >= 6);
         CHECK(worst <= 2);
@@ -1379,24 +1386,7 @@ TEST_CASE("engine: device memory is reserved in arrival order", "[engine]")
     const test_key k(test::test_seed() + 46, 1, 200);
     test_recorder rec;
     run_contended(k, 3, 6, 3, rec, 6, 4, 150 << 10);
-    auto ev = rec.take();
-    std::stable_sort(ev.begin(), ev.end(), [](const auto& x, const auto& y) { return x.t_ns < y.t_ns; });
-    std::map<int, uint64_t> since;
-    std::map<int, bool> waiting;
-    uint64_t worst = 0, waits = 0;
-    for (const auto& e : ev) {
-        if (e.name == "DEV_MEM_WAIT" && e.ph == timeline::phase::begin) {
-            waiting[e.worker] = true;
-            since[e.worker] = 0;
-            ++waits;
-        } else if (e.name == "DEV_MEM_WAIT" && e.ph == timeline::phase::end) {
-            waiting[e.worker] = false;
-            worst = std::max(worst, since[e.worker]);
-        } else if (e.name == "LOCK_WAIT" && e.ph == timeline::phase::end) {
-            for (auto& [w, on] : waiting)
-                if (on && w != e.worker) ++since[w];
-        }
-    }
+    const auto [waits, worst] = most_calls_during(rec.take(), "DEV_MEM_WAIT");
     INFO("waits " << waits << ", most calls started by others during one wait " << worst);
     CHECK(waits >= 6);
     CHECK(worst <= 2);
