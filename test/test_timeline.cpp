@@ -205,6 +205,11 @@ TEST_CASE("analysis: utilisation, gaps and every cause", "[timeline]")
     CHECK(a.queue_wait.median == 1500000);
     CHECK(a.queue_wait.p90 == 13 * ms);
     CHECK(a.device_work.median == 10 * ms);
+    // every partition was sent as it was synthesized; J1 p1 waited 10 ms for the lock
+    CHECK(a.slot_wait.count == 6);
+    CHECK(a.slot_wait.max == 0);
+    CHECK(a.lock_wait.count == 1);
+    CHECK(a.lock_wait.max == 10 * ms);
     // both jobs completed over 0..130 ms
     CHECK(a.throughput.jobs_completed == 2);
     CHECK(a.throughput.s_per_proof == Approx(0.065));

@@ -524,17 +524,25 @@ void report_devices(device_lists& busy, const cause_lists& l, const analysis_opt
 // Per-stage statistics over the partitions.
 void stage_statistics(analysis& a)
 {
-    std::vector<uint64_t> synth, queue, dstage, dwork;
+    std::vector<uint64_t> synth, queue, dstage, dwork, slot, lock;
     for (const partition_timing& p : a.partitions) {
         if (p.has_synth) synth.push_back(p.synth.length());
         if (p.has_queue) queue.push_back(p.queue.length());
         if (p.has_device) dstage.push_back(p.device_stage.length());
         if (p.device_work_ns) dwork.push_back(p.device_work_ns);
+        if (p.has_synth && p.has_queue && p.queue.begin >= p.synth.end) slot.push_back(p.queue.begin - p.synth.end);
+        if (!p.lock_wait.empty()) {
+            uint64_t t = 0;
+            for (const interval& iv : p.lock_wait) t += iv.length();
+            lock.push_back(t);
+        }
     }
     a.synth = compute_stats(synth);
     a.queue_wait = compute_stats(queue);
     a.device_stage = compute_stats(dstage);
     a.device_work = compute_stats(dwork);
+    a.slot_wait = compute_stats(slot);
+    a.lock_wait = compute_stats(lock);
 }
 
 // The syntheses running at each synthesis' start, and the synthesis time by

@@ -480,9 +480,11 @@ void summary_stages(const analysis& a, summary_text& s)
                           format_duration(st.median), format_duration(st.p90), format_duration(st.max)));
     };
     stat("synthesis", a.synth);
+    stat("lookahead slot wait", a.slot_wait);
     stat("queue wait", a.queue_wait);
     const bool own_words = opt.device_word != "device";
     stat(own_words ? "device stage" : "device stage (GPU_START..END)", a.device_stage);
+    stat("device lock wait", a.lock_wait);
     stat("device work (spans)", a.device_work);
     stat("NTT + H MSM (CUZK_TIMING)", a.kernel.ntt_msm_h);
     stat("batch additions (CUZK_TIMING)", a.kernel.batch_add);

@@ -6,6 +6,9 @@
 //   SYNTH_END, queue wait CHAN_SEND (or GPU_QUEUE)..GPU_PICKUP, device stage
 //   GPU_START..GPU_END (GPU_PICKUP..GPU_END when there is no GPU_START). When
 //   an event repeats (a retry), the first start and the last end count.
+//   Between them: the lookahead slot wait SYNTH_END..CHAN_SEND, and inside
+//   the device stage the LOCK_WAIT spans; their statistics' maxima show a
+//   partition left waiting while others went ahead.
 // - Spans: a begin is closed by the next end with the same name, job,
 //   partition, worker and device (innermost first). Unclosed begins and
 //   unopened ends are counted in unmatched_spans and otherwise ignored.
@@ -220,6 +223,10 @@ struct analysis {
     double utilisation = 0;                       // busy_ns / window_ns
     std::array<uint64_t, gap_cause_count> idle_by_cause{};   // Σ over devices
     stage_stats synth, queue_wait, device_stage, device_work;
+    // SYNTH_END..CHAN_SEND (waiting for a lookahead slot; partitions with
+    // both events) and the LOCK_WAIT time of each partition that has any:
+    // a long maximum in either names a partition left waiting.
+    stage_stats slot_wait, lock_wait;
     std::vector<concurrency_bucket> by_concurrency;
     throughput_report throughput;
     verdict_kind verdict = verdict_kind::no_device_work;
