@@ -1320,6 +1320,20 @@ std::pair<uint64_t, uint64_t> most_calls_during(std::vector<timeline::event> ev,
     }
     return {waits, worst};
 }
+
+// Three prove workers on one device, partitions always ready (with
+// `budget`, room for one call): during any one `wait` span, from the
+// worker's place in line, each other worker starts at most one call.
+void check_calls_during(uint64_t seed, uint64_t budget, const std::string& wait)
+{
+    const test_key k(seed, 1, 200);
+    test_recorder rec;
+    run_contended(k, 3, 6, 3, rec, 6, 4, budget);
+    const auto [waits, worst] = most_calls_during(rec.take(), wait);
+    INFO(wait << ": " << waits << " waits, most calls started by others during one " << worst);
+    CHECK(waits >= 6);
+    CHECK(worst <= 2);
+}
 } // namespace
 
 TEST_CASE("engine: the device lock is granted in arrival order", "[engine]")
@@ -1365,31 +1379,14 @@ TEST_CASE("engine: the device lock is granted in arrival order", "[engine]")
     }
     SECTION("engine: while a worker waits for the device, each other worker takes it at most once")
     {
-        // Three prove workers on one device, partitions always ready: in
-        // arrival order a wait (from its place in line) sees at most the two
-        // others' calls.
-        const test_key k(test::test_seed() + 44, 1, 200);
-        test_recorder rec;
-        run_contended(k, 3, 6, 3, rec, 6, 4);
-        const auto [waits, worst] = most_calls_during(rec.take(), "LOCK_WAIT");
-        INFO("waits " << waits << ", most acquisitions by others during one wait " << worst);
-        CHECK(waits >= 6);
-        CHECK(worst <= 2);
+        check_calls_during(test::test_seed() + 44, 0, "LOCK_WAIT");
     }
 }
 
 TEST_CASE("engine: device memory is reserved in arrival order", "[engine]")
 {
-    // A device budget for one call and three prove workers: while one waits
-    // for the budget (DEV_MEM_WAIT, from its place in line), each other
-    // worker may start at most one call (LOCK_WAIT end).
-    const test_key k(test::test_seed() + 46, 1, 200);
-    test_recorder rec;
-    run_contended(k, 3, 6, 3, rec, 6, 4, 150 << 10);
-    const auto [waits, worst] = most_calls_during(rec.take(), "DEV_MEM_WAIT");
-    INFO("waits " << waits << ", most calls started by others during one wait " << worst);
-    CHECK(waits >= 6);
-    CHECK(worst <= 2);
+    // A device budget for one call: the waits for it (DEV_MEM_WAIT).
+    check_calls_during(test::test_seed() + 46, 150 << 10, "DEV_MEM_WAIT");
 }
 
 TEST_CASE("engine: a free lookahead slot goes to the waiting partition first in the queue's order", "[engine]")
