@@ -531,11 +531,7 @@ void stage_statistics(analysis& a)
         if (p.has_device) dstage.push_back(p.device_stage.length());
         if (p.device_work_ns) dwork.push_back(p.device_work_ns);
         if (p.has_synth && p.has_queue && p.queue.begin >= p.synth.end) slot.push_back(p.queue.begin - p.synth.end);
-        if (!p.lock_wait.empty()) {
-            uint64_t t = 0;
-            for (const interval& iv : p.lock_wait) t += iv.length();
-            lock.push_back(t);
-        }
+        if (!p.lock_wait.empty()) lock.push_back(union_length(p.lock_wait));
     }
     a.synth = compute_stats(synth);
     a.queue_wait = compute_stats(queue);
