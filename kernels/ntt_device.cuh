@@ -40,7 +40,9 @@
 // Pass 0 reads out of place (data → scratch), later passes scratch → scratch in
 // place, the last one back into data; a transform of one pass (L <= 11) is one
 // block, in place.
-// Work: n/2·(L − 1) multiplications (stage 0's twiddle is 1; later stages
+// Work: n/2·(L − 1) − n/4 multiplications (stage 0's twiddle is 1, and so is
+// the first of stage 1's two, which pass 0's stage groups of R >= 2 hold at a
+// fixed register, so skipping it is a warp-uniform branch; later stages
 // multiply by ω^0 too, as a warp's butterflies mostly need other powers), plus n
 // for any scaling; twiddles are read from the stage tables, consecutive
 // entries for a warp (the early stages' small tables stay in L1/L2).
@@ -210,7 +212,7 @@ struct ntt_pass {
                     const unsigned low = (row0 & lmask0) | ((i & ((1u << d) - 1)) << sl0);
                     const size_t j = (size_t(low) << b) + base + t;
                     const size_t half = size_t{1} << s;   // T_s has 2^s entries at tw[2^s − 1]
-                    if (s == 0) {
+                    if (s == 0 || (s == 1 && j == 0)) {   // ω^0 = 1: warp-uniform in pass 0 for R >= 2
                         const dfr y = x[i2];
                         x[i2] = x[i] - y;
                         x[i] = x[i] + y;
