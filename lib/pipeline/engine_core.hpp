@@ -1,0 +1,443 @@
+// cuzk — the proving engine's internals (lib/pipeline), shared by its parts:
+//   engine.cpp            the public engine and job_handle: start, submit, stop
+//   engine_keys.cpp       add_key: the checks and budgets a key must pass
+//   engine_synthesis.cpp  the synthesis workers: a partition's witness, a, b, c
+//   engine_device.cpp     the prove workers: device calls under the device lock
+//   engine_tail.cpp       the CPU tail of a partition and the end of a job
+// Not a public header: the types here may change with any commit.
+#pragma once
+
+#include "cuzk/pipeline/engine.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <thread>
+#include <tuple>
+#include <unordered_map>
+
+#include <fmt/format.h>
+
+#include "cuzk/backend/cuda.hpp"
+#include "cuzk/backend/fault.hpp"
+#include "cuzk/backend/gpu_prover.hpp"
+#include "cuzk/backend/gpu_prover_bn254.hpp"
+#include "cuzk/ec/encoding.hpp"
+#include "cuzk/groth16/circuit.hpp"
+#include "cuzk/groth16/prover_split.hpp"
+#include "cuzk/groth16/verifier.hpp"
+#include "cuzk/io/bellperson.hpp"
+#include "cuzk/util/bytes.hpp"
+#include "cuzk/util/parallel.hpp"
+#include "fifo_mutex.hpp"
+
+namespace cuzk::pipeline::detail {
+
+using clock = std::chrono::steady_clock;
+
+struct key_entry {
+    key_id id = 0;
+    std::string name;
+    std::shared_ptr<const groth16::proving_key> pk;
+    std::shared_ptr<const r1cs::pce> pce;
+    groth16::query_density density;
+    groth16::prepared_verifying_key pvk;
+    uint64_t partition_bytes = 0;
+    uint64_t device_bytes = 0;     // device memory per device part
+    uint64_t resident_bytes = 0;   // device memory the key holds (cuda: its gpu_key), per device
+    uint64_t host_bytes = 0;       // host memory counted for the key in the host budget
+    bool snarkjs = false;          // pk->conv == snarkjs (always for BN254 keys)
+    // The cuda backend's keys, one per engine device (index = device), each
+    // resident on its CUDA device; empty on the cpu backend.
+    std::vector<std::shared_ptr<const gpu_key>> gpu;
+    // A BN254 key (snarkjs convention) has its key, prepared verifying key
+    // and device keys here (null for BLS12-381 keys, whose pk, pce, density,
+    // pvk and gpu above are then the ones in use; for a BN254 key they stay
+    // empty).
+    struct bn254_part {
+        std::shared_ptr<const groth16::proving_key_t<bn254_curve>> pk;
+        groth16::prepared_verifying_key_t<bn254_curve> pvk;
+        std::vector<std::shared_ptr<const gpu_key_bn254>> gpu;   // cuda: one per engine device
+    };
+    std::unique_ptr<bn254_part> bn;
+    curve_id curve = curve_id::bls12_381;
+};
+
+// What a device part returns, per curve.
+using device_sums = std::variant<groth16::prove_sums, groth16::prove_sums_t<bn254_curve>>;
+
+// Dispatch order of partitions: priority (higher first), submission, partition.
+struct order_key {
+    int64_t neg_priority;
+    uint64_t seq;
+    uint32_t part;
+    friend bool operator<(const order_key& x, const order_key& y)
+    {
+        return std::tie(x.neg_priority, x.seq, x.part) < std::tie(y.neg_priority, y.seq, y.part);
+    }
+    friend bool operator==(const order_key&, const order_key&) = default;
+};
+
+inline double ms(uint64_t ns) { return double(ns) * 1e-6; }
+
+// "1.50 MiB (1572864 bytes)": budget messages give both.
+inline std::string size_text(uint64_t bytes) { return fmt::format("{} ({} bytes)", human_size(bytes), bytes); }
+
+// The variables of a proving key: its inputs and aux (either curve).
+template <class C>
+uint64_t variables(const groth16::proving_key_t<C>& pk)
+{
+    return uint64_t(pk.num_inputs) + pk.num_aux;
+}
+
+struct engine_core;
+
+struct job_state {
+    // Set at submit, then read-only.
+    std::string id;
+    uint64_t seq = 0;
+    int priority = 0;
+    uint32_t n_parts = 0;
+    std::shared_ptr<const key_entry> key;
+    std::function<void(const job_result&)> on_done;
+    std::weak_ptr<engine_core> eng;
+    uint64_t submitted_ns = 0;
+
+    // Guarded by the engine's mutex.
+    std::vector<partition> inputs;   // moved out as partitions are dispatched
+    uint32_t next_dispatch = 0;
+
+    // The claim that ends the job: whoever flips it first ends it, exactly once.
+    std::atomic<bool> ending{false};
+    std::atomic<job_status> status{job_status::queued};
+
+    // Guarded by m.
+    std::mutex m;
+    std::condition_variable cv;
+    bool published = false;                 // result is final (waiters may read it)
+    std::vector<partition_result> results;  // per partition, filled by the tails
+    uint32_t parts_done = 0;
+    job_result result;
+};
+
+// A partition between dispatch and the end of its device part.
+struct work_item {
+    std::shared_ptr<job_state> job;
+    uint32_t part = 0;
+    uint64_t reserved = 0;   // bytes of the memory budget it holds
+    bool device_eval = false;   // cuda: a, b, c are evaluated on the device from the witness
+    std::vector<fr> a, b, c, inputs, aux;
+    // cuda, device_eval: aux packed during synthesis (aux is then empty), so
+    // that the device part under the lock only copies it (gpu_packed_witness).
+    std::unique_ptr<gpu_packed_witness> packed;
+    std::vector<fr> w;          // snarkjs keys: the full witness (inputs holds its first num_inputs values)
+    // BN254 keys: the full witness, its first num_inputs values, and A·w, B·w
+    // from the synthesis stage (all empty for BLS12-381 keys).
+    struct bn254_vectors {
+        std::vector<bn254::fr> w, inputs, a, b;
+    } bn;
+    // A borrowed partition: the host's arrays, read in place while `hold`
+    // is kept (dropping it releases them).
+    bool borrowed = false;
+    std::shared_ptr<const void> hold;
+    std::span<const fr> borrowed_aux, borrowed_a, borrowed_b, borrowed_c;
+
+    std::span<const fr> aux_span() const { return borrowed ? borrowed_aux : std::span<const fr>(aux); }
+    std::span<const fr> a_span() const { return borrowed ? borrowed_a : std::span<const fr>(a); }
+    std::span<const fr> b_span() const { return borrowed ? borrowed_b : std::span<const fr>(b); }
+    std::span<const fr> c_span() const { return borrowed ? borrowed_c : std::span<const fr>(c); }
+    void drop_borrowed() noexcept
+    {
+        borrowed = false;
+        hold.reset();
+        borrowed_aux = borrowed_a = borrowed_b = borrowed_c = {};
+    }
+};
+
+// A partition between the device part and the end of its CPU tail.
+struct tail_item {
+    std::shared_ptr<job_state> job;
+    uint32_t part = 0;
+    device_sums sums;             // the key's curve
+    std::vector<fr> inputs;       // BLS12-381 keys, starting with ONE
+    int32_t prove_worker = -1;
+    int32_t device = -1;
+    uint64_t gpu_start_ns = 0;
+    std::vector<bn254::fr> inputs_bn254;   // BN254 keys, starting with ONE
+};
+
+struct engine_core {
+    engine_config cfg;
+    clock::time_point t0 = clock::now();
+
+    mutable std::mutex mu;
+    std::condition_variable cv_synth;   // work to dispatch, budget freed, lookahead slot freed, stop
+    std::condition_variable cv_prove;   // lookahead item queued, stop
+    std::condition_variable cv_tail;    // tail queued, stop
+    bool stopping = false;
+
+    std::vector<std::shared_ptr<const key_entry>> keys;
+    std::mutex add_key_mu;   // serialises add_key (taken before mu)
+    size_t keys_size() const
+    {
+        std::lock_guard lk(mu);
+        return keys.size();
+    }
+    std::map<std::pair<int64_t, uint64_t>, std::shared_ptr<job_state>> dispatch;   // jobs with partitions left
+    std::map<order_key, std::unique_ptr<work_item>> lookahead;
+    std::set<order_key> slot_waiters;   // synthesised partitions waiting for a lookahead slot
+    std::deque<tail_item> tails;
+    std::unordered_map<std::string, std::shared_ptr<job_state>> live;
+    uint64_t next_seq = 0;
+    // Host budget: partitions in flight (reserved), the registered keys and
+    // the backend's page-locked staging (resident_host), the reuse pools
+    // (pooled); peak is the most their sum ever reached.
+    uint64_t reserved = 0, peak = 0;
+    uint64_t resident_host = 0, pooled = 0;
+    uint64_t key_waiting = 0;             // host bytes of a key add_key waits to register (admission leaves room)
+    uint64_t max_partition_bytes = 0;     // the largest partition estimate of a key whose jobs fit the budget
+    std::vector<const void*> counted;     // proving keys and PCEs already counted in resident_host
+    std::condition_variable cv_devmem;   // device budget freed, stop
+    std::vector<uint64_t> dev_reserved, dev_peak;   // per device: device parts in progress plus resident keys
+    std::vector<uint64_t> dev_mem_next, dev_mem_turn;   // per device: reservation tickets (under a budget)
+    uint64_t resident_total = 0;          // resident key bytes (on every device)
+    uint64_t max_device_bytes = 0;        // the largest device estimate of a key whose parts fit the budget
+    uint64_t next_call = 0;
+    engine_stats counters;
+
+    std::vector<std::unique_ptr<detail::fifo_mutex>> device_locks;   // served in arrival order
+    std::vector<int> numbers;                  // per device: CUDA device number (cuda) or index (cpu)
+    std::vector<unsigned> consecutive_errors;  // per device: device errors in a row
+    unsigned live_devices = 0;                 // devices not excluded
+    std::vector<std::thread> threads;
+
+    uint64_t now_ns() const noexcept
+    {
+        return uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(clock::now() - t0).count());
+    }
+
+    // ---- timeline ------------------------------------------------------------------
+
+    using detail_list = std::initializer_list<std::pair<const char*, std::string>>;
+
+    void emit(timeline::phase ph, std::string_view name, const job_state* job, int32_t part, int32_t worker,
+              int32_t device, detail_list details = {}) noexcept
+    {
+        if (!cfg.sink) return;
+        emit_at(now_ns(), ph, name, job, part, worker, device, details);
+    }
+    void emit_at(uint64_t t_ns, timeline::phase ph, std::string_view name, const job_state* job, int32_t part,
+                 int32_t worker, int32_t device, detail_list details = {}) noexcept
+    {
+        if (!cfg.sink) return;
+        try {
+            timeline::event e;
+            e.t_ns = t_ns;
+            e.ph = ph;
+            e.name.assign(name);
+            if (job) e.job = job->id;
+            e.partition = part;
+            e.worker = worker;
+            e.device = device;
+            e.details.reserve(details.size());
+            for (const auto& [k, v] : details) e.details.emplace_back(k, v);
+            cfg.sink->record(e);
+        } catch (...) {   // out of memory while building the event: drop it
+        }
+    }
+
+    // The engine clock's reading of a steady_clock time point (0 before the start).
+    uint64_t to_engine_ns(clock::time_point t) const noexcept
+    {
+        return t <= t0 ? 0 : uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(t - t0).count());
+    }
+
+    // Spans of the device part. On the CPU backend they come from the host
+    // brackets (step_begin / step_end). With device_timed (the cuda backend)
+    // the host brackets are ignored and each step is emitted from the
+    // interval the device measured (step_span), converted to the engine
+    // clock; such events reach the sink after the step, out of time order
+    // (the analysis sorts by time).
+    struct span_observer final : groth16::prove_observer {
+        engine_core* eng;
+        const job_state* job;
+        int32_t part, worker, device;
+        bool device_timed;
+        span_observer(engine_core* e, const job_state* j, int32_t p, int32_t w, int32_t d, bool dt)
+            : eng(e), job(j), part(p), worker(w), device(d), device_timed(dt)
+        {
+        }
+        void at(uint64_t t, timeline::phase ph, std::string_view step, std::string_view query) noexcept
+        {
+            if (query.empty()) eng->emit_at(t, ph, step, job, part, worker, device);
+            else eng->emit_at(t, ph, step, job, part, worker, device, {{"query", std::string(query)}});
+        }
+        void step_begin(std::string_view step, std::string_view query) noexcept override
+        {
+            if (!device_timed) at(eng->now_ns(), timeline::phase::begin, step, query);
+        }
+        void step_end(std::string_view step, std::string_view query) noexcept override
+        {
+            if (!device_timed) at(eng->now_ns(), timeline::phase::end, step, query);
+        }
+        void step_span(std::string_view step, std::string_view query, clock::time_point begin,
+                       clock::time_point end) noexcept override
+        {
+            if (!device_timed) return;
+            const uint64_t b = eng->to_engine_ns(begin);
+            at(b, timeline::phase::begin, step, query);
+            at(std::max(b, eng->to_engine_ns(end)), timeline::phase::end, step, query);
+        }
+    };
+
+    // ---- budget (mu held) ---------------------------------------------------------------
+
+    uint64_t host_in_use() const noexcept { return reserved + resident_host + pooled + key_waiting; }
+    void note_peak() noexcept { peak = std::max(peak, reserved + resident_host + pooled); }
+    // Whether `bytes` more fit the host budget now.
+    bool host_fits(uint64_t bytes) const noexcept
+    {
+        return cfg.host_memory_budget == 0 || host_in_use() + bytes <= cfg.host_memory_budget;
+    }
+    // Frees pooled buffers until `bytes` more fit or the pools are empty;
+    // true when they fit. The buffers are moved into `dropped`, to be freed
+    // once mu is released.
+    struct dropped_buffers {
+        std::vector<std::vector<fr>> aux;
+        std::vector<std::unique_ptr<gpu_packed_witness>> packed;
+    };
+    bool make_room(uint64_t bytes, dropped_buffers& dropped)
+    {
+        while (!host_fits(bytes) && (!aux_pool.empty() || !packed_pool.empty())) {
+            if (!packed_pool.empty()) {
+                pooled -= packed_pool.back()->host_bytes();
+                dropped.packed.push_back(std::move(packed_pool.back()));
+                packed_pool.pop_back();
+            } else {
+                pooled -= aux_pool.back().size() * sizeof(fr);
+                dropped.aux.push_back(std::move(aux_pool.back()));
+                aux_pool.pop_back();
+            }
+        }
+        return host_fits(bytes);
+    }
+
+    void release_locked(uint64_t& bytes)
+    {
+        if (bytes == 0) return;
+        reserved -= bytes;
+        bytes = 0;
+        cv_synth.notify_all();
+    }
+    void release(uint64_t& bytes)
+    {
+        if (bytes == 0) return;
+        std::lock_guard lk(mu);
+        release_locked(bytes);
+    }
+
+    // ---- ending a job (engine_tail.cpp) ----------------------------------------------
+
+    // Ends the job with `st` unless it has ended already; true when this call
+    // ended it. Must be called without mu held.
+    bool finish(const std::shared_ptr<job_state>& job, job_status st, std::string message, errc code, int part);
+
+    bool fail(const std::shared_ptr<job_state>& job, uint32_t part, errc code, const std::string& what)
+    {
+        return finish(job, job_status::failed, fmt::format("job {}: partition {}: {}", job->id, part, what), code,
+                      int(part));
+    }
+
+    // What went wrong in a step of a partition.
+    struct failure {
+        errc code = errc::ok;
+        std::string what;
+    };
+
+    // Runs f and turns any exception into a failure (reported by the caller
+    // once it holds no lock: ending a job runs the host's callback).
+    template <class F>
+    static std::optional<failure> capture(F&& f) noexcept
+    {
+        try {
+            f();
+            return std::nullopt;
+        } catch (const error& e) {
+            return failure{e.code(), e.what()};
+        } catch (const std::bad_alloc&) {
+            return failure{errc::out_of_memory, "out of host memory"};
+        } catch (const std::exception& e) {
+            return failure{errc::internal, fmt::format("exception: {}", e.what())};
+        } catch (...) {
+            return failure{errc::internal, "unknown exception"};
+        }
+    }
+
+    bool fail(const std::shared_ptr<job_state>& job, uint32_t part, const failure& f)
+    {
+        return fail(job, part, f.code, f.what);
+    }
+
+    // ---- reusable buffers (engine_synthesis.cpp) ----------------------------------------
+    // gpu_packed_witness objects are reused: their page-locked buffers are
+    // slow to allocate. At most one per partition in flight exists. In use,
+    // one is part of its partition's reservation; in the pool, its bytes
+    // count in `pooled`, and it is kept only while the host budget has room.
+    std::vector<std::unique_ptr<gpu_packed_witness>> packed_pool;   // under mu
+    std::unique_ptr<gpu_packed_witness> take_packed();
+    void give_packed(std::unique_ptr<gpu_packed_witness> p);
+    // A circuit's witness() fills a vector of the right size without clearing
+    // it first, which saves zero-filling gigabytes per partition (0.8 s for a
+    // 32 GiB PoRep partition). Vectors freed once a partition no longer needs
+    // its aux are kept here, at most synth_workers of them, and only while
+    // the host budget has room for them (their bytes count in `pooled`).
+    std::vector<std::vector<fr>> aux_pool;   // under mu
+    std::vector<fr> take_aux(size_t n);
+    void give_aux(std::vector<fr>& v);
+
+    // ---- synthesis workers (engine_synthesis.cpp) ----------------------------------------
+
+    void synth_loop(int32_t worker);   // a synthesis worker's thread
+    // The witness and a, b, c of one partition, by the key's kind and the
+    // partition's form; throws on any problem.
+    void synthesize(work_item& it, partition& in, int32_t worker);
+    void synthesize_bn254(work_item& it, partition& in, int32_t worker);
+    void synthesize_snarkjs(work_item& it, partition& in, int32_t worker);
+    bool synthesize_packed(work_item& it, partition& in, unsigned th);
+    bool take_witness(work_item& it, partition& in, unsigned th);
+    void take_borrowed_abc(work_item& it, borrowed_abc_partition& bp, unsigned th);
+    void check_abc(const work_item& it, unsigned th) const;
+    void check_canonical(std::span<const fr> v, const char* what, unsigned threads) const;
+    void evaluate(work_item& it, int32_t worker, unsigned th);
+    void pack_aux(work_item& it, int32_t worker, unsigned th);
+    void stage_packed(work_item& it);
+    std::atomic<size_t> stage_turn{0};   // the device a staged packed witness goes to next
+
+    // ---- prove workers (engine_device.cpp) -----------------------------------------------
+
+    void prove_loop(int32_t worker, int32_t device);   // a prove worker's thread
+    void device_call(std::vector<std::unique_ptr<work_item>>& batch, const key_entry& k, int32_t worker,
+                     int32_t device);
+    device_sums run_device_part(work_item& it, const key_entry& k, int32_t device, span_observer& obs);
+    void hand_on(work_item& it, const device_sums& sums, const std::optional<failure>& err, int32_t worker,
+                 int32_t device, uint64_t gpu_start, std::vector<tail_item>& own_tails);
+    bool reserve_device(uint64_t bytes, const job_state* job, int32_t part, int32_t worker, int32_t device);
+    void release_device(uint64_t bytes, int32_t device);
+    std::string device_name(int32_t device) const;
+    bool count_device_result(int32_t device, const std::optional<failure>& err);
+    bool exclude(unsigned d, const std::string& reason);   // see engine::exclude_device; without mu
+
+    // ---- CPU tail (engine_tail.cpp) ------------------------------------------------------
+
+    void tail_loop(int32_t worker);   // a tail worker's thread
+    void run_tail(tail_item& t, int32_t worker);
+    void finish_bls12_381(const key_entry& k, const tail_item& t, partition_result& res) const;
+    void finish_bn254(const key_entry::bn254_part& b, const tail_item& t, partition_result& res) const;
+};
+
+} // namespace cuzk::pipeline::detail

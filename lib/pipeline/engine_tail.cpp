@@ -1,0 +1,146 @@
+// The end of a partition and of a job: the CPU tail (blinding, encoding,
+// self-verification) and finish(), which ends a job exactly once and
+// publishes its result (engine_core.hpp).
+#include "engine_core.hpp"
+
+namespace cuzk::pipeline::detail {
+
+namespace {
+
+[[noreturn]] void self_verify_failed()
+{
+    throw error(errc::internal, "self-verify failed: the proof does not verify (a, b, c inconsistent with the "
+                                "witness, or a prover bug)");
+}
+
+} // namespace
+
+bool engine_core::finish(const std::shared_ptr<job_state>& job, job_status st, std::string message, errc code, int part)
+{
+    if (job->ending.exchange(true)) return false;
+    // 1. Take it out of the engine: no new work starts for it, and
+    //    what is queued gives its memory back.
+    {
+        std::lock_guard lk(mu);
+        auto it = live.find(job->id);
+        if (it != live.end() && it->second == job) live.erase(it);
+        dispatch.erase(std::pair<int64_t, uint64_t>{-int64_t(job->priority), job->seq});
+        job->inputs.clear();
+        for (auto i = lookahead.begin(); i != lookahead.end();) {
+            if (i->second->job == job) {
+                release_locked(i->second->reserved);
+                i = lookahead.erase(i);
+            } else {
+                ++i;
+            }
+        }
+        if (st == job_status::completed) ++counters.jobs_completed;
+        else if (st == job_status::failed) ++counters.jobs_failed;
+        else ++counters.jobs_cancelled;
+        cv_synth.notify_all();
+    }
+    // 2. Publish the result and wake the waiters.
+    {
+        std::lock_guard lk(job->m);
+        job_result& r = job->result;
+        r.id = job->id;
+        r.status = st;
+        r.message = std::move(message);
+        r.code = code;
+        r.failed_partition = st == job_status::failed ? part : -1;
+        r.submitted_ns = job->submitted_ns;
+        r.ended_ns = now_ns();
+        if (st == job_status::completed) r.partitions = std::move(job->results);
+        job->results.clear();
+        job->status.store(st);
+        job->published = true;
+    }
+    job->cv.notify_all();
+    // 3. Timeline and callback.
+    if (st == job_status::completed) {
+        emit(timeline::phase::instant, "JOB_DONE", job.get(), -1, -1, -1,
+             {{"partitions", std::to_string(job->n_parts)}});
+    } else if (st == job_status::failed) {
+        emit(timeline::phase::instant, "JOB_FAILED", job.get(), part, -1, -1,
+             {{"code", errc_name(code)}, {"message", job->result.message}});
+    } else {
+        emit(timeline::phase::instant, "JOB_CANCELLED", job.get(), -1, -1, -1,
+             {{"message", job->result.message}});
+    }
+    if (job->on_done) {
+        try {
+            job->on_done(job->result);
+        } catch (...) {   // a throwing callback must not take a worker down
+        }
+    }
+    return true;
+}
+
+void engine_core::tail_loop(int32_t worker)
+{
+    std::unique_lock lk(mu);
+    for (;;) {
+        cv_tail.wait(lk, [&] { return stopping || !tails.empty(); });
+        if (stopping) return;
+        tail_item t = std::move(tails.front());
+        tails.pop_front();
+        lk.unlock();
+        run_tail(t, worker);
+        lk.lock();
+    }
+}
+
+// The tail of a BLS12-381 key's partition: blinding, the 192-byte
+// encoding, the public inputs, the self-verify.
+void engine_core::finish_bls12_381(const key_entry& k, const tail_item& t, partition_result& res) const
+{
+    res.proof = groth16::prove_finish(k.pk->vk, std::get<groth16::prove_sums>(t.sums));
+    std::span<uint8_t, 192> out(res.bytes);
+    g1_compress(res.proof.a, out.subspan<0, 48>());
+    g2_compress(res.proof.b, out.subspan<48, 96>());
+    g1_compress(res.proof.c, out.subspan<144, 48>());
+    res.public_inputs.assign(t.inputs.begin() + 1, t.inputs.end());
+    if (cfg.self_verify && !groth16::verify(k.pvk, res.proof, res.public_inputs)) self_verify_failed();
+}
+
+// The same for a BN254 key (no byte encoding).
+void engine_core::finish_bn254(const key_entry::bn254_part& b, const tail_item& t, partition_result& res) const
+{
+    res.curve = curve_id::bn254;
+    res.proof_bn254 = groth16::prove_finish(b.pk->vk, std::get<groth16::prove_sums_t<bn254_curve>>(t.sums));
+    res.public_inputs_bn254.assign(t.inputs_bn254.begin() + 1, t.inputs_bn254.end());
+    if (cfg.self_verify &&
+        !groth16::verify(b.pvk, res.proof_bn254, std::span<const bn254::fr>(res.public_inputs_bn254)))
+        self_verify_failed();
+}
+
+void engine_core::run_tail(tail_item& t, int32_t worker)
+{
+    const std::shared_ptr<job_state>& job = t.job;
+    if (job->ending.load()) return;
+    const key_entry& k = *job->key;
+    const int32_t part = int32_t(t.part);
+    partition_result res;
+    emit(timeline::phase::begin, "CPU_TAIL", job.get(), part, worker, -1);
+    const auto err = capture([&] {
+        if (k.bn) finish_bn254(*k.bn, t, res);
+        else finish_bls12_381(k, t, res);
+    });
+    emit(timeline::phase::end, "CPU_TAIL", job.get(), part, worker, -1);
+    if (err) {
+        fail(job, t.part, *err);
+        return;
+    }
+    emit(timeline::phase::instant, "GPU_END", job.get(), part, t.prove_worker, t.device,
+         {{"gpu_ms", fmt::format("{:.3f}", ms(now_ns() - t.gpu_start_ns))}});
+    bool complete = false;
+    {
+        std::lock_guard lk(job->m);
+        if (job->published) return;
+        job->results[t.part] = std::move(res);
+        complete = ++job->parts_done == job->n_parts;
+    }
+    if (complete) finish(job, job_status::completed, "", errc::ok, -1);
+}
+
+} // namespace cuzk::pipeline::detail
