@@ -402,7 +402,12 @@ struct engine_core {
 
     // ---- synthesis workers (engine_synthesis.cpp) ----------------------------------------
 
-    void synth_loop(int32_t worker);   // a synthesis worker's thread
+    void synth_loop(int32_t worker);   // a synthesis worker's thread: the steps below
+    bool wait_for_head(std::unique_lock<std::mutex>& lk, int32_t worker, dropped_buffers& dropped);
+    std::unique_ptr<work_item> take_head(partition& input);
+    std::optional<double> synthesize_item(work_item& item, partition& input, int32_t worker);
+    bool wait_for_slot(std::unique_lock<std::mutex>& lk, const order_key& key, const work_item& item, int32_t worker,
+                       double synth_ms);
     // The witness and a, b, c of one partition, by the key's kind and the
     // partition's form; throws on any problem.
     void synthesize(work_item& it, partition& in, int32_t worker);

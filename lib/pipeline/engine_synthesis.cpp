@@ -372,91 +372,114 @@ void engine_core::synthesize(work_item& it, partition& in, int32_t worker)
     else evaluate(it, worker, th);
 }
 
+// Waits (mu held by lk) until the head of the dispatch order fits the host
+// budget, a MEM_WAIT span open while it does not; false when the engine
+// stops first. Pooled buffers given up for room go into `dropped`, to be
+// freed once mu is released.
+bool engine_core::wait_for_head(std::unique_lock<std::mutex>& lk, int32_t worker, dropped_buffers& dropped)
+{
+    std::shared_ptr<job_state> waiting;   // the head a MEM_WAIT span is open for
+    uint32_t waiting_part = 0;
+    auto end_wait = [&] {
+        if (waiting) emit(timeline::phase::end, "MEM_WAIT", waiting.get(), int32_t(waiting_part), worker, -1);
+    };
+    while (!stopping) {
+        if (!dispatch.empty()) {
+            const auto& head = dispatch.begin()->second;
+            const uint64_t need = head->key->partition_bytes;
+            if (make_room(need, dropped)) break;
+            if (waiting != head) {
+                end_wait();
+                waiting = head;
+                waiting_part = head->next_dispatch;
+                emit(timeline::phase::begin, "MEM_WAIT", head.get(), int32_t(waiting_part), worker, -1,
+                     {{"bytes", std::to_string(need)}});
+            }
+        }
+        cv_synth.wait(lk);
+    }
+    end_wait();
+    return !stopping;
+}
+
+// The next partition of the dispatch order (mu held), its host bytes
+// reserved; its input is moved into `input`.
+std::unique_ptr<work_item> engine_core::take_head(partition& input)
+{
+    auto dit = dispatch.begin();
+    std::shared_ptr<job_state> job = dit->second;
+    auto item = std::make_unique<work_item>();
+    item->job = job;
+    item->part = job->next_dispatch++;
+    input = std::move(job->inputs[item->part]);
+    if (job->next_dispatch == job->n_parts) dispatch.erase(dit);
+    item->reserved = job->key->partition_bytes;
+    reserved += item->reserved;
+    note_peak();
+    job_status queued = job_status::queued;
+    job->status.compare_exchange_strong(queued, job_status::running);
+    return item;
+}
+
+// Synthesises one partition (without mu): its time in ms, or nothing when
+// it failed (its job is failed here) or its job had ended already.
+std::optional<double> engine_core::synthesize_item(work_item& item, partition& input, int32_t worker)
+{
+    const std::shared_ptr<job_state>& job = item.job;
+    if (job->ending.load()) return std::nullopt;
+    const uint64_t t_start = now_ns();
+    emit(timeline::phase::instant, "SYNTH_START", job.get(), int32_t(item.part), worker, -1);
+    const auto err = capture([&] { synthesize(item, input, worker); });
+    if (!err) return ms(now_ns() - t_start);
+    // The host's arrays are released before the job ends, so that a waiter
+    // sees them free.
+    item.drop_borrowed();
+    input = partition{};
+    fail(job, item.part, *err);
+    return std::nullopt;
+}
+
+// Waits (mu held by lk) for a lookahead slot; true when the partition may
+// enter the lookahead, false when the engine stops or its job ends first.
+// A free slot goes to the waiting partition first in the queue's order, not
+// to whichever worker wakes first (which let later jobs' partitions pass
+// one of an earlier job for 16 s on the H200).
+bool engine_core::wait_for_slot(std::unique_lock<std::mutex>& lk, const order_key& key, const work_item& item,
+                                int32_t worker, double synth_ms)
+{
+    const job_state& job = *item.job;
+    slot_waiters.insert(key);
+    // Emitted once the partition is in line for a slot, so that
+    // SYNTH_END … CHAN_SEND is exactly its wait.
+    emit(timeline::phase::instant, "SYNTH_END", &job, int32_t(item.part), worker, -1,
+         {{"synth_ms", fmt::format("{:.3f}", synth_ms)}});
+    cv_synth.wait(lk, [&] {
+        return stopping || job.ending.load() || (lookahead.size() < cfg.lookahead && *slot_waiters.begin() == key);
+    });
+    slot_waiters.erase(key);
+    cv_synth.notify_all();   // the next waiter may have a slot too
+    return !stopping && !job.ending.load();
+}
+
 void engine_core::synth_loop(int32_t worker)
 {
     std::unique_lock lk(mu);
     for (;;) {
-        // Wait until the head of the dispatch order exists and fits the budget.
-        std::shared_ptr<job_state> mem_wait_job;
-        uint32_t mem_wait_part = 0;
-        dropped_buffers dropped;   // pooled buffers given up for room, freed below without mu
-        for (;;) {
-            if (stopping) break;
-            if (!dispatch.empty()) {
-                const auto& head = dispatch.begin()->second;
-                const uint64_t need = head->key->partition_bytes;
-                if (make_room(need, dropped)) break;
-                if (mem_wait_job != head) {
-                    if (mem_wait_job)
-                        emit(timeline::phase::end, "MEM_WAIT", mem_wait_job.get(), int32_t(mem_wait_part), worker, -1);
-                    mem_wait_job = head;
-                    mem_wait_part = head->next_dispatch;
-                    emit(timeline::phase::begin, "MEM_WAIT", head.get(), int32_t(mem_wait_part), worker, -1,
-                         {{"bytes", std::to_string(need)}});
-                }
-            }
-            cv_synth.wait(lk);
-        }
-        if (mem_wait_job) emit(timeline::phase::end, "MEM_WAIT", mem_wait_job.get(), int32_t(mem_wait_part), worker, -1);
-        if (stopping) return;
-
-        auto dit = dispatch.begin();
-        std::shared_ptr<job_state> job = dit->second;
-        auto item = std::make_unique<work_item>();
-        item->job = job;
-        item->part = job->next_dispatch++;
-        partition input = std::move(job->inputs[item->part]);
-        if (job->next_dispatch == job->n_parts) dispatch.erase(dit);
-        item->reserved = job->key->partition_bytes;
-        reserved += item->reserved;
-        note_peak();
-        job_status queued = job_status::queued;
-        job->status.compare_exchange_strong(queued, job_status::running);
+        dropped_buffers dropped;
+        if (!wait_for_head(lk, worker, dropped)) return;
+        partition input;
+        std::unique_ptr<work_item> item = take_head(input);
         lk.unlock();
         dropped = {};
-
-        bool ok = false;
-        double synth_ms = 0;
-        if (!job->ending.load()) {
-            const uint64_t t_start = now_ns();
-            emit(timeline::phase::instant, "SYNTH_START", job.get(), int32_t(item->part), worker, -1);
-            const auto err = capture([&] { synthesize(*item, input, worker); });
-            ok = !err;
-            if (err) {
-                // The host's arrays are released before the job ends, so
-                // that a waiter sees them free.
-                item->drop_borrowed();
-                input = partition{};
-                fail(job, item->part, *err);
-            }
-            if (ok) synth_ms = ms(now_ns() - t_start);
-        }
+        const std::optional<double> synth_ms = synthesize_item(*item, input, worker);
         input = partition{};   // drop the host's copy (a circuit may hold its own data)
-
         lk.lock();
-        const order_key key{-int64_t(job->priority), job->seq, item->part};
-        if (ok) {
-            // A free slot goes to the waiting partition first in the
-            // queue's order, not to whichever worker wakes first (which
-            // let later jobs' partitions pass one of an earlier job for
-            // 16 s on the H200).
-            slot_waiters.insert(key);
-            // Emitted once the partition is in line for a slot, so that
-            // SYNTH_END … CHAN_SEND is exactly its wait.
-            emit(timeline::phase::instant, "SYNTH_END", job.get(), int32_t(item->part), worker, -1,
-                 {{"synth_ms", fmt::format("{:.3f}", synth_ms)}});
-            cv_synth.wait(lk, [&] {
-                return stopping || job->ending.load() ||
-                       (lookahead.size() < cfg.lookahead && *slot_waiters.begin() == key);
-            });
-            slot_waiters.erase(key);
-            cv_synth.notify_all();   // the next waiter may have a slot too
-        }
-        if (!ok || stopping || job->ending.load()) {
+        const order_key key{-int64_t(item->job->priority), item->job->seq, item->part};
+        if (!synth_ms || !wait_for_slot(lk, key, *item, worker, *synth_ms)) {
             release_locked(item->reserved);
             continue;
         }
-        emit(timeline::phase::instant, "CHAN_SEND", job.get(), int32_t(item->part), worker, -1);
+        emit(timeline::phase::instant, "CHAN_SEND", item->job.get(), int32_t(item->part), worker, -1);
         lookahead.emplace(key, std::move(item));
         cv_prove.notify_one();
     }
