@@ -26,6 +26,15 @@
 //                           query for MSM_H (gpu_key::set_h_copies with a
 //                           budget of 2 or 3 copies of H; built before the
 //                           timed loop, dropped again by the next variant)
+//   bm_porep_gpu_small/27/G/C
+//                           the engine's path on a smaller device: the
+//                           resident key is dropped, device memory is
+//                           filled until G GiB are free (an 80 GB card
+//                           has ~79 free), and a new gpu_key of the same
+//                           key is made there, which streams its points
+//                           when they do not fit (counter resident), C
+//                           million G2 points per chunk buffer (0: the
+//                           automatic size); the proof is verified
 //   bm_porep_cpu/16         groth16::prove_start on the CPU at 2^16 of the
 //                           same generator shape (a, b, c by r1cs::evaluate,
 //                           included in the time), for comparison
@@ -150,6 +159,8 @@ void accumulate(groth16::prove_timings& sum, const groth16::prove_timings& t)
 struct gpu_fixture {
     r1cs::synthetic_circuit circ;
     std::shared_ptr<const r1cs::pce> pce;
+    std::shared_ptr<const groth16::proving_key> pk;
+    groth16::query_density dens;
     std::unique_ptr<gpu_key> key;
     bool verified = false;
     std::string error;
@@ -179,6 +190,8 @@ gpu_fixture& gpu_get(unsigned L)
                      L, tm.total_ns / 1e9, tm.scalars_ns / 1e9, tm.tables_ns / 1e9, tm.points_ns / 1e9,
                      tm.kernel_ms / 1e3, pk->h.size(), pk->l.size(), pk->a.size(), pk->b_g1.size());
         t0 = clock_type::now();
+        f->pk = pk;
+        f->dens = dens;
         f->key = std::make_unique<gpu_key>(pk, std::move(dens), f->pce);
         std::fprintf(stderr, "porep 2^%u: gpu_key in %.0f ms (%s, %.2f GB on the device)\n", L, ms_since(t0),
                      f->key->resident() ? "resident" : "streamed", f->key->device_bytes() / 1e9);
@@ -209,6 +222,7 @@ void bm_porep_gpu_run(benchmark::State& st, bool packed, bool overlap = true, un
         st.SkipWithError(f.error.c_str());
         return;
     }
+    if (!f.key) f.key = std::make_unique<gpu_key>(f.pk, f.dens, f.pce);   // after bm_porep_gpu_small
     f.key->set_overlap(overlap);
     if (f.key->h_copies().copies > 1 || h_copies > 0) {
         const size_t nh = f.key->pk().h.size();
@@ -253,6 +267,72 @@ void bm_porep_gpu_packed(benchmark::State& st) { bm_porep_gpu_run(st, true); }
 void bm_porep_gpu_serial(benchmark::State& st) { bm_porep_gpu_run(st, true, false); }
 void bm_porep_gpu_copies2(benchmark::State& st) { bm_porep_gpu_run(st, true, true, 2); }
 void bm_porep_gpu_copies3(benchmark::State& st) { bm_porep_gpu_run(st, true, true, 3); }
+
+// A smaller device: the fixture's resident key dropped, the device filled
+// down to range(1) GiB free, a new key made there (resident or streamed, as
+// gpu_key decides), range(2) million G2 points per chunk buffer.
+void bm_porep_gpu_small(benchmark::State& st)
+{
+    std::string why;
+    if (!cuda_available(&why)) {
+        st.SkipWithError(("no CUDA device: " + why).c_str());
+        return;
+    }
+    const unsigned L = unsigned(st.range(0));
+    gpu_fixture& f = gpu_get(L);
+    if (!f.error.empty()) {
+        st.SkipWithError(f.error.c_str());
+        return;
+    }
+    f.key.reset();
+    gpu_release_cache();
+    const uint64_t leave = uint64_t(st.range(1)) << 30;
+    gpu_buffer filler;
+    if (const uint64_t free_b = gpu_memory().free; free_b > leave) filler = gpu_buffer(free_b - leave);
+    gpu_key_options opt;
+    opt.stream_chunk_points = size_t(st.range(2)) * 1000000;
+    opt.overlap = true;
+    auto t0 = clock_type::now();
+    gpu_key key(f.pk, f.dens, f.pce, opt);
+    const double key_ms = ms_since(t0);
+    span_sums spans;
+    groth16::prove_timings sum{};
+    double iters = 0;
+    gpu_packed_witness pw;
+    pw.pack(f.circ.aux);
+    groth16::prove_sums s{};
+    try {
+        s = gpu_prove_start_witness(key, f.circ.inputs, pw);   // warm-up: the key's scratch
+        gpu_synchronize();
+    } catch (const std::exception& e) {
+        st.SkipWithError((std::string("warm-up prove: ") + e.what()).c_str());
+        return;
+    }
+    const uint64_t free_after = gpu_memory().free;
+    const bool ok = check_proof(f.pk->vk, s, f.circ.inputs, "porep small device");
+    std::fprintf(stderr,
+                 "porep 2^%u on %llu GiB free: key %s in %.0f ms (%.2f GB on the device), %.2f GB free after a "
+                 "prove\n",
+                 L, (unsigned long long)st.range(1), key.resident() ? "resident" : "streamed", key_ms,
+                 key.device_bytes() / 1e9, free_after / 1e9);
+    for (auto _ : st) {
+        groth16::prove_timings t{};
+        t0 = clock_type::now();
+        s = gpu_prove_start_witness(key, f.circ.inputs, pw, &spans, &t);
+        gpu_synchronize();
+        st.SetIterationTime(ms_since(t0) / 1e3);
+        benchmark::DoNotOptimize(s);
+        accumulate(sum, t);
+        ++iters;
+    }
+    if (iters == 0) return;
+    add_timing_counters(st, sum, iters);
+    for (const auto& [step, ms] : spans.ms) st.counters["dev_" + step + "_ms"] = ms / iters;
+    st.counters["verified"] = ok ? 1 : 0;
+    st.counters["resident"] = key.resident() ? 1 : 0;
+    st.counters["min_free_gb"] = double(free_after) / 1e9;
+    if (!ok) st.SkipWithError("the proof on the smaller device does not verify");
+}
 
 // ---- CPU comparison -----------------------------------------------------------------------
 struct cpu_fixture {
@@ -330,6 +410,15 @@ int main(int argc, char** argv)
         if (want27) g->Arg(27);
         g->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(5);
     }
+    if (want27)
+        benchmark::RegisterBenchmark("bm_porep_gpu_small", bm_porep_gpu_small)
+            ->ArgNames({"log", "free_gb", "chunk_m"})
+            ->Args({27, 79, 0})
+            ->Args({27, 79, 8})
+            ->Args({27, 79, 24})
+            ->UseManualTime()
+            ->Unit(benchmark::kMillisecond)
+            ->Iterations(2);
     benchmark::RegisterBenchmark("bm_porep_cpu", bm_porep_cpu)
         ->Arg(16)
         ->UseManualTime()
