@@ -500,6 +500,7 @@ TEST_CASE("gpu prover: streamed keys give the same sums", "[gpu]")
         INFO("inputs " << ni << ", constraints " << nc << ", domain 2^" << log2u(f.pk->domain_size));
         const gpu_key resident(f.pk, f.density, f.pce);
         REQUIRE(resident.resident());
+        CHECK(resident.chunk_bytes() == 0);
         struct variant {
             const char* name;
             gpu_key_options opt;
@@ -517,6 +518,16 @@ TEST_CASE("gpu prover: streamed keys give the same sums", "[gpu]")
             CHECK_FALSE(key.resident());
             CHECK(key.device_bytes() < resident.device_bytes());
             CHECK(key.prove_scratch_bytes() > 0);
+            // Chunk buffers: the option's G2 points, else the largest query
+            // here (the automatic size is at least 128 MiB, at most that).
+            const auto& pk = *f.pk;
+            const uint64_t largest = std::max<uint64_t>(
+                {std::max({pk.h.size(), pk.l.size(), pk.a.size(), pk.b_g1.size()}) * sizeof(g1_affine),
+                 pk.b_g2.size() * sizeof(g2_affine)});
+            if (v.opt.stream_chunk_points)
+                CHECK(key.chunk_bytes() == v.opt.stream_chunk_points * sizeof(g2_affine));
+            else
+                CHECK(key.chunk_bytes() == largest);
             for (int rep = 0; rep < 2; ++rep) {
                 const auto w = groth16::synthesize_witness(f.circuit(rng(), rep ? 0.3 : 0.9));
                 const auto x = f.evaluate(w);

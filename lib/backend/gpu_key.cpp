@@ -59,7 +59,7 @@ uint64_t estimate_scratch(const gpu_key::impl& k)
     };
     const size_t q1 = std::max({k.h.size(), k.l.size(), k.a.size(), k.b1.size()});
     s += std::max(msm_bytes(q1, false), msm_bytes(k.b2.size(), true));
-    if (!k.resident) s += 2 * uint64_t(k.chunk_points) * sizeof(g2_affine);
+    if (!k.resident) s += 2 * uint64_t(k.chunk_bytes);
     return s;
 }
 
@@ -373,16 +373,27 @@ bool upload_resident(gpu_key::impl& k, const point_source& src, const gpu_key_op
     }
 }
 
-// The chunk size of streamed keys, the PCE upload, and residency: the
-// queries uploaded when they fit the budget, otherwise page-locked on the host.
+// Bytes of each of a streamed key's two chunk buffers: the option's count of
+// G2 points, else 1/32 of the device memory free once the PCE and the index
+// lists are placed (a 2^27 partition on an 80 GB device: ~2.2 GB, 23 M G1
+// points; small chunks cost each one an MSM's sort and bucket reduction, and
+// 128 MiB ones made that partition 2.1× slower than 4.6 GB ones), at least
+// 128 MiB, at most the largest query.
+uint64_t stream_chunk_bytes(const gpu_key::impl& k, const gpu_key_options& opt)
+{
+    const uint64_t largest = std::max<uint64_t>(
+        {bytes_of<g1_affine>(std::max({k.h.size(), k.l.size(), k.a.size(), k.b1.size()})),
+         bytes_of<g2_affine>(k.b2.size()), sizeof(g2_affine)});
+    if (opt.stream_chunk_points) return std::max<uint64_t>(bytes_of<g2_affine>(opt.stream_chunk_points), sizeof(g2_affine));
+    size_t free_b = 0, total_b = 0;
+    pb::mem_info(&free_b, &total_b);
+    return std::min(largest, std::max<uint64_t>(free_b / 32, uint64_t{128} << 20));
+}
+
+// The PCE upload, residency (the queries uploaded when they fit the budget,
+// otherwise page-locked on the host), and a streamed key's chunk size.
 void place_queries(gpu_key::impl& k, const point_source& src, const gpu_key_options& opt)
 {
-    // Streaming chunk size: 128 MiB of G2 points per buffer, at most the
-    // largest query, or the option.
-    const size_t largest = std::max<size_t>(k.largest_query(), 1);
-    k.chunk_points = opt.stream_chunk_points ? opt.stream_chunk_points
-                                             : std::min(largest, (size_t{128} << 20) / sizeof(g2_affine));
-
     // The PCE is always resident.
     if (k.pce && k.pce_rows) k.dpce.emplace(*k.pce);
     const uint64_t pce_bytes = k.dpce ? k.dpce->device_bytes() : 0;
@@ -400,6 +411,7 @@ void place_queries(gpu_key::impl& k, const point_source& src, const gpu_key_opti
     k.resident = !opt.force_streaming && pce_bytes + k.index_bytes() + k.query_bytes() <= budget;
     if (k.resident) k.resident = upload_resident(k, src, opt);
     if (!k.resident) {
+        k.chunk_bytes = stream_chunk_bytes(k, opt);
         decode_and_pin(src, k.h);
         decode_and_pin(src, k.l);
         decode_and_pin(src, k.a);
@@ -494,6 +506,7 @@ const groth16::proving_key& gpu_key::pk() const noexcept { return *p_->pk; }
 const groth16::query_density& gpu_key::density() const noexcept { return p_->density; }
 bool gpu_key::has_pce() const noexcept { return p_->has_user_pce; }
 bool gpu_key::resident() const noexcept { return p_->resident; }
+uint64_t gpu_key::chunk_bytes() const noexcept { return p_->resident ? 0 : p_->chunk_bytes; }
 bool gpu_key::overlaps() const noexcept { return p_->overlaps(); }
 void gpu_key::set_overlap(bool on) noexcept { p_->overlap = on; }
 int gpu_key::device() const noexcept { return p_->device; }
@@ -564,6 +577,7 @@ const groth16::proving_key& gpu_key::pk() const noexcept { return *p_->pk; }
 const groth16::query_density& gpu_key::density() const noexcept { return p_->density; }
 bool gpu_key::has_pce() const noexcept { return false; }
 bool gpu_key::resident() const noexcept { return false; }
+uint64_t gpu_key::chunk_bytes() const noexcept { return 0; }
 bool gpu_key::overlaps() const noexcept { return false; }
 void gpu_key::set_overlap(bool) noexcept {}
 int gpu_key::device() const noexcept { return 0; }

@@ -122,7 +122,7 @@ struct gpu_key::impl {
     gpu_detail::query<g2_affine> b2;
     gpu_msm_table h_table;   // shifted copies of h.dev (resident keys, opt.h_copies_budget); after h: freed first
     gpu_buffer idx_a, idx_b;   // unified variable index of each A / B point (bellperson)
-    size_t chunk_points = 0;   // streamed keys
+    uint64_t chunk_bytes = 0;   // streamed keys: bytes of each chunk buffer (G1 and G2 chunks fill it)
 
     // Per-prove scratch, grown on demand and kept (bounded by the key's sizes).
     std::mutex mu;
@@ -160,10 +160,6 @@ struct gpu_key::impl {
     {
         const size_t m = std::max(na_pts, nb_pts);
         return snarkjs || m <= n ? 0 : m;
-    }
-    size_t largest_query() const
-    {
-        return std::max({h.size(), l.size(), a.size(), b1.size(), b2.size()});
     }
 };
 

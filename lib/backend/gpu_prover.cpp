@@ -212,8 +212,8 @@ void ensure_scratch(gpu_key::impl& k)
         if (k.gath_elems()) grow(k.gath, k.gath_elems() * sizeof(fr));
         if (k.packs()) grow(k.wtag, pb::packed_scratch_words(k.packed_elems()) * sizeof(uint32_t));
         if (!k.resident) {
-            grow(k.chunk[0], k.chunk_points * sizeof(g2_affine));
-            grow(k.chunk[1], k.chunk_points * sizeof(g2_affine));
+            grow(k.chunk[0], k.chunk_bytes);
+            grow(k.chunk[1], k.chunk_bytes);
             if (!k.copy_stream) k.copy_stream = pb::stream_create();
             for (bridge::event& e : k.chunk_ev)
                 if (!e) e = pb::event_create();
@@ -241,7 +241,7 @@ Jac query_msm(gpu_key::impl& k, const query<Aff>& q, Msm&& msm)
     const size_t total = q.size();
     if (total == 0) return Jac::identity();
     if (k.resident) return msm(q.dev.template as<Aff>(), size_t{0}, total);
-    const size_t cp = k.chunk_points;
+    const size_t cp = size_t(k.chunk_bytes / sizeof(Aff));
     const size_t chunks = (total + cp - 1) / cp;
     const auto* src = static_cast<const Aff*>(q.pin->data());
     auto issue = [&](size_t i) {

@@ -44,10 +44,12 @@ struct gpu_key_options {
     // points are streamed through pinned host buffers in chunks at every prove.
     uint64_t device_budget = 0;
     bool force_streaming = false;   // tests: stream even when the key would fit
-    // Streamed keys: points per chunk (each of the two device chunk buffers
-    // holds this many G2 points). 0 = automatic: 128 MiB per buffer, less
-    // when the largest query is smaller. Tests set a small odd value to
-    // exercise many chunk boundaries.
+    // Streamed keys: the size of each of the two device chunk buffers, in G2
+    // points (a G1 chunk holds twice as many points). 0 = automatic: 1/32 of
+    // the device memory free once the PCE is placed, at least 128 MiB, at
+    // most the largest query (each chunk is an MSM of its own, with its sort
+    // and bucket reduction, so larger chunks are faster). Tests set a small
+    // odd value to exercise many chunk boundaries.
     // Also, when set, the chunk of a mapped key's resident upload (see the
     // mapped constructor): its staging buffers hold this many G2 points.
     size_t stream_chunk_points = 0;
@@ -134,6 +136,7 @@ public:
     const groth16::query_density& density() const noexcept;
     bool has_pce() const noexcept;
     bool resident() const noexcept;          // false: points are streamed per prove
+    uint64_t chunk_bytes() const noexcept;   // streamed: bytes of each of the two chunk buffers; resident: 0
     // Whether proves run the witness MSMs on the second stream now
     // (gpu_key_options::overlap, a resident bellperson key, no fallback so
     // far); set_overlap switches the option (benchmarks compare the two).
