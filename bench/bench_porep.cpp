@@ -26,7 +26,7 @@
 //                           query for MSM_H (gpu_key::set_h_copies with a
 //                           budget of 2 or 3 copies of H; built before the
 //                           timed loop, dropped again by the next variant)
-//   bm_porep_gpu_small/27/G/C/O
+//   bm_porep_gpu_small/27/G/C
 //                           the engine's path on a smaller device: the
 //                           resident key is dropped, device memory is
 //                           filled until G GiB are free (an 80 GB card
@@ -34,11 +34,8 @@
 //                           key is made there, which streams its points
 //                           when they do not fit (counter resident), C
 //                           million G2 points per chunk buffer (0: the
-//                           automatic size), O = 1 with the witness MSMs
-//                           on the second stream (counter overlapped: 0
-//                           once a shortage of memory made the key serial);
-//                           the proof is verified; a device too small fails
-//                           with the prover's error
+//                           automatic size); the proof is verified; a
+//                           device too small fails with the prover's error
 //   bm_porep_cpu/16         groth16::prove_start on the CPU at 2^16 of the
 //                           same generator shape (a, b, c by r1cs::evaluate,
 //                           included in the time), for comparison
@@ -295,7 +292,7 @@ void bm_porep_gpu_small(benchmark::State& st)
     if (const uint64_t free_b = gpu_memory().free; free_b > leave) filler = gpu_buffer(free_b - leave);
     gpu_key_options opt;
     opt.stream_chunk_points = size_t(st.range(2)) * 1000000;
-    opt.overlap = st.range(3) != 0;
+    opt.overlap = true;
     auto t0 = clock_type::now();
     gpu_key key(f.pk, f.dens, f.pce, opt);
     const double key_ms = ms_since(t0);
@@ -336,7 +333,6 @@ void bm_porep_gpu_small(benchmark::State& st)
     st.counters["resident"] = key.resident() ? 1 : 0;
     st.counters["min_free_gb"] = double(free_after) / 1e9;
     st.counters["chunk_gb"] = double(key.chunk_bytes()) / 1e9;
-    st.counters["overlapped"] = key.overlaps() ? 1 : 0;
     if (!ok) st.SkipWithError("the proof on the smaller device does not verify");
 }
 
@@ -418,11 +414,11 @@ int main(int argc, char** argv)
     }
     if (want27)
         benchmark::RegisterBenchmark("bm_porep_gpu_small", bm_porep_gpu_small)
-            ->ArgNames({"log", "free_gb", "chunk_m", "overlap"})
-            ->Args({27, 79, 0, 1})
-            ->Args({27, 79, 0, 0})
-            ->Args({27, 46, 0, 1})
-            ->Args({27, 46, 0, 0})
+            ->ArgNames({"log", "free_gb", "chunk_m"})
+            ->Args({27, 79, 0})
+            ->Args({27, 79, 24})
+            ->Args({27, 46, 0})
+            ->Args({27, 30, 0})
             ->UseManualTime()
             ->Unit(benchmark::kMillisecond)
             ->Iterations(2);

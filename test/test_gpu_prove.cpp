@@ -514,7 +514,7 @@ TEST_CASE("gpu prover: streamed keys give the same sums", "[gpu]")
         vs.push_back({"device_budget 1 byte, chunks of 64", {1, false, 64}});
         for (const variant& v : vs) {
             INFO(v.name);
-            gpu_key key(f.pk, f.density, f.pce, v.opt);
+            const gpu_key key(f.pk, f.density, f.pce, v.opt);
             CHECK_FALSE(key.resident());
             CHECK(key.device_bytes() < resident.device_bytes());
             CHECK(key.prove_scratch_bytes() > 0);
@@ -529,9 +529,6 @@ TEST_CASE("gpu prover: streamed keys give the same sums", "[gpu]")
             else
                 CHECK(key.chunk_bytes() == largest);
             for (int rep = 0; rep < 2; ++rep) {
-                // Overlapped (each lane streams through its own chunk buffers), then on one stream.
-                key.set_overlap(rep == 0);
-                CHECK(key.overlaps() == (rep == 0));
                 const auto w = groth16::synthesize_witness(f.circuit(rng(), rep ? 0.3 : 0.9));
                 const auto x = f.evaluate(w);
                 const auto cpu = cpu_sums(f, x, w);

@@ -126,34 +126,25 @@ struct gpu_key::impl {
 
     // Per-prove scratch, grown on demand and kept (bounded by the key's sizes).
     std::mutex mu;
-    gpu_buffer w, abc, gath;
+    gpu_buffer w, abc, gath, chunk[2];
     gpu_buffer wtag;   // tags and tile offsets of the packed witness upload
-    // A streamed key's chunk buffers, copy stream and copy events, one set
-    // per lane (lane 1's made by the first overlapped prove).
-    struct stream_set {
-        gpu_buffer chunk[2];
-        bridge::stream copy = nullptr;
-        bridge::event ev[2] = {nullptr, nullptr};
-    };
-    stream_set streaming[2];
+    bridge::stream copy_stream = nullptr;
+    bridge::event chunk_ev[2] = {nullptr, nullptr};
     std::vector<bridge::event> events;   // timing and ordering events, reused
-    // Witness MSMs on the second lane (see gpu_key_options::overlap).
+    // Witness MSMs on the second lane (resident keys; see gpu_key_options).
     std::atomic<bool> overlap{true};
     std::atomic<bool> overlap_oom{false};   // an overlapped prove ran out of device memory: serial since
-    bool overlaps() const { return overlap.load(std::memory_order_relaxed) && !snarkjs && !overlap_oom; }
-    void drain_copies()
+    bool overlaps() const
     {
-        for (stream_set& s : streaming) pb::drain(s.copy);
+        return overlap.load(std::memory_order_relaxed) && resident && !snarkjs && !overlap_oom;
     }
 
     ~impl()
     {
-        drain_copies();
+        pb::drain(copy_stream);
         for (bridge::event e : events) pb::event_destroy(e);
-        for (stream_set& s : streaming) {
-            for (bridge::event e : s.ev) pb::event_destroy(e);
-            pb::stream_destroy(s.copy);
-        }
+        for (bridge::event e : chunk_ev) pb::event_destroy(e);
+        pb::stream_destroy(copy_stream);
     }
 
     uint64_t query_bytes() const

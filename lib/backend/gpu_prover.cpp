@@ -204,16 +204,6 @@ void grow(gpu_buffer& b, size_t bytes)
     }
 }
 
-// A streamed key's chunk buffers, copy stream and events for one lane.
-void ensure_streaming(const gpu_key::impl& k, gpu_key::impl::stream_set& s)
-{
-    grow(s.chunk[0], k.chunk_bytes);
-    grow(s.chunk[1], k.chunk_bytes);
-    if (!s.copy) s.copy = pb::stream_create();
-    for (bridge::event& e : s.ev)
-        if (!e) e = pb::event_create();
-}
-
 void ensure_scratch(gpu_key::impl& k)
 {
     auto alloc_all = [&] {
@@ -221,7 +211,13 @@ void ensure_scratch(gpu_key::impl& k)
         grow(k.abc, 3 * k.n * sizeof(fr));
         if (k.gath_elems()) grow(k.gath, k.gath_elems() * sizeof(fr));
         if (k.packs()) grow(k.wtag, pb::packed_scratch_words(k.packed_elems()) * sizeof(uint32_t));
-        if (!k.resident) ensure_streaming(k, k.streaming[0]);
+        if (!k.resident) {
+            grow(k.chunk[0], k.chunk_bytes);
+            grow(k.chunk[1], k.chunk_bytes);
+            if (!k.copy_stream) k.copy_stream = pb::stream_create();
+            for (bridge::event& e : k.chunk_ev)
+                if (!e) e = pb::event_create();
+        }
     };
     try {
         alloc_all();
@@ -238,31 +234,28 @@ void ensure_scratch(gpu_key::impl& k)
 // buffer chunk i+1 goes to was read by chunk i−1's MSM, which has returned
 // (the MSM entry points return their result to the host, so the backend
 // stream has finished with it). Before chunk i's MSM the host waits for its
-// copy event. Each lane has its own chunk buffers, so the witness MSMs of an
-// overlapped prove stream beside MSM_H (lane 1's are made on first use).
+// copy event.
 template <class Aff, class Jac, class Msm>
 Jac query_msm(gpu_key::impl& k, const query<Aff>& q, Msm&& msm)
 {
     const size_t total = q.size();
     if (total == 0) return Jac::identity();
     if (k.resident) return msm(q.dev.template as<Aff>(), size_t{0}, total);
-    gpu_key::impl::stream_set& ss = k.streaming[cuda_bridge::current_lane() == 1 ? 1 : 0];
-    ensure_streaming(k, ss);
     const size_t cp = size_t(k.chunk_bytes / sizeof(Aff));
     const size_t chunks = (total + cp - 1) / cp;
     const auto* src = static_cast<const Aff*>(q.pin->data());
     auto issue = [&](size_t i) {
         const size_t off = i * cp, len = std::min(cp, total - off);
-        pb::copy_h2d_on(ss.copy, ss.chunk[i % 2].data(), src + off, len * sizeof(Aff));
-        pb::event_record(ss.ev[i % 2], ss.copy);
+        pb::copy_h2d_on(k.copy_stream, k.chunk[i % 2].data(), src + off, len * sizeof(Aff));
+        pb::event_record(k.chunk_ev[i % 2], k.copy_stream);
     };
     Jac acc = Jac::identity();
     issue(0);
     for (size_t i = 0; i < chunks; ++i) {
         if (i + 1 < chunks) issue(i + 1);
-        pb::event_synchronize(ss.ev[i % 2]);
+        pb::event_synchronize(k.chunk_ev[i % 2]);
         const size_t off = i * cp, len = std::min(cp, total - off);
-        acc = acc.add(msm(ss.chunk[i % 2].template as<Aff>(), off, len));
+        acc = acc.add(msm(k.chunk[i % 2].template as<Aff>(), off, len));
     }
     return acc;
 }
@@ -332,7 +325,7 @@ auto guarded(gpu_key::impl& k, Body&& body)
         ensure_scratch(k);
         return body();
     } catch (...) {
-        k.drain_copies();
+        pb::drain(k.copy_stream);
         throw;
     }
 }
@@ -626,9 +619,8 @@ groth16::prove_sums prove_bellperson_device(gpu_key::impl& k, std::span<const fr
                 return run(true);
             } catch (const error& e) {
                 if (e.code() != errc::out_of_memory) throw;
-                k.drain_copies();
+                pb::drain(k.copy_stream);
                 k.overlap_oom = true;
-                for (gpu_buffer& c : k.streaming[1].chunk) c = gpu_buffer();   // lane 1 streams no more
                 gpu_release_cache();
             }
         }

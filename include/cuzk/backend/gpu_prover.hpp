@@ -60,15 +60,12 @@ struct gpu_key_options {
     // Mapped keys: threads decoding the points (0 = all). The engine, which
     // makes one key per device at once, gives each a share of the cores.
     unsigned decode_threads = 0;
-    // Bellperson keys: run the witness MSMs (MSM_L, MSM_A, MSM_B1, MSM_B2)
-    // on the device's second stream, beside PCE_EVAL, the H step and MSM_H
-    // on the first, so that each fills the other's idle moments (launch
-    // gaps, sorts, small reduction kernels; for a streamed key, the witness
-    // MSMs' waits for their points' copies, which then run beside MSM_H's
-    // arithmetic). The sums are the same either way. Costs the second
-    // stream's scratch (the witness MSMs' buckets and sort buffers, and for
-    // a streamed key two more chunk buffers) on top of
-    // prove_scratch_bytes(); a prove that
+    // Bellperson keys that are resident: run the witness MSMs (MSM_L, MSM_A,
+    // MSM_B1, MSM_B2) on the device's second stream, beside PCE_EVAL, the
+    // H step and MSM_H on the first, so that each fills the other's idle
+    // moments (launch gaps, sorts, small reduction kernels). The sums are the
+    // same either way. Costs the second stream's scratch (the witness MSMs'
+    // buckets and sort buffers) on top of prove_scratch_bytes(); a prove that
     // runs out of device memory this way frees the caches and runs again on
     // one stream, and the key keeps to one stream from then on.
     bool overlap = true;
@@ -141,8 +138,8 @@ public:
     bool resident() const noexcept;          // false: points are streamed per prove
     uint64_t chunk_bytes() const noexcept;   // streamed: bytes of each of the two chunk buffers; resident: 0
     // Whether proves run the witness MSMs on the second stream now
-    // (gpu_key_options::overlap, a bellperson key, no fallback so far);
-    // set_overlap switches the option (benchmarks compare the two).
+    // (gpu_key_options::overlap, a resident bellperson key, no fallback so
+    // far); set_overlap switches the option (benchmarks compare the two).
     bool overlaps() const noexcept;
     void set_overlap(bool on) noexcept;
     int device() const noexcept;             // the CUDA device it lives on
