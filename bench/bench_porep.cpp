@@ -294,7 +294,14 @@ void bm_porep_gpu_small(benchmark::State& st)
     opt.stream_chunk_points = size_t(st.range(2)) * 1000000;
     opt.overlap = true;
     auto t0 = clock_type::now();
-    gpu_key key(f.pk, f.dens, f.pce, opt);
+    std::unique_ptr<gpu_key> kp;
+    try {
+        kp = std::make_unique<gpu_key>(f.pk, f.dens, f.pce, opt);
+    } catch (const std::exception& e) {
+        st.SkipWithError(e.what());
+        return;
+    }
+    gpu_key& key = *kp;
     const double key_ms = ms_since(t0);
     span_sums spans;
     groth16::prove_timings sum{};

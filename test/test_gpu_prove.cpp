@@ -539,6 +539,26 @@ TEST_CASE("gpu prover: streamed keys give the same sums", "[gpu]")
     }
 }
 
+TEST_CASE("gpu prover: a streamed key whose proves cannot fit the device is refused with the figures", "[gpu]")
+{
+    GPU_OR_SKIP();
+    std::mt19937_64 rng(test::test_seed() + 21);
+    const fixture f(rng(), 2, 29);
+    // Chunk buffers of the whole free memory each: no prove could fit.
+    gpu_key_options opt{0, true, size_t(gpu_memory().free / sizeof(g2_affine))};
+    std::string what;
+    CHECK(code_of([&] { gpu_key key(f.pk, f.density, f.pce, opt); }, &what) == errc::out_of_memory);
+    INFO(what);
+    CHECK(what.find("a prove needs at least") != std::string::npos);
+    CHECK(what.find("chunk buffers") != std::string::npos);
+    // The device is left as it was: a key that fits proves.
+    opt.stream_chunk_points = 7;
+    const gpu_key key(f.pk, f.density, f.pce, opt);
+    const auto w = groth16::synthesize_witness(f.circuit(rng(), 0.9));
+    const auto x = f.evaluate(w);
+    check_sums(gpu_prove_start_witness(key, w.inputs, w.aux), cpu_sums(f, x, w));
+}
+
 TEST_CASE("gpu prover: shifted copies of the H query give the same sums", "[gpu]")
 {
     GPU_OR_SKIP();

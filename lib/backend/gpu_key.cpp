@@ -375,10 +375,10 @@ bool upload_resident(gpu_key::impl& k, const point_source& src, const gpu_key_op
 
 // Bytes of each of a streamed key's two chunk buffers: the option's count of
 // G2 points, else 1/32 of the device memory free once the PCE and the index
-// lists are placed (a 2^27 partition on an 80 GB device: ~2.2 GB, 23 M G1
-// points; small chunks cost each one an MSM's sort and bucket reduction, and
-// 128 MiB ones made that partition 2.1× slower than 4.6 GB ones), at least
-// 128 MiB, at most the largest query.
+// lists are placed (a 2^27 partition on an 80 GB device: 2.4 GB, 25 M G1
+// points; each chunk is an MSM with its own sort and bucket reduction, and
+// 128 MiB ones made that partition 2.1× slower), at least 128 MiB, at most
+// the largest query.
 uint64_t stream_chunk_bytes(const gpu_key::impl& k, const gpu_key_options& opt)
 {
     const uint64_t largest = std::max<uint64_t>(
@@ -388,6 +388,29 @@ uint64_t stream_chunk_bytes(const gpu_key::impl& k, const gpu_key_options& opt)
     size_t free_b = 0, total_b = 0;
     pb::mem_info(&free_b, &total_b);
     return std::min(largest, std::max<uint64_t>(free_b / 32, uint64_t{128} << 20));
+}
+
+// A streamed key on a device too small for any prove of it: refused here,
+// with the figures, rather than by an allocation in the middle of a prove.
+// Counted are only the buffers every prove allocates whatever the free
+// memory (the MSMs' sorts adapt to it): w, a/b/c, the gathered scalars, the
+// NTT's scratch of n values and the two chunk buffers.
+void check_streamed_room(const gpu_key::impl& k)
+{
+    if (k.resident) return;
+    const uint64_t fr_b = sizeof(fr);
+    const uint64_t w = (uint64_t(k.ni) + k.na) * fr_b, abc = 3 * uint64_t(k.n) * fr_b;
+    const uint64_t gath = k.gath_elems() * fr_b, ntt = uint64_t(k.n) * fr_b, chunks = 2 * k.chunk_bytes;
+    const uint64_t need = w + abc + gath + ntt + chunks;
+    size_t free_b = 0, total_b = 0;
+    pb::mem_info(&free_b, &total_b);
+    if (free_b >= need) return;
+    throw error(errc::out_of_memory,
+                fmt::format("gpu_key: device {} has {:.2f} GB free beside the key's PCE and index lists, but a prove "
+                            "needs at least {:.2f} GB (witness {:.2f}, a/b/c {:.2f}, gathered scalars {:.2f}, NTT "
+                            "scratch {:.2f}, chunk buffers {:.2f}) and its MSMs' sorts",
+                            k.device, free_b / 1e9, need / 1e9, w / 1e9, abc / 1e9, gath / 1e9, ntt / 1e9,
+                            chunks / 1e9));
 }
 
 // The PCE upload, residency (the queries uploaded when they fit the budget,
@@ -412,6 +435,7 @@ void place_queries(gpu_key::impl& k, const point_source& src, const gpu_key_opti
     if (k.resident) k.resident = upload_resident(k, src, opt);
     if (!k.resident) {
         k.chunk_bytes = stream_chunk_bytes(k, opt);
+        check_streamed_room(k);
         decode_and_pin(src, k.h);
         decode_and_pin(src, k.l);
         decode_and_pin(src, k.a);
