@@ -35,7 +35,7 @@
 //                           when they do not fit (counter resident), C
 //                           million G2 points per chunk buffer (0: the
 //                           automatic size); the proof is verified; a
-//                           device too small fails with the prover's error
+//                           device too small fails with gpu_key's error
 //   bm_porep_cpu/16         groth16::prove_start on the CPU at 2^16 of the
 //                           same generator shape (a, b, c by r1cs::evaluate,
 //                           included in the time), for comparison
