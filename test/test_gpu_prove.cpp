@@ -329,25 +329,33 @@ TEST_CASE("gpu prover: a packed aux staged on the device gives the same sums", "
     check_sums(gpu_prove_start_witness(key, w.inputs, packed), cpu_sums(f, f.evaluate(w), w));
 }
 
-TEST_CASE("gpu prover: more A/B points than the domain (separate gather buffer)", "[gpu]")
+TEST_CASE("gpu prover: more A/B points than the domain (gathers into b and c, or a buffer of their own)", "[gpu]")
 {
     GPU_OR_SKIP();
     std::mt19937_64 rng(test::test_seed() + 8);
-    // 13 constraints (domain 16) over 200 free variables: |A| and |B| exceed n.
-    const fixture f(rng(), 2, 13, 200);
-    INFO("domain " << f.pk->domain_size << ", |A| " << f.pk->a.size() << ", |B| " << f.pk->b_g1.size());
-    CHECK(std::max(f.pk->a.size(), f.pk->b_g1.size()) > f.pk->domain_size);
-    for (bool stream : {false, true}) {
-        INFO((stream ? "streamed" : "resident"));
-        gpu_key_options opt;
-        opt.force_streaming = stream;
-        opt.stream_chunk_points = stream ? 9 : 0;
-        const gpu_key key(f.pk, f.density, f.pce, opt);
-        const auto w = groth16::synthesize_witness(f.circuit(rng(), 0.7));
-        const auto x = f.evaluate(w);
-        const auto cpu = cpu_sums(f, x, w);
-        check_sums(gpu_prove_start_witness(key, w.inputs, w.aux), cpu);
-        check_sums(gpu_prove_start(key, x.a, x.b, x.c, w.inputs, w.aux), cpu);
+    // 13 constraints (domain 16): over 44 free variables |A| and |B| lie in
+    // (n, 2n], so the gathers use b and c once the H step is done with both;
+    // over 200 they exceed 2n and have a buffer of their own.
+    for (const size_t free_vars : {size_t(44), size_t(200)}) {
+        const fixture f(rng(), 2, 13, free_vars);
+        const size_t n = f.pk->domain_size, most = std::max(f.pk->a.size(), f.pk->b_g1.size());
+        INFO("domain " << n << ", |A| " << f.pk->a.size() << ", |B| " << f.pk->b_g1.size());
+        CHECK(most > n);
+        CHECK((most <= 2 * n) == (free_vars == 44));
+        for (int mode = 0; mode < 3; ++mode) {   // resident overlapped, resident serial, streamed
+            INFO((mode == 0 ? "resident, overlapped" : mode == 1 ? "resident, one stream" : "streamed"));
+            gpu_key_options opt;
+            opt.force_streaming = mode == 2;
+            opt.stream_chunk_points = mode == 2 ? 9 : 0;
+            opt.overlap = mode == 0;
+            const gpu_key key(f.pk, f.density, f.pce, opt);
+            CHECK(key.overlaps() == (mode == 0));
+            const auto w = groth16::synthesize_witness(f.circuit(rng(), 0.7));
+            const auto x = f.evaluate(w);
+            const auto cpu = cpu_sums(f, x, w);
+            check_sums(gpu_prove_start_witness(key, w.inputs, w.aux), cpu);
+            check_sums(gpu_prove_start(key, x.a, x.b, x.c, w.inputs, w.aux), cpu);
+        }
     }
 }
 

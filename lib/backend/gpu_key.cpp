@@ -24,7 +24,7 @@ namespace {
 // ---- scratch estimate --------------------------------------------------------------------
 // An estimate from the sizes, meant as an upper bound of what one prove
 // allocates on the device beside the key:
-//   w (ni + na), a, b, c (3n), the gather buffer when |A| or |B| exceeds n;
+//   w (ni + na), a, b, c (3n), the gather buffer when |A| or |B| exceeds 2n;
 //   NTT: scratch n, twiddles n (one table per stage), small tables;
 //   MSM (the backend's cached slots) for the largest query q at its window c:
 //     sort entries E = q·W (W = ceil(256/c)), capped at 2^30: keys and values

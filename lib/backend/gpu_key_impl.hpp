@@ -156,11 +156,15 @@ struct gpu_key::impl {
     // the whole witness (snarkjs); their compact form lands in abc.
     size_t packed_elems() const { return snarkjs ? ni + na : na; }
     bool packs() const { return packed_elems() > 0 && packed_elems() <= 3 * n; }
+    // Elements of the gather buffer of the A and B scalars: none up to 2n,
+    // since the gathers then use b and c (consecutive in abc, both free once
+    // the H step is done; gathers_into_c says when they reach into c).
     uint64_t gath_elems() const
     {
         const size_t m = std::max(na_pts, nb_pts);
-        return snarkjs || m <= n ? 0 : m;
+        return snarkjs || m <= 2 * uint64_t(n) ? 0 : m;
     }
+    bool gathers_into_c() const { return !snarkjs && std::max(na_pts, nb_pts) > n && gath_elems() == 0; }
 };
 
 struct gpu_packed_witness::impl {

@@ -395,8 +395,9 @@ void bellperson_pce_eval(gpu_key::impl& k, device_steps& ds, const bp_vectors& v
 
 // NTT: bellperson's H step (compute_h_bellperson). Leaves h in a as
 // canonical integers, ready for MSM_H.
-// b_free (when set) runs once b is no longer read by the queued work: after
-// the product A'·B' is queued.
+// b_free (when set) runs once the space of the witness MSMs' gathers is no
+// longer read by the queued work: after the product A'·B' is queued (b), or,
+// when the gathers reach into c, after the subtraction of C.
 void bellperson_h_step(gpu_key::impl& k, device_steps& ds, const bp_vectors& v,
                        const std::function<void()>& b_free = {})
 {
@@ -430,9 +431,10 @@ void bellperson_h_step(gpu_key::impl& k, device_steps& ds, const bp_vectors& v,
         gpu_ntt_device(x, k.log_n, root_convention::bellperson, gpu_ntt_kind::coset_forward, g, n_inv);
     }
     pb::mul_into(a, v.b, a, n);   // A'·B'
-    if (b_free) b_free();
+    if (b_free && !k.gathers_into_c()) b_free();   // b's last read
     gpu_ntt_device(a, k.log_n, root_convention::bellperson, gpu_ntt_kind::coset_inverse, g, z_inv_words);
     pb::sub_assign(a, v.c, n);
+    if (b_free && k.gathers_into_c()) b_free();   // c's last read
     s.end();
 }
 
@@ -462,9 +464,10 @@ g1_jacobian bellperson_msm_h(gpu_key::impl& k, device_steps& ds, fr* a)
 }
 
 // MSM_L, MSM_A, MSM_B1, MSM_B2: witness MSMs; A and B take w gathered by
-// their index lists. The gathered scalars go to b (free once the H step has
-// used it: wait_b runs before the first gather there) unless |A| or |B|
-// exceeds n, when they have a buffer of their own.
+// their index lists. The gathered scalars go to b, reaching into c when |A|
+// or |B| exceeds n (both free once the H step has used them: wait_b runs
+// before the first gather there), unless they exceed 2n, when they have a
+// buffer of their own.
 void bellperson_witness_msms(gpu_key::impl& k, device_steps& ds, const bp_vectors& v, groth16::prove_sums& out,
                              const std::function<void()>& wait_b = {})
 {
