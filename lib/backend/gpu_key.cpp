@@ -394,13 +394,13 @@ uint64_t stream_chunk_bytes(const gpu_key::impl& k, const gpu_key_options& opt)
 // with the figures, rather than by an allocation in the middle of a prove.
 // Counted are only the buffers every prove allocates whatever the free
 // memory (the MSMs' sorts adapt to it): w, a/b/c, the gathered scalars, the
-// NTT's scratch of n values and the two chunk buffers.
+// NTT's scratch and twiddles (n values each) and the two chunk buffers.
 void check_streamed_room(const gpu_key::impl& k)
 {
     if (k.resident) return;
     const uint64_t fr_b = sizeof(fr);
     const uint64_t w = (uint64_t(k.ni) + k.na) * fr_b, abc = 3 * uint64_t(k.n) * fr_b;
-    const uint64_t gath = k.gath_elems() * fr_b, ntt = uint64_t(k.n) * fr_b, chunks = 2 * k.chunk_bytes;
+    const uint64_t gath = k.gath_elems() * fr_b, ntt = 2 * uint64_t(k.n) * fr_b, chunks = 2 * k.chunk_bytes;
     const uint64_t need = w + abc + gath + ntt + chunks;
     size_t free_b = 0, total_b = 0;
     pb::mem_info(&free_b, &total_b);
@@ -408,7 +408,7 @@ void check_streamed_room(const gpu_key::impl& k)
     throw error(errc::out_of_memory,
                 fmt::format("gpu_key: device {} has {:.2f} GB free beside the key's PCE and index lists, but a prove "
                             "needs at least {:.2f} GB (witness {:.2f}, a/b/c {:.2f}, gathered scalars {:.2f}, NTT "
-                            "scratch {:.2f}, chunk buffers {:.2f}) and its MSMs' sorts",
+                            "scratch and twiddles {:.2f}, chunk buffers {:.2f}) and its MSMs' sorts",
                             k.device, free_b / 1e9, need / 1e9, w / 1e9, abc / 1e9, gath / 1e9, ntt / 1e9,
                             chunks / 1e9));
 }
