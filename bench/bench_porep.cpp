@@ -205,6 +205,48 @@ gpu_fixture& gpu_get(unsigned L)
     return *f;
 }
 
+// The fixture of range(0), or null once the benchmark is skipped (no
+// device, or the fixture's setup failed).
+gpu_fixture* gpu_fixture_for(benchmark::State& st)
+{
+    std::string why;
+    if (!cuda_available(&why)) {
+        st.SkipWithError(("no CUDA device: " + why).c_str());
+        return nullptr;
+    }
+    gpu_fixture& f = gpu_get(unsigned(st.range(0)));
+    if (!f.error.empty()) {
+        st.SkipWithError(f.error.c_str());
+        return nullptr;
+    }
+    return &f;
+}
+
+// The timed loop: one prove of the fixture's witness per iteration (packed
+// beforehand when pw is given), then the time and span counters; false when
+// no iteration ran.
+bool timed_proves(benchmark::State& st, gpu_key& key, const gpu_fixture& f, const gpu_packed_witness* pw)
+{
+    span_sums spans;
+    groth16::prove_timings sum{};
+    double iters = 0;
+    for (auto _ : st) {
+        groth16::prove_timings t{};
+        const auto t0 = clock_type::now();
+        const groth16::prove_sums s = pw ? gpu_prove_start_witness(key, f.circ.inputs, *pw, &spans, &t)
+                                         : gpu_prove_start_witness(key, f.circ.inputs, f.circ.aux, &spans, &t);
+        gpu_synchronize();
+        st.SetIterationTime(ms_since(t0) / 1e3);
+        benchmark::DoNotOptimize(s);
+        accumulate(sum, t);
+        ++iters;
+    }
+    if (iters == 0) return false;
+    add_timing_counters(st, sum, iters);
+    for (const auto& [step, ms] : spans.ms) st.counters["dev_" + step + "_ms"] = ms / iters;
+    return true;
+}
+
 // packed: the aux assignment packed once before the timed loop
 // (gpu_packed_witness, as the engine's synthesis stage does), so that the
 // time is the device part the engine runs under its device lock. overlap:
@@ -212,17 +254,10 @@ gpu_fixture& gpu_get(unsigned L)
 // on one stream (bm_porep_gpu_serial: the same key, switched).
 void bm_porep_gpu_run(benchmark::State& st, bool packed, bool overlap = true, unsigned h_copies = 0)
 {
-    std::string why;
-    if (!cuda_available(&why)) {
-        st.SkipWithError(("no CUDA device: " + why).c_str());
-        return;
-    }
+    gpu_fixture* fp = gpu_fixture_for(st);
+    if (!fp) return;
+    gpu_fixture& f = *fp;
     const unsigned L = unsigned(st.range(0));
-    gpu_fixture& f = gpu_get(L);
-    if (!f.error.empty()) {
-        st.SkipWithError(f.error.c_str());
-        return;
-    }
     if (!f.key) f.key = std::make_unique<gpu_key>(f.pk, f.dens, f.pce);   // after bm_porep_gpu_small
     f.key->set_overlap(overlap);
     if (f.key->h_copies().copies > 1 || h_copies > 0) {
@@ -233,9 +268,6 @@ void bm_porep_gpu_run(benchmark::State& st, bool packed, bool overlap = true, un
             std::fprintf(stderr, "porep 2^%u: H copies: window %u, %u copies, %u rows, %.1f GB, built in %.1f s\n",
                          L, plan.window_bits, plan.copies, plan.rows, plan.bytes / 1e9, ms_since(t0) / 1e3);
     }
-    span_sums spans;
-    groth16::prove_timings sum{};
-    double iters = 0;
     gpu_packed_witness pw;
     if (packed) {
         const auto t0 = clock_type::now();
@@ -243,20 +275,7 @@ void bm_porep_gpu_run(benchmark::State& st, bool packed, bool overlap = true, un
         st.counters["pack_ms"] = ms_since(t0);
         st.counters["packed_others"] = double(pw.others());
     }
-    for (auto _ : st) {
-        groth16::prove_timings t{};
-        const auto t0 = clock_type::now();
-        const groth16::prove_sums s = packed ? gpu_prove_start_witness(*f.key, f.circ.inputs, pw, &spans, &t)
-                                             : gpu_prove_start_witness(*f.key, f.circ.inputs, f.circ.aux, &spans, &t);
-        gpu_synchronize();
-        st.SetIterationTime(ms_since(t0) / 1e3);
-        benchmark::DoNotOptimize(s);
-        accumulate(sum, t);
-        ++iters;
-    }
-    if (iters == 0) return;
-    add_timing_counters(st, sum, iters);
-    for (const auto& [step, ms] : spans.ms) st.counters["dev_" + step + "_ms"] = ms / iters;
+    if (!timed_proves(st, *f.key, f, packed ? &pw : nullptr)) return;
     st.counters["constraints"] = double(f.circ.p.num_constraints);
     st.counters["verified"] = f.verified ? 1 : 0;
     st.counters["overlapped"] = f.key->overlaps() ? 1 : 0;
@@ -274,17 +293,10 @@ void bm_porep_gpu_copies3(benchmark::State& st) { bm_porep_gpu_run(st, true, tru
 // gpu_key decides), range(2) million G2 points per chunk buffer.
 void bm_porep_gpu_small(benchmark::State& st)
 {
-    std::string why;
-    if (!cuda_available(&why)) {
-        st.SkipWithError(("no CUDA device: " + why).c_str());
-        return;
-    }
+    gpu_fixture* fp = gpu_fixture_for(st);
+    if (!fp) return;
+    gpu_fixture& f = *fp;
     const unsigned L = unsigned(st.range(0));
-    gpu_fixture& f = gpu_get(L);
-    if (!f.error.empty()) {
-        st.SkipWithError(f.error.c_str());
-        return;
-    }
     f.key.reset();
     gpu_release_cache();
     const uint64_t leave = uint64_t(st.range(1)) << 30;
@@ -292,8 +304,7 @@ void bm_porep_gpu_small(benchmark::State& st)
     if (const uint64_t free_b = gpu_memory().free; free_b > leave) filler = gpu_buffer(free_b - leave);
     gpu_key_options opt;
     opt.stream_chunk_points = size_t(st.range(2)) * 1000000;
-    opt.overlap = true;
-    auto t0 = clock_type::now();
+    const auto t0 = clock_type::now();
     std::unique_ptr<gpu_key> kp;
     try {
         kp = std::make_unique<gpu_key>(f.pk, f.dens, f.pce, opt);
@@ -303,9 +314,6 @@ void bm_porep_gpu_small(benchmark::State& st)
     }
     gpu_key& key = *kp;
     const double key_ms = ms_since(t0);
-    span_sums spans;
-    groth16::prove_timings sum{};
-    double iters = 0;
     gpu_packed_witness pw;
     pw.pack(f.circ.aux);
     groth16::prove_sums s{};
@@ -323,19 +331,7 @@ void bm_porep_gpu_small(benchmark::State& st)
                  "GB), %.2f GB free after a prove\n",
                  L, (unsigned long long)st.range(1), key.resident() ? "resident" : "streamed", key_ms,
                  key.device_bytes() / 1e9, key.chunk_bytes() / 1e9, free_after / 1e9);
-    for (auto _ : st) {
-        groth16::prove_timings t{};
-        t0 = clock_type::now();
-        s = gpu_prove_start_witness(key, f.circ.inputs, pw, &spans, &t);
-        gpu_synchronize();
-        st.SetIterationTime(ms_since(t0) / 1e3);
-        benchmark::DoNotOptimize(s);
-        accumulate(sum, t);
-        ++iters;
-    }
-    if (iters == 0) return;
-    add_timing_counters(st, sum, iters);
-    for (const auto& [step, ms] : spans.ms) st.counters["dev_" + step + "_ms"] = ms / iters;
+    if (!timed_proves(st, key, f, &pw)) return;
     st.counters["verified"] = ok ? 1 : 0;
     st.counters["resident"] = key.resident() ? 1 : 0;
     st.counters["min_free_gb"] = double(free_after) / 1e9;
