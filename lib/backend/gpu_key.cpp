@@ -384,7 +384,8 @@ uint64_t stream_chunk_bytes(const gpu_key::impl& k, const gpu_key_options& opt)
     const uint64_t largest = std::max<uint64_t>(
         {bytes_of<g1_affine>(std::max({k.h.size(), k.l.size(), k.a.size(), k.b1.size()})),
          bytes_of<g2_affine>(k.b2.size()), sizeof(g2_affine)});
-    if (opt.stream_chunk_points) return std::max<uint64_t>(bytes_of<g2_affine>(opt.stream_chunk_points), sizeof(g2_affine));
+    if (opt.stream_chunk_points)
+        return std::max<uint64_t>(bytes_of<g2_affine>(opt.stream_chunk_points), sizeof(g2_affine));
     size_t free_b = 0, total_b = 0;
     pb::mem_info(&free_b, &total_b);
     return std::min(largest, std::max<uint64_t>(free_b / 32, uint64_t{128} << 20));
