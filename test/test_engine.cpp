@@ -730,6 +730,17 @@ TEST_CASE("engine: configuration and key checks", "[engine]")
     // Without a PCE only abc partitions are accepted.
     const auto nopce = eng.add_key(k.pk, nullptr, k.density);
     CHECK_THROWS_AS(eng.submit({nopce, {pipeline::circuit_partition{k.circuit_ptr(1)}}, 0, ""}), error);
+    // On the cpu backend a key's points stay on the host; no device bytes.
+    CHECK(eng.placement(nopce) == pipeline::engine::key_placement::host);
+    CHECK(eng.resident_bytes(nopce) == 0);
+    std::string what;
+    try {
+        (void)eng.placement(nopce + 1);
+    } catch (const error& e) {
+        CHECK(e.code() == errc::invalid_argument);
+        what = e.what();
+    }
+    CHECK(what.find("placement: no key") != std::string::npos);
     auto h = eng.submit({nopce, {make_partition(k, part_kind::abc, 11)}, 0, ""});
     REQUIRE(h.wait().status == job_status::completed);
     CHECK(verify_result(k, h.result(), {11}));
@@ -1468,6 +1479,8 @@ TEST_CASE("engine: backend cuda proves every partition form, device spans on the
         const auto key = eng.add_key(k.pk, k.pce, {"gpu", 0});
         CHECK(eng.device_bytes(key) > 0);
         CHECK(eng.stats().device_memory_reserved.at(0) > 0);   // the resident key
+        CHECK(eng.placement(key) == pipeline::engine::key_placement::resident);
+        CHECK(eng.resident_bytes(key) > 0);
         // A snarkjs key on the same engine: A·w and B·w on the device too.
         const snarkjs_test_key sk(test::test_seed() + 51, 2, 40);
         const auto skey = eng.add_key(sk.pk, nullptr, {"gpu-snarkjs", 0});

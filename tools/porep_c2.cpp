@@ -273,6 +273,14 @@ int porep_c2(const options& o)
     const auto key = fc::add_porep_key(eng, k, ko);
     if (k.params)
         std::fprintf(stderr, "cuzk porep c2: key registered on the devices in %.1f s\n", secs_since(t_add));
+    const auto placement = eng.placement(key);
+    if (placement != pipeline::engine::key_placement::host)
+        std::fprintf(stderr, "cuzk porep c2: key %s (%.1f GB on each device)\n",
+                     placement == pipeline::engine::key_placement::resident
+                         ? "resident on the devices"
+                         : "streamed: the devices cannot hold its points beside a prove, so they are copied from "
+                           "host memory at every prove (slower)",
+                     eng.resident_bytes(key) / 1e9);
     const unsigned repeat = unsigned(o.get_u64_or("--repeat", 1, 100, 1));
     const bool concurrent = o.has("--concurrent");
     const c2_runs runs = concurrent ? prove_concurrent(eng, key, c1, repeat) : prove_in_turn(eng, key, c1, repeat, done);
@@ -284,6 +292,10 @@ int porep_c2(const options& o)
                                 {"bytes", json::number(uint64_t(runs.out.proof.size()))},
                                 {"partitions", json::number(uint64_t(c1.partitions.size()))},
                                 {"backend", json::string(gpu ? "cuda" : "cpu")},
+                                {"key", json::string(placement == pipeline::engine::key_placement::host ? "host"
+                                                     : placement == pipeline::engine::key_placement::resident
+                                                         ? "resident"
+                                                         : "streamed")},
                                 {"seconds", runs.seconds}});
     if (concurrent) {
         result.set("wall_seconds", json::number(fmt::format("{:.3f}", runs.wall)));

@@ -393,25 +393,49 @@ key_id engine::add_key(std::shared_ptr<const io::mapped_params> params, std::sha
     return register_key(*p_, std::move(e), std::move(shell), std::move(pce), std::move(density), opt, params);
 }
 
+namespace {
+
+// f(entry) of key k under the engine's lock; errc::invalid_argument naming
+// the accessor for an unknown id.
+template <class F>
+auto with_key(const detail::engine_core& c, key_id k, const char* what, F&& f)
+{
+    std::lock_guard lk(c.mu);
+    if (k >= c.keys.size()) throw error(errc::invalid_argument, fmt::format("{}: no key {}", what, k));
+    return f(*c.keys[k]);
+}
+
+} // namespace
+
 curve_id engine::key_curve(key_id k) const
 {
-    std::lock_guard lk(p_->mu);
-    if (k >= p_->keys.size()) throw error(errc::invalid_argument, fmt::format("key_curve: no key {}", k));
-    return p_->keys[k]->curve;
+    return with_key(*p_, k, "key_curve", [](const key_entry& e) { return e.curve; });
 }
 
 uint64_t engine::partition_bytes(key_id k) const
 {
-    std::lock_guard lk(p_->mu);
-    if (k >= p_->keys.size()) throw error(errc::invalid_argument, fmt::format("partition_bytes: no key {}", k));
-    return p_->keys[k]->partition_bytes;
+    return with_key(*p_, k, "partition_bytes", [](const key_entry& e) { return e.partition_bytes; });
 }
 
 uint64_t engine::device_bytes(key_id k) const
 {
-    std::lock_guard lk(p_->mu);
-    if (k >= p_->keys.size()) throw error(errc::invalid_argument, fmt::format("device_bytes: no key {}", k));
-    return p_->keys[k]->device_bytes;
+    return with_key(*p_, k, "device_bytes", [](const key_entry& e) { return e.device_bytes; });
+}
+
+engine::key_placement engine::placement(key_id k) const
+{
+    const bool cuda = p_->cfg.backend == engine_backend::cuda;
+    return with_key(*p_, k, "placement", [&](const key_entry& e) {
+        if (!cuda) return key_placement::host;
+        for (const auto& g : e.gpu)
+            if (!g->resident()) return key_placement::streamed;
+        return key_placement::resident;   // BN254 keys are always resident
+    });
+}
+
+uint64_t engine::resident_bytes(key_id k) const
+{
+    return with_key(*p_, k, "resident_bytes", [](const key_entry& e) { return e.resident_bytes; });
 }
 
 } // namespace cuzk::pipeline

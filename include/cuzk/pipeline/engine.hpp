@@ -356,6 +356,17 @@ public:
     uint64_t partition_bytes(key_id k) const;
     // The device memory per device part in use for a key.
     uint64_t device_bytes(key_id k) const;
+    // Where a key's points are while it proves: on the host (cpu backend),
+    // resident (cuda: uploaded to every engine device at add_key), or
+    // streamed (cuda: a device could not hold them beside a prove's scratch,
+    // so they stay in page-locked host memory and are copied to it at every
+    // prove, which is slower: bench/RESULTS.md, "a smaller device").
+    enum class key_placement { host, resident, streamed };
+    key_placement placement(key_id k) const;
+    // The device memory the engine counts as a key's on each device (its
+    // points when resident, its PCE and index lists, a BN254 key's kept
+    // proof scratch; 0 on the cpu backend).
+    uint64_t resident_bytes(key_id k) const;
 
     // Queues a job. Throws (and queues nothing) when the key is unknown, there
     // are no partitions, a circuit partition has no circuit or the key no PCE
