@@ -602,6 +602,19 @@ CUZK_API size_t cuzk_engine_last_error(char* out, size_t out_len, const cuzk_eng
 CUZK_API cuzk_status cuzk_engine_add_key(uint32_t* out, cuzk_engine* engine, const cuzk_key* key,
                                          const cuzk_pce* pce, const char* name, uint64_t partition_bytes);
 
+/* Where a registered key's points are while it proves. */
+#define CUZK_KEY_ON_HOST 0u  /* a cpu engine */
+#define CUZK_KEY_RESIDENT 1u /* a cuda engine: uploaded to every device by cuzk_engine_add_key */
+#define CUZK_KEY_STREAMED 2u /* a cuda engine whose devices cannot hold the points beside a prove: they
+                                stay in page-locked host memory and are copied at every prove (slower) */
+
+/* *out_placement = CUZK_KEY_* of key_id, *out_device_bytes = the device
+ * memory the engine counts as the key's on each device (0 on a cpu engine).
+ * Either output may be NULL. Errors: CUZK_ERR_NULL, CUZK_ERR_INVALID_HANDLE,
+ * CUZK_ERR_INVALID_ARGUMENT (no key key_id). */
+CUZK_API cuzk_status cuzk_engine_key_placement(uint32_t* out_placement, uint64_t* out_device_bytes,
+                                               const cuzk_engine* engine, uint32_t key_id);
+
 #define CUZK_PARTITION_WITNESS 0u /* inputs + aux; the engine evaluates the key's PCE */
 #define CUZK_PARTITION_ABC 1u     /* a, b, c ready (one value per constraint) plus inputs + aux */
 

@@ -411,6 +411,22 @@ CUZK_API cuzk_status cuzk_engine_exclude_device(uint32_t* out_excluded, cuzk_eng
     });
 }
 
+CUZK_API cuzk_status cuzk_engine_key_placement(uint32_t* out_placement, uint64_t* out_device_bytes,
+                                               const cuzk_engine* engine, uint32_t key_id)
+{
+    static const char* fn = "cuzk_engine_key_placement";
+    return call<engine_obj>(engine, fn, [&](engine_obj& e) -> cuzk_status {
+        const auto p = e.eng->placement(key_id);
+        const uint64_t bytes = e.eng->resident_bytes(key_id);
+        if (out_placement)
+            *out_placement = p == pipeline::engine::key_placement::resident   ? CUZK_KEY_RESIDENT
+                             : p == pipeline::engine::key_placement::streamed ? CUZK_KEY_STREAMED
+                                                                              : CUZK_KEY_ON_HOST;
+        if (out_device_bytes) *out_device_bytes = bytes;
+        return CUZK_OK;
+    });
+}
+
 CUZK_API cuzk_status cuzk_engine_stats_get(cuzk_engine_stats* out, const cuzk_engine* engine)
 {
     static const char* fn = "cuzk_engine_stats_get";

@@ -317,6 +317,22 @@ func (e *Engine) AddKey(k *Key, p *PCE, name string) (uint32, error) {
 	return uint32(id), check("cuzk_engine_add_key", st, e.lastError)
 }
 
+// KeyPlacement says where a registered key's points are while it proves:
+// on the host (a cpu engine), resident on the devices, or streamed (copied
+// from host memory at every prove, slower, because a device cannot hold
+// them), and the device bytes the engine counts as the key's on each device.
+func (e *Engine) KeyPlacement(key uint32) (string, uint64, error) {
+	var where C.uint32_t
+	var bytes C.uint64_t
+	st := C.cuzk_engine_key_placement(&where, &bytes, e.h, C.uint32_t(key))
+	runtime.KeepAlive(e)
+	if err := check("cuzk_engine_key_placement", st, e.lastError); err != nil {
+		return "", 0, err
+	}
+	names := map[C.uint32_t]string{C.CUZK_KEY_ON_HOST: "host", C.CUZK_KEY_RESIDENT: "resident", C.CUZK_KEY_STREAMED: "streamed"}
+	return names[where], uint64(bytes), nil
+}
+
 // Witness is one partition's packed inputs (starting with ONE) and aux scalars.
 type Witness struct{ Inputs, Aux []byte }
 

@@ -139,6 +139,11 @@ func runPoRep(c1Path, proverHex string, sector uint64) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	where, devBytes, err := engine.KeyPlacement(id)
+	if err != nil {
+		return 0, err
+	}
+	fmt.Printf("cuzk-go: porep: key %s (%d device bytes)\n", where, devBytes)
 	// A wrong sector number is refused before anything is queued.
 	if _, err := engine.SubmitC2(id, c1, s.Prover, sector+1); err == nil || err.(*Error).Code != C.CUZK_ERR_BAD_FORMAT {
 		return 0, fmt.Errorf("C2 for sector %d (not the C1's) gave %v, expected bad_format", sector+1, err)

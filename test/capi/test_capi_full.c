@@ -373,6 +373,17 @@ int main(void)
         CHECK(s.partitions_proved == 7);
     }
 
+    /* ---- where a key's points are (a cpu engine: on the host) ------------------------------------ */
+    {
+        uint32_t where = 99;
+        uint64_t dev_bytes = 99;
+        CHECK_STATUS(CUZK_OK, cuzk_engine_key_placement(&where, &dev_bytes, eng, k_sha), cuzk_engine_last_error, eng);
+        CHECK(where == CUZK_KEY_ON_HOST && dev_bytes == 0);
+        CHECK_STATUS(CUZK_OK, cuzk_engine_key_placement(NULL, NULL, eng, k_small), cuzk_engine_last_error, eng);
+        CHECK(cuzk_engine_key_placement(&where, NULL, eng, 1000) == CUZK_ERR_INVALID_ARGUMENT);
+        CHECK(cuzk_engine_key_placement(&where, NULL, NULL, k_sha) == CUZK_ERR_NULL);
+    }
+
     /* ---- a key from a .zkey in memory ------------------------------------------------------------- */
     {
         cuzk_key *zk = NULL, *zk2 = NULL;
