@@ -381,6 +381,22 @@ impl Engine {
         Ok(id)
     }
 
+    /// Where a registered key's points are while it proves ("host" on a cpu
+    /// engine, "resident" on the devices, or "streamed": copied from host
+    /// memory at every prove, slower, because a device cannot hold them),
+    /// and the device bytes the engine counts as the key's on each device.
+    pub fn key_placement(&self, key: u32) -> Result<(&'static str, u64)> {
+        let (mut where_, mut bytes) = (0u32, 0u64);
+        let st = unsafe { ffi::cuzk_engine_key_placement(&mut where_, &mut bytes, self.h, key) };
+        check("cuzk_engine_key_placement", st, || self.last_error())?;
+        let name = match where_ {
+            ffi::CUZK_KEY_RESIDENT => "resident",
+            ffi::CUZK_KEY_STREAMED => "streamed",
+            _ => "host",
+        };
+        Ok((name, bytes))
+    }
+
     /// Queues a job of witness partitions under `key`.
     pub fn submit(&self, key: u32, id: &str, parts: &[Witness]) -> Result<Job> {
         let table: Vec<ffi::cuzk_partition> = parts

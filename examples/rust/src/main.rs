@@ -83,6 +83,8 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
         Some(&buffer),
     )?;
     let key_id = engine.add_key(&key, &pce, "sha256")?;
+    let (placement, device_bytes) = engine.key_placement(key_id)?;
+    println!("cuzk-rust: key {} ({} device bytes)", placement, device_bytes);
 
     // ---- submit
     let t0 = Instant::now();
