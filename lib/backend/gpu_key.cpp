@@ -39,12 +39,25 @@ namespace {
 //   the witness MSM's compaction of the non-0/1 scalars and points (q·(32 +
 //     point size + 8));
 //   streaming: two chunk buffers.
+// The buffers every prove allocates whatever the free memory: w, a/b/c,
+// the gathered scalars, the NTT's scratch and twiddles (n values each).
+struct prove_buffers {
+    uint64_t w, abc, gath, ntt;
+    uint64_t sum() const { return w + abc + gath + ntt; }
+};
+prove_buffers fixed_buffers(const gpu_key::impl& k)
+{
+    const uint64_t fr_b = sizeof(fr);
+    return {(uint64_t(k.ni) + k.na) * fr_b, 3 * uint64_t(k.n) * fr_b, k.gath_elems() * fr_b,
+            2 * uint64_t(k.n) * fr_b};
+}
+
 uint64_t estimate_scratch(const gpu_key::impl& k)
 {
     const uint64_t fr_b = sizeof(fr);
-    uint64_t s = (uint64_t(k.ni) + k.na) * fr_b + 3 * uint64_t(k.n) * fr_b + k.gath_elems() * fr_b;
+    uint64_t s = fixed_buffers(k).sum();
     if (k.packs()) s += pb::packed_scratch_words(k.packed_elems()) * sizeof(uint32_t);
-    s += uint64_t(k.n) * fr_b + uint64_t(k.n) * fr_b + (uint64_t{4} << ((k.log_n + 1) / 2)) * fr_b;
+    s += (uint64_t{4} << ((k.log_n + 1) / 2)) * fr_b;   // the NTT's small tables
     auto msm_bytes = [](size_t q, bool g2) -> uint64_t {
         if (q == 0) return 0;
         const unsigned c = gpu_msm_window_bits(q, g2, 255);
@@ -381,11 +394,11 @@ bool upload_resident(gpu_key::impl& k, const point_source& src, const gpu_key_op
 // the largest query.
 uint64_t stream_chunk_bytes(const gpu_key::impl& k, const gpu_key_options& opt)
 {
+    if (opt.stream_chunk_points)
+        return std::max<uint64_t>(bytes_of<g2_affine>(opt.stream_chunk_points), sizeof(g2_affine));
     const uint64_t largest = std::max<uint64_t>(
         {bytes_of<g1_affine>(std::max({k.h.size(), k.l.size(), k.a.size(), k.b1.size()})),
          bytes_of<g2_affine>(k.b2.size()), sizeof(g2_affine)});
-    if (opt.stream_chunk_points)
-        return std::max<uint64_t>(bytes_of<g2_affine>(opt.stream_chunk_points), sizeof(g2_affine));
     size_t free_b = 0, total_b = 0;
     pb::mem_info(&free_b, &total_b);
     return std::min(largest, std::max<uint64_t>(free_b / 32, uint64_t{128} << 20));
@@ -393,16 +406,12 @@ uint64_t stream_chunk_bytes(const gpu_key::impl& k, const gpu_key_options& opt)
 
 // A streamed key on a device too small for any prove of it: refused here,
 // with the figures, rather than by an allocation in the middle of a prove.
-// Counted are only the buffers every prove allocates whatever the free
-// memory (the MSMs' sorts adapt to it): w, a/b/c, the gathered scalars, the
-// NTT's scratch and twiddles (n values each) and the two chunk buffers.
+// Counted are only fixed_buffers and the two chunk buffers (the MSMs'
+// sorts adapt to the memory left).
 void check_streamed_room(const gpu_key::impl& k)
 {
-    if (k.resident) return;
-    const uint64_t fr_b = sizeof(fr);
-    const uint64_t w = (uint64_t(k.ni) + k.na) * fr_b, abc = 3 * uint64_t(k.n) * fr_b;
-    const uint64_t gath = k.gath_elems() * fr_b, ntt = 2 * uint64_t(k.n) * fr_b, chunks = 2 * k.chunk_bytes;
-    const uint64_t need = w + abc + gath + ntt + chunks;
+    const prove_buffers b = fixed_buffers(k);
+    const uint64_t chunks = 2 * k.chunk_bytes, need = b.sum() + chunks;
     size_t free_b = 0, total_b = 0;
     pb::mem_info(&free_b, &total_b);
     if (free_b >= need) return;
@@ -410,7 +419,7 @@ void check_streamed_room(const gpu_key::impl& k)
                 fmt::format("gpu_key: device {} has {:.2f} GB free beside the key's PCE and index lists, but a prove "
                             "needs at least {:.2f} GB (witness {:.2f}, a/b/c {:.2f}, gathered scalars {:.2f}, NTT "
                             "scratch and twiddles {:.2f}, chunk buffers {:.2f}) and its MSMs' sorts",
-                            k.device, free_b / 1e9, need / 1e9, w / 1e9, abc / 1e9, gath / 1e9, ntt / 1e9,
+                            k.device, free_b / 1e9, need / 1e9, b.w / 1e9, b.abc / 1e9, b.gath / 1e9, b.ntt / 1e9,
                             chunks / 1e9));
 }
 
