@@ -259,7 +259,7 @@ void bm_witness_msm(benchmark::State& st)
 
 } // namespace
 
-BENCHMARK(bm_pce_eval)->Arg(20)->Arg(22)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(10);
+BENCHMARK(bm_pce_eval)->Arg(20)->Arg(22)->Arg(24)->Arg(26)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(10);
 BENCHMARK(bm_batch_add)->Arg(20)->Arg(22)->Arg(24)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(10);
 BENCHMARK(bm_witness_msm)
     ->Args({22, 0})

@@ -33,6 +33,7 @@ enum scratch_slot : int {
     slot_aff_keys_b,
     slot_aff_pts_b,
     slot_merge,
+    slot_pce_class,   // the PCE evaluation's witness classes (kernels/pce.cu)
     slot_count_all
 };
 

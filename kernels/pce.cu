@@ -2,12 +2,17 @@
 // over Fr (Montgomery form), and the satisfaction check a·b = c
 // (lib/backend/bridge/witness_bridge.hpp).
 //
-// Method: one thread per constraint row r computes the three rows A_r·w,
-// B_r·w, C_r·w one after the other (the rows of one constraint read nearby
-// witness values, so the second and third gathers often hit L2). Per entry:
-// the column and code (8 bytes, read nearly contiguously by a warp, since
-// consecutive rows have consecutive entries), the witness value (32 bytes, a
-// gather), then
+// Method: a first pass classifies the witness (two bitmaps, one word each per
+// 32 values: "not zero" and "neither zero nor one"; 2 bits a value, 33.5 MB
+// for 2^27 values, small enough to stay in L2). Then one thread per
+// constraint row r computes the three rows A_r·w, B_r·w, C_r·w one after the
+// other. Per entry: the column and code (8 bytes, read nearly contiguously by
+// a warp, since consecutive rows have consecutive entries, and streamed past
+// the cache), the value's class from the bitmaps, then
+//   zero          nothing (adding 0 would leave the sum as it is)
+//   one           the constant one, no gather
+//   other         the witness value (32 bytes, a gather)
+// and by the code:
 //   code 0 (+1)   one field addition
 //   code 1 (−1)   a negation and an addition (branch-free within the warp:
 //                 ±1 codes are mixed in every row, so both choices take the
@@ -15,19 +20,21 @@
 //   code k >= 2   a Montgomery multiplication by table[k − 2] (the branch is
 //                 divergent, but such entries are rare in PoRep circuits)
 // Field addition is exact and the result canonical, so any order of the terms
-// gives the CPU's r1cs::evaluate bit for bit.
+// gives the CPU's r1cs::evaluate bit for bit, and skipping the zeros or
+// adding one instead of a loaded one changes nothing. With the check, each
+// thread then tests a·b = c on the values it holds and the first failing row
+// is kept by an atomic minimum (no second pass over a, b, c).
 //
 // Cost note (PoRep shape: m ≈ 130 M rows, 2.4 + 1.0 + 2.2 = 5.6 entries per
-// row, codes mostly ±1): per row 5.6 × (8 B entry + 32 B witness sector) +
-// 3 × 32 B output + 3 × 4 B offsets ≈ 330 B, so ≈ 43 GB of traffic for the
-// whole PCE, ≈ 13 ms at the H200's ~3.3 TB/s if the gathers were perfect;
-// the witness gathers are 32-byte sectors scattered over a 4 GB vector, so
-// expect 1.5–2× that (20–30 ms). Arithmetic is ~50 integer instructions per
-// ±1 entry (~40 G instructions in all, a few ms): the kernel is memory bound.
-// Long rows (e.g. a 255-term packing of bits) cost one thread their whole
-// length while its warp waits; they are a small fraction of PoRep's rows.
-// Offsets are 32-bit when every offset of a matrix fits (PoRep: ~300 M
-// entries), which halves their share and their device memory.
+// row, codes mostly ±1, the witness ~90 % zeros and ones): per row 5.6 × 8 B
+// of entries, 3 × 32 B of output and 3 × 4 B of offsets, ≈ 20 GB for the
+// whole PCE (≈ 6 ms at the H200's ~3.3 TB/s), plus the gathers: 32-byte
+// sectors scattered over a 4 GB vector, which dominated (≈ 24 GB of them, ~40
+// ms measured) before the classes cut them to the ~10 % of values that are
+// neither 0 nor 1. Long rows (e.g. a 255-term packing of bits) cost one
+// thread their whole length while its warp waits; they are a small fraction
+// of PoRep's rows. Offsets are 32-bit when every offset of a matrix fits
+// (PoRep: ~300 M entries), which halves their share and their device memory.
 #include <cuda_runtime.h>
 
 #include "backend/bridge/witness_bridge.hpp"
@@ -45,16 +52,43 @@ struct csr_view {
     const uint32_t* __restrict__ code;
 };
 
+// The witness classes: word i of `cls` is (nonzero, other) for values
+// 32i … 32i+31, bit j of each for value 32i + j.
+__global__ void w_class_kernel(const dfr* __restrict__ w, uint64_t n, uint2* __restrict__ cls)
+{
+    const uint64_t i = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x;
+    unsigned cl = 0;
+    if (i < n) {
+        const dfr x = w[i];
+        cl = x.is_zero() ? 0u : (x == dfr::one() ? 1u : 2u);
+    }
+    const uint32_t nz = __ballot_sync(0xffffffffu, cl != 0), other = __ballot_sync(0xffffffffu, cl == 2);
+    if ((threadIdx.x & 31) == 0 && i < n) cls[i >> 5] = make_uint2(nz, other);
+}
+
+struct w_view {
+    const dfr* __restrict__ w;
+    const uint2* __restrict__ cls;
+    uint64_t n;
+};
+
 template <class Off>
-__device__ __forceinline__ dfr eval_row(const csr_view<Off>& m, const dfr* __restrict__ table,
-                                        const dfr* __restrict__ w, uint64_t r)
+__device__ __forceinline__ dfr eval_row(const csr_view<Off>& m, const dfr* __restrict__ table, const w_view& v,
+                                        uint64_t r)
 {
     const uint64_t s = m.row_ptr[r], e = m.row_ptr[r + 1];
     dfr acc = dfr::zero();
     for (uint64_t k = s; k < e; ++k) {
-        const uint32_t c = m.col[k];
-        const uint32_t t = m.code[k];
-        dfr x = w[c];
+        const uint32_t c = __ldcs(m.col + k);
+        const uint32_t t = __ldcs(m.code + k);
+        bool load = true;   // a column past the classes (never in a checked PCE) is read as it stands
+        if (c < v.n) {
+            const uint2 cl = v.cls[c >> 5];
+            const uint32_t bit = 1u << (c & 31);
+            if (!(cl.x & bit)) continue;   // zero
+            load = (cl.y & bit) != 0;
+        }
+        dfr x = load ? v.w[c] : dfr::one();
         if (t >= r1cs::coef_table_base) x = table[t - r1cs::coef_table_base] * x;
         if (t == r1cs::coef_minus_one) x = -x;
         acc += x;
@@ -62,16 +96,20 @@ __device__ __forceinline__ dfr eval_row(const csr_view<Off>& m, const dfr* __res
     return acc;
 }
 
+// best: null, or the smallest row with a·b != c so far (atomic minimum).
 template <class OffA, class OffB, class OffC>
 __global__ void pce_eval_kernel(csr_view<OffA> ma, csr_view<OffB> mb, csr_view<OffC> mc,
-                                const dfr* __restrict__ table, const dfr* __restrict__ w, dfr* __restrict__ a,
-                                dfr* __restrict__ b, dfr* __restrict__ c, uint64_t rows)
+                                const dfr* __restrict__ table, w_view v, dfr* __restrict__ a,
+                                dfr* __restrict__ b, dfr* __restrict__ c, uint64_t rows,
+                                unsigned long long* best)
 {
     const uint64_t r = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x;
     if (r >= rows) return;
-    a[r] = eval_row(ma, table, w, r);
-    b[r] = eval_row(mb, table, w, r);
-    c[r] = eval_row(mc, table, w, r);
+    const dfr ar = eval_row(ma, table, v, r), br = eval_row(mb, table, v, r), cr = eval_row(mc, table, v, r);
+    a[r] = ar;
+    b[r] = br;
+    c[r] = cr;
+    if (best && ar * br != cr) atomicMin(best, (unsigned long long)r);
 }
 
 // Grid-stride over i; a thread stops once its i passes the best index found
@@ -96,18 +134,50 @@ csr_view<Off> view_of(const witness_bridge::csr_device& m)
 }
 
 template <class OffA, class OffB>
-void launch_c(context& cx, const witness_bridge::csr_device m[3], const dfr* table, uint64_t rows, const dfr* w,
-              dfr* a, dfr* b, dfr* c)
+void launch_c(context& cx, const witness_bridge::csr_device m[3], const dfr* table, uint64_t rows, const w_view& v,
+              dfr* a, dfr* b, dfr* c, unsigned long long* best)
 {
     const unsigned block = 256;
     const uint64_t grid = (rows + block - 1) / block;
     if (m[2].row_ptr_32)
         pce_eval_kernel<OffA, OffB, uint32_t><<<unsigned(grid), block, 0, cx.stream>>>(
-            view_of<OffA>(m[0]), view_of<OffB>(m[1]), view_of<uint32_t>(m[2]), table, w, a, b, c, rows);
+            view_of<OffA>(m[0]), view_of<OffB>(m[1]), view_of<uint32_t>(m[2]), table, v, a, b, c, rows, best);
     else
         pce_eval_kernel<OffA, OffB, uint64_t><<<unsigned(grid), block, 0, cx.stream>>>(
-            view_of<OffA>(m[0]), view_of<OffB>(m[1]), view_of<uint64_t>(m[2]), table, w, a, b, c, rows);
+            view_of<OffA>(m[0]), view_of<OffB>(m[1]), view_of<uint64_t>(m[2]), table, v, a, b, c, rows, best);
     CUZK_CUDA_CHECK(cudaGetLastError());
+}
+
+// The classes of w (its nw values) into the context's class slot, then the
+// evaluation (with the check when best is set); queued on the stream.
+void eval_queued(context& cx, const witness_bridge::csr_device m[3], const fr* table, uint64_t rows, const fr* w,
+                 uint64_t nw, fr* a, fr* b, fr* c, unsigned long long* best)
+{
+    if ((rows + 255) / 256 > 0x7fffffffull || (nw + 255) / 256 > 0x7fffffffull)
+        throw error(errc::invalid_argument, "pce_eval: too many rows or witness values for one launch");
+    const auto* dw = reinterpret_cast<const dfr*>(w);
+    auto* cls = static_cast<uint2*>(ctx_slot(slot_pce_class, ((nw + 31) / 32) * sizeof(uint2) + 16));
+    if (nw) w_class_kernel<<<unsigned((nw + 255) / 256), 256, 0, cx.stream>>>(dw, nw, cls);
+    CUZK_CUDA_CHECK(cudaGetLastError());
+    const w_view v{dw, cls, nw};
+    const auto* t = reinterpret_cast<const dfr*>(table);
+    auto* da = reinterpret_cast<dfr*>(a);
+    auto* db = reinterpret_cast<dfr*>(b);
+    auto* dc = reinterpret_cast<dfr*>(c);
+    // 32-bit offsets are the rule; the 64-bit forms exist for huge matrices.
+    if (m[0].row_ptr_32 && m[1].row_ptr_32) launch_c<uint32_t, uint32_t>(cx, m, t, rows, v, da, db, dc, best);
+    else if (m[0].row_ptr_32) launch_c<uint32_t, uint64_t>(cx, m, t, rows, v, da, db, dc, best);
+    else if (m[1].row_ptr_32) launch_c<uint64_t, uint32_t>(cx, m, t, rows, v, da, db, dc, best);
+    else launch_c<uint64_t, uint64_t>(cx, m, t, rows, v, da, db, dc, best);
+}
+
+// The device minimum back on the host: −1 when no row failed.
+int64_t read_best(context& cx, const unsigned long long* best)
+{
+    unsigned long long h = 0;
+    CUZK_CUDA_CHECK(cudaMemcpyAsync(&h, best, sizeof h, cudaMemcpyDeviceToHost, cx.stream));
+    CUZK_CUDA_CHECK(cudaStreamSynchronize(cx.stream));
+    return h == ~0ull ? int64_t(-1) : int64_t(h);
 }
 
 } // namespace
@@ -118,23 +188,24 @@ namespace cuzk::witness_bridge {
 
 using namespace cuzk::dev;
 
-void pce_eval(const csr_device m[3], const fr* table, uint64_t rows, const fr* w, fr* a, fr* b, fr* c)
+void pce_eval(const csr_device m[3], const fr* table, uint64_t rows, const fr* w, uint64_t nw, fr* a, fr* b, fr* c)
 {
     if (rows == 0) return;
     context& cx = ctx();
     std::lock_guard<std::recursive_mutex> lk(cx.mu);
-    if ((rows + 255) / 256 > 0x7fffffffull)
-        throw error(errc::invalid_argument, "pce_eval: too many rows for one launch");
-    const auto* t = reinterpret_cast<const dfr*>(table);
-    const auto* dw = reinterpret_cast<const dfr*>(w);
-    auto* da = reinterpret_cast<dfr*>(a);
-    auto* db = reinterpret_cast<dfr*>(b);
-    auto* dc = reinterpret_cast<dfr*>(c);
-    // 32-bit offsets are the rule; the 64-bit forms exist for huge matrices.
-    if (m[0].row_ptr_32 && m[1].row_ptr_32) launch_c<uint32_t, uint32_t>(cx, m, t, rows, dw, da, db, dc);
-    else if (m[0].row_ptr_32) launch_c<uint32_t, uint64_t>(cx, m, t, rows, dw, da, db, dc);
-    else if (m[1].row_ptr_32) launch_c<uint64_t, uint32_t>(cx, m, t, rows, dw, da, db, dc);
-    else launch_c<uint64_t, uint64_t>(cx, m, t, rows, dw, da, db, dc);
+    eval_queued(cx, m, table, rows, w, nw, a, b, c, nullptr);
+}
+
+int64_t pce_eval_check(const csr_device m[3], const fr* table, uint64_t rows, const fr* w, uint64_t nw, fr* a, fr* b,
+                       fr* c)
+{
+    if (rows == 0) return -1;
+    context& cx = ctx();
+    std::lock_guard<std::recursive_mutex> lk(cx.mu);
+    auto* best = static_cast<unsigned long long*>(ctx_slot(slot_count, 64));
+    CUZK_CUDA_CHECK(cudaMemsetAsync(best, 0xff, sizeof(unsigned long long), cx.stream));
+    eval_queued(cx, m, table, rows, w, nw, a, b, c, best);
+    return read_best(cx, best);
 }
 
 int64_t first_unsatisfied(const fr* a, const fr* b, const fr* c, size_t n)
@@ -149,10 +220,7 @@ int64_t first_unsatisfied(const fr* a, const fr* b, const fr* c, size_t n)
     first_unsat_kernel<<<grid, 256, 0, cx.stream>>>(reinterpret_cast<const dfr*>(a), reinterpret_cast<const dfr*>(b),
                                                      reinterpret_cast<const dfr*>(c), n, best);
     CUZK_CUDA_CHECK(cudaGetLastError());
-    unsigned long long h = 0;
-    CUZK_CUDA_CHECK(cudaMemcpyAsync(&h, best, sizeof h, cudaMemcpyDeviceToHost, cx.stream));
-    CUZK_CUDA_CHECK(cudaStreamSynchronize(cx.stream));
-    return h == ~0ull ? int64_t(-1) : int64_t(h);
+    return read_best(cx, best);
 }
 
 } // namespace cuzk::witness_bridge

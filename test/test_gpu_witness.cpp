@@ -406,6 +406,17 @@ TEST_CASE("gpu: PCE evaluation then the satisfaction check, on the device", "[gp
         const auto want = r1cs::first_unsatisfied(p, inputs, aux);
         INFO("cpu: " << (want ? int64_t(*want) : -1) << ", gpu: " << got);
         CHECK(got == (want ? int64_t(*want) : -1));
+        // the check made with the evaluation, on poisoned outputs
+        std::vector<fr> poison(3 * m, fr::from_u64(12345));
+        abc.upload(std::span<const fr>(poison));
+        const int64_t fused = gpu_pce_eval_check_device(d, w.as<fr>(), o, o + m, o + 2 * m);
+        CHECK(fused == got);
+        std::vector<fr> out(3 * m);
+        abc.download(std::span<fr>(out));
+        std::vector<fr> ea(m), eb(m), ec(m);
+        r1cs::evaluate(p, inputs, aux, ea, eb, ec);
+        CHECK((std::equal(ea.begin(), ea.end(), out.begin()) && std::equal(eb.begin(), eb.end(), out.begin() + m) &&
+               std::equal(ec.begin(), ec.end(), out.begin() + 2 * m)));
     };
     check();   // all bits: satisfied
     aux[order[0]] = fr::from_u64(2);

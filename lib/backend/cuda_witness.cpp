@@ -110,15 +110,36 @@ gpu_pce::gpu_pce(const r1cs::pce& m, const gpu_pce_options& opt) : p_(std::make_
     d.bytes += m.coeffs.size_bytes();
 }
 
+namespace {
+struct pce_device_args {
+    witness_bridge::csr_device mats[3];
+    const fr* table;
+    uint64_t rows, nw;
+};
+pce_device_args pce_args(const gpu_pce& m)
+{
+    const gpu_pce::impl& d = m.get();
+    pce_device_args x{{}, d.table.as<fr>(), d.rows, uint64_t(d.num_inputs) + d.num_aux};
+    for (int i = 0; i < 3; ++i)
+        x.mats[i] = {d.row_ptr[i].data(), d.row_ptr_32[i], d.col[i].as<uint32_t>(), d.code[i].as<uint32_t>()};
+    return x;
+}
+} // namespace
+
 void gpu_pce_eval_device(const gpu_pce& m, const fr* w, fr* a, fr* b, fr* c)
 {
     check_pce_eval_pointers(m, w, a, b, c);
-    const gpu_pce::impl& d = m.get();
-    if (d.rows == 0) return;
-    witness_bridge::csr_device mats[3];
-    for (int i = 0; i < 3; ++i)
-        mats[i] = {d.row_ptr[i].data(), d.row_ptr_32[i], d.col[i].as<uint32_t>(), d.code[i].as<uint32_t>()};
-    witness_bridge::pce_eval(mats, d.table.as<fr>(), d.rows, w, a, b, c);
+    if (m.num_constraints() == 0) return;
+    const pce_device_args x = pce_args(m);
+    witness_bridge::pce_eval(x.mats, x.table, x.rows, w, x.nw, a, b, c);
+}
+
+int64_t gpu_pce_eval_check_device(const gpu_pce& m, const fr* w, fr* a, fr* b, fr* c)
+{
+    check_pce_eval_pointers(m, w, a, b, c);
+    if (m.num_constraints() == 0) return -1;
+    const pce_device_args x = pce_args(m);
+    return witness_bridge::pce_eval_check(x.mats, x.table, x.rows, w, x.nw, a, b, c);
 }
 
 void gpu_pce_eval(const gpu_pce& m, std::span<const fr> inputs, std::span<const fr> aux, std::span<fr> a,
@@ -291,6 +312,10 @@ namespace {
 
 gpu_pce::gpu_pce(const r1cs::pce&, const gpu_pce_options&) { no_cuda("gpu_pce"); }
 void gpu_pce_eval_device(const gpu_pce&, const fr*, fr*, fr*, fr*) { no_cuda("gpu_pce_eval_device"); }
+int64_t gpu_pce_eval_check_device(const gpu_pce&, const fr*, fr*, fr*, fr*)
+{
+    no_cuda("gpu_pce_eval_check_device");
+}
 void gpu_pce_eval(const gpu_pce&, std::span<const fr>, std::span<const fr>, std::span<fr>, std::span<fr>,
                   std::span<fr>)
 {

@@ -382,10 +382,7 @@ void bellperson_pce_eval(gpu_key::impl& k, device_steps& ds, const bp_vectors& v
 {
     device_steps::scope s(ds, "PCE_EVAL", "");
     int64_t bad = -1;
-    if (v.m) {
-        gpu_pce_eval_device(*k.dpce, v.w, v.a, v.b, v.c);
-        bad = gpu_first_unsatisfied_device(v.a, v.b, v.c, v.m);
-    }
+    if (v.m) bad = gpu_pce_eval_check_device(*k.dpce, v.w, v.a, v.b, v.c);
     s.end();
     if (bad >= 0)
         throw error(errc::unsatisfied, fmt::format("gpu_prove_start_witness: constraint {} of {} is not satisfied by "

@@ -328,6 +328,9 @@ private:
 // num_constraints values each, in device memory, overwritten. Queued on the
 // backend's stream (returns before the device has finished).
 void gpu_pce_eval_device(const gpu_pce& m, const fr* w, fr* a, fr* b, fr* c);
+// The same, then the first constraint i with a[i]·b[i] != c[i] (tested on the
+// values as they are made), or −1 when every constraint holds. Waits.
+int64_t gpu_pce_eval_check_device(const gpu_pce& m, const fr* w, fr* a, fr* b, fr* c);
 // Host arrays (tests): the same, with copies in and out; a, b, c must hold
 // num_constraints values. Throws errc::invalid_argument on other sizes.
 void gpu_pce_eval(const gpu_pce& m, std::span<const fr> inputs, std::span<const fr> aux, std::span<fr> a,
