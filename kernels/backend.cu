@@ -125,6 +125,16 @@ void* ctx_slot(int s, size_t bytes)
     return b.p;
 }
 
+void ctx_release_slot(int s)
+{
+    context& c = ctx();
+    auto& b = c.slots[s];
+    if (!b.p) return;
+    CUZK_CUDA_CHECK(cudaStreamSynchronize(c.stream));
+    CUZK_CUDA_CHECK(cudaFree(b.p));
+    b = {};
+}
+
 void ctx_release_all(context& c)
 {
     CUZK_CUDA_CHECK(cudaStreamSynchronize(c.stream));

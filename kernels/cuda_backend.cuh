@@ -75,6 +75,8 @@ void* scratch_malloc(size_t bytes, const char* what);
 void* ctx_slot(int s, size_t bytes);
 // Frees the caches of c (its mu held by the caller).
 void ctx_release_all(context& c);
+// Frees slot s of the calling thread's context (after its stream's work).
+void ctx_release_slot(int s);
 
 // The bridge's stream and event handles (lib/backend/bridge/handles.hpp) are
 // CUDA's own handles under a host-side name: these are the only conversions
@@ -185,7 +187,10 @@ struct cuda_be {
     // little memory is free, few enough that the keys and the sort's own
     // scratch (~24 bytes an entry) and step 3's partial sums (48 bytes an
     // entry up to 2^24 entries, where its threads stop growing) take at most
-    // 3/4 of it (free/64 alone let them exceed it below ~1.5 GB).
+    // 3/4 of it (free/64 alone let them exceed it below ~1.5 GB). Never fewer
+    // than the context's key and value buffers hold already: that memory is
+    // this MSM's whatever is free beside it (a key's copies of H, built in
+    // the room a prove left, must not shrink the next prove's sort groups).
     size_t max_entries() const
     {
         size_t free_b = 0, total_b = 0;
@@ -194,6 +199,11 @@ struct cuda_be {
         const size_t room = free_b / 4 * 3, knee = size_t{1} << 24;
         const size_t fit = room <= 72 * knee ? room / 72 : (room - 48 * knee) / 24;
         if (fit < cap) cap = fit;
+        size_t held = c.slots[slot_keys_a].bytes;
+        for (int s : {slot_keys_b, slot_vals_a, slot_vals_b})
+            if (c.slots[s].bytes < held) held = c.slots[s].bytes;
+        held = held > 16 ? (held - 16) / sizeof(uint32_t) : 0;   // Be::buffer's 16-byte pad
+        if (held > cap) cap = held;
         if (cap > (size_t{1} << 30)) cap = size_t{1} << 30;
         if (cap < (size_t{1} << 20)) cap = size_t{1} << 20;
         return cap;

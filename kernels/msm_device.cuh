@@ -600,21 +600,27 @@ struct msm_table_affine {
 
 // Copies 1 … m−1 of the n points (msm_copies): copy k = 2^(k·dbls)·P into
 // table[(k − 1)·n …], each from the one before, the Z of a copy inverted
-// together (batch_invert, at most direct_max values inverted one by one).
+// together (batch_invert, at most direct_max values inverted one by one), in
+// pieces of at most `piece` points, so the scratch (two field arrays of a
+// piece) stays small beside the copies.
 template <class Be, class Aff>
 void msm_table_build(Be& be, const Aff* points, size_t n, unsigned dbls, unsigned m, Aff* table,
-                     size_t direct_max = inv_direct_max)
+                     size_t direct_max = inv_direct_max, size_t piece = size_t{1} << 24)
 {
     using F = decltype(Aff{}.x);
     if (n == 0 || m < 2) return;
-    F* z = be.template buffer<F>(slot_aff_pre, n);
-    F* scratch = be.template buffer<F>(slot_aff_tot, batch_invert_scratch(n));
+    const size_t p = piece < n ? piece : n;
+    F* z = be.template buffer<F>(slot_aff_pre, p);
+    F* scratch = be.template buffer<F>(slot_aff_tot, batch_invert_scratch(p));
     for (unsigned k = 1; k < m; ++k) {
         const Aff* src = k == 1 ? points : table + size_t(k - 2) * n;
         Aff* dst = table + size_t(k - 1) * n;
-        be.each(n, msm_table_dbl<Aff>{src, dst, z, dbls}, 128);
-        batch_invert(be, z, n, scratch, direct_max);
-        be.each(n, msm_table_affine<Aff>{dst, z});
+        for (size_t o = 0; o < n; o += p) {
+            const size_t len = n - o < p ? n - o : p;
+            be.each(len, msm_table_dbl<Aff>{src + o, dst + o, z, dbls}, 128);
+            batch_invert(be, z, len, scratch, direct_max);
+            be.each(len, msm_table_affine<Aff>{dst + o, z});
+        }
     }
 }
 

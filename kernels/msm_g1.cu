@@ -18,6 +18,9 @@ void msm_table_build(const g1_affine* points, size_t n, unsigned dbls, unsigned 
     dev::msm_table_build(be, reinterpret_cast<const dev::dg1_affine*>(points), n, dbls, copies,
                          reinterpret_cast<dev::dg1_affine*>(table));
     CUZK_CUDA_CHECK(cudaStreamSynchronize(cx.stream));
+    // a one-off: its scratch is not kept among the caches
+    dev::ctx_release_slot(dev::slot_aff_pre);
+    dev::ctx_release_slot(dev::slot_aff_tot);
 }
 
 void msm_rows(const msm_table_view& t, const fr::repr* scalars, size_t n, unsigned c, unsigned windows,

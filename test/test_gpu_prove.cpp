@@ -500,6 +500,36 @@ TEST_CASE("gpu prover: an overlapped prove short of memory runs again on one str
     }
 }
 
+TEST_CASE("gpu prover: a prove short of memory gives up the H copies first", "[gpu]")
+{
+    GPU_OR_SKIP();
+    std::mt19937_64 rng(test::test_seed() + 11);
+    const fixture f(rng(), 2, 700);
+    gpu_key_options o;
+    o.h_copies_budget = ~uint64_t{0};
+    const gpu_key key(f.pk, f.density, f.pce, o);
+    REQUIRE(key.overlaps());
+    auto prove = [&](bool builds) {
+        const auto w = groth16::synthesize_witness(f.circuit(rng(), 0.8));
+        recording_observer obs;
+        check_sums(gpu_prove_start_witness(key, w.inputs, w.aux, &obs), cpu_sums(f, f.evaluate(w), w));
+        CHECK(std::count(obs.log.begin(), obs.log.end(), "+H_COPIES:h") == (builds ? 1 : 0));
+    };
+    prove(true);
+    REQUIRE(key.h_copies().copies > 1);
+    struct disarm_at_exit {
+        ~disarm_at_exit() { fault::disarm(); }
+    } guard;
+    fault::disarm();
+    fault::arm(fault::point::lane, 0, 1);   // the second stream's first step fails once
+    prove(false);
+    CHECK(fault::fired(fault::point::lane) == 1);
+    CHECK(key.h_copies().copies == 1);   // dropped, and not built again
+    CHECK(key.overlaps());               // the second stream kept
+    prove(false);
+    CHECK(key.h_copies().copies == 1);
+}
+
 TEST_CASE("gpu prover: streamed keys give the same sums", "[gpu]")
 {
     GPU_OR_SKIP();
@@ -579,6 +609,13 @@ TEST_CASE("gpu prover: shifted copies of the H query give the same sums", "[gpu]
         o.h_copies_budget = ~uint64_t{0};   // every copy the plan wants
         gpu_key key(f.pk, f.density, f.pce, o);
         REQUIRE(key.resident());
+        CHECK(key.h_copies().copies == 1);   // built at the end of the first prove
+        {
+            const auto w = groth16::synthesize_witness(f.circuit(rng(), 0.9));
+            recording_observer obs;
+            check_sums(gpu_prove_start_witness(key, w.inputs, w.aux, &obs), cpu_sums(f, f.evaluate(w), w));
+            CHECK(std::count(obs.log.begin(), obs.log.end(), "+H_COPIES:h") == 1);
+        }
         const gpu_msm_table_plan full = key.h_copies();
         CHECK(full.copies > 1);
         CHECK(full.copies * full.rows >= (256 + full.window_bits) / full.window_bits);

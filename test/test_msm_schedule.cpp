@@ -190,8 +190,9 @@ g1_jacobian emulated_table_msm(const std::vector<g1_affine>& p, const std::vecto
     const unsigned W = (255 + c) / c, s = (W + m - 1) / m;
     std::vector<g1_affine> table((m - 1) * n);
     const auto* dp = reinterpret_cast<const dg1_affine*>(p.data());
-    // A direct limit of 16: the batch inversion's levels, and far fewer slow inversions.
-    msm_table_build(be, dp, n, s * c, m, reinterpret_cast<dg1_affine*>(table.data()), 16);
+    // A direct limit of 16: the batch inversion's levels, and far fewer slow
+    // inversions; pieces of 97 points: the larger shapes are built in several.
+    msm_table_build(be, dp, n, s * c, m, reinterpret_cast<dg1_affine*>(table.data()), 16, 97);
     // The copies are the points times 2^(k·s·c).
     for (unsigned q = 1; q < m && n > 0; ++q) {
         fr e = fr::one();

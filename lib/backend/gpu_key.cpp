@@ -454,31 +454,49 @@ void place_queries(gpu_key::impl& k, const point_source& src, const gpu_key_opti
     }
 }
 
-// The H query's shifted copies (resident bellperson keys with a budget,
-// within the memory the key's prove scratch leaves free): copies that do
-// not fit are left out. The cached scratch is released before (so that it
-// does not crowd the copies out) and after (the build's two field arrays
-// of |H|).
+// The H query's shifted copies (resident bellperson keys with a budget):
+// planned in the memory the device has free once a prove has run (its
+// scratch then held by the key and the backend's caches), less a margin and
+// less what MSM_H over the copies takes beside the plain one (its rows of
+// buckets twice: the buckets, and the second set a later window group fills)
+// and the build's own scratch. A plan that does not fit is cut to fewer
+// copies; copies that do not fit at all are left out. A key that has not
+// proved yet keeps the budget for after its first prove.
+constexpr uint64_t copies_build_scratch = uint64_t{48} * 3 * (uint64_t{1} << 24);   // two Fp arrays of a piece
+
+uint64_t copies_extra(const gpu_msm_table_plan& p)
+{
+    return 2 * uint64_t(p.rows) * (uint64_t{1} << (p.window_bits - 1)) * sizeof(g1_xyzz) + copies_build_scratch;
+}
+
+gpu_msm_table_plan plan_in_room(size_t n, uint64_t budget, uint64_t room)
+{
+    gpu_msm_table_plan plan = gpu_msm_table_choose(n, std::min(budget, room));
+    while (plan.copies > 1 && plan.bytes + copies_extra(plan) > room)
+        plan = gpu_msm_table_choose(n, plan.bytes - 1);   // the next smaller plan
+    return plan;
+}
+
 void build_h_copies(gpu_key::impl& k, uint64_t budget)
 {
     k.h_table = gpu_msm_table();
+    k.h_copies_pending = 0;
     if (!k.resident || k.snarkjs || budget == 0 || k.h.size() == 0) return;
-    cuda_bridge::release_cache();   // earlier proves' scratch must not crowd the copies out
-    // Only memory a prove will not need: the copies must not leave the
-    // prove's scratch short (a 2^27 MSM_H with copies and little room measured
-    // 2.7× slower than without them).
+    if (!k.proved) {
+        k.h_copies_pending = budget;
+        return;
+    }
     size_t free_b = 0, total_b = 0;
     pb::mem_info(&free_b, &total_b);
-    const uint64_t reserve = estimate_scratch(k) + (uint64_t{512} << 20);
-    const uint64_t room = free_b > reserve ? free_b - reserve : 0;
-    const gpu_msm_table_plan plan = gpu_msm_table_choose(k.h.size(), std::min(budget, room));
+    const uint64_t margin = std::max<uint64_t>(uint64_t{2} << 30, total_b / 64);
+    const uint64_t room = free_b > margin ? free_b - margin : 0;
+    const gpu_msm_table_plan plan = plan_in_room(k.h.size(), budget, room);
     if (plan.copies < 2) return;
     try {
         k.h_table = gpu_msm_table(k.h.dev.as<g1_affine>(), k.h.size(), plan);
     } catch (const error& e) {
         if (e.code() != errc::out_of_memory) throw;   // the key stays without copies
     }
-    cuda_bridge::release_cache();
 }
 
 // Everything a constructor does on the key's device; on failure what was
@@ -495,7 +513,7 @@ void make_key(std::unique_ptr<gpu_key::impl>& p, const std::shared_ptr<const gro
         if (!k.snarkjs) init_bellperson(k, std::move(density), std::move(pce));
         else init_snarkjs(k, *pkp, density, pce);
         place_queries(k, src, opt);
-        build_h_copies(k, opt.h_copies_budget);
+        build_h_copies(k, opt.h_copies_budget);   // after the first prove
     } catch (...) {
         p.reset();   // released on the key's device
         throw;
@@ -503,6 +521,11 @@ void make_key(std::unique_ptr<gpu_key::impl>& p, const std::shared_ptr<const gro
 }
 
 } // namespace
+
+void build_pending_h_copies(gpu_key::impl& k)
+{
+    if (k.h_copies_pending) build_h_copies(k, k.h_copies_pending);
+}
 
 gpu_key::gpu_key(std::shared_ptr<const groth16::proving_key> pkp, groth16::query_density density,
                  std::shared_ptr<const r1cs::pce> pce, const gpu_key_options& opt)

@@ -121,6 +121,8 @@ struct gpu_key::impl {
     gpu_detail::query<g1_affine> h, l, a, b1;
     gpu_detail::query<g2_affine> b2;
     gpu_msm_table h_table;   // shifted copies of h.dev (resident keys, opt.h_copies_budget); after h: freed first
+    uint64_t h_copies_pending = 0;   // a budget for copies to build after the next prove (its scratch then held)
+    bool proved = false;             // a prove has run: its scratch is held by the key and the backend's caches
     gpu_buffer idx_a, idx_b;   // unified variable index of each A / B point (bellperson)
     uint64_t chunk_bytes = 0;   // streamed keys: bytes of each chunk buffer (G1 and G2 chunks fill it)
 
@@ -166,6 +168,10 @@ struct gpu_key::impl {
     }
     bool gathers_into_c() const { return !snarkjs && std::max(na_pts, nb_pts) > n && gath_elems() == 0; }
 };
+
+// After a prove (the key locked): the H copies kept for then
+// (h_copies_pending), planned in the room the prove left (lib/backend/gpu_key.cpp).
+void build_pending_h_copies(gpu_key::impl& k);
 
 struct gpu_packed_witness::impl {
     size_t n = 0;

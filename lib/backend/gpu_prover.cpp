@@ -610,21 +610,31 @@ groth16::prove_sums prove_bellperson_device(gpu_key::impl& k, std::span<const fr
             out.h = bellperson_msm_h(k, ds, v.a);
             bellperson_witness_msms(k, ds, v, out);
         }
+        k.proved = true;
+        if (k.h_copies_pending) {   // the first prove's scratch is held now: the room is known
+            device_steps::scope s(ds, "H_COPIES", "h");
+            build_pending_h_copies(k);
+            s.end();
+        }
         ds.finish(timings, t_all);
         return out;
     };
+    // Out of device memory: the H copies are given up first, then the second
+    // stream (the key stays on one stream from then on).
     return guarded(k, [&] {
-        if (k.overlaps()) {
+        for (;;) {
+            const bool overlap = k.overlaps();
             try {
-                return run(true);
+                return run(overlap);
             } catch (const error& e) {
                 if (e.code() != errc::out_of_memory) throw;
                 pb::drain(k.copy_stream);
-                k.overlap_oom = true;
                 gpu_release_cache();
+                if (!k.h_table.empty()) k.h_table = gpu_msm_table();
+                else if (overlap) k.overlap_oom = true;
+                else throw;
             }
         }
-        return run(false);
     });
 }
 

@@ -72,11 +72,15 @@ struct gpu_key_options {
     // Resident bellperson keys: device memory for shifted copies of the H
     // query (gpu_msm_table, planned by gpu_msm_table_choose(|H|, budget)),
     // with which MSM_H reduces fewer rows of buckets and can take wider
-    // windows; the sums are the same. 0 = no copies. The budget is capped
-    // by what the device has free beyond prove_scratch_bytes(), so the
-    // copies never crowd a prove's scratch; copies that do not fit are left
-    // out and the key works without them. They are built once, with the
-    // key (a few seconds for 2^27 points).
+    // windows; the sums are the same. 0 = no copies. They are built once,
+    // at the end of the key's first prove (a device step "H_COPIES" of that
+    // prove: seconds for 2^27 points), in the memory the device has free
+    // then, with that prove's scratch held: less a margin (1/64 of the
+    // device, at least 2 GiB), the build's scratch and what MSM_H over the
+    // copies needs beside the plain one (its buckets, twice). A plan that
+    // does not fit takes fewer copies; copies that do not fit at all are left
+    // out and the key works without them. A prove that runs out of device
+    // memory drops the copies (for good) before anything else.
     uint64_t h_copies_budget = 0;
 };
 
@@ -147,8 +151,10 @@ public:
     // The plan of the H query's copies (copies == 1: none; see h_copies_budget).
     gpu_msm_table_plan h_copies() const noexcept;
     // Drops the H query's copies and, with a budget, builds them again as
-    // h_copies_budget would have (waits for a prove in progress; benchmarks
-    // compare the two with one key). Returns the new plan.
+    // h_copies_budget would have, now if the key has proved (its prove's
+    // scratch is then held, so the free memory is the room), else after its
+    // next prove (waits for a prove in progress; benchmarks compare the two
+    // with one key). Returns the plan built now (copies == 1: none yet).
     gpu_msm_table_plan set_h_copies(uint64_t budget);
     // Device scratch one prove needs on top of device_bytes() (a, b, c, h,
     // witness, scalars, MSM buckets and sort buffers, streaming chunks).
@@ -171,7 +177,8 @@ private:
 // prove_observer::step_span (if overridden) receives the device interval
 // measured by CUDA events, mapped to std::chrono::steady_clock. Steps: H2D
 // (uploads), PCE_EVAL, NTT, MSM_H, MSM_L, MSM_A, MSM_B1, MSM_B2, BATCH_ADD,
-// D2H (query = "h", "l", "a", "b1", "b2" inside the MSMs).
+// D2H (query = "h", "l", "a", "b1", "b2" inside the MSMs); H_COPIES (query
+// "h") once, at the end of the prove that builds a key's copies of H.
 //   step_begin/step_end bracket H2D, PCE_EVAL, NTT and the MSM_x on the host
 // (H2D and PCE_EVAL have an empty query; MSM_H's h canonical conversion is
 // inside MSM_H). BATCH_ADD is reported only through step_span (the device
