@@ -29,9 +29,11 @@
 // row, codes mostly ±1, the witness ~90 % zeros and ones): per row 5.6 × 8 B
 // of entries, 3 × 32 B of output and 3 × 4 B of offsets, ≈ 20 GB for the
 // whole PCE (≈ 6 ms at the H200's ~3.3 TB/s), plus the gathers: 32-byte
-// sectors scattered over a 4 GB vector, which dominated (≈ 24 GB of them, ~40
-// ms measured) before the classes cut them to the ~10 % of values that are
-// neither 0 nor 1. Long rows (e.g. a 255-term packing of bits) cost one
+// sectors scattered over a 4 GB vector (≈ 24 GB of them when every entry
+// gathered: 43 ms measured), which the classes cut to the ~10 % of values
+// that are neither 0 nor 1. Measured after: 32 ms at 2^27, more than these
+// bytes explain; more warps and more loads in flight per thread did not
+// change it (bench/RESULTS.md, "Tried"). Long rows (e.g. a 255-term packing of bits) cost one
 // thread their whole length while its warp waits; they are a small fraction
 // of PoRep's rows. Offsets are 32-bit when every offset of a matrix fits
 // (PoRep: ~300 M entries), which halves their share and their device memory.
