@@ -37,9 +37,10 @@
 #   bn254      BN254 kernels and device prover (random          bn254.txt
 #              circuits); with CUZK_BN254_CIRCUIT=DIR a circom
 #              bn128 circuit: setup, prove --gpu, bench --zkey
-#   profile    Nsight Compute reports of the NTT passes and of  profile.txt, ncu_ntt.txt,
-#              one G1 MSM's kernels (duration, throughput,      ncu_msm.txt
-#              occupancy, warp stalls; clocks left alone)
+#   profile    Nsight Compute reports of the NTT passes, of     profile.txt, ncu_ntt.txt,
+#              one G1 MSM's kernels and of one PCE evaluation   ncu_msm.txt, ncu_pce.txt
+#              (duration, throughput, occupancy, warp stalls;
+#              clocks left alone)
 # env.txt records the date, commit, GPU, driver, toolkit and host.
 #
 # Prebuilt binaries: leave out `build` and point CUZK_GPU_BUILD at a CUDA
@@ -59,8 +60,8 @@
 # (porep32, default 2), CUZK_C2_REPEAT (porep32 and params32: proofs per run,
 # default 1), CUZK_C2_CONCURRENT=1 (porep32: submit those proofs at once,
 # `porep c2 --concurrent`, for the throughput), CUZK_H_COPIES_GB (porep32:
-# `porep c2 --h-copies-gb`, default 0), CUZK_NTT_LOG and CUZK_MSM_LOG
-# (profile sizes, default 24).
+# `porep c2 --h-copies-gb`, default 0), CUZK_NTT_LOG, CUZK_MSM_LOG and
+# CUZK_PCE_LOG (profile sizes, default 24).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 pkgs=(libfmt-dev libfmt9 libmsgsl-dev catch2 libbenchmark-dev libbenchmark1debian libgmp-dev libgmp10
@@ -253,8 +254,17 @@ step_profile() {
   timeout 300 "$ncu" --clock-control none "${sections[@]}" --launch-count 60 "$b/bench/bench_gpu" \
     --benchmark_filter="bm_msm<g1_affine>/log_n:${CUZK_MSM_LOG:-24}/c:0" >"$out/ncu_msm.txt" 2>&1 || rc=1
   echo "msm: $(grep -c 'Duration' "$out/ncu_msm.txt") kernels profiled"
+  # The warm-up PCE evaluation of PoRep-shaped rows: the witness classes and the rows.
+  if need "$b/bench/bench_gpu_witness"; then
+    timeout 300 "$ncu" --clock-control none "${sections[@]}" -k 'regex:pce_eval_kernel|w_class_kernel' \
+      --launch-count 2 "$b/bench/bench_gpu_witness" --benchmark_filter="bm_pce_eval/${CUZK_PCE_LOG:-24}" \
+      >"$out/ncu_pce.txt" 2>&1 || rc=1
+    echo "pce: $(grep -c 'Duration' "$out/ncu_pce.txt") kernels profiled"
+  else
+    rc=1
+  fi
   grep -hE "^  [a-zA-Z_].*\(|Duration|Compute \(SM\) Throughput|Memory Throughput|Achieved Occupancy|Registers Per" \
-    "$out/ncu_ntt.txt" "$out/ncu_msm.txt"
+    "$out/ncu_ntt.txt" "$out/ncu_msm.txt" "$out/ncu_pce.txt"
   return $rc
 }
 
