@@ -15,6 +15,7 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <chrono>
 #include <memory>
 #include <random>
 #include <string>
@@ -132,14 +133,18 @@ std::vector<fr> bench_witness(size_t n, uint64_t seed, unsigned pct_bits = 90)
     return w;
 }
 
-// Args: log2 rows.
+// Args: log2 rows; 1 = rows grouped by shape (the default), 0 = in the PCE's order.
 void bm_pce_eval(benchmark::State& st)
 {
     if (!gpu_ok(st)) return;
     const size_t rows = size_t{1} << st.range(0);
     const uint32_t ni = 16, na = uint32_t(rows);
     const r1cs::pce p = porep_pce(rows, ni, na);
-    gpu_pce d(p);
+    gpu_pce_options opt;
+    opt.group_rows = st.range(1) != 0;
+    const auto u0 = std::chrono::steady_clock::now();
+    gpu_pce d(p, opt);
+    st.counters["upload_s"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - u0).count();
     const std::vector<fr> w = bench_witness(size_t(ni) + na, 0x77ull);
     gpu_buffer dw(w.size() * sizeof(fr)), out(3 * rows * sizeof(fr));
     dw.upload(std::span<const fr>(w));
@@ -259,7 +264,7 @@ void bm_witness_msm(benchmark::State& st)
 
 } // namespace
 
-BENCHMARK(bm_pce_eval)->Arg(20)->Arg(22)->Arg(24)->Arg(26)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(10);
+BENCHMARK(bm_pce_eval)->ArgNames({"log", "grouped"})->ArgsProduct({{20, 22, 24, 26}, {1, 0}})->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(10);
 BENCHMARK(bm_batch_add)->Arg(20)->Arg(22)->Arg(24)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(10);
 BENCHMARK(bm_witness_msm)
     ->Args({22, 0})

@@ -18,6 +18,11 @@
 //                           the witness MSMs on the second stream beside the
 //                           H step and MSM_H (gpu_key_options::overlap,
 //                           counter overlapped = 1)
+//   bm_porep_gpu_ungrouped/…
+//                           bm_porep_gpu_packed with the PCE's rows in
+//                           their own order instead of grouped by shape
+//                           (gpu_key_options::pce_group_rows; a key made
+//                           anew for it, and again for the next variant)
 //   bm_porep_gpu_serial/…   bm_porep_gpu_packed with every step on one
 //                           stream (the same key, set_overlap(false)): the
 //                           overlap's gain, measured in the same run
@@ -166,6 +171,7 @@ struct gpu_fixture {
     std::shared_ptr<const groth16::proving_key> pk;
     groth16::query_density dens;
     std::unique_ptr<gpu_key> key;
+    bool key_groups_rows = true;   // the key's gpu_key_options::pce_group_rows
     bool verified = false;
     std::string error;
 };
@@ -255,13 +261,28 @@ bool timed_proves(benchmark::State& st, gpu_key& key, const gpu_fixture& f, cons
 // time is the device part the engine runs under its device lock. overlap:
 // the key's witness MSMs on the second stream (the default) or every step
 // on one stream (bm_porep_gpu_serial: the same key, switched).
-void bm_porep_gpu_run(benchmark::State& st, bool packed, bool overlap = true, unsigned h_copies = 0)
+// group_rows: the key's PCE rows grouped by shape (the default) or in the
+// PCE's order (bm_porep_gpu_ungrouped); a key of the other layout is made
+// anew, with a warm-up prove.
+void bm_porep_gpu_run(benchmark::State& st, bool packed, bool overlap = true, unsigned h_copies = 0,
+                      bool group_rows = true)
 {
     gpu_fixture* fp = gpu_fixture_for(st);
     if (!fp) return;
     gpu_fixture& f = *fp;
     const unsigned L = unsigned(st.range(0));
-    if (!f.key) f.key = std::make_unique<gpu_key>(f.pk, f.dens, f.pce);   // after bm_porep_gpu_small
+    if (!f.key || f.key_groups_rows != group_rows) {   // after bm_porep_gpu_small, or another layout
+        f.key.reset();
+        gpu_key_options opt;
+        opt.pce_group_rows = group_rows;
+        const auto t0 = clock_type::now();
+        f.key = std::make_unique<gpu_key>(f.pk, f.dens, f.pce, opt);
+        f.key_groups_rows = group_rows;
+        std::fprintf(stderr, "porep 2^%u: key made in %.1f s (PCE rows %s)\n", L, ms_since(t0) / 1e3,
+                     group_rows ? "grouped by shape" : "in their order");
+        gpu_prove_start_witness(*f.key, f.circ.inputs, f.circ.aux);   // warm-up: the key's scratch
+        gpu_synchronize();
+    }
     f.key->set_overlap(overlap);
     if (f.key->h_copies().copies > 1 || h_copies > 0) {
         const size_t nh = f.key->pk().h.size();
@@ -295,6 +316,7 @@ void bm_porep_gpu_run(benchmark::State& st, bool packed, bool overlap = true, un
 void bm_porep_gpu(benchmark::State& st) { bm_porep_gpu_run(st, false); }
 void bm_porep_gpu_packed(benchmark::State& st) { bm_porep_gpu_run(st, true); }
 void bm_porep_gpu_serial(benchmark::State& st) { bm_porep_gpu_run(st, true, false); }
+void bm_porep_gpu_ungrouped(benchmark::State& st) { bm_porep_gpu_run(st, true, true, 0, false); }
 void bm_porep_gpu_copies2(benchmark::State& st) { bm_porep_gpu_run(st, true, true, 2); }
 void bm_porep_gpu_copies3(benchmark::State& st) { bm_porep_gpu_run(st, true, true, 3); }
 void bm_porep_gpu_copies(benchmark::State& st) { bm_porep_gpu_run(st, true, true, 64); }
@@ -419,6 +441,7 @@ int main(int argc, char** argv)
         if (std::strncmp(argv[i], "--benchmark_filter=", 19) == 0 && std::strstr(argv[i] + 19, "27")) want27 = true;
     for (auto* g : {benchmark::RegisterBenchmark("bm_porep_gpu", bm_porep_gpu),
                     benchmark::RegisterBenchmark("bm_porep_gpu_packed", bm_porep_gpu_packed),
+                    benchmark::RegisterBenchmark("bm_porep_gpu_ungrouped", bm_porep_gpu_ungrouped),
                     benchmark::RegisterBenchmark("bm_porep_gpu_serial", bm_porep_gpu_serial),
                     benchmark::RegisterBenchmark("bm_porep_gpu_copies2", bm_porep_gpu_copies2),
                     benchmark::RegisterBenchmark("bm_porep_gpu_copies3", bm_porep_gpu_copies3),

@@ -101,15 +101,18 @@ __device__ __forceinline__ dfr eval_row(const csr_view<Off>& m, const dfr* __res
 }
 
 // best: null, or the smallest row with a·b != c so far (atomic minimum).
+// Thread t evaluates the matrices' position t, which is row order[t] (or t
+// when order is null).
 template <class OffA, class OffB, class OffC>
 __global__ void pce_eval_kernel(csr_view<OffA> ma, csr_view<OffB> mb, csr_view<OffC> mc,
-                                const dfr* __restrict__ table, w_view v, dfr* __restrict__ a,
-                                dfr* __restrict__ b, dfr* __restrict__ c, uint64_t rows,
+                                const uint32_t* __restrict__ order, const dfr* __restrict__ table, w_view v,
+                                dfr* __restrict__ a, dfr* __restrict__ b, dfr* __restrict__ c, uint64_t rows,
                                 unsigned long long* best)
 {
-    const uint64_t r = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x;
-    if (r >= rows) return;
-    const dfr ar = eval_row(ma, table, v, r), br = eval_row(mb, table, v, r), cr = eval_row(mc, table, v, r);
+    const uint64_t t = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x;
+    if (t >= rows) return;
+    const uint64_t r = order ? uint64_t(order[t]) : t;
+    const dfr ar = eval_row(ma, table, v, t), br = eval_row(mb, table, v, t), cr = eval_row(mc, table, v, t);
     a[r] = ar;
     b[r] = br;
     c[r] = cr;
@@ -138,24 +141,24 @@ csr_view<Off> view_of(const witness_bridge::csr_device& m)
 }
 
 template <class OffA, class OffB>
-void launch_c(context& cx, const witness_bridge::csr_device m[3], const dfr* table, uint64_t rows, const w_view& v,
-              dfr* a, dfr* b, dfr* c, unsigned long long* best)
+void launch_c(context& cx, const witness_bridge::csr_device m[3], const uint32_t* order, const dfr* table,
+              uint64_t rows, const w_view& v, dfr* a, dfr* b, dfr* c, unsigned long long* best)
 {
     const unsigned block = 256;
     const uint64_t grid = (rows + block - 1) / block;
     if (m[2].row_ptr_32)
         pce_eval_kernel<OffA, OffB, uint32_t><<<unsigned(grid), block, 0, cx.stream>>>(
-            view_of<OffA>(m[0]), view_of<OffB>(m[1]), view_of<uint32_t>(m[2]), table, v, a, b, c, rows, best);
+            view_of<OffA>(m[0]), view_of<OffB>(m[1]), view_of<uint32_t>(m[2]), order, table, v, a, b, c, rows, best);
     else
         pce_eval_kernel<OffA, OffB, uint64_t><<<unsigned(grid), block, 0, cx.stream>>>(
-            view_of<OffA>(m[0]), view_of<OffB>(m[1]), view_of<uint64_t>(m[2]), table, v, a, b, c, rows, best);
+            view_of<OffA>(m[0]), view_of<OffB>(m[1]), view_of<uint64_t>(m[2]), order, table, v, a, b, c, rows, best);
     CUZK_CUDA_CHECK(cudaGetLastError());
 }
 
 // The classes of w (its nw values) into the context's class slot, then the
 // evaluation (with the check when best is set); queued on the stream.
-void eval_queued(context& cx, const witness_bridge::csr_device m[3], const fr* table, uint64_t rows, const fr* w,
-                 uint64_t nw, fr* a, fr* b, fr* c, unsigned long long* best)
+void eval_queued(context& cx, const witness_bridge::csr_device m[3], const uint32_t* order, const fr* table,
+                 uint64_t rows, const fr* w, uint64_t nw, fr* a, fr* b, fr* c, unsigned long long* best)
 {
     if ((rows + 255) / 256 > 0x7fffffffull || (nw + 255) / 256 > 0x7fffffffull)
         throw error(errc::invalid_argument, "pce_eval: too many rows or witness values for one launch");
@@ -169,10 +172,10 @@ void eval_queued(context& cx, const witness_bridge::csr_device m[3], const fr* t
     auto* db = reinterpret_cast<dfr*>(b);
     auto* dc = reinterpret_cast<dfr*>(c);
     // 32-bit offsets are the rule; the 64-bit forms exist for huge matrices.
-    if (m[0].row_ptr_32 && m[1].row_ptr_32) launch_c<uint32_t, uint32_t>(cx, m, t, rows, v, da, db, dc, best);
-    else if (m[0].row_ptr_32) launch_c<uint32_t, uint64_t>(cx, m, t, rows, v, da, db, dc, best);
-    else if (m[1].row_ptr_32) launch_c<uint64_t, uint32_t>(cx, m, t, rows, v, da, db, dc, best);
-    else launch_c<uint64_t, uint64_t>(cx, m, t, rows, v, da, db, dc, best);
+    if (m[0].row_ptr_32 && m[1].row_ptr_32) launch_c<uint32_t, uint32_t>(cx, m, order, t, rows, v, da, db, dc, best);
+    else if (m[0].row_ptr_32) launch_c<uint32_t, uint64_t>(cx, m, order, t, rows, v, da, db, dc, best);
+    else if (m[1].row_ptr_32) launch_c<uint64_t, uint32_t>(cx, m, order, t, rows, v, da, db, dc, best);
+    else launch_c<uint64_t, uint64_t>(cx, m, order, t, rows, v, da, db, dc, best);
 }
 
 // The device minimum back on the host: −1 when no row failed.
@@ -192,23 +195,24 @@ namespace cuzk::witness_bridge {
 
 using namespace cuzk::dev;
 
-void pce_eval(const csr_device m[3], const fr* table, uint64_t rows, const fr* w, uint64_t nw, fr* a, fr* b, fr* c)
+void pce_eval(const csr_device m[3], const uint32_t* order, const fr* table, uint64_t rows, const fr* w, uint64_t nw,
+              fr* a, fr* b, fr* c)
 {
     if (rows == 0) return;
     context& cx = ctx();
     std::lock_guard<std::recursive_mutex> lk(cx.mu);
-    eval_queued(cx, m, table, rows, w, nw, a, b, c, nullptr);
+    eval_queued(cx, m, order, table, rows, w, nw, a, b, c, nullptr);
 }
 
-int64_t pce_eval_check(const csr_device m[3], const fr* table, uint64_t rows, const fr* w, uint64_t nw, fr* a, fr* b,
-                       fr* c)
+int64_t pce_eval_check(const csr_device m[3], const uint32_t* order, const fr* table, uint64_t rows, const fr* w,
+                       uint64_t nw, fr* a, fr* b, fr* c)
 {
     if (rows == 0) return -1;
     context& cx = ctx();
     std::lock_guard<std::recursive_mutex> lk(cx.mu);
     auto* best = static_cast<unsigned long long*>(ctx_slot(slot_count, 64));
     CUZK_CUDA_CHECK(cudaMemsetAsync(best, 0xff, sizeof(unsigned long long), cx.stream));
-    eval_queued(cx, m, table, rows, w, nw, a, b, c, best);
+    eval_queued(cx, m, order, table, rows, w, nw, a, b, c, best);
     return read_best(cx, best);
 }
 

@@ -141,18 +141,12 @@ std::vector<fr> random_values(size_t n, std::mt19937_64& rng)
     return v;
 }
 
-void check_eval(const r1cs::pce& p, std::mt19937_64& rng, const char* what, bool wide = false)
+void check_eval_device(const r1cs::pce& p, const gpu_pce_options& o, const std::vector<fr>& inputs,
+                       const std::vector<fr>& aux, const std::vector<fr>& ea, const std::vector<fr>& eb,
+                       const std::vector<fr>& ec)
 {
-    INFO(what << ": " << p.num_constraints << " rows, " << p.num_inputs << " inputs, " << p.num_aux
-              << " aux, nnz " << p.a.nnz() << "/" << p.b.nnz() << "/" << p.c.nnz() << ", table "
-              << p.coeffs.size() << (wide ? ", 64-bit offsets" : ""));
-    std::vector<fr> inputs = random_values(p.num_inputs, rng), aux = random_values(p.num_aux, rng);
-    if (!inputs.empty()) inputs[0] = fr::one();
     const size_t m = size_t(p.num_constraints);
-    std::vector<fr> ea(m), eb(m), ec(m), ga(m), gb(m), gc(m);
-    r1cs::evaluate(p, inputs, aux, ea, eb, ec);
-    gpu_pce_options o;
-    o.wide_offsets = wide;
+    std::vector<fr> ga(m), gb(m), gc(m);
     gpu_pce d(p, o);
     REQUIRE(d.num_inputs() == p.num_inputs);
     REQUIRE(d.num_aux() == p.num_aux);
@@ -177,6 +171,27 @@ void check_eval(const r1cs::pce& p, std::mt19937_64& rng, const char* what, bool
             FAIL_CHECK(name << ": " << bad << " of " << m << " rows differ; first row " << first_bad << ": gpu "
                             << hex((*got[k])[first_bad]) << ", cpu " << hex((*want[k])[first_bad]));
         }
+    }
+}
+
+// The device's a, b, c equal r1cs::evaluate's for a random witness, with the
+// rows grouped by shape and in the PCE's order.
+void check_eval(const r1cs::pce& p, std::mt19937_64& rng, const char* what, bool wide = false)
+{
+    INFO(what << ": " << p.num_constraints << " rows, " << p.num_inputs << " inputs, " << p.num_aux
+              << " aux, nnz " << p.a.nnz() << "/" << p.b.nnz() << "/" << p.c.nnz() << ", table "
+              << p.coeffs.size() << (wide ? ", 64-bit offsets" : ""));
+    std::vector<fr> inputs = random_values(p.num_inputs, rng), aux = random_values(p.num_aux, rng);
+    if (!inputs.empty()) inputs[0] = fr::one();
+    const size_t m = size_t(p.num_constraints);
+    std::vector<fr> ea(m), eb(m), ec(m);
+    r1cs::evaluate(p, inputs, aux, ea, eb, ec);
+    for (bool group : {true, false}) {
+        INFO((group ? "rows grouped by shape" : "rows in the PCE's order"));
+        gpu_pce_options o;
+        o.wide_offsets = wide;
+        o.group_rows = group;
+        check_eval_device(p, o, inputs, aux, ea, eb, ec);
     }
 }
 
@@ -392,13 +407,14 @@ TEST_CASE("gpu: PCE evaluation then the satisfaction check, on the device", "[gp
         cons.push_back({r1cs::pce_row{{col, fr::one()}}, r1cs::pce_row{{0, fr::one()}, {col, -fr::one()}}, r1cs::pce_row{}});
     }
     const r1cs::pce p = r1cs::pce_from_constraints(ni, na, cons);
-    gpu_pce d(p);
+    gpu_pce grouped(p), plain(p, gpu_pce_options{.group_rows = false});
     const size_t m = p.num_constraints;
     std::vector<fr> inputs{fr::one(), fr::from_u64(7)}, aux(na);
     for (auto& x : aux) x = (rng() & 1) ? fr::one() : fr::zero();
     gpu_buffer w((ni + na) * sizeof(fr)), abc(3 * m * sizeof(fr));
     fr* o = abc.as<fr>();
-    auto check = [&]() {
+    auto check_with = [&](const gpu_pce& d) {
+        INFO((&d == &grouped ? "rows grouped by shape" : "rows in the PCE's order"));
         w.upload(std::span<const fr>(inputs));
         w.upload(std::span<const fr>(aux), ni * sizeof(fr));
         gpu_pce_eval_device(d, w.as<fr>(), o, o + m, o + 2 * m);
@@ -417,6 +433,10 @@ TEST_CASE("gpu: PCE evaluation then the satisfaction check, on the device", "[gp
         r1cs::evaluate(p, inputs, aux, ea, eb, ec);
         CHECK((std::equal(ea.begin(), ea.end(), out.begin()) && std::equal(eb.begin(), eb.end(), out.begin() + m) &&
                std::equal(ec.begin(), ec.end(), out.begin() + 2 * m)));
+    };
+    auto check = [&]() {
+        for (const gpu_pce* pd : {&grouped, &plain})
+            check_with(*pd);
     };
     check();   // all bits: satisfied
     aux[order[0]] = fr::from_u64(2);

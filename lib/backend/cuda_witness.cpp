@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "cuzk/error.hpp"
+#include "cuzk/r1cs/pce_order.hpp"
 #include "cuzk/util/parallel.hpp"
 
 #if CUZK_WITH_CUDA
@@ -30,6 +31,7 @@ struct gpu_pce::impl {
     uint32_t num_inputs = 0, num_aux = 0;
     uint64_t rows = 0;
     gpu_buffer row_ptr[3], col[3], code[3], table;
+    gpu_buffer order;   // empty: rows in the PCE's order; else r1cs::pce_shape_order
     bool row_ptr_32[3] = {false, false, false};
     uint64_t bytes = 0;
 };
@@ -65,6 +67,58 @@ void upload_offsets_32(gpu_buffer& dst, std::span<const uint64_t> src)
     }
 }
 
+void upload_offsets(gpu_buffer& dst, std::span<const uint64_t> off, bool narrow)
+{
+    dst = gpu_buffer(off.size() * (narrow ? sizeof(uint32_t) : sizeof(uint64_t)));
+    if (narrow) upload_offsets_32(dst, off);
+    else dst.upload(off);
+}
+
+// The matrix's entries as they stand.
+void upload_entries(gpu_pce::impl& d, int i, const r1cs::csr_matrix& x)
+{
+    d.col[i] = gpu_buffer(x.col.size_bytes());
+    d.col[i].upload(x.col);
+    d.code[i] = gpu_buffer(x.coef.size_bytes());
+    d.code[i].upload(x.coef);
+}
+
+// The matrix's offsets and entries in the order `order`, the entries
+// rewritten on the host in pieces of 2^22 rows.
+void upload_reordered(gpu_pce::impl& d, int i, const r1cs::csr_matrix& x, std::span<const uint32_t> order)
+{
+    const std::vector<uint64_t> off = r1cs::reordered_offsets(x, order);
+    upload_offsets(d.row_ptr[i], off, d.row_ptr_32[i]);
+    d.col[i] = gpu_buffer(x.col.size_bytes());
+    d.code[i] = gpu_buffer(x.coef.size_bytes());
+    constexpr size_t piece = size_t{1} << 22;
+    std::vector<uint32_t> col, code;
+    for (size_t t0 = 0; t0 < order.size(); t0 += piece) {
+        const size_t t1 = std::min(order.size(), t0 + piece), n = off[t1] - off[t0];
+        col.resize(n);
+        code.resize(n);
+        r1cs::reordered_entries(x, order, off, t0, t1, col, code);
+        d.col[i].upload(col.data(), n * sizeof(uint32_t), off[t0] * sizeof(uint32_t));
+        d.code[i].upload(code.data(), n * sizeof(uint32_t), off[t0] * sizeof(uint32_t));
+    }
+}
+
+void check_pce_arrays(const r1cs::pce& m, const r1cs::csr_matrix* const mats[3])
+{
+    for (int i = 0; i < 3; ++i) {
+        const r1cs::csr_matrix& x = *mats[i];
+        if (x.row_ptr.size() != m.num_constraints + 1)
+            throw error(errc::invalid_argument,
+                        fmt::format("gpu_pce: matrix {} has {} row offsets for {} constraints (want {})",
+                                    matrix_name[i], x.row_ptr.size(), m.num_constraints, m.num_constraints + 1));
+        if (x.coef.size() != x.col.size() || x.row_ptr.back() != x.col.size() || x.row_ptr.front() != 0)
+            throw error(errc::invalid_argument,
+                        fmt::format("gpu_pce: matrix {} is inconsistent ({} columns, {} codes, offsets {} … {})",
+                                    matrix_name[i], x.col.size(), x.coef.size(), x.row_ptr.front(),
+                                    x.row_ptr.back()));
+    }
+}
+
 void check_pce_eval_pointers(const gpu_pce& m, const void* w, const void* a, const void* b, const void* c)
 {
     if (m.num_constraints() == 0) return;
@@ -83,43 +137,40 @@ gpu_pce::gpu_pce(const r1cs::pce& m, const gpu_pce_options& opt) : p_(std::make_
     d.num_aux = m.num_aux;
     d.rows = m.num_constraints;
     const r1cs::csr_matrix* mats[3] = {&m.a, &m.b, &m.c};
+    check_pce_arrays(m, mats);
+    std::vector<uint32_t> order;
+    if (opt.group_rows && d.rows > 1) {
+        order = r1cs::pce_shape_order(m);
+        d.order = gpu_buffer(order.size() * sizeof(uint32_t));
+        d.order.upload(std::span<const uint32_t>(order));
+        d.bytes += order.size() * sizeof(uint32_t);
+    }
     for (int i = 0; i < 3; ++i) {
         const r1cs::csr_matrix& x = *mats[i];
-        if (x.row_ptr.size() != d.rows + 1)
-            throw error(errc::invalid_argument,
-                        fmt::format("gpu_pce: matrix {} has {} row offsets for {} constraints (want {})",
-                                    matrix_name[i], x.row_ptr.size(), d.rows, d.rows + 1));
-        if (x.coef.size() != x.col.size() || x.row_ptr.back() != x.col.size() || x.row_ptr.front() != 0)
-            throw error(errc::invalid_argument,
-                        fmt::format("gpu_pce: matrix {} is inconsistent ({} columns, {} codes, offsets {} … {})",
-                                    matrix_name[i], x.col.size(), x.coef.size(), x.row_ptr.front(),
-                                    x.row_ptr.back()));
         d.row_ptr_32[i] = !opt.wide_offsets && x.nnz() < (uint64_t(1) << 32);
-        const size_t off_bytes = x.row_ptr.size() * (d.row_ptr_32[i] ? sizeof(uint32_t) : sizeof(uint64_t));
-        d.row_ptr[i] = gpu_buffer(off_bytes);
-        if (d.row_ptr_32[i]) upload_offsets_32(d.row_ptr[i], x.row_ptr);
-        else d.row_ptr[i].upload(x.row_ptr);
-        d.col[i] = gpu_buffer(x.col.size_bytes());
-        d.col[i].upload(x.col);
-        d.code[i] = gpu_buffer(x.coef.size_bytes());
-        d.code[i].upload(x.coef);
-        d.bytes += off_bytes + x.col.size_bytes() + x.coef.size_bytes();
+        if (order.empty()) {
+            upload_offsets(d.row_ptr[i], x.row_ptr, d.row_ptr_32[i]);
+            upload_entries(d, i, x);
+        } else {
+            upload_reordered(d, i, x, order);
+        }
+        d.bytes += d.row_ptr[i].size() + x.col.size_bytes() + x.coef.size_bytes();
     }
     d.table = gpu_buffer(m.coeffs.size_bytes());
     d.table.upload(m.coeffs);
     d.bytes += m.coeffs.size_bytes();
 }
-
 namespace {
 struct pce_device_args {
     witness_bridge::csr_device mats[3];
+    const uint32_t* order;   // null: rows in the PCE's order
     const fr* table;
     uint64_t rows, nw;
 };
 pce_device_args pce_args(const gpu_pce& m)
 {
     const gpu_pce::impl& d = m.get();
-    pce_device_args x{{}, d.table.as<fr>(), d.rows, uint64_t(d.num_inputs) + d.num_aux};
+    pce_device_args x{{}, d.order.as<uint32_t>(), d.table.as<fr>(), d.rows, uint64_t(d.num_inputs) + d.num_aux};
     for (int i = 0; i < 3; ++i)
         x.mats[i] = {d.row_ptr[i].data(), d.row_ptr_32[i], d.col[i].as<uint32_t>(), d.code[i].as<uint32_t>()};
     return x;
@@ -131,7 +182,7 @@ void gpu_pce_eval_device(const gpu_pce& m, const fr* w, fr* a, fr* b, fr* c)
     check_pce_eval_pointers(m, w, a, b, c);
     if (m.num_constraints() == 0) return;
     const pce_device_args x = pce_args(m);
-    witness_bridge::pce_eval(x.mats, x.table, x.rows, w, x.nw, a, b, c);
+    witness_bridge::pce_eval(x.mats, x.order, x.table, x.rows, w, x.nw, a, b, c);
 }
 
 int64_t gpu_pce_eval_check_device(const gpu_pce& m, const fr* w, fr* a, fr* b, fr* c)
@@ -139,7 +190,7 @@ int64_t gpu_pce_eval_check_device(const gpu_pce& m, const fr* w, fr* a, fr* b, f
     check_pce_eval_pointers(m, w, a, b, c);
     if (m.num_constraints() == 0) return -1;
     const pce_device_args x = pce_args(m);
-    return witness_bridge::pce_eval_check(x.mats, x.table, x.rows, w, x.nw, a, b, c);
+    return witness_bridge::pce_eval_check(x.mats, x.order, x.table, x.rows, w, x.nw, a, b, c);
 }
 
 void gpu_pce_eval(const gpu_pce& m, std::span<const fr> inputs, std::span<const fr> aux, std::span<fr> a,

@@ -428,7 +428,11 @@ void check_streamed_room(const gpu_key::impl& k)
 void place_queries(gpu_key::impl& k, const point_source& src, const gpu_key_options& opt)
 {
     // The PCE is always resident.
-    if (k.pce && k.pce_rows) k.dpce.emplace(*k.pce);
+    if (k.pce && k.pce_rows) {
+        gpu_pce_options po;
+        po.group_rows = opt.pce_group_rows;
+        k.dpce.emplace(*k.pce, po);
+    }
     const uint64_t pce_bytes = k.dpce ? k.dpce->device_bytes() : 0;
 
     // Residency.

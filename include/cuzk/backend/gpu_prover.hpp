@@ -82,6 +82,10 @@ struct gpu_key_options {
     // out and the key works without them. A prove that runs out of device
     // memory drops the copies (for good) before anything else.
     uint64_t h_copies_budget = 0;
+    // The PCE's rows stored grouped by their shape (gpu_pce_options::group_rows):
+    // a faster evaluation for a slower upload (the rows sorted and their
+    // entries rewritten on the host once). false: the PCE's own order.
+    bool pce_group_rows = true;
 };
 
 // A proving key (bellperson convention) prepared for the GPU: the H, L, A,

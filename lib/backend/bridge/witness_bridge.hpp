@@ -30,13 +30,16 @@ struct csr_device {
     const uint32_t* code = nullptr;
 };
 // a = A·w, b = B·w, c = C·w for rows 0 … rows−1 (m[0], m[1], m[2] = A, B, C);
-// w (nw values) indexed by the unified column. Queued on the stream; does
-// not wait.
-void pce_eval(const csr_device m[3], const fr* table, uint64_t rows, const fr* w, uint64_t nw, fr* a, fr* b, fr* c);
+// w (nw values) indexed by the unified column. order: null, or the rows'
+// order (r1cs::pce_shape_order, device memory) in which the three matrices
+// are stored: position t of each matrix is row order[t], whose results go to
+// a, b, c at index order[t]. Queued on the stream; does not wait.
+void pce_eval(const csr_device m[3], const uint32_t* order, const fr* table, uint64_t rows, const fr* w, uint64_t nw,
+              fr* a, fr* b, fr* c);
 // The same, and the smallest row with a·b != c (−1 when none), tested on the
 // values as they are made. Waits for the result.
-int64_t pce_eval_check(const csr_device m[3], const fr* table, uint64_t rows, const fr* w, uint64_t nw, fr* a, fr* b,
-                       fr* c);
+int64_t pce_eval_check(const csr_device m[3], const uint32_t* order, const fr* table, uint64_t rows, const fr* w,
+                       uint64_t nw, fr* a, fr* b, fr* c);
 // The smallest i < n with a[i]·b[i] != c[i], or −1. Waits for the result.
 int64_t first_unsatisfied(const fr* a, const fr* b, const fr* c, size_t n);
 
