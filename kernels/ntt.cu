@@ -11,25 +11,36 @@ namespace cuzk::cuda_bridge {
 using namespace cuzk::dev;
 
 namespace {
+// d[i] ← d[i]·mul[i]·f − sub[i] (mul, sub: null for none).
 template <class dfr>
 struct scale_elements {
     dfr* d;
     dfr f;
-    CUZK_HD void operator()(size_t i) const { d[i] = d[i] * f; }
+    const dfr* mul;
+    const dfr* sub;
+    CUZK_HD void operator()(size_t i) const
+    {
+        dfr x = d[i] * f;
+        if (mul) x = x * mul[i];
+        if (sub) x = x - sub[i];
+        d[i] = x;
+    }
 };
 
 // The transform over the host field Fr (device field dfr); field_tag tells
 // the two curves' twiddle tables apart in the context's cache.
 template <class Fr, class dfr>
 void ntt_on(Fr* data, unsigned log_n, unsigned field_tag, root_convention conv, const Fr& omega, bool inverse,
-            bool coset, const Fr& shift, const Fr& scale)
+            bool coset, const Fr& shift, const Fr& scale, const Fr* in_mul, const Fr* out_sub)
 {
     context& c = ctx();
     std::lock_guard<std::recursive_mutex> lk(c.mu);
     cuda_be be{c};
     if (log_n == 0) {   // one element: shift^0 = 1 and 1/n = 1, so only the scale is left
-        if (!scale.is_one()) {
-            be.each(1, scale_elements<dfr>{reinterpret_cast<dfr*>(data), dfr::from_host(scale)});
+        if (!scale.is_one() || in_mul || out_sub) {
+            be.each(1, scale_elements<dfr>{reinterpret_cast<dfr*>(data), dfr::from_host(scale),
+                                           reinterpret_cast<const dfr*>(in_mul),
+                                           reinterpret_cast<const dfr*>(out_sub)});
             CUZK_CUDA_CHECK(cudaStreamSynchronize(c.stream));
         }
         return;
@@ -70,6 +81,8 @@ void ntt_on(Fr* data, unsigned log_n, unsigned field_tag, root_convention conv, 
         sc.out_lo = tables;
         sc.out_hi = tables + small;
     }
+    sc.in_mul = reinterpret_cast<const dfr*>(in_mul);
+    sc.out_sub = reinterpret_cast<const dfr*>(out_sub);
     dfr* scratch = log_n > ntt_block_log ? be.buffer<dfr>(slot_ntt_scratch, n) : nullptr;
     // Stages per shared-memory round trip: 2 (default; the fastest on the H200:
     // 2^27 forward 49.8 ms against 56.8 ms with 1 and 53.4 ms with 3) or
@@ -83,15 +96,15 @@ void ntt_on(Fr* data, unsigned log_n, unsigned field_tag, root_convention conv, 
 } // namespace
 
 void ntt(fr* data, unsigned log_n, root_convention conv, const fr& omega, bool inverse, bool coset, const fr& shift,
-         const fr& scale)
+         const fr& scale, const fr* in_mul, const fr* out_sub)
 {
-    ntt_on<fr, dfr>(data, log_n, 0, conv, omega, inverse, coset, shift, scale);
+    ntt_on<fr, dfr>(data, log_n, 0, conv, omega, inverse, coset, shift, scale, in_mul, out_sub);
 }
 
 void ntt(bn254::fr* data, unsigned log_n, root_convention conv, const bn254::fr& omega, bool inverse, bool coset,
-         const bn254::fr& shift, const bn254::fr& scale)
+         const bn254::fr& shift, const bn254::fr& scale, const bn254::fr* in_mul, const bn254::fr* out_sub)
 {
-    ntt_on<bn254::fr, dbn_fr>(data, log_n, 1, conv, omega, inverse, coset, shift, scale);
+    ntt_on<bn254::fr, dbn_fr>(data, log_n, 1, conv, omega, inverse, coset, shift, scale, in_mul, out_sub);
 }
 
 } // namespace cuzk::cuda_bridge

@@ -91,6 +91,8 @@ struct ntt_pass {
     const dfr* in_lo;   // input scaling g^i (nullptr: none)
     const dfr* in_hi;
     unsigned in_shift;
+    const dfr* in_mul;    // pass 0: each input times in_mul at its index (nullptr: none)
+    const dfr* out_sub;   // last pass: out_sub at its index subtracted from each output (nullptr: none)
     unsigned out_mode;   // 0 none, 1 constant out_c, 2 table out_lo/out_hi
     dfr out_c;
     const dfr* out_lo;
@@ -154,6 +156,7 @@ struct ntt_pass {
             const size_t p = pos(block, e);
             const size_t si = gather ? size_t(bit_reverse32(uint32_t(p)) >> (32 - log_n)) : p;
             dfr v = src[si];
+            if (in_mul) v = v * in_mul[si];
             if (in_lo) v = v * (in_lo[si & ((size_t{1} << in_shift) - 1)] * in_hi[si >> in_shift]);
             put(sm, e, v);
         }
@@ -282,6 +285,7 @@ struct ntt_pass {
             dfr v = get(sm, e);
             if (out_mode == 1) v = v * out_c;
             else if (out_mode == 2) v = v * (out_lo[p & ((size_t{1} << out_shift) - 1)] * out_hi[p >> out_shift]);
+            if (out_sub) v = v - out_sub[p];
             dst[p] = v;
         }
     }
@@ -344,6 +348,11 @@ struct ntt_scaling_t {
     const dfr* out_lo = nullptr;
     const dfr* out_hi = nullptr;
     unsigned out_shift = 0;
+    // Element-wise work fused into the transform: x ← x ∘ in_mul before it,
+    // y ← y − out_sub after it (after the output scaling), each on the pass
+    // that reads or writes the data anyway (device arrays of 2^L; nullptr: none).
+    const dfr* in_mul = nullptr;
+    const dfr* out_sub = nullptr;
 };
 using ntt_scaling = ntt_scaling_t<dfr>;
 
@@ -426,6 +435,7 @@ void ntt_run(Be& be, dfr* data, dfr* scratch, const dfr* tw, unsigned L, bool in
             ps.in_lo = sc.in_lo;
             ps.in_hi = sc.in_hi;
             ps.in_shift = sc.in_shift;
+            ps.in_mul = sc.in_mul;
         }
         ps.out_c = dfr::one();
         if (p == np - 1) {
@@ -434,6 +444,7 @@ void ntt_run(Be& be, dfr* data, dfr* scratch, const dfr* tw, unsigned L, bool in
             ps.out_lo = sc.out_lo;
             ps.out_hi = sc.out_hi;
             ps.out_shift = sc.out_shift;
+            ps.out_sub = sc.out_sub;
         }
         ps.radix_log = radix_log;
         const unsigned E = ps.elems();

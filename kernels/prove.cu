@@ -54,13 +54,6 @@ struct mul_into_body {
     CUZK_HD void operator()(size_t i) const { c[i] = a[i] * b[i]; }
 };
 
-template <class F>
-struct sub_body {
-    F* a;
-    const F* c;
-    CUZK_HD void operator()(size_t i) const { a[i] = a[i] - c[i]; }
-};
-
 // dst[i] = src[i]·R⁻¹ (the canonical integer): the Montgomery product with 1.
 template <class F>
 struct canonical_body {
@@ -549,10 +542,6 @@ void mul_sub(fr* a, const fr* b, const fr* c, size_t n)
 void mul_into(const fr* a, const fr* b, fr* c, size_t n)
 {
     each_on_stream(n, mul_into_body<dfr>{dev_of<dfr>(a), dev_of<dfr>(b), dev_of<dfr>(c)});
-}
-void sub_assign(fr* a, const fr* c, size_t n)
-{
-    each_on_stream(n, sub_body<dfr>{dev_of<dfr>(a), dev_of<dfr>(c)});
 }
 void mul_sub(bn254::fr* a, const bn254::fr* b, const bn254::fr* c, size_t n)
 {

@@ -40,8 +40,11 @@ struct host_be {
 };
 
 // The bridge's ntt (kernels/ntt.cu) on the host.
+// in_mul, out_sub: the fused element-wise product before and subtraction
+// after the transform (null: none).
 void host_device_ntt(std::vector<fr>& a, unsigned L, root_convention conv, bool inverse, bool coset,
-                     const fr& shift, unsigned radix)
+                     const fr& shift, unsigned radix, const std::vector<fr>* in_mul = nullptr,
+                     const std::vector<fr>* out_sub = nullptr)
 {
     host_be be;
     const size_t n = size_t{1} << L;
@@ -67,8 +70,12 @@ void host_device_ntt(std::vector<fr>& a, unsigned L, root_convention conv, bool 
         sc.out_lo = tables.data();
         sc.out_hi = tables.data() + small;
     }
-    std::vector<dfr> d(n);
+    std::vector<dfr> d(n), mul(in_mul ? n : 0), sub(out_sub ? n : 0);
     for (size_t i = 0; i < n; ++i) d[i] = dfr::from_host(a[i]);
+    for (size_t i = 0; i < mul.size(); ++i) mul[i] = dfr::from_host((*in_mul)[i]);
+    for (size_t i = 0; i < sub.size(); ++i) sub[i] = dfr::from_host((*out_sub)[i]);
+    sc.in_mul = in_mul ? mul.data() : nullptr;
+    sc.out_sub = out_sub ? sub.data() : nullptr;
     ntt_run(be, d.data(), scratch.data(), tw.data(), L, inverse, sc, radix);
     for (size_t i = 0; i < n; ++i) a[i] = d[i].to_host();
 }
@@ -98,6 +105,41 @@ TEST_CASE("device NTT schedule equals the CPU NTT for every radix (host emulatio
                     host_device_ntt(got, L, conv, kind == 1 || kind == 3, kind >= 2, shift, radix);
                     REQUIRE(got == want);
                 }
+            }
+        }
+    }
+}
+
+TEST_CASE("device NTT schedule: the fused product before and subtraction after (host emulation)")
+{
+    // The GPU prover's last transform of the H step: cosetINTT(a∘b) − c, with
+    // a∘b taken on the first pass's load and c subtracted on the last pass's
+    // store; one pass (2^8, 2^11) and several (2^12, 2^16).
+    std::mt19937_64 rng(test::test_seed() + 41);
+    for (unsigned L : {1u, 8u, 11u, 12u, 16u}) {
+        const size_t n = size_t{1} << L;
+        std::vector<fr> a(n), b(n), c(n);
+        for (size_t i = 0; i < n; ++i) {
+            a[i] = fr::random(rng);
+            b[i] = fr::random(rng);
+            c[i] = fr::random(rng);
+        }
+        const ntt_domain dom(L, root_convention::bellperson);
+        const fr shift = fr::from_u64(7);
+        for (int kind = 0; kind < 4; ++kind) {
+            std::vector<fr> want(n);
+            for (size_t i = 0; i < n; ++i) want[i] = a[i] * b[i];
+            if (kind == 0) ntt(want, dom, 1);
+            else if (kind == 1) intt(want, dom, 1);
+            else if (kind == 2) coset_ntt(want, dom, shift, 1);
+            else coset_intt(want, dom, shift, 1);
+            for (size_t i = 0; i < n; ++i) want[i] -= c[i];
+            for (unsigned radix : {1u, 2u}) {
+                INFO("L " << L << " kind " << kind << " radix " << radix);
+                std::vector<fr> got = a;
+                host_device_ntt(got, L, root_convention::bellperson, kind == 1 || kind == 3, kind >= 2, shift, radix,
+                                &b, &c);
+                REQUIRE(got == want);
             }
         }
     }

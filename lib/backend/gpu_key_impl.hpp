@@ -160,13 +160,12 @@ struct gpu_key::impl {
     bool packs() const { return packed_elems() > 0 && packed_elems() <= 3 * n; }
     // Elements of the gather buffer of the A and B scalars: none up to 2n,
     // since the gathers then use b and c (consecutive in abc, both free once
-    // the H step is done; gathers_into_c says when they reach into c).
+    // the H step is done).
     uint64_t gath_elems() const
     {
         const size_t m = std::max(na_pts, nb_pts);
         return snarkjs || m <= 2 * uint64_t(n) ? 0 : m;
     }
-    bool gathers_into_c() const { return !snarkjs && std::max(na_pts, nb_pts) > n && gath_elems() == 0; }
 };
 
 // After a prove (the key locked): the H copies kept for then

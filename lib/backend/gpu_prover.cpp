@@ -10,8 +10,9 @@
 //   NTT       rows m … m+ni−1 of a = the inputs (bellperson's input
 //             constraints input_i·0 = 0), zeros up to n; then the h of
 //             compute_h_bellperson in six transforms: iNTT of c; iNTT and
-//             coset NTT (shift 7) of a and b; a ← a·b; coset iNTT of a;
-//             a ← (a − c)·(7^n − 1)⁻¹ (see bellperson_h_step)
+//             coset NTT (shift 7) of a and b; coset iNTT of a·b (the
+//             product taken on its first pass) and a ← (a − c)·(7^n − 1)⁻¹
+//             (on its last pass; see bellperson_h_step)
 //   MSM_H     h_0 … h_{n−2} (canonical integers already: the coset iNTT's
 //             scale has the words of z_inv); Pippenger with H
 //   MSM_L     Σ aux·L (witness MSM: zeros skipped, ones batch-added)
@@ -392,9 +393,9 @@ void bellperson_pce_eval(gpu_key::impl& k, device_steps& ds, const bp_vectors& v
 
 // NTT: bellperson's H step (compute_h_bellperson). Leaves h in a as
 // canonical integers, ready for MSM_H.
-// b_free (when set) runs once the space of the witness MSMs' gathers is no
-// longer read by the queued work: after the product A'·B' is queued (b), or,
-// when the gathers reach into c, after the subtraction of C.
+// b_free (when set) runs once the space of the witness MSMs' gathers (b,
+// then c) is no longer read by the queued work: after the last transform,
+// which reads b for the product A'·B' and c for the subtraction of C.
 void bellperson_h_step(gpu_key::impl& k, device_steps& ds, const bp_vectors& v,
                        const std::function<void()>& b_free = {})
 {
@@ -427,11 +428,11 @@ void bellperson_h_step(gpu_key::impl& k, device_steps& ds, const bp_vectors& v,
         gpu_ntt_device(x, k.log_n, root_convention::bellperson, gpu_ntt_kind::inverse, fr::one(), n_fr);
         gpu_ntt_device(x, k.log_n, root_convention::bellperson, gpu_ntt_kind::coset_forward, g, n_inv);
     }
-    pb::mul_into(a, v.b, a, n);   // A'·B'
-    if (b_free && !k.gathers_into_c()) b_free();   // b's last read
-    gpu_ntt_device(a, k.log_n, root_convention::bellperson, gpu_ntt_kind::coset_inverse, g, z_inv_words);
-    pb::sub_assign(a, v.c, n);
-    if (b_free && k.gathers_into_c()) b_free();   // c's last read
+    // cosetINTT(A'·B') − C in one transform: the product on its first pass's
+    // load, the subtraction on its last pass's store (no passes of their own).
+    cuda_bridge::ntt(a, k.log_n, root_convention::bellperson, root_of_unity_of<fr>(k.log_n, root_convention::bellperson),
+                     true, true, g, z_inv_words, v.b, v.c);
+    if (b_free) b_free();   // b's and c's last read
     s.end();
 }
 

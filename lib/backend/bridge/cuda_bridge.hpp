@@ -72,10 +72,15 @@ double field_mul_bench(bridge::field field, unsigned blocks, unsigned iters, dou
 // shift^−i after (inverse). The inverse includes the factor 1/n. The result
 // is multiplied by scale (joined to the power table or the 1/n; a plain
 // forward transform with scale != 1 multiplies on its last store).
+// in_mul, out_sub (device arrays of 2^log_n, or null): data ∘ in_mul is
+// transformed instead of data, and out_sub is subtracted from the result
+// (after the scalings), on the passes that read and write the data anyway;
+// neither may alias data.
 void ntt(fr* data, unsigned log_n, root_convention conv, const fr& omega, bool inverse, bool coset, const fr& shift,
-         const fr& scale);
+         const fr& scale, const fr* in_mul = nullptr, const fr* out_sub = nullptr);
 void ntt(bn254::fr* data, unsigned log_n, root_convention conv, const bn254::fr& omega, bool inverse, bool coset,
-         const bn254::fr& shift, const bn254::fr& scale);
+         const bn254::fr& shift, const bn254::fr& scale, const bn254::fr* in_mul = nullptr,
+         const bn254::fr* out_sub = nullptr);
 
 // Largest bit length of the n scalars in device memory (0 when all are zero).
 unsigned scalar_bits(const fr::repr* scalars, size_t n);

@@ -102,8 +102,6 @@ void gather(const fr* src, const uint32_t* idx, size_t n, fr* dst);
 void mul_sub(fr* a, const fr* b, const fr* c, size_t n);
 // c[i] = a[i]·b[i] (c may equal a or b).
 void mul_into(const fr* a, const fr* b, fr* c, size_t n);
-// a[i] = a[i] − c[i].
-void sub_assign(fr* a, const fr* c, size_t n);
 // The same two over BN254's Fr, and dst[i] = the canonical integer of src[i]
 // (Montgomery form out; dst may equal src).
 void mul_sub(bn254::fr* a, const bn254::fr* b, const bn254::fr* c, size_t n);
