@@ -133,7 +133,8 @@ std::vector<fr> bench_witness(size_t n, uint64_t seed, unsigned pct_bits = 90)
     return w;
 }
 
-// Args: log2 rows; 1 = rows grouped by shape (the default), 0 = in the PCE's order.
+// Args: log2 rows; the log2 of the tiles in which rows are grouped by shape
+// (gpu_pce_options::group_tile_log: 0 = the PCE's order, 32 = one tile).
 void bm_pce_eval(benchmark::State& st)
 {
     if (!gpu_ok(st)) return;
@@ -141,7 +142,7 @@ void bm_pce_eval(benchmark::State& st)
     const uint32_t ni = 16, na = uint32_t(rows);
     const r1cs::pce p = porep_pce(rows, ni, na);
     gpu_pce_options opt;
-    opt.group_rows = st.range(1) != 0;
+    opt.group_tile_log = unsigned(st.range(1));
     const auto u0 = std::chrono::steady_clock::now();
     gpu_pce d(p, opt);
     st.counters["upload_s"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - u0).count();
@@ -264,7 +265,7 @@ void bm_witness_msm(benchmark::State& st)
 
 } // namespace
 
-BENCHMARK(bm_pce_eval)->ArgNames({"log", "grouped"})->ArgsProduct({{20, 22, 24, 26}, {1, 0}})->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(10);
+BENCHMARK(bm_pce_eval)->ArgNames({"log", "tile"})->ArgsProduct({{20, 22, 24, 26}, {0, 8, 10, 12, 14, 32}})->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(10);
 BENCHMARK(bm_batch_add)->Arg(20)->Arg(22)->Arg(24)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(10);
 BENCHMARK(bm_witness_msm)
     ->Args({22, 0})

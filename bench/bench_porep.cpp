@@ -18,11 +18,11 @@
 //                           the witness MSMs on the second stream beside the
 //                           H step and MSM_H (gpu_key_options::overlap,
 //                           counter overlapped = 1)
-//   bm_porep_gpu_ungrouped/…
-//                           bm_porep_gpu_packed with the PCE's rows in
-//                           their own order instead of grouped by shape
-//                           (gpu_key_options::pce_group_rows; a key made
-//                           anew for it, and again for the next variant)
+//   bm_porep_gpu_tile/…/T   bm_porep_gpu_packed with the PCE's rows grouped
+//                           by shape in tiles of 2^T rows (0: in their own
+//                           order, 32: one tile; gpu_key_options::
+//                           pce_group_tile_log); a key made anew for each
+//                           layout, and again for the next variant
 //   bm_porep_gpu_serial/…   bm_porep_gpu_packed with every step on one
 //                           stream (the same key, set_overlap(false)): the
 //                           overlap's gain, measured in the same run
@@ -171,7 +171,7 @@ struct gpu_fixture {
     std::shared_ptr<const groth16::proving_key> pk;
     groth16::query_density dens;
     std::unique_ptr<gpu_key> key;
-    bool key_groups_rows = true;   // the key's gpu_key_options::pce_group_rows
+    unsigned key_tile_log = gpu_key_options{}.pce_group_tile_log;   // the key's pce_group_tile_log
     bool verified = false;
     std::string error;
 };
@@ -261,25 +261,27 @@ bool timed_proves(benchmark::State& st, gpu_key& key, const gpu_fixture& f, cons
 // time is the device part the engine runs under its device lock. overlap:
 // the key's witness MSMs on the second stream (the default) or every step
 // on one stream (bm_porep_gpu_serial: the same key, switched).
-// group_rows: the key's PCE rows grouped by shape (the default) or in the
-// PCE's order (bm_porep_gpu_ungrouped); a key of the other layout is made
-// anew, with a warm-up prove.
+// tile_log: the key's PCE rows grouped by shape in tiles of 2^tile_log rows
+// (gpu_key_options::pce_group_tile_log; bm_porep_gpu_tile); a key of
+// another layout is made anew, the device's caches freed first, with a
+// warm-up prove.
 void bm_porep_gpu_run(benchmark::State& st, bool packed, bool overlap = true, unsigned h_copies = 0,
-                      bool group_rows = true)
+                      unsigned tile_log = gpu_key_options{}.pce_group_tile_log)
 {
     gpu_fixture* fp = gpu_fixture_for(st);
     if (!fp) return;
     gpu_fixture& f = *fp;
     const unsigned L = unsigned(st.range(0));
-    if (!f.key || f.key_groups_rows != group_rows) {   // after bm_porep_gpu_small, or another layout
+    if (!f.key || f.key_tile_log != tile_log) {   // after bm_porep_gpu_small, or another layout
         f.key.reset();
+        gpu_release_cache();
         gpu_key_options opt;
-        opt.pce_group_rows = group_rows;
+        opt.pce_group_tile_log = tile_log;
         const auto t0 = clock_type::now();
         f.key = std::make_unique<gpu_key>(f.pk, f.dens, f.pce, opt);
-        f.key_groups_rows = group_rows;
-        std::fprintf(stderr, "porep 2^%u: key made in %.1f s (PCE rows %s)\n", L, ms_since(t0) / 1e3,
-                     group_rows ? "grouped by shape" : "in their order");
+        f.key_tile_log = tile_log;
+        std::fprintf(stderr, "porep 2^%u: key made in %.1f s (PCE rows grouped in tiles of 2^%u, 0 = not grouped)\n",
+                     L, ms_since(t0) / 1e3, tile_log);
         gpu_prove_start_witness(*f.key, f.circ.inputs, f.circ.aux);   // warm-up: the key's scratch
         gpu_synchronize();
     }
@@ -316,7 +318,7 @@ void bm_porep_gpu_run(benchmark::State& st, bool packed, bool overlap = true, un
 void bm_porep_gpu(benchmark::State& st) { bm_porep_gpu_run(st, false); }
 void bm_porep_gpu_packed(benchmark::State& st) { bm_porep_gpu_run(st, true); }
 void bm_porep_gpu_serial(benchmark::State& st) { bm_porep_gpu_run(st, true, false); }
-void bm_porep_gpu_ungrouped(benchmark::State& st) { bm_porep_gpu_run(st, true, true, 0, false); }
+void bm_porep_gpu_tile(benchmark::State& st) { bm_porep_gpu_run(st, true, true, 0, unsigned(st.range(1))); }
 void bm_porep_gpu_copies2(benchmark::State& st) { bm_porep_gpu_run(st, true, true, 2); }
 void bm_porep_gpu_copies3(benchmark::State& st) { bm_porep_gpu_run(st, true, true, 3); }
 void bm_porep_gpu_copies(benchmark::State& st) { bm_porep_gpu_run(st, true, true, 64); }
@@ -441,13 +443,19 @@ int main(int argc, char** argv)
         if (std::strncmp(argv[i], "--benchmark_filter=", 19) == 0 && std::strstr(argv[i] + 19, "27")) want27 = true;
     for (auto* g : {benchmark::RegisterBenchmark("bm_porep_gpu", bm_porep_gpu),
                     benchmark::RegisterBenchmark("bm_porep_gpu_packed", bm_porep_gpu_packed),
-                    benchmark::RegisterBenchmark("bm_porep_gpu_ungrouped", bm_porep_gpu_ungrouped),
                     benchmark::RegisterBenchmark("bm_porep_gpu_serial", bm_porep_gpu_serial),
                     benchmark::RegisterBenchmark("bm_porep_gpu_copies2", bm_porep_gpu_copies2),
                     benchmark::RegisterBenchmark("bm_porep_gpu_copies3", bm_porep_gpu_copies3),
                     benchmark::RegisterBenchmark("bm_porep_gpu_copies", bm_porep_gpu_copies)}) {
         g->Arg(22)->Arg(24);
         if (want27) g->Arg(27);
+        g->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(5);
+    }
+    {
+        auto* g = benchmark::RegisterBenchmark("bm_porep_gpu_tile", bm_porep_gpu_tile)->ArgNames({"log", "tile"});
+        for (int64_t L : {22, 24, 27})
+            if (L != 27 || want27)
+                for (int64_t t : {0, 8, 10, 14, 32}) g->Args({L, t});
         g->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(5);
     }
     if (want27)

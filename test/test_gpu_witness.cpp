@@ -175,7 +175,8 @@ void check_eval_device(const r1cs::pce& p, const gpu_pce_options& o, const std::
 }
 
 // The device's a, b, c equal r1cs::evaluate's for a random witness, with the
-// rows grouped by shape and in the PCE's order.
+// rows grouped by shape (in tiles of the default size, of 16 rows, in one
+// tile) and in the PCE's order.
 void check_eval(const r1cs::pce& p, std::mt19937_64& rng, const char* what, bool wide = false)
 {
     INFO(what << ": " << p.num_constraints << " rows, " << p.num_inputs << " inputs, " << p.num_aux
@@ -186,11 +187,11 @@ void check_eval(const r1cs::pce& p, std::mt19937_64& rng, const char* what, bool
     const size_t m = size_t(p.num_constraints);
     std::vector<fr> ea(m), eb(m), ec(m);
     r1cs::evaluate(p, inputs, aux, ea, eb, ec);
-    for (bool group : {true, false}) {
-        INFO((group ? "rows grouped by shape" : "rows in the PCE's order"));
+    for (unsigned tile_log : {gpu_pce_options{}.group_tile_log, 4u, 32u, 0u}) {
+        INFO("rows grouped by shape in tiles of 2^" << tile_log << " (0: not grouped)");
         gpu_pce_options o;
         o.wide_offsets = wide;
-        o.group_rows = group;
+        o.group_tile_log = tile_log;
         check_eval_device(p, o, inputs, aux, ea, eb, ec);
     }
 }
@@ -407,7 +408,7 @@ TEST_CASE("gpu: PCE evaluation then the satisfaction check, on the device", "[gp
         cons.push_back({r1cs::pce_row{{col, fr::one()}}, r1cs::pce_row{{0, fr::one()}, {col, -fr::one()}}, r1cs::pce_row{}});
     }
     const r1cs::pce p = r1cs::pce_from_constraints(ni, na, cons);
-    gpu_pce grouped(p), plain(p, gpu_pce_options{.group_rows = false});
+    gpu_pce grouped(p), plain(p, gpu_pce_options{.group_tile_log = 0});
     const size_t m = p.num_constraints;
     std::vector<fr> inputs{fr::one(), fr::from_u64(7)}, aux(na);
     for (auto& x : aux) x = (rng() & 1) ? fr::one() : fr::zero();

@@ -1,6 +1,6 @@
 // The rows of a PCE grouped by shape (r1cs/pce_order.hpp): the order is a
-// stable permutation sorted by capped shape and independent of the thread
-// count; the reordered matrices hold each row's entries unchanged, in one
+// stable permutation sorted by capped shape, in one tile or within tiles
+// whose rows stay in them, and independent of the thread count; the reordered matrices hold each row's entries unchanged, in one
 // piece or in several; a PCE rebuilt from them evaluates, row for row, to the
 // original's values; inconsistent arguments are refused by name.
 #include <catch2/catch.hpp>
@@ -89,8 +89,33 @@ TEST_CASE("PCE rows grouped by shape: a stable sorted permutation, the same at a
             REQUIRE(s0 <= s1);
             if (s0 == s1) REQUIRE(order[t - 1] < order[t]);
         }
-        CHECK(pce_shape_order(p, 1) == order);
-        CHECK(pce_shape_order(p, 3) == order);
+        CHECK(pce_shape_order(p, 32, 1) == order);
+        CHECK(pce_shape_order(p, 32, 3) == order);
+        CHECK(pce_shape_order(p, 31) == order);   // one tile larger than the PCE
+    }
+}
+
+TEST_CASE("PCE rows grouped by shape in tiles: rows stay in their tile, sorted there", "[r1cs]")
+{
+    std::mt19937_64 rng(test::test_seed());
+    const size_t rows = 70000;   // the last tile of 2^10 or 2^12 is partial
+    const pce p = random_pce(rows, 3, 900, rng);
+    for (unsigned tile_log : {0u, 1u, 5u, 10u, 12u}) {
+        INFO("tiles of 2^" << tile_log);
+        const size_t tile = size_t{1} << tile_log;
+        const std::vector<uint32_t> order = pce_shape_order(p, tile_log);
+        REQUIRE(order.size() == rows);
+        std::vector<char> seen(rows, 0);
+        for (size_t t = 0; t < rows; ++t) {
+            REQUIRE(order[t] / tile == t / tile);
+            REQUIRE(!seen[order[t]]);
+            seen[order[t]] = 1;
+            if (t % tile == 0) continue;
+            const uint32_t s0 = capped_shape(p, order[t - 1]), s1 = capped_shape(p, order[t]);
+            REQUIRE(s0 <= s1);
+            if (s0 == s1) REQUIRE(order[t - 1] < order[t]);
+        }
+        CHECK(pce_shape_order(p, tile_log, 1) == order);
     }
 }
 
@@ -99,7 +124,7 @@ TEST_CASE("PCE rows grouped by shape: reordered matrices evaluate to the same va
     std::mt19937_64 rng(test::test_seed());
     const size_t rows = 150000;
     const pce p = random_pce(rows, 4, 3000, rng);
-    const std::vector<uint32_t> order = pce_shape_order(p);
+    const std::vector<uint32_t> order = pce_shape_order(p, GENERATE(32u, 9u));
     const size_t pieces[3] = {rows, 4097, 1};
     const reordered_matrix ma = reorder(p.a, order, pieces[0]), mb = reorder(p.b, order, pieces[1]),
                            mc = reorder(p.c, order, pieces[2]);

@@ -430,7 +430,7 @@ void place_queries(gpu_key::impl& k, const point_source& src, const gpu_key_opti
     // The PCE is always resident.
     if (k.pce && k.pce_rows) {
         gpu_pce_options po;
-        po.group_rows = opt.pce_group_rows;
+        po.group_tile_log = opt.pce_group_tile_log;
         k.dpce.emplace(*k.pce, po);
     }
     const uint64_t pce_bytes = k.dpce ? k.dpce->device_bytes() : 0;

@@ -1,10 +1,11 @@
 // cuzk — the rows of a PCE grouped by their shape (include/cuzk/r1cs/pce_order.hpp).
 //
-// The order is a stable counting sort over the 16^3 capped shapes: the rows
-// are cut into fixed chunks, each chunk counts its shapes, an exclusive scan
-// over (shape, chunk) gives every chunk its first position per shape, and
-// each chunk then places its rows in their original order. The chunks do not
-// depend on the number of threads, so neither does the order.
+// The whole PCE as one tile: a stable counting sort over the 16^3 capped
+// shapes. The rows are cut into fixed chunks, each chunk counts its shapes,
+// an exclusive scan over (shape, chunk) gives every chunk its first position
+// per shape, and each chunk then places its rows in their original order.
+// Smaller tiles: each tile sorted on its own, by (shape, row). Neither way
+// depends on the number of threads.
 #include "cuzk/r1cs/pce_order.hpp"
 
 #include <fmt/format.h>
@@ -42,12 +43,28 @@ void check_rows(const pce& p)
                     fmt::format("pce_shape_order: {} constraints do not fit 32-bit row numbers", p.num_constraints));
 }
 
+// Each tile of 2^tile_log rows sorted by (shape, row).
+std::vector<uint32_t> tiled_order(const pce& p, unsigned tile_log, unsigned threads)
+{
+    const size_t rows = size_t(p.num_constraints), tile = size_t{1} << tile_log;
+    std::vector<uint32_t> order(rows);
+    parallel_tasks(threads, (rows + tile - 1) / tile, [&](size_t k, unsigned) {
+        const size_t r0 = k * tile, r1 = std::min(rows, r0 + tile);
+        std::vector<uint64_t> keys(r1 - r0);
+        for (size_t r = r0; r < r1; ++r) keys[r - r0] = uint64_t(shape_of(p, r)) << 32 | r;
+        std::sort(keys.begin(), keys.end());
+        for (size_t r = r0; r < r1; ++r) order[r] = uint32_t(keys[r - r0]);
+    });
+    return order;
+}
+
 } // namespace
 
-std::vector<uint32_t> pce_shape_order(const pce& p, unsigned threads)
+std::vector<uint32_t> pce_shape_order(const pce& p, unsigned tile_log, unsigned threads)
 {
     check_rows(p);
     const size_t rows = size_t(p.num_constraints);
+    if (tile_log < 32 && (size_t{1} << tile_log) < rows) return tiled_order(p, tile_log, threads);
     const size_t chunks = std::clamp<size_t>(rows >> 16, 1, 64);
     const auto chunk_begin = [&](size_t k) { return rows * k / chunks; };
     std::vector<uint64_t> count(chunks * num_shapes, 0);   // count[k * num_shapes + s]

@@ -301,15 +301,17 @@ g1_jacobian gpu_msm_device(const gpu_msm_table& t, const fr::repr* scalars, cons
 // load_pce produce it: columns below num_inputs + num_aux, codes below
 // 2 + table size); only the array sizes are checked here.
 //
-// With group_rows (the default) the rows are stored grouped by their shape
-// (r1cs/pce_order.hpp: the rows' entry counts in A, B, C), with the order
-// (4 bytes a row) beside them, so that the threads of a warp, one row each,
-// walk rows of equal lengths; results still go to each row's own index.
-// Building the order costs the upload a sort and a copy of the entries on
-// the host, in pieces.
+// With group_tile_log k > 0 (the default) the rows are stored grouped by
+// their shape (r1cs/pce_order.hpp: the rows' entry counts in A, B, C) within
+// tiles of 2^k rows, with the order (4 bytes a row) beside them, so that the
+// threads of a warp, one row each, walk rows of equal lengths; results still
+// go to each row's own index. Building the order costs the upload a sort and
+// a copy of the entries on the host, in pieces.
 struct gpu_pce_options {
     bool wide_offsets = false;   // tests: keep 64-bit row offsets for every matrix
-    bool group_rows = true;      // rows grouped by shape (false: the PCE's own order)
+    // Rows grouped by shape within tiles of 2^group_tile_log rows; 0: the
+    // PCE's own order; 32: the whole PCE as one tile.
+    unsigned group_tile_log = 12;
 };
 class gpu_pce {
 public:

@@ -82,10 +82,11 @@ struct gpu_key_options {
     // out and the key works without them. A prove that runs out of device
     // memory drops the copies (for good) before anything else.
     uint64_t h_copies_budget = 0;
-    // The PCE's rows stored grouped by their shape (gpu_pce_options::group_rows):
-    // a faster evaluation for a slower upload (the rows sorted and their
-    // entries rewritten on the host once). false: the PCE's own order.
-    bool pce_group_rows = true;
+    // The PCE's rows stored grouped by their shape within tiles of 2^k rows
+    // (gpu_pce_options::group_tile_log): a faster evaluation for a slower
+    // upload (the rows sorted and their entries rewritten on the host once).
+    // 0: the PCE's own order.
+    unsigned pce_group_tile_log = gpu_pce_options{}.group_tile_log;
 };
 
 // A proving key (bellperson convention) prepared for the GPU: the H, L, A,
