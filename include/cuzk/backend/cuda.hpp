@@ -311,7 +311,7 @@ struct gpu_pce_options {
     bool wide_offsets = false;   // tests: keep 64-bit row offsets for every matrix
     // Rows grouped by shape within tiles of 2^group_tile_log rows; 0: the
     // PCE's own order; 32: the whole PCE as one tile.
-    unsigned group_tile_log = 12;
+    unsigned group_tile_log = 14;
 };
 class gpu_pce {
 public:
