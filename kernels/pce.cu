@@ -33,11 +33,16 @@
 // gathered: 43 ms measured), which the classes cut to the ~10 % of values
 // that are neither 0 nor 1. Measured after: 32 ms at 2^27, more than these
 // bytes explain; more warps and more loads in flight per thread did not
-// change it (bench/RESULTS.md, "Tried"). A profile shows 6 of a warp's 32
-// threads active on average: the rows' lengths differ (a warp waits for its
-// longest) and the zero / one / gather choice splits it again. Long rows
-// (e.g. a 255-term packing of bits) cost one thread their whole length while
-// its warp waits; they are a small fraction of PoRep's rows. Offsets are 32-bit when every offset of a matrix fits
+// change it (bench/RESULTS.md, "Tried"). A profile showed 6 of a warp's 32
+// threads active on average: neighbouring rows' lengths differ, and a warp
+// waits for its longest. So the matrices may be stored with their rows
+// grouped by shape (r1cs/pce_order.hpp, within tiles of rows; the order
+// travels beside them): thread t evaluates position t, which is row
+// order[t], and writes that row's results at its own index. 15 ms at 2^27.
+// What remains is the zero / one / gather choice, which still splits a warp,
+// and long rows (e.g. a 255-term packing of bits), which cost one thread
+// their whole length while its warp waits; they are a small fraction of
+// PoRep's rows. Offsets are 32-bit when every offset of a matrix fits
 // (PoRep: ~300 M entries), which halves their share and their device memory.
 #include <cuda_runtime.h>
 
