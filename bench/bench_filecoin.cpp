@@ -30,9 +30,20 @@
 //                                       items/s = partitions/s; constraints/s
 //                                       as a counter. The 32 GiB cases need
 //                                       ~5 GB per live witness plus the C1.
+//   bm_porep_pce_gpu/shape/tile         the PCE evaluation with its a·b = c
+//                                       check on the device
+//                                       (gpu_pce_eval_check_device) of that
+//                                       partition: the real circuit's PCE,
+//                                       recorded once (untimed), its rows
+//                                       grouped by shape in tiles of 2^tile
+//                                       rows (0: in their order, 32: one
+//                                       tile); device time, items/s =
+//                                       constraints/s; a witness that fails
+//                                       the check fails the benchmark
 // Without a device the GPU benchmarks report SkipWithError("no CUDA device: …").
 #include <benchmark/benchmark.h>
 
+#include <chrono>
 #include <map>
 #include <memory>
 #include <random>
@@ -44,6 +55,7 @@
 #include "cuzk/backend/gpu_prover.hpp"
 #include "cuzk/filecoin/hashers.hpp"
 #include "cuzk/filecoin/porep_circuit.hpp"
+#include "cuzk/filecoin/porep_prove.hpp"
 #include "cuzk/filecoin/poseidon.hpp"
 #include "cuzk/filecoin/synthetic_c1.hpp"
 #include "cuzk/r1cs/constraint_system.hpp"
@@ -280,5 +292,63 @@ void bm_porep_witness(benchmark::State& st)
 }
 BENCHMARK(bm_porep_witness)->Args({0, 0})->Args({0, 1})->Args({0, 2})->Args({0, 3})->ArgNames({"shape", "mode"})->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(bm_porep_witness)->Args({1, 0})->Args({1, 1})->Args({1, 2})->Args({1, 3})->ArgNames({"shape", "mode"})->UseRealTime()->Iterations(2)->Unit(benchmark::kMillisecond);
+
+// ---- PoRep partition PCE on the device --------------------------------------------------------
+// The circuit's PCE (recorded from the blank circuit) and partition 0's
+// witness of the synthetic C1 of porep_case_of, the witness in device memory.
+struct porep_pce_case {
+    std::shared_ptr<const r1cs::pce> pce;
+    gpu_buffer w;
+};
+
+const porep_pce_case& porep_pce_case_of(int shape)
+{
+    static std::map<int, porep_pce_case> cases;
+    porep_pce_case& pc = cases[shape];
+    if (pc.pce) return pc;
+    const porep_case& wc = porep_case_of(shape);
+    pc.pce = record_porep_pce(registered_seal_proof(shape == 0 ? 5 : 8));
+    std::vector<fr> inputs, aux;
+    wc.circuit->witness(inputs, aux, 0);
+    pc.w = gpu_buffer((inputs.size() + aux.size()) * sizeof(fr));
+    pc.w.upload(std::span<const fr>(inputs));
+    pc.w.upload(std::span<const fr>(aux), inputs.size() * sizeof(fr));
+    return pc;
+}
+
+void bm_porep_pce_gpu(benchmark::State& st)
+{
+    if (!gpu_ok(st)) return;
+    const porep_pce_case& pc = porep_pce_case_of(int(st.range(0)));
+    gpu_pce_options opt;
+    opt.group_tile_log = unsigned(st.range(1));
+    const auto u0 = std::chrono::steady_clock::now();
+    const gpu_pce d(*pc.pce, opt);
+    st.counters["upload_s"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - u0).count();
+    const size_t m = d.num_constraints();
+    gpu_buffer out(3 * m * sizeof(fr));
+    fr* o = out.as<fr>();
+    const int64_t bad = gpu_pce_eval_check_device(d, pc.w.as<fr>(), o, o + m, o + 2 * m);   // warm-up and check
+    if (bad >= 0) {
+        st.SkipWithError(("constraint " + std::to_string(bad) + " is not satisfied by the witness").c_str());
+        return;
+    }
+    gpu_timer t;
+    for (auto _ : st) {
+        t.start();
+        const int64_t b = gpu_pce_eval_check_device(d, pc.w.as<fr>(), o, o + m, o + 2 * m);
+        st.SetIterationTime(t.stop_ms() / 1e3);
+        benchmark::DoNotOptimize(b);
+    }
+    st.counters["constraints"] = double(m);
+    st.counters["nnz_per_row"] = double(pc.pce->nnz()) / double(m);
+    st.SetItemsProcessed(int64_t(st.iterations()) * int64_t(m));
+}
+BENCHMARK(bm_porep_pce_gpu)
+    ->ArgNames({"shape", "tile"})
+    ->ArgsProduct({{1}, {0, 10, 14, 32}})
+    ->UseManualTime()
+    ->Iterations(10)
+    ->Unit(benchmark::kMillisecond);
 
 } // namespace
