@@ -346,7 +346,7 @@ void bm_porep_pce_gpu(benchmark::State& st)
 }
 BENCHMARK(bm_porep_pce_gpu)
     ->ArgNames({"shape", "tile"})
-    ->ArgsProduct({{1}, {0, 10, 14, 32}})
+    ->ArgsProduct({{1}, {0, 10, 14, 18, 20, 22, 24, 32}})
     ->UseManualTime()
     ->Iterations(10)
     ->Unit(benchmark::kMillisecond);

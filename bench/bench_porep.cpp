@@ -455,7 +455,7 @@ int main(int argc, char** argv)
         auto* g = benchmark::RegisterBenchmark("bm_porep_gpu_tile", bm_porep_gpu_tile)->ArgNames({"log", "tile"});
         for (int64_t L : {22, 24, 27})
             if (L != 27 || want27)
-                for (int64_t t : {0, 8, 10, 12, 32}) g->Args({L, t});
+                for (int64_t t : {0, 10, 14, 18}) g->Args({L, t});
         g->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(5);
     }
     if (want27)

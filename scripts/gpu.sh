@@ -254,10 +254,10 @@ step_profile() {
   timeout 300 "$ncu" --clock-control none "${sections[@]}" --launch-count 60 "$b/bench/bench_gpu" \
     --benchmark_filter="bm_msm<g1_affine>/log_n:${CUZK_MSM_LOG:-24}/c:0" >"$out/ncu_msm.txt" 2>&1 || rc=1
   echo "msm: $(grep -c 'Duration' "$out/ncu_msm.txt") kernels profiled"
-  # The warm-up PCE evaluation of PoRep-shaped rows (grouped by shape in tiles of 2^14): the witness classes and the rows.
+  # The warm-up PCE evaluation of PoRep-shaped rows (grouped by shape over the whole PCE): the witness classes and the rows.
   if need "$b/bench/bench_gpu_witness"; then
     timeout 300 "$ncu" --clock-control none "${sections[@]}" -k 'regex:pce_eval_kernel|w_class_kernel' \
-      --launch-count 2 "$b/bench/bench_gpu_witness" --benchmark_filter="bm_pce_eval/log:${CUZK_PCE_LOG:-24}/tile:14" \
+      --launch-count 2 "$b/bench/bench_gpu_witness" --benchmark_filter="bm_pce_eval/log:${CUZK_PCE_LOG:-24}/tile:32" \
       >"$out/ncu_pce.txt" 2>&1 || rc=1
     echo "pce: $(grep -c 'Duration' "$out/ncu_pce.txt") kernels profiled"
   else

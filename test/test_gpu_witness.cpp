@@ -175,8 +175,8 @@ void check_eval_device(const r1cs::pce& p, const gpu_pce_options& o, const std::
 }
 
 // The device's a, b, c equal r1cs::evaluate's for a random witness, with the
-// rows grouped by shape (in tiles of the default size, of 16 rows, in one
-// tile) and in the PCE's order.
+// rows grouped by shape (in tiles of the default size, of 16 rows, of 2^14
+// rows) and in the PCE's order.
 void check_eval(const r1cs::pce& p, std::mt19937_64& rng, const char* what, bool wide = false)
 {
     INFO(what << ": " << p.num_constraints << " rows, " << p.num_inputs << " inputs, " << p.num_aux
@@ -187,7 +187,7 @@ void check_eval(const r1cs::pce& p, std::mt19937_64& rng, const char* what, bool
     const size_t m = size_t(p.num_constraints);
     std::vector<fr> ea(m), eb(m), ec(m);
     r1cs::evaluate(p, inputs, aux, ea, eb, ec);
-    for (unsigned tile_log : {gpu_pce_options{}.group_tile_log, 4u, 32u, 0u}) {
+    for (unsigned tile_log : {gpu_pce_options{}.group_tile_log, 4u, 14u, 0u}) {
         INFO("rows grouped by shape in tiles of 2^" << tile_log << " (0: not grouped)");
         gpu_pce_options o;
         o.wide_offsets = wide;

@@ -303,15 +303,19 @@ g1_jacobian gpu_msm_device(const gpu_msm_table& t, const fr::repr* scalars, cons
 //
 // With group_tile_log k > 0 (the default) the rows are stored grouped by
 // their shape (r1cs/pce_order.hpp: the rows' entry counts in A, B, C) within
-// tiles of 2^k rows, with the order (4 bytes a row) beside them, so that the
-// threads of a warp, one row each, walk rows of equal lengths; results still
-// go to each row's own index. Building the order costs the upload a sort and
-// a copy of the entries on the host, in pieces.
+// tiles of 2^k rows (by default the whole PCE as one tile), with the order
+// (4 bytes a row) beside them, so that the threads of a warp, one row each,
+// walk rows of equal lengths; results still go to each row's own index.
+// Building the order costs the upload a sort and a copy of the entries on
+// the host, in pieces. Smaller tiles keep each row near its neighbours,
+// which pays for circuits of many shapes side by side whose neighbouring
+// rows read neighbouring columns; Filecoin's PoRep circuit evaluates
+// fastest as one tile (docs/PERFORMANCE.md).
 struct gpu_pce_options {
     bool wide_offsets = false;   // tests: keep 64-bit row offsets for every matrix
     // Rows grouped by shape within tiles of 2^group_tile_log rows; 0: the
     // PCE's own order; 32: the whole PCE as one tile.
-    unsigned group_tile_log = 14;
+    unsigned group_tile_log = 32;
 };
 class gpu_pce {
 public:
