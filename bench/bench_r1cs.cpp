@@ -1,6 +1,8 @@
 // Constraint-system benchmarks on the SHA-256 preimage circuit (bits-heavy
 // like Filecoin's PoRep): witness generation with witness_cs, a = A·w,
-// b = B·w, c = C·w with the PCE, and the one-time recording.
+// b = B·w, c = C·w with the PCE, the rows' shape order and the matrices
+// rewritten in it (the host part of a grouped gpu_pce upload), and the
+// one-time recording.
 //
 // Arguments: blocks (2 → ~2^15.7 constraints, 9 → ~2^17.9), threads (0 = all).
 // Witness generation of one circuit is sequential; with T threads the bench
@@ -16,6 +18,7 @@
 #include "cuzk/r1cs/constraint_system.hpp"
 #include "cuzk/r1cs/gadgets/sha256.hpp"
 #include "cuzk/r1cs/pce.hpp"
+#include "cuzk/r1cs/pce_order.hpp"
 #include "cuzk/util/parallel.hpp"
 
 using namespace cuzk;
@@ -101,6 +104,27 @@ void bm_record(benchmark::State& st)
     st.SetItemsProcessed(int64_t(st.iterations()) * int64_t(m));
 }
 
+// The host work of a grouped PCE upload (gpu_pce with group_tile_log 32):
+// the shape order, then each matrix's offsets and entries in that order.
+void bm_pce_group(benchmark::State& st)
+{
+    const fixture& f = get(size_t(st.range(0)));
+    const unsigned threads = unsigned(st.range(1));
+    const csr_matrix* mats[3] = {&f.p.a, &f.p.b, &f.p.c};
+    for (auto _ : st) {
+        const std::vector<uint32_t> order = pce_shape_order(f.p, 32, threads);
+        for (const csr_matrix* m : mats) {
+            const std::vector<uint64_t> off = reordered_offsets(*m, order, threads);
+            std::vector<uint32_t> col(m->nnz()), code(m->nnz());
+            reordered_entries(*m, order, off, 0, order.size(), col, code, threads);
+            benchmark::DoNotOptimize(col.data());
+        }
+    }
+    st.SetItemsProcessed(int64_t(st.iterations()) * int64_t(f.p.num_constraints));
+    st.counters["constraints"] = double(f.p.num_constraints);
+    st.counters["threads"] = resolve_threads(threads);
+}
+
 void size_args(benchmark::internal::Benchmark* b)
 {
     b->ArgNames({"blocks", "threads"});
@@ -114,4 +138,5 @@ void size_args(benchmark::internal::Benchmark* b)
 BENCHMARK(bm_witness)->Apply(size_args);
 BENCHMARK(bm_pce_evaluate)->Apply(size_args);
 BENCHMARK(bm_check)->Apply(size_args);
+BENCHMARK(bm_pce_group)->Apply(size_args);
 BENCHMARK(bm_record)->Arg(2)->ArgNames({"blocks"})->Unit(benchmark::kMillisecond);
