@@ -36,9 +36,10 @@
 // change it (bench/RESULTS.md, "Tried"). A profile showed 6 of a warp's 32
 // threads active on average: neighbouring rows' lengths differ, and a warp
 // waits for its longest. So the matrices may be stored with their rows
-// grouped by shape (r1cs/pce_order.hpp, within tiles of rows; the order
-// travels beside them): thread t evaluates position t, which is row
-// order[t], and writes that row's results at its own index. 15 ms at 2^27.
+// grouped by shape (r1cs/pce_order.hpp, over the whole PCE or within tiles
+// of rows; the order travels beside them): thread t evaluates position t,
+// which is row order[t], and writes that row's results at its own index.
+// 16 ms at 2^27 (the real PoRep partition: 78 ms before).
 // What remains is the zero / one / gather choice, which still splits a warp,
 // and long rows (e.g. a 255-term packing of bits), which cost one thread
 // their whole length while its warp waits; they are a small fraction of

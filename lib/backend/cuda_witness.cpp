@@ -139,7 +139,8 @@ gpu_pce::gpu_pce(const r1cs::pce& m, const gpu_pce_options& opt) : p_(std::make_
     const r1cs::csr_matrix* mats[3] = {&m.a, &m.b, &m.c};
     check_pce_arrays(m, mats);
     std::vector<uint32_t> order;
-    if (opt.group_tile_log > 0 && d.rows > 1) {
+    // Row numbers of the order are 32-bit: a larger PCE keeps its own order.
+    if (opt.group_tile_log > 0 && d.rows > 1 && d.rows <= 0xffffffffull) {
         order = r1cs::pce_shape_order(m, opt.group_tile_log);
         d.order = gpu_buffer(order.size() * sizeof(uint32_t));
         d.order.upload(std::span<const uint32_t>(order));

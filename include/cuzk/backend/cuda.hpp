@@ -310,7 +310,8 @@ g1_jacobian gpu_msm_device(const gpu_msm_table& t, const fr::repr* scalars, cons
 // the host, in pieces. Smaller tiles keep each row near its neighbours,
 // which pays for circuits of many shapes side by side whose neighbouring
 // rows read neighbouring columns; Filecoin's PoRep circuit evaluates
-// fastest as one tile (docs/PERFORMANCE.md).
+// fastest as one tile (docs/PERFORMANCE.md). A PCE of 2^32 rows or more
+// keeps its own order (the order's row numbers are 32-bit).
 struct gpu_pce_options {
     bool wide_offsets = false;   // tests: keep 64-bit row offsets for every matrix
     // Rows grouped by shape within tiles of 2^group_tile_log rows; 0: the
