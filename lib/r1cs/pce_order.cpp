@@ -11,7 +11,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <array>
 
 #include "cuzk/error.hpp"
 #include "cuzk/util/parallel.hpp"
@@ -58,13 +57,10 @@ std::vector<uint32_t> tiled_order(const pce& p, unsigned tile_log, unsigned thre
     return order;
 }
 
-} // namespace
-
-std::vector<uint32_t> pce_shape_order(const pce& p, unsigned tile_log, unsigned threads)
+// The whole PCE as one tile: the stable counting sort.
+std::vector<uint32_t> whole_order(const pce& p, unsigned threads)
 {
-    check_rows(p);
     const size_t rows = size_t(p.num_constraints);
-    if (tile_log < 32 && (size_t{1} << tile_log) < rows) return tiled_order(p, tile_log, threads);
     const size_t chunks = std::clamp<size_t>(rows >> 16, 1, 64);
     const auto chunk_begin = [&](size_t k) { return rows * k / chunks; };
     std::vector<uint64_t> count(chunks * num_shapes, 0);   // count[k * num_shapes + s]
@@ -85,6 +81,15 @@ std::vector<uint32_t> pce_shape_order(const pce& p, unsigned tile_log, unsigned 
         for (size_t r = chunk_begin(k); r < chunk_begin(k + 1); ++r) order[next[shape_of(p, r)]++] = uint32_t(r);
     });
     return order;
+}
+
+} // namespace
+
+std::vector<uint32_t> pce_shape_order(const pce& p, unsigned tile_log, unsigned threads)
+{
+    check_rows(p);
+    if (tile_log < 32 && (uint64_t{1} << tile_log) < p.num_constraints) return tiled_order(p, tile_log, threads);
+    return whole_order(p, threads);
 }
 
 std::vector<uint64_t> reordered_offsets(const csr_matrix& m, std::span<const uint32_t> order, unsigned threads)
