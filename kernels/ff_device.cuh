@@ -132,6 +132,18 @@ struct alignas(16) dfield {
     }
     // −p⁻¹ mod 2^32: the low half of P::inv (−p⁻¹ mod 2^64).
     static constexpr uint32_t m0 = uint32_t(P::inv);
+    // p ≡ 2^64 − 2^32 + 1 (mod 2^64), as BLS12-381's Fr: words 0 and 1 of p
+    // are 1 and 2^32 − 1, so −p⁻¹ ≡ −1 (mod 2^32), and a reduction row's
+    // products with those two words are additions (redc_even, redc_odd_shift):
+    // four of the row's sixteen multiply-adds, and the multiply for m, become
+    // integer additions. Same sums, so the same words as the general row.
+    static constexpr bool low_words_sparse = P::modulus.l[0] == 0xffffffff00000001ull;
+    static_assert(!low_words_sparse || m0 == 0xffffffffu);
+    CUZK_INLINE static uint32_t redc_factor(uint32_t t0)
+    {
+        if constexpr (low_words_sparse) return 0u - t0;
+        else return t0 * m0;
+    }
 
     CUZK_HD static constexpr dfield zero()
     {
@@ -231,8 +243,14 @@ CUZK_UNROLL
     // t += m·p's even-word products (carry into t_n) …
     CUZK_INLINE static void redc_even(uint32_t* t, uint32_t m, cc& c)
     {
-        t[0] = c.mad_lo_cc(pw(0), m, t[0]);
-        t[1] = c.madc_hi_cc(pw(0), m, t[1]);
+        if constexpr (low_words_sparse) {
+            // p_0 = 1: m·p_0 = m, no high half (t_0 + m is 0 mod 2^32).
+            t[0] = c.add_cc(t[0], m);
+            t[1] = c.addc_cc(t[1], 0);
+        } else {
+            t[0] = c.mad_lo_cc(pw(0), m, t[0]);
+            t[1] = c.madc_hi_cc(pw(0), m, t[1]);
+        }
 CUZK_UNROLL
         for (int k = 2; k < n; k += 2) {
             t[k] = c.madc_lo_cc(pw(k), m, t[k]);
@@ -243,10 +261,17 @@ CUZK_UNROLL
     // … then its odd-word products at offset one, and t >>= 32 (t_0 is 0).
     CUZK_INLINE static void redc_odd_shift(uint32_t* t, uint32_t m, cc& c)
     {
-        t[1] = c.mad_lo_cc(pw(1), m, t[1]);
+        if constexpr (low_words_sparse) {
+            // p_1 = 2^32 − 1: m·p_1 = 2^32·(m − [m ≠ 0]) + (2^32 − m) mod 2^32.
+            t[1] = c.add_cc(t[1], 0u - m);
+            t[2] = c.addc_cc(t[2], m - (m != 0 ? 1u : 0u));
+        } else {
+            t[1] = c.mad_lo_cc(pw(1), m, t[1]);
+            t[2] = c.madc_hi_cc(pw(1), m, t[2]);
+        }
 CUZK_UNROLL
-        for (int k = 1; k < n; k += 2) {
-            if (k > 1) t[k] = c.madc_lo_cc(pw(k), m, t[k]);
+        for (int k = 3; k < n; k += 2) {
+            t[k] = c.madc_lo_cc(pw(k), m, t[k]);
             if (k < n - 1) t[k + 1] = c.madc_hi_cc(pw(k), m, t[k + 1]);
             else t[k + 1] = c.madc_hi(pw(k), m, t[k + 1]);
         }
@@ -306,7 +331,7 @@ CUZK_UNROLL
                 }
                 t[n] = c.addc(t[n], 0);
             }
-            const uint32_t m = t[0] * m0;
+            const uint32_t m = redc_factor(t[0]);
             redc_even(t, m, c);
             // odd words, at offset one
             t[1] = c.mad_lo_cc(a[1], bi, t[1]);
@@ -372,7 +397,7 @@ CUZK_UNROLL
                 }
                 if (!first) t[n] = c.addc(t[n], 0);
             }
-            const uint32_t m = t[0] * m0;
+            const uint32_t m = redc_factor(t[0]);
             redc_even(t, m, c);
             // odd words k >= i, at offset one
             {
