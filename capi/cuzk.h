@@ -969,6 +969,20 @@ CUZK_API cuzk_status cuzk_porep_shape_of_c1(cuzk_porep_shape* out, const uint8_t
  * gives both), and the errors of cuzk_key_load_params. */
 CUZK_API cuzk_status cuzk_porep_key_load(cuzk_key** out, const cuzk_porep_shape* shape, const char* params_path,
                                          uint32_t threads, char* err, size_t err_len);
+/* cuzk_porep_key_load with the recorded circuit kept in the directory
+ * pce_cache_dir (NULL or "": exactly cuzk_porep_key_load). The first call for
+ * a shape records the circuit and writes it there as a PCE file (the format
+ * of cuzk_pce_save; named porep-<shape>-<hash of the shape>.pce, ~9 GB for
+ * 32 GiB; the directory is created if missing); later calls, in any process,
+ * map that file and verify its checksums instead of recording: seconds
+ * instead of about a minute for 32 GiB. A file that does not load (it is
+ * then replaced) or a directory that cannot be written is not an error: the
+ * circuit is recorded, as without a cache. The engine verifies every proof,
+ * so a file that is not the shape's circuit gives failed jobs, never wrong
+ * proofs. Errors: those of cuzk_porep_key_load. */
+CUZK_API cuzk_status cuzk_porep_key_load_cached(cuzk_key** out, const cuzk_porep_shape* shape,
+                                                const char* params_path, const char* pce_cache_dir, uint32_t threads,
+                                                char* err, size_t err_len);
 /* A development PoRep key for `shape` (records the circuit, then a
  * single-party setup on the CPU with `threads` threads). NOT FOR PRODUCTION:
  * see cuzk_key_setup_dev. Use it for test shapes (the smallest, 8 nodes, 2

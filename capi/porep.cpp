@@ -138,12 +138,19 @@ CUZK_API cuzk_status cuzk_porep_shape_of_c1(cuzk_porep_shape* out, const uint8_t
 CUZK_API cuzk_status cuzk_porep_key_load(cuzk_key** out, const cuzk_porep_shape* shape, const char* params_path,
                                          uint32_t threads, char* err, size_t err_len)
 {
-    static const char* fn = "cuzk_porep_key_load";
+    return cuzk_porep_key_load_cached(out, shape, params_path, nullptr, threads, err, err_len);
+}
+
+CUZK_API cuzk_status cuzk_porep_key_load_cached(cuzk_key** out, const cuzk_porep_shape* shape,
+                                                const char* params_path, const char* pce_cache_dir, uint32_t threads,
+                                                char* err, size_t err_len)
+{
+    const char* fn = pce_cache_dir ? "cuzk_porep_key_load_cached" : "cuzk_porep_key_load";
     return call_create(err, err_len, [&]() -> cuzk_status {
         need(out, fn, "out");
         need(params_path, fn, "params_path");
         const fc::seal_config c = config_of(shape, fn);
-        *out = new_porep_key(fc::map_porep_key(c, params_path), c, threads);
+        *out = new_porep_key(fc::map_porep_key(c, params_path, pce_cache_dir ? pce_cache_dir : ""), c, threads);
         return CUZK_OK;
     });
 }

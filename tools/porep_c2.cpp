@@ -145,9 +145,23 @@ int porep_setup(const options& o)
 // On the GPU the .params file is only mapped here: the engine decodes its
 // points chunk by chunk straight into device memory when it registers the
 // key; the CPU prover needs them in RAM, so the CPU path decodes them here.
+// Says where the circuit came from (recorded, or the --pce-cache file).
+void print_circuit_source(const fc::porep_pce_source& s)
+{
+    if (!s.note.empty()) std::fprintf(stderr, "cuzk porep c2: %s\n", s.note.c_str());
+    if (s.loaded)
+        std::fprintf(stderr, "cuzk porep c2: the circuit (its PCE) mapped from %s in %.1f s\n", s.path.c_str(),
+                     s.seconds);
+    else
+        std::fprintf(stderr, "cuzk porep c2: the circuit (its PCE) recorded%s%s in %.1f s\n",
+                     s.saved ? " and written to " : "", s.saved ? s.path.c_str() : "", s.seconds);
+}
+
 fc::porep_key c2_key(const options& o, const fc::seal_config& c, bool gpu, unsigned threads)
 {
     if (o.has("--params") == o.has("--dev-key")) throw usage_error("give exactly one of --params and --dev-key");
+    const std::string cache = o.has("--pce-cache") ? o.get("--pce-cache") : std::string();
+    fc::porep_pce_source src;
     const auto t0 = steady::now();
     if (o.has("--params")) {
         if (o.has("--parameters-json")) {
@@ -155,14 +169,16 @@ fc::porep_key c2_key(const options& o, const fc::seal_config& c, bool gpu, unsig
             std::fprintf(stderr, "cuzk porep c2: %s matches its entry in %s\n", o.get("--params").c_str(),
                          o.get("--parameters-json").c_str());
         }
-        fc::porep_key k =
-            gpu ? fc::map_porep_key(c, o.get("--params")) : fc::load_porep_key(c, o.get("--params"), threads);
-        std::fprintf(stderr, "cuzk porep c2: key %s %s, and the circuit recorded (its PCE), in %.1f s\n",
-                     o.get("--params").c_str(),
+        fc::porep_key k = gpu ? fc::map_porep_key(c, o.get("--params"), cache, &src)
+                              : fc::load_porep_key(c, o.get("--params"), threads, cache, &src);
+        print_circuit_source(src);
+        std::fprintf(stderr, "cuzk porep c2: key %s %s, with its circuit, in %.1f s\n", o.get("--params").c_str(),
                      gpu ? "mapped (decoded onto the devices as the engine registers it)" : "loaded", secs_since(t0));
         return k;
     }
-    fc::porep_key k = fc::porep_dev_setup(fc::record_porep_pce(c), gpu, threads);
+    auto pce = fc::porep_pce(c, cache, &src, threads);
+    print_circuit_source(src);
+    fc::porep_key k = fc::porep_dev_setup(std::move(pce), gpu, threads);
     std::fprintf(stderr, "cuzk porep c2: development key (NOT a trusted ceremony) made on the %s in %.1f s\n",
                  gpu ? "GPU" : "CPU", secs_since(t0));
     if (o.has("--vk")) io::write_vk(o.get("--vk"), k.pk->vk);

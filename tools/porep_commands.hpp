@@ -140,6 +140,9 @@ inline constexpr flag_spec c2_flags[] = {
     {"--parameters-json", "FILE", "check the .params file's digest against its entry in Filecoin's parameters.json"},
     {"--dev-key", nullptr, "or: make a development key in memory for the C1 output's shape (benchmarks, tests)"},
     {"--vk", "FILE", "with --dev-key: write its verifying key here"},
+    {"--pce-cache", "DIR",
+     "keep the recorded circuit (its PCE, ~9 GB for 32 GiB) in DIR: the first run writes it, later runs map it "
+     "instead of recording (about a minute for 32 GiB)"},
     {"--out", "FILE", "where to write the proof (192 bytes per partition)"},
     {"--backend", "auto|cpu|cuda", "where to prove (default auto: the GPU when present)"},
     {"--synth-workers", "N", "partitions synthesized at once (default 2)"},

@@ -51,21 +51,23 @@ void check_porep_sizes(const seal_config& config, const std::string& params_path
 
 } // namespace
 
-porep_key load_porep_key(const seal_config& config, const std::string& params_path, unsigned threads)
+porep_key load_porep_key(const seal_config& config, const std::string& params_path, unsigned threads,
+                         const std::string& pce_cache_dir, porep_pce_source* source)
 {
     porep_key k;
-    k.pce = record_porep_pce(config);
+    k.pce = porep_pce(config, pce_cache_dir, source, threads);
     k.pk = std::make_shared<const groth16::proving_key>(io::read_params(params_path, subgroup_check::skip, threads));
     check_porep_sizes(config, params_path, *k.pce, k.pk->l.size(), k.pk->vk.ic.size());
     k.density = groth16::density_of(*k.pce);
     return k;
 }
 
-porep_key map_porep_key(const seal_config& config, const std::string& params_path)
+porep_key map_porep_key(const seal_config& config, const std::string& params_path, const std::string& pce_cache_dir,
+                        porep_pce_source* source)
 {
     porep_key k;
     k.params = std::make_shared<const io::mapped_params>(params_path, subgroup_check::skip);
-    k.pce = record_porep_pce(config);
+    k.pce = porep_pce(config, pce_cache_dir, source);
     check_porep_sizes(config, params_path, *k.pce, k.params->count(io::params_query::l), k.params->vk().ic.size());
     k.pk = std::make_shared<const groth16::proving_key>(k.params->key_shell());
     k.density = groth16::density_of(*k.pce);

@@ -265,6 +265,12 @@ static void test_porep_misuse(cuzk_key* key)
     CHECK(cuzk_porep_key_load(&k, NULL, "x.params", 1, e, sizeof e) == CUZK_ERR_NULL);
     CHECK(cuzk_porep_shape_registered(&s, 0) == CUZK_OK);
     CHECK(cuzk_porep_key_load(&k, &s, "does-not-exist.params", 1, e, sizeof e) == CUZK_ERR_IO);
+    CHECK(cuzk_porep_key_load_cached(&k, NULL, "x.params", "pce-cache", 1, e, sizeof e) == CUZK_ERR_NULL);
+    CHECK(cuzk_porep_key_load_cached(NULL, &s, "x.params", "pce-cache", 1, e, sizeof e) == CUZK_ERR_NULL);
+    CHECK(cuzk_porep_key_load_cached(&k, &s, NULL, "pce-cache", 1, e, sizeof e) == CUZK_ERR_NULL);
+    CHECK(strstr(e, "cuzk_porep_key_load_cached") != NULL);
+    CHECK(cuzk_porep_key_load_cached(&k, &s, "does-not-exist.params", "pce-cache", 1, e, sizeof e) == CUZK_ERR_IO);
+    CHECK(cuzk_porep_key_load_cached(&k, &s, "does-not-exist.params", NULL, 1, e, sizeof e) == CUZK_ERR_IO);
 
     CHECK_CREATE(CUZK_OK, cuzk_engine_create(&eng, NULL, err, sizeof err));
     CHECK(cuzk_engine_add_key(&kid, eng, key, NULL, "small", 0) == CUZK_OK);   /* dev key: densities known */

@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "cuzk/filecoin/porep_pce_cache.hpp"
 #include "cuzk/filecoin/types.hpp"
 #include "cuzk/filecoin/vanilla.hpp"
 #include "cuzk/groth16/types.hpp"
@@ -46,15 +47,21 @@ struct porep_key {
 porep_key porep_dev_setup(std::shared_ptr<const r1cs::pce> pce, bool gpu, unsigned threads = 0);
 
 // A bellperson .params key for `config`'s circuit; errc::invalid_argument
-// naming the file when its sizes do not match the circuit.
-porep_key load_porep_key(const seal_config& config, const std::string& params_path, unsigned threads = 0);
+// naming the file when its sizes do not match the circuit. The circuit comes
+// from porep_pce (porep_pce_cache.hpp): recorded, or with pce_cache_dir
+// mapped from its cached file (written there on the first use); `source`,
+// when given, says which.
+porep_key load_porep_key(const seal_config& config, const std::string& params_path, unsigned threads = 0,
+                         const std::string& pce_cache_dir = {}, porep_pce_source* source = nullptr);
 
 // The same key mapped, not decoded: the verifying key is read and checked,
 // the sizes are checked against the circuit (same errors), and the points
 // stay in the file for the engine to decode where it needs them (straight
 // into device memory on the cuda backend; see engine::add_key). A 32 GiB
 // key's .params is ~47 GB: this keeps it out of host memory.
-porep_key map_porep_key(const seal_config& config, const std::string& params_path);
+// The circuit as for load_porep_key.
+porep_key map_porep_key(const seal_config& config, const std::string& params_path,
+                        const std::string& pce_cache_dir = {}, porep_pce_source* source = nullptr);
 
 // Registers `key` with `engine`: from the mapping when key.params is set
 // (engine::add_key of io::mapped_params; the cpu backend decodes it there),
