@@ -40,10 +40,22 @@
 //                                       tile); device time, items/s =
 //                                       constraints/s; a witness that fails
 //                                       the check fails the benchmark
+//   bm_porep_pce_source/shape/mode     the circuit of one partition (its PCE),
+//                                       shape as above: mode 0 = recorded
+//                                       (record_porep_pce), 1 = mapped from
+//                                       its file in a cache directory with
+//                                       the checksums verified (porep_pce;
+//                                       the directory is the temporary
+//                                       folder's cuzk-bench-pce-cache, the
+//                                       file written once, untimed, when
+//                                       missing). Run mode 1 right after
+//                                       dropping the page cache for the
+//                                       figure from disk
 // Without a device the GPU benchmarks report SkipWithError("no CUDA device: …").
 #include <benchmark/benchmark.h>
 
 #include <chrono>
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <random>
@@ -349,6 +361,35 @@ BENCHMARK(bm_porep_pce_gpu)
     ->ArgsProduct({{1}, {0, 10, 14, 18, 20, 22, 24, 32}})
     ->UseManualTime()
     ->Iterations(10)
+    ->Unit(benchmark::kMillisecond);
+
+// ---- PoRep partition circuit: recorded, or mapped from a cache file ---------------------------
+void bm_porep_pce_source(benchmark::State& st)
+{
+    const seal_config c = registered_seal_proof(st.range(0) == 0 ? 5 : 8);
+    const std::string dir = (std::filesystem::temp_directory_path() / "cuzk-bench-pce-cache").string();
+    const bool cached = st.range(1) == 1;
+    if (cached && !std::filesystem::exists(std::filesystem::path(dir) / porep_pce_file_name(c))) porep_pce(c, dir);
+    uint64_t constraints = 0;
+    bool loaded = true;
+    for (auto _ : st) {
+        porep_pce_source src;
+        const auto p = cached ? porep_pce(c, dir, &src) : record_porep_pce(c);
+        constraints = p->num_constraints;
+        loaded = loaded && src.loaded;
+    }
+    if (cached && !loaded) st.SkipWithError(("the cache file in " + dir + " did not load").c_str());
+    st.counters["constraints"] = double(constraints);
+    st.SetItemsProcessed(int64_t(st.iterations()));
+}
+BENCHMARK(bm_porep_pce_source)
+    ->ArgNames({"shape", "mode"})
+    ->Args({0, 0})
+    ->Args({0, 1})
+    ->Args({1, 0})
+    ->Args({1, 1})
+    ->UseRealTime()
+    ->Iterations(1)
     ->Unit(benchmark::kMillisecond);
 
 } // namespace
