@@ -48,7 +48,9 @@ struct porep_pce_source {
 // a reader never sees half a file, and processes writing at once leave one
 // whole file). A file that does not load, or a directory that cannot be
 // written, is not an error: the circuit is recorded, and source->note says
-// what happened (a file that did not load is replaced). With an empty
+// what happened (a file that did not load is replaced). A process killed
+// while writing leaves its temporary file (<name>.<process id>.tmp) behind;
+// nothing removes it, as it may belong to a live process. With an empty
 // cache_dir this is record_porep_pce.
 std::shared_ptr<const r1cs::pce> porep_pce(const seal_config& config, const std::string& cache_dir,
                                            porep_pce_source* source = nullptr, unsigned threads = 0);
