@@ -140,11 +140,6 @@ int porep_setup(const options& o)
     return 0;
 }
 
-// The key C2 proves with: a .params file, or (--dev-key) a development key
-// made in memory for the C1 output's shape, its .vk written when --vk is given.
-// On the GPU the .params file is only mapped here: the engine decodes its
-// points chunk by chunk straight into device memory when it registers the
-// key; the CPU prover needs them in RAM, so the CPU path decodes them here.
 // Says where the circuit came from (recorded, or the --pce-cache file).
 void print_circuit_source(const fc::porep_pce_source& s)
 {
@@ -157,6 +152,11 @@ void print_circuit_source(const fc::porep_pce_source& s)
                      s.saved ? " and written to " : "", s.saved ? s.path.c_str() : "", s.seconds);
 }
 
+// The key C2 proves with: a .params file, or (--dev-key) a development key
+// made in memory for the C1 output's shape, its .vk written when --vk is given.
+// On the GPU the .params file is only mapped here: the engine decodes its
+// points chunk by chunk straight into device memory when it registers the
+// key; the CPU prover needs them in RAM, so the CPU path decodes them here.
 fc::porep_key c2_key(const options& o, const fc::seal_config& c, bool gpu, unsigned threads)
 {
     if (o.has("--params") == o.has("--dev-key")) throw usage_error("give exactly one of --params and --dev-key");

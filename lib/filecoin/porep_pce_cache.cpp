@@ -4,7 +4,6 @@
 #include <unistd.h>
 
 #include <chrono>
-#include <cstdio>
 #include <filesystem>
 #include <system_error>
 
@@ -63,8 +62,7 @@ std::shared_ptr<const r1cs::pce> porep_pce(const seal_config& config, const std:
     const auto t0 = std::chrono::steady_clock::now();
     if (!cache_dir.empty()) s.path = (std::filesystem::path(cache_dir) / porep_pce_file_name(config)).string();
     std::shared_ptr<const r1cs::pce> p;
-    std::error_code ec;
-    if (!s.path.empty() && std::filesystem::exists(s.path, ec)) {
+    if (std::error_code ec; !s.path.empty() && std::filesystem::exists(s.path, ec)) {
         try {
             p = std::make_shared<const r1cs::pce>(r1cs::load_pce(s.path, true, threads));
             s.loaded = true;
