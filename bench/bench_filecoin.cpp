@@ -51,9 +51,12 @@
 //                                       missing), 2 = recorded and written
 //                                       into an empty cache directory (what
 //                                       the first process pays; the file is
-//                                       removed after). Run mode 1 right
-//                                       after dropping the page cache for
-//                                       the figure from disk
+//                                       removed after), 3 = recorded on one
+//                                       thread by r1cs::record (the
+//                                       sequential reference that mode 0's
+//                                       parallel recording equals). Run mode
+//                                       1 right after dropping the page
+//                                       cache for the figure from disk
 // Without a device the GPU benchmarks report SkipWithError("no CUDA device: …").
 #include <benchmark/benchmark.h>
 
@@ -381,7 +384,10 @@ void bm_porep_pce_source(benchmark::State& st)
         std::filesystem::remove_all(fresh);
         st.ResumeTiming();
         porep_pce_source src;
-        const auto p = cached ? porep_pce(c, dir, &src) : write ? porep_pce(c, fresh, &src) : record_porep_pce(c);
+        const auto p = cached  ? porep_pce(c, dir, &src)
+                       : write ? porep_pce(c, fresh, &src)
+                       : st.range(1) == 3 ? std::make_shared<const r1cs::pce>(r1cs::record(porep_circuit(c)))
+                                          : record_porep_pce(c);
         constraints = p->num_constraints;
         ok = ok && (cached ? src.loaded : !write || src.saved);
     }
@@ -398,6 +404,8 @@ BENCHMARK(bm_porep_pce_source)
     ->Args({1, 0})
     ->Args({1, 1})
     ->Args({1, 2})
+    ->Args({0, 3})
+    ->Args({1, 3})
     ->UseRealTime()
     ->Iterations(1)
     ->Unit(benchmark::kMillisecond);

@@ -162,7 +162,7 @@ CUZK_API cuzk_status cuzk_porep_key_setup_dev(cuzk_key** out, const cuzk_porep_s
     return call_create(err, err_len, [&]() -> cuzk_status {
         need(out, fn, "out");
         const fc::seal_config c = config_of(shape, fn);
-        *out = new_porep_key(fc::porep_dev_setup(fc::record_porep_pce(c), false, threads), c);
+        *out = new_porep_key(fc::porep_dev_setup(fc::record_porep_pce(c, threads), false, threads), c);
         return CUZK_OK;
     });
 }

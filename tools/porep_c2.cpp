@@ -122,7 +122,7 @@ int porep_setup(const options& o)
     auto t0 = steady::now();
     std::fprintf(stderr, "cuzk porep setup: recording the circuit (%llu nodes, %u layers, %u challenges, tree %s)\n",
                  (unsigned long long)c.nodes, c.layers, c.challenges_per_partition, c.tree.name().c_str());
-    auto pce = fc::record_porep_pce(c);
+    auto pce = fc::record_porep_pce(c, threads);
     std::fprintf(stderr, "cuzk porep setup: %llu constraints recorded in %.1f s; making the key on the %s\n",
                  (unsigned long long)pce->num_constraints, secs_since(t0), gpu ? "GPU" : "CPU");
     t0 = steady::now();

@@ -71,7 +71,7 @@ std::shared_ptr<const r1cs::pce> porep_pce(const seal_config& config, const std:
         }
     }
     if (!p) {
-        p = record_porep_pce(config);
+        p = record_porep_pce(config, threads);
         if (!s.path.empty()) {
             try {
                 std::filesystem::create_directories(cache_dir);

@@ -14,11 +14,6 @@
 
 namespace cuzk::filecoin {
 
-std::shared_ptr<const r1cs::pce> record_porep_pce(const seal_config& config)
-{
-    return std::make_shared<const r1cs::pce>(r1cs::record(porep_circuit(config)));
-}
-
 porep_key porep_dev_setup(std::shared_ptr<const r1cs::pce> pce, bool gpu, unsigned threads)
 {
     porep_key k;

@@ -3,9 +3,8 @@
 // Every challenge allocates the same number of aux variables and inputs, in
 // the same segments (porep_circuit_parts.hpp), so the position of each
 // segment's slice in the final assignment is known before anything is
-// synthesized: the global part first, then challenge 0, 1, … each laid out
-// segment after segment. The layout of a shape is measured once, by running
-// one blank challenge's segments on counting systems, and cached.
+// synthesized (porep_layout.hpp: measured once per shape, on counting
+// systems, and cached).
 //
 // The witness is then built in three stages, each a set of independent tasks
 // on slice_witness_cs systems writing straight into one pre-sized vector:
@@ -21,14 +20,9 @@
 // tagged into the page-locked upload form as it is allocated (2 bits per
 // 0/1 value), so the 4.2 GB aux vector of a 32 GiB partition is never
 // written, nor read back for packing.
-#include <algorithm>
 #include <cstdint>
-#include <functional>
-#include <map>
 #include <memory>
-#include <mutex>
 #include <span>
-#include <tuple>
 
 #include <fmt/format.h>
 
@@ -41,86 +35,13 @@
 #include "cuzk/r1cs/slice_witness_cs.hpp"
 #include "cuzk/util/parallel.hpp"
 #include "porep_circuit_parts.hpp"
+#include "porep_layout.hpp"
 
 namespace cuzk::filecoin {
 
 namespace {
 
 using namespace porep_parts;
-
-// Where things go in the assignment of one partition.
-struct layout {
-    size_t global_aux = 0, global_inputs = 0;        // global_inputs counts ONE
-    std::vector<size_t> seg_aux, seg_inputs;         // per segment of a challenge
-    std::vector<size_t> seg_aux_at, seg_inputs_at;   // offsets inside a challenge
-    size_t challenge_aux = 0, challenge_inputs = 0;
-};
-
-// Runs the segments of n challenges in the three stages above; `order` lists
-// the stage-2 segments (0 and 2 … L+1) in the order to hand them out.
-void run_stages(unsigned threads, size_t n, unsigned layers, const std::vector<unsigned>& order,
-                const std::function<void(size_t challenge, unsigned segment)>& run)
-{
-    parallel_tasks(threads, n, [&](size_t t, unsigned) { run(t, 1); });
-    parallel_tasks(threads, n * order.size(), [&](size_t t, unsigned) { run(t % n, order[t / n]); });
-    parallel_tasks(threads, n, [&](size_t t, unsigned) { run(t, layers + 2); });
-}
-
-// The stage-2 segments, largest (most aux) first; without sizes, in order.
-std::vector<unsigned> stage2_order(unsigned layers, const std::vector<size_t>& seg_aux)
-{
-    std::vector<unsigned> order{0};
-    for (unsigned s = 2; s <= layers + 1; ++s) order.push_back(s);
-    if (!seg_aux.empty())
-        std::stable_sort(order.begin(), order.end(), [&](unsigned a, unsigned b) { return seg_aux[a] > seg_aux[b]; });
-    return order;
-}
-
-layout measure(const seal_config& c, unsigned threads)
-{
-    seal_config one = c;
-    one.challenges_per_partition = 1;
-    const porep_circuit blank(one);
-    r1cs::counting_cs gcs;
-    const globals gl = synthesize_globals(gcs, fr::zero(), fr::zero(), fr::zero(), fr::zero(), fr::zero());
-    layout L;
-    L.global_aux = gcs.num_aux();
-    L.global_inputs = gcs.num_inputs();
-    const unsigned segments = segment_count(c);
-    L.seg_aux.assign(segments, 0);
-    L.seg_inputs.assign(segments, 0);
-    challenge_state st;
-    st.labels.resize(c.layers);
-    run_stages(threads, 1, c.layers, stage2_order(c.layers, {}), [&](size_t, unsigned s) {
-        r1cs::counting_cs cs;
-        synthesize_segment(cs, c, blank.challenges()[0], gl, st, s);
-        L.seg_aux[s] = cs.num_aux();
-        L.seg_inputs[s] = cs.num_inputs() - 1;
-    });
-    for (unsigned s = 0; s < segments; ++s) {
-        L.seg_aux_at.push_back(L.challenge_aux);
-        L.seg_inputs_at.push_back(L.challenge_inputs);
-        L.challenge_aux += L.seg_aux[s];
-        L.challenge_inputs += L.seg_inputs[s];
-    }
-    return L;
-}
-
-// The layout of `c`'s shape, measured on first use.
-std::shared_ptr<const layout> layout_of(const seal_config& c, unsigned threads)
-{
-    using key = std::tuple<uint64_t, unsigned, unsigned, unsigned, unsigned>;
-    static std::mutex mu;
-    static std::map<key, std::shared_ptr<const layout>> cache;
-    const key k{c.nodes, c.layers, c.tree.base, c.tree.sub, c.tree.top};
-    {
-        std::lock_guard lk(mu);
-        if (auto it = cache.find(k); it != cache.end()) return it->second;
-    }
-    auto L = std::make_shared<const layout>(measure(c, threads));
-    std::lock_guard lk(mu);
-    return cache.emplace(k, std::move(L)).first->second;
-}
 
 // Runs `fn` on a system writing aux[aux_at, +n_aux) and inputs[in_at, +n_in)
 // (into the full vector, or through the sink), and checks that it wrote

@@ -118,7 +118,7 @@ uint32_t pce_builder::code_of(const fr& c)
 
 // Canonical row: sort by column (insertion sort for the short rows that are
 // the rule, std::sort beyond 32 entries), sum repeated columns, drop zeros.
-void pce_builder::add_row(matrix& m, std::span<entry> row)
+size_t pce_builder::canonical(std::span<entry> row)
 {
     auto less = [](const entry& x, const entry& y) { return x.col < y.col; };
     if (row.size() <= 32) {
@@ -134,13 +134,22 @@ void pce_builder::add_row(matrix& m, std::span<entry> row)
     } else {
         std::sort(row.begin(), row.end(), less);
     }
+    size_t kept = 0;
     for (size_t i = 0; i < row.size();) {
         const uint32_t col = row[i].col;
         fr v = row[i++].coeff;
         while (i < row.size() && row[i].col == col) v += row[i++].coeff;
-        if (v.is_zero()) continue;
-        m.col.push_back(col);
-        m.coef.push_back(code_of(v));
+        if (!v.is_zero()) row[kept++] = {col, v};
+    }
+    return kept;
+}
+
+void pce_builder::add_row(matrix& m, std::span<entry> row)
+{
+    const size_t kept = canonical(row);
+    for (size_t i = 0; i < kept; ++i) {
+        m.col.push_back(row[i].col);
+        m.coef.push_back(code_of(row[i].coeff));
     }
     m.row_ptr.push_back(m.col.size());
 }

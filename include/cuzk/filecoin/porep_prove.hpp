@@ -29,8 +29,10 @@
 namespace cuzk::filecoin {
 
 // The R1CS of one partition's circuit for `config`'s shape, recorded from the
-// blank circuit (values ignored).
-std::shared_ptr<const r1cs::pce> record_porep_pce(const seal_config& config);
+// blank circuit (values ignored): its challenges' segments concurrently on
+// `threads` threads (0 = all cores), equal array for array to r1cs::record
+// of porep_circuit(config) on one thread (lib/filecoin/porep_record.cpp).
+std::shared_ptr<const r1cs::pce> record_porep_pce(const seal_config& config, unsigned threads = 0);
 
 // pk is the whole key, or for a mapped key (params not null) its shell: vk
 // and sizes, empty point vectors (io::mapped_params::key_shell). params is

@@ -48,6 +48,10 @@ public:
     // the counts (errc::invalid_argument naming the constraint and matrix).
     pce finish(uint32_t num_inputs, uint32_t num_aux);
 
+    // A row in canonical form, in place: sorted by column, repeated columns
+    // summed, zero sums dropped. Returns the entries kept (at the front).
+    static size_t canonical(std::span<entry> row);
+
 private:
     struct matrix {
         std::vector<uint64_t> row_ptr;

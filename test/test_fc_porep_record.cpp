@@ -1,0 +1,189 @@
+// The PoRep circuit's PCE recorded in parallel (record_porep_pce: the
+// segments of every challenge concurrently, each on a slice_recording_cs)
+// against r1cs::record of the same blank circuit on one thread: equal array
+// for array, at every thread count; and slice_recording_cs refusing a part
+// that leaves its slice or a coefficient its table lacks.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+
+#include "cuzk/filecoin/porep_circuit.hpp"
+#include "cuzk/filecoin/porep_prove.hpp"
+#include "cuzk/r1cs/constraint_system.hpp"
+#include "cuzk/r1cs/slice_recording_cs.hpp"
+#include "expect_error.hpp"
+
+using namespace cuzk;
+using namespace cuzk::filecoin;
+using cuzk::test::expect_error;
+
+namespace {
+
+template <class T>
+bool same(std::span<const T> a, std::span<const T> b)
+{
+    return std::ranges::equal(a, b);
+}
+
+// Names the first array in which two PCEs differ ("" when they are equal).
+std::string first_difference(const r1cs::pce& x, const r1cs::pce& y)
+{
+    if (x.num_inputs != y.num_inputs || x.num_aux != y.num_aux || x.num_constraints != y.num_constraints) return "counts";
+    const r1cs::csr_matrix* mx[3] = {&x.a, &x.b, &x.c};
+    const r1cs::csr_matrix* my[3] = {&y.a, &y.b, &y.c};
+    for (int m = 0; m < 3; ++m) {
+        const std::string name(1, "ABC"[m]);
+        if (!same(mx[m]->row_ptr, my[m]->row_ptr)) return name + " row_ptr";
+        if (!same(mx[m]->col, my[m]->col)) return name + " col";
+        if (!same(mx[m]->coef, my[m]->coef)) return name + " coef";
+    }
+    if (!same(x.coeffs, y.coeffs)) return "coefficient table";
+    const r1cs::density_bitmap* dx[3] = {&x.a_aux_density, &x.b_input_density, &x.b_aux_density};
+    const r1cs::density_bitmap* dy[3] = {&y.a_aux_density, &y.b_input_density, &y.b_aux_density};
+    for (int i = 0; i < 3; ++i)
+        if (dx[i]->bit_len != dy[i]->bit_len || dx[i]->popcount != dy[i]->popcount || !same(dx[i]->words, dy[i]->words))
+            return "density " + std::to_string(i);
+    return "";
+}
+
+r1cs::pce sequential(const seal_config& c) { return r1cs::record(porep_circuit(c)); }
+
+} // namespace
+
+TEST_CASE("record_porep_pce equals the sequential recording, array for array", "[filecoin][pce]")
+{
+    // A custom shape with two challenges, 2 KiB (V1_1) and 8 MiB (V1_1).
+    const seal_config shapes[] = {seal_config::custom(8, 2, 2, {8, 0, 0}, porep_id_of(5)),
+                                  registered_seal_proof(5), registered_seal_proof(6)};
+    for (const seal_config& c : shapes) {
+        INFO(c.name << ": " << c.nodes << " nodes, " << c.layers << " layers, " << c.challenges_per_partition
+                    << " challenges");
+        const r1cs::pce seq = sequential(c);
+        for (unsigned threads : {1u, 2u, 3u}) {
+            INFO("threads " << threads);
+            const auto par = record_porep_pce(c, threads);
+            CHECK(first_difference(seq, *par) == "");
+        }
+    }
+}
+
+TEST_CASE("record_porep_pce: the comparison tells different circuits apart", "[filecoin][pce]")
+{
+    // Eight times the nodes (one tree level more): the counts differ.
+    const auto a = record_porep_pce(seal_config::custom(8, 2, 2, {8, 0, 0}, porep_id_of(5)), 2);
+    const auto b = record_porep_pce(seal_config::custom(64, 2, 2, {8, 0, 0}, porep_id_of(5)), 2);
+    CHECK(first_difference(*a, *b) == "counts");
+    // Two challenges against three: the first challenges' rows agree, the counts do not.
+    const auto c = record_porep_pce(seal_config::custom(8, 2, 3, {8, 0, 0}, porep_id_of(5)), 2);
+    CHECK(first_difference(*a, *c) == "counts");
+}
+
+TEST_CASE("record_porep_pce at 32 GiB equals the sequential recording", "[.][filecoin][pce][porep32]")
+{
+    // Hidden (about a minute for the sequential recording, 2 × 9 GB of
+    // arrays): run with `test_fc_porep_record "[porep32]"`.
+    const seal_config c = registered_seal_proof(8);
+    const r1cs::pce seq = sequential(c);
+    const auto par = record_porep_pce(c, 0);
+    CHECK(seq.num_constraints == 130'278'541);
+    CHECK(first_difference(seq, *par) == "");
+}
+
+namespace {
+
+// x·y = k·x (or k·y): one row of one entry per matrix, one coefficient (k)
+// from the table.
+void toy(r1cs::constraint_system& cs, uint64_t k = 2, bool c_on_y = false)
+{
+    const r1cs::variable x = cs.alloc(fr::zero()), y = cs.alloc(fr::zero());
+    (void)cs.alloc_input(fr::zero());
+    r1cs::linear_combination a, b, c;
+    a.add(x, fr::one());
+    b.add(y, fr::one());
+    c.add(c_on_y ? y : x, fr::from_u64(k));
+    cs.enforce(a, b, c);
+}
+
+r1cs::pce recorded_toy(uint64_t k, bool c_on_y)
+{
+    r1cs::recording_cs rec;
+    toy(rec, k, c_on_y);
+    return rec.finish();
+}
+
+r1cs::pce_slice toy_slice()
+{
+    r1cs::pce_slice at;
+    at.aux_count = 2;
+    at.input_begin = 1;
+    at.input_count = 1;
+    at.row_count = 1;
+    at.nnz_count = {1, 1, 1};
+    return at;
+}
+
+} // namespace
+
+TEST_CASE("slice_recording_cs: a part that fits its slice equals recording_cs", "[r1cs][pce]")
+{
+    const r1cs::pce want = recorded_toy(2, false);
+    r1cs::pce_parts parts(2, 2, 1, {1, 1, 1}, {want.coeffs.begin(), want.coeffs.end()});
+    {
+        r1cs::slice_recording_cs cs(parts, toy_slice());
+        toy(cs);
+        CHECK(cs.full());
+    }
+    CHECK(first_difference(want, parts.finish(1)) == "");
+    // The comparison sees a changed column and a changed coefficient.
+    CHECK(first_difference(want, recorded_toy(2, true)) == "C col");
+    CHECK(first_difference(want, recorded_toy(3, false)) == "coefficient table");
+}
+
+TEST_CASE("slice_recording_cs: leaving the slice, a missing coefficient, unwritten rows", "[r1cs][pce]")
+{
+    const std::vector<fr> table{fr::from_u64(2)};
+    SECTION("too few variables")
+    {
+        r1cs::pce_parts parts(2, 2, 1, {1, 1, 1}, table);
+        r1cs::pce_slice at = toy_slice();
+        at.aux_count = 1;
+        r1cs::slice_recording_cs cs(parts, at);
+        expect_error([&] { toy(cs); }, errc::internal, {"slice", "aux"});
+    }
+    SECTION("too few entries in C")
+    {
+        r1cs::pce_parts parts(2, 2, 1, {1, 1, 1}, table);
+        r1cs::pce_slice at = toy_slice();
+        at.nnz_count = {1, 1, 0};
+        r1cs::slice_recording_cs cs(parts, at);
+        expect_error([&] { toy(cs); }, errc::internal, {"slice", "C"});
+    }
+    SECTION("a coefficient the table lacks")
+    {
+        r1cs::pce_parts parts(2, 2, 1, {1, 1, 1}, {fr::from_u64(3)});
+        r1cs::slice_recording_cs cs(parts, toy_slice());
+        expect_error([&] { toy(cs); }, errc::internal, {"coefficient"});
+    }
+    SECTION("a slice that records less, and rows never written")
+    {
+        r1cs::pce_parts parts(2, 2, 1, {1, 1, 1}, table);
+        {
+            r1cs::slice_recording_cs cs(parts, toy_slice());
+            (void)cs.alloc(fr::zero());
+            CHECK_FALSE(cs.full());
+        }
+        expect_error([&] { (void)parts.finish(1); }, errc::internal, {"0 of 1 rows"});
+    }
+    SECTION("every row, but an entry short")
+    {
+        r1cs::pce_parts parts(2, 2, 1, {1, 1, 2}, table);
+        r1cs::pce_slice at = toy_slice();
+        at.nnz_count = {1, 1, 2};
+        {
+            r1cs::slice_recording_cs cs(parts, at);
+            toy(cs);
+            CHECK_FALSE(cs.full());
+        }
+        expect_error([&] { (void)parts.finish(1); }, errc::internal, {"1 of 2 entries of C"});
+    }
+}
