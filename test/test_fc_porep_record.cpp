@@ -187,3 +187,22 @@ TEST_CASE("slice_recording_cs: leaving the slice, a missing coefficient, unwritt
         expect_error([&] { (void)parts.finish(1); }, errc::internal, {"1 of 2 entries of C"});
     }
 }
+
+TEST_CASE("recording_cs of a part: variables from the given counts, earlier ones usable", "[r1cs][pce]")
+{
+    r1cs::recording_cs part(5, 7);
+    const r1cs::variable x = part.alloc(fr::zero());
+    const r1cs::variable in = part.alloc_input(fr::zero());
+    CHECK((!x.is_input && x.index == 7));
+    CHECK((in.is_input && in.index == 5));
+    r1cs::linear_combination a, b, c;
+    a.add(r1cs::variable::aux(3), fr::one());   // a variable of an earlier part
+    b.add(x, fr::one());
+    c.add(in, fr::one());
+    part.enforce(a, b, c);
+    const r1cs::pce p = part.finish();
+    CHECK(p.num_inputs == 6);
+    CHECK(p.num_aux == 8);
+    CHECK(p.a.col[0] == 6 + 3);
+    expect_error([] { r1cs::recording_cs bad(0, 0); }, errc::invalid_argument, {"input 0 is ONE"});
+}

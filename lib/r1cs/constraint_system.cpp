@@ -68,6 +68,11 @@ std::optional<size_t> test_cs::first_unsatisfied() const
 
 // ---- recording_cs ----------------------------------------------------------------------
 
+recording_cs::recording_cs(size_t first_input, size_t first_aux) : num_inputs_(first_input), num_aux_(first_aux)
+{
+    if (first_input == 0) throw error(errc::invalid_argument, "recording_cs: input 0 is ONE; a part's inputs start at 1");
+}
+
 variable recording_cs::alloc(const fr&)
 {
     if (num_aux_ >= pce_builder::aux_tag)

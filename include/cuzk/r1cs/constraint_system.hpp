@@ -238,10 +238,11 @@ class recording_cs final : public constraint_system {
 public:
     recording_cs() = default;
     // A recording of one part of a larger circuit: its first input is input
-    // `first_input` and its first aux variable aux `first_aux`, and its
-    // constraints may use every variable before those (the parts recorded
-    // elsewhere). finish() then counts those variables too.
-    recording_cs(size_t first_input, size_t first_aux) : num_inputs_(first_input), num_aux_(first_aux) {}
+    // `first_input` (>= 1: input 0 is ONE) and its first aux variable aux
+    // `first_aux`, and its constraints may use every variable before those
+    // (the parts recorded elsewhere). finish() then counts those variables
+    // too. Throws errc::invalid_argument for first_input 0.
+    recording_cs(size_t first_input, size_t first_aux);
 
     variable alloc(const fr&) override;
     variable alloc_input(const fr&) override;
