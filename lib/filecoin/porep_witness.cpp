@@ -26,13 +26,10 @@
 
 #include <fmt/format.h>
 
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
-
 #include "cuzk/error.hpp"
 #include "cuzk/filecoin/porep_circuit.hpp"
 #include "cuzk/r1cs/slice_witness_cs.hpp"
+#include "cuzk/util/huge_pages.hpp"
 #include "cuzk/util/parallel.hpp"
 #include "porep_circuit_parts.hpp"
 #include "porep_layout.hpp"
@@ -79,12 +76,7 @@ void size_aux(std::vector<fr>& aux, size_t n)
     if (aux.size() == n) return;
     std::vector<fr>().swap(aux);
     aux.reserve(n);
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-    const uintptr_t page = uintptr_t{2} << 20;
-    const uintptr_t begin = (uintptr_t(aux.data()) + page - 1) & ~(page - 1);
-    const uintptr_t end = uintptr_t(aux.data() + n) & ~(page - 1);
-    if (end > begin) (void)madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);   // advice only
-#endif
+    advise_huge_pages(aux.data(), n * sizeof(fr));
     aux.resize(n);
 }
 

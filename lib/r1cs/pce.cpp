@@ -23,8 +23,6 @@ struct pce_heap {
     std::vector<uint64_t> dens[3];   // a_aux, b_input, b_aux
 };
 
-const char* const matrix_name[3] = {"A", "B", "C"};
-
 uint64_t popcount_words(std::span<const uint64_t> w)
 {
     uint64_t n = 0;
@@ -107,8 +105,7 @@ uint32_t pce_builder::code_of(const fr& c)
     static const fr minus_one = -fr::one();
     if (c == fr::one()) return coef_plus_one;
     if (c == minus_one) return coef_minus_one;
-    const std::array<uint64_t, 4> k = {c.l[0], c.l[1], c.l[2], c.l[3]};
-    auto [it, inserted] = index_.try_emplace(k, uint32_t(table_.size() + coef_table_base));
+    auto [it, inserted] = index_.try_emplace(key_of(c), uint32_t(table_.size() + coef_table_base));
     if (inserted) {
         if (table_.size() >= 0xFFFF'FFF0u) throw error(errc::unsupported, "pce_builder: coefficient table full");
         table_.push_back(c);
@@ -161,6 +158,45 @@ void pce_builder::add_constraint(std::span<entry> a, std::span<entry> b, std::sp
     add_row(m_[2], c);
 }
 
+namespace {
+
+// Sets bit j of a bitmap that several threads write.
+void set_density_bit(std::vector<uint64_t>& words, uint64_t j)
+{
+    std::atomic_ref<uint64_t>(words[size_t(j / 64)]).fetch_or(uint64_t(1) << (j % 64), std::memory_order_relaxed);
+}
+
+} // namespace
+
+void pce_density_words(std::span<const uint32_t> a_col, std::span<const uint32_t> b_col, uint32_t num_inputs,
+                       uint32_t num_aux, std::vector<uint64_t> (&words)[3], unsigned threads)
+{
+    // Word counts in 64 bits: num_aux + 63 overflows 32 bits for num_aux
+    // near 2^32 and would leave an empty bitmap that the loops below write to.
+    const size_t aux_words = size_t((uint64_t(num_aux) + 63) / 64);
+    words[0].assign(aux_words, 0);
+    words[1].assign(size_t((uint64_t(num_inputs) + 63) / 64), 0);
+    words[2].assign(aux_words, 0);
+    parallel_for(threads, a_col.size(), [&](size_t b, size_t e, unsigned) {
+        for (size_t k = b; k < e; ++k)
+            if (a_col[k] >= num_inputs) set_density_bit(words[0], a_col[k] - num_inputs);
+    });
+    parallel_for(threads, b_col.size(), [&](size_t b, size_t e, unsigned) {
+        for (size_t k = b; k < e; ++k) {
+            const uint32_t c = b_col[k];
+            if (c < num_inputs) set_density_bit(words[1], c);
+            else set_density_bit(words[2], c - num_inputs);
+        }
+    });
+}
+
+void pce_set_densities(pce& p, const std::vector<uint64_t> (&words)[3])
+{
+    const uint64_t lens[3] = {p.num_aux, p.num_inputs, p.num_aux};
+    density_bitmap* dens[3] = {&p.a_aux_density, &p.b_input_density, &p.b_aux_density};
+    for (int i = 0; i < 3; ++i) *dens[i] = {words[i], lens[i], popcount_words(words[i])};
+}
+
 pce pce_builder::finish(uint32_t num_inputs, uint32_t num_aux)
 {
     if (uint64_t(num_inputs) + num_aux > (uint64_t(1) << 32))
@@ -188,7 +224,7 @@ pce pce_builder::finish(uint32_t num_inputs, uint32_t num_aux)
             }
             if (!ok)
                 throw error(errc::invalid_argument, "pce: constraint " + std::to_string(row) + ", matrix " +
-                                                        matrix_name[mi] + ": column out of range (" +
+                                                        pce_matrix_name[mi] + ": column out of range (" +
                                                         std::to_string(num_inputs) + " inputs, " +
                                                         std::to_string(num_aux) + " aux)");
         }
@@ -204,19 +240,7 @@ pce pce_builder::finish(uint32_t num_inputs, uint32_t num_aux)
     index_.clear();
 
     // Densities from the (canonical: non-zero) entries.
-    // Word counts in 64 bits: num_aux + 63 overflows 32 bits for num_aux
-    // near 2^32 and would leave an empty bitmap that the loops below write to.
-    const size_t aux_words = size_t((uint64_t(num_aux) + 63) / 64);
-    const size_t input_words = size_t((uint64_t(num_inputs) + 63) / 64);
-    h->dens[0].assign(aux_words, 0);
-    h->dens[1].assign(input_words, 0);
-    h->dens[2].assign(aux_words, 0);
-    for (uint32_t c : h->col[0])
-        if (c >= num_inputs) h->dens[0][(c - num_inputs) / 64] |= uint64_t(1) << ((c - num_inputs) % 64);
-    for (uint32_t c : h->col[1]) {
-        if (c < num_inputs) h->dens[1][c / 64] |= uint64_t(1) << (c % 64);
-        else h->dens[2][(c - num_inputs) / 64] |= uint64_t(1) << ((c - num_inputs) % 64);
-    }
+    pce_density_words(h->col[0], h->col[1], num_inputs, num_aux, h->dens, 1);
 
     pce p;
     p.num_inputs = num_inputs;
@@ -225,9 +249,7 @@ pce pce_builder::finish(uint32_t num_inputs, uint32_t num_aux)
     csr_matrix* mats[3] = {&p.a, &p.b, &p.c};
     for (int i = 0; i < 3; ++i) *mats[i] = {h->row_ptr[i], h->col[i], h->coef[i]};
     p.coeffs = h->table;
-    const uint64_t lens[3] = {num_aux, num_inputs, num_aux};
-    density_bitmap* dens[3] = {&p.a_aux_density, &p.b_input_density, &p.b_aux_density};
-    for (int i = 0; i < 3; ++i) *dens[i] = {h->dens[i], lens[i], popcount_words(h->dens[i])};
+    pce_set_densities(p, h->dens);
     p.storage = std::move(h);
 
     for (auto& m : m_) {

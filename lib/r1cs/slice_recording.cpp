@@ -1,7 +1,6 @@
 // cuzk — recording a PCE in parts (slice_recording_cs.hpp).
 #include "cuzk/r1cs/slice_recording_cs.hpp"
 
-#include <bit>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -9,17 +8,11 @@
 #include <fmt/format.h>
 
 #include "cuzk/error.hpp"
-#include "cuzk/util/parallel.hpp"
-
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
+#include "cuzk/util/huge_pages.hpp"
 
 namespace cuzk::r1cs {
 
 namespace {
-
-const char* const matrix_name[3] = {"A", "B", "C"};
 
 // What pce::storage owns for a PCE finished from parts.
 struct parts_heap {
@@ -29,34 +22,14 @@ struct parts_heap {
     std::vector<uint64_t> dens[3];   // a_aux, b_input, b_aux
 };
 
-// n elements, not initialised; on Linux the pages are asked to be huge
-// (advice only), as the 32 GiB circuit's arrays take 9 GB.
+// n elements, not initialised (every one is written by a part), huge pages
+// asked for: the 32 GiB circuit's arrays take 9 GB.
 template <class T>
 std::unique_ptr<T[]> uninitialised(size_t n)
 {
     std::unique_ptr<T[]> p(new T[n]);
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-    const uintptr_t page = uintptr_t{2} << 20;
-    const uintptr_t begin = (uintptr_t(p.get()) + page - 1) & ~(page - 1);
-    const uintptr_t end = uintptr_t(p.get() + n) & ~(page - 1);
-    if (end > begin) (void)madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
-#endif
+    advise_huge_pages(p.get(), n * sizeof(T));
     return p;
-}
-
-std::array<uint64_t, 4> key_of(const fr& c) { return {c.l[0], c.l[1], c.l[2], c.l[3]}; }
-
-// Sets bit j of a bitmap shared between threads.
-void set_bit(std::vector<uint64_t>& words, uint64_t j)
-{
-    std::atomic_ref<uint64_t>(words[size_t(j / 64)]).fetch_or(uint64_t(1) << (j % 64), std::memory_order_relaxed);
-}
-
-uint64_t popcount_words(const std::vector<uint64_t>& w)
-{
-    uint64_t n = 0;
-    for (uint64_t x : w) n += uint64_t(std::popcount(x));
-    return n;
 }
 
 } // namespace
@@ -73,7 +46,7 @@ pce_parts::pce_parts(uint32_t num_inputs, uint32_t num_aux, uint64_t rows, const
         col_[m] = {uninitialised<uint32_t>(size_t(nnz[m])), size_t(nnz[m])};
         coef_[m] = {uninitialised<uint32_t>(size_t(nnz[m])), size_t(nnz[m])};
     }
-    for (size_t i = 0; i < table_.size(); ++i) index_.emplace(key_of(table_[i]), uint32_t(i + coef_table_base));
+    for (size_t i = 0; i < table_.size(); ++i) index_.emplace(pce_builder::key_of(table_[i]), uint32_t(i + coef_table_base));
     if (index_.size() != table_.size()) throw error(errc::invalid_argument, "pce_parts: the coefficient table repeats a value");
 }
 
@@ -82,7 +55,7 @@ uint32_t pce_parts::code_of(const fr& c) const
     static const fr minus_one = -fr::one();
     if (c == fr::one()) return coef_plus_one;
     if (c == minus_one) return coef_minus_one;
-    const auto it = index_.find(key_of(c));
+    const auto it = index_.find(pce_builder::key_of(c));
     if (it == index_.end()) throw error(errc::internal, "slice_recording_cs: a coefficient missing from the table");
     return it->second;
 }
@@ -94,7 +67,7 @@ pce pce_parts::finish(unsigned threads)
     for (int m = 0; m < 3; ++m)
         if (nnz_written_[m].load() != col_[m].n)
             throw error(errc::internal, fmt::format("pce_parts: {} of {} entries of {} written", nnz_written_[m].load(),
-                                                    col_[m].n, matrix_name[m]));
+                                                    col_[m].n, pce_matrix_name[m]));
     auto h = std::make_shared<parts_heap>();
     size_t nnz[3];
     for (int m = 0; m < 3; ++m) {
@@ -105,22 +78,7 @@ pce pce_parts::finish(unsigned threads)
     }
     h->table = std::move(table_);
     index_.clear();
-    const uint32_t ni = num_inputs_;
-    const size_t aux_words = size_t((uint64_t(num_aux_) + 63) / 64);
-    h->dens[0].assign(aux_words, 0);
-    h->dens[1].assign(size_t((uint64_t(ni) + 63) / 64), 0);
-    h->dens[2].assign(aux_words, 0);
-    parallel_for(threads, nnz[0], [&](size_t b, size_t e, unsigned) {
-        for (size_t k = b; k < e; ++k)
-            if (h->col[0][k] >= ni) set_bit(h->dens[0], h->col[0][k] - ni);
-    });
-    parallel_for(threads, nnz[1], [&](size_t b, size_t e, unsigned) {
-        for (size_t k = b; k < e; ++k) {
-            const uint32_t c = h->col[1][k];
-            if (c < ni) set_bit(h->dens[1], c);
-            else set_bit(h->dens[2], c - ni);
-        }
-    });
+    pce_density_words({h->col[0].get(), nnz[0]}, {h->col[1].get(), nnz[1]}, num_inputs_, num_aux_, h->dens, threads);
 
     pce p;
     p.num_inputs = num_inputs_;
@@ -130,9 +88,7 @@ pce pce_parts::finish(unsigned threads)
     for (int m = 0; m < 3; ++m)
         *mats[m] = {{h->row_ptr[m].get(), size_t(rows_) + 1}, {h->col[m].get(), nnz[m]}, {h->coef[m].get(), nnz[m]}};
     p.coeffs = h->table;
-    const uint64_t lens[3] = {num_aux_, ni, num_aux_};
-    density_bitmap* dens[3] = {&p.a_aux_density, &p.b_input_density, &p.b_aux_density};
-    for (int i = 0; i < 3; ++i) *dens[i] = {h->dens[i], lens[i], popcount_words(h->dens[i])};
+    pce_set_densities(p, h->dens);
     p.storage = std::move(h);
     for (int m = 0; m < 3; ++m) row_ptr_[m].n = col_[m].n = coef_[m].n = 0;
     rows_ = 0;
@@ -160,12 +116,12 @@ uint64_t slice_recording_cs::put_row(int m, const linear_combination& lc)
     for (const auto& t : lc.terms()) {
         if (t.var.index >= (t.var.is_input ? ni : dst_.num_aux_))
             throw error(errc::internal, fmt::format("slice_recording_cs: matrix {} uses {} {}, past the circuit's {}",
-                                                    matrix_name[m], t.var.is_input ? "input" : "aux", t.var.index,
+                                                    pce_matrix_name[m], t.var.is_input ? "input" : "aux", t.var.index,
                                                     t.var.is_input ? ni : dst_.num_aux_));
         scratch_.push_back({t.var.is_input ? t.var.index : ni + t.var.index, t.coeff});
     }
     const size_t kept = pce_builder::canonical(scratch_);
-    if (nnz_used_[m] + kept > at_.nnz_count[m]) overflow(matrix_name[m]);
+    if (nnz_used_[m] + kept > at_.nnz_count[m]) overflow(pce_matrix_name[m]);
     const uint64_t at = at_.nnz_begin[m] + nnz_used_[m];
     for (size_t i = 0; i < kept; ++i) {
         dst_.col_[m].p[size_t(at + i)] = scratch_[i].col;

@@ -64,13 +64,6 @@ public:
 
 private:
     friend class slice_recording_cs;
-    struct key_hash {
-        size_t operator()(const std::array<uint64_t, 4>& k) const noexcept
-        {
-            return size_t(k[0] ^ (k[1] * 0x9E3779B97F4A7C15ull) ^ (k[2] >> 7) ^ (k[3] << 11));
-        }
-    };
-
     // Arrays left uninitialised (every element is written by a part), so
     // that the pages are first touched by the threads that fill them.
     template <class T>
@@ -84,7 +77,7 @@ private:
     array<uint64_t> row_ptr_[3];
     array<uint32_t> col_[3], coef_[3];
     std::vector<fr> table_;
-    std::unordered_map<std::array<uint64_t, 4>, uint32_t, key_hash> index_;
+    std::unordered_map<pce_builder::coef_key, uint32_t, pce_builder::key_hash> index_;
     std::atomic<uint64_t> rows_written_{0}, nnz_written_[3]{};
 };
 
