@@ -23,10 +23,15 @@
 #              2 KiB and an 8 MiB sector; a changed seed must fail
 #   porep32    C2 of a synthetic 32 GiB C1 output, verified     porep32.txt, porep32.csv
 #              (CUZK_C2_REPEAT proofs with one key, default 1)
+#   register   bench_gpu_key: a key registered from a mapped    register.txt
+#              .params file, its points decoded on the device
+#              and on the host
 #   params32   a 32 GiB development key written as .params      params32.txt, params32-rss.txt
 #              (~47 GB), then C2 from that file (the key streams
 #              from the mapping to the device), verified; the
-#              process's peak anonymous and file-backed memory
+#              process's peak anonymous and file-backed memory;
+#              with CUZK_PARAMS_COMPARE=1 the same C2 again with
+#              the points decoded on the host (--host-decode)
 #   scaling    the 32 GiB-shaped C2 on the first GPU, then on   scaling.txt, scaling-1.csv,
 #              every GPU, back to back (3 proofs each with one  scaling-N.csv
 #              key; the last two timed): seconds per proof,
@@ -60,7 +65,8 @@
 # (porep32, default 2), CUZK_C2_REPEAT (porep32 and params32: proofs per run,
 # default 1), CUZK_C2_CONCURRENT=1 (porep32: submit those proofs at once,
 # `porep c2 --concurrent`, for the throughput), CUZK_H_COPIES_GB (porep32:
-# `porep c2 --h-copies-gb`, default 0), CUZK_NTT_LOG, CUZK_MSM_LOG and
+# `porep c2 --h-copies-gb`, default 0), CUZK_PARAMS_COMPARE=1 (params32: a
+# second C2 with --host-decode), CUZK_NTT_LOG, CUZK_MSM_LOG and
 # CUZK_PCE_LOG (profile sizes, default 24).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -70,7 +76,7 @@ if [[ ${1:-} == --fetch-deps ]]; then
   mkdir -p "$root/.deps" && cd "$root/.deps" && apt-get download "${pkgs[@]}" && ls -l
   exit
 fi
-all_steps="build tests bench kernels partition porep porep32 params32 scaling seal512 bn254 profile"
+all_steps="build tests bench kernels partition register porep porep32 params32 scaling seal512 bn254 profile"
 [[ $# -ge 1 ]] || { echo "usage: scripts/gpu.sh OUT [${all_steps// /|}]..." >&2; exit 2; }
 out=$1; shift
 steps=${*:-build tests bench porep}
@@ -110,7 +116,7 @@ step_build() {
   cmake -S "$root" -B "$b" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA=ON \
         -DCMAKE_CUDA_ARCHITECTURES="${CUZK_GPU_ARCH:-90}" -DCUZK_BUILD_EXAMPLES=OFF &&
   cmake --build "$b" --parallel "$(nproc)" --target cuzk_cli $(gpu_tests) bench_filecoin bench_gpu bench_gpu_witness \
-        bench_gpu_prove bench_porep
+        bench_gpu_prove bench_gpu_key bench_porep
 }
 # Every [gpu] case of every program that has them; the number of cases that
 # ran must reach test/test-counts.txt's minimum for the gpu label.
@@ -154,6 +160,10 @@ step_partition() {
   timeout 900 "$b/bench/bench_porep" --benchmark_filter="${CUZK_PARTITION_FILTER:-bm_porep_gpu.*/(22|24|27)}" \
     --benchmark_counters_tabular=true
 }
+step_register() {
+  need "$b/bench/bench_gpu_key" || return 1
+  timeout 600 "$b/bench/bench_gpu_key" --benchmark_counters_tabular=true
+}
 # seal -> c1 -> c2 (development key) -> verify, and a changed seed must fail
 # (scripts/porep-e2e.sh; the same runs are the ctest cases porep:e2e_*).
 porep_e2e() { "$root/scripts/porep-e2e.sh" "$bin" "$1" "$2" "/tmp/cuzk-gpu/porep-$1"; }
@@ -189,7 +199,13 @@ step_params32() {
   ls -l "$w/key.params" &&
   peak_rss "$out/params32-rss.txt" "$bin" porep c2 "$w/c1.json" --params "$w/key.params" --out "$w/proof.bin" \
     --synth-workers "${CUZK_SYNTH_WORKERS:-2}" --repeat "${CUZK_C2_REPEAT:-1}" --waterfall &&
-  "$bin" porep verify --vk "$w/key.vk" --proof "$w/proof.bin" --c1 "$w/c1.json"
+  "$bin" porep verify --vk "$w/key.vk" --proof "$w/proof.bin" --c1 "$w/c1.json" &&
+  if [[ ${CUZK_PARAMS_COMPARE:-0} == 1 ]]; then
+    echo "== the same C2, the points decoded on the host (--host-decode)" &&
+    "$bin" porep c2 "$w/c1.json" --params "$w/key.params" --host-decode --out "$w/proof2.bin" \
+      --synth-workers "${CUZK_SYNTH_WORKERS:-2}" &&
+    "$bin" porep verify --vk "$w/key.vk" --proof "$w/proof2.bin" --c1 "$w/c1.json"
+  fi
   local rc=$?
   rm -rf "$w"
   return $rc

@@ -11,6 +11,7 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
+#include <fstream>
 #include <memory>
 #include <random>
 #include <string>
@@ -258,6 +259,8 @@ TEST_CASE("mapped params: a gpu_key from the mapping gives the decoded key's sum
         std::vector<variant> vs;
         vs.push_back({"resident, one upload chunk", {}, true});
         vs.push_back({"resident, upload chunks of 7 G2 points", {0, false, 7, -1, 2}, true});
+        vs.push_back({"resident, decoded on the host", {}, true});
+        vs.back().opt.device_decode = false;
         vs.push_back({"device_budget 1 byte: streamed from decoded host vectors", {1, false, 0}, false});
         vs.push_back({"force_streaming, chunks of 64", {0, true, 64}, false});
         for (const variant& v : vs) {
@@ -297,6 +300,58 @@ TEST_CASE("mapped params: a gpu_key from the mapping gives the decoded key's sum
         what_of([&] { gpu_key k(mp, d, nullptr); }, &code);
         CHECK(code == errc::invalid_argument);
     }
+}
+
+TEST_CASE("mapped params: a refused point gives the same error decoded on the device or the host", "[gpu]")
+{
+    GPU_OR_SKIP();
+    const params_fixture f("bad", 3, 1000);
+    const std::string clean = f.path + ".clean";
+    std::filesystem::copy_file(f.path, clean, std::filesystem::copy_options::overwrite_existing);
+    struct damage {
+        io::params_query q;
+        std::vector<size_t> at;   // points damaged
+        size_t byte;              // the byte of each changed by `bits`:
+        uint8_t bits;             // flipped, or set when `set`
+        const char* expect;       // in the message
+        bool set = false;
+    };
+    const std::vector<damage> ds = {
+        {io::params_query::l, {700, 500}, 95, 0x01, "l[500]"},          // y changed: off the curve
+        {io::params_query::h, {3}, 0, 0x80, "h[3]"},                    // the compression flag
+        {io::params_query::b_g2, {0, 9}, 0, 0x1f, "b_g2[0]", true},     // x.c1's top byte 0x1f: >= p
+        {io::params_query::a, {f.pk->a.size() - 1}, 47, 0x01, "a["},    // the last point, x changed
+    };
+    for (const damage& d : ds) {
+        std::filesystem::copy_file(clean, f.path, std::filesystem::copy_options::overwrite_existing);
+        {
+            const io::mapped_params probe(f.path);
+            std::fstream io(f.path, std::ios::in | std::ios::out | std::ios::binary);
+            for (size_t i : d.at) {
+                const uint64_t pos = probe.offset(d.q) + i * probe.point_size(d.q) + d.byte;
+                io.seekg(std::streamoff(pos));
+                const char c = char(io.get());
+                io.seekp(std::streamoff(pos));
+                io.put(d.set ? char(c | char(d.bits)) : char(c ^ char(d.bits)));
+            }
+        }
+        const auto mp = f.map();
+        std::string msg[2];
+        errc code[2] = {errc::ok, errc::ok};
+        for (int host = 0; host < 2; ++host) {
+            gpu_key_options opt;
+            opt.stream_chunk_points = 7;   // the damaged points in later chunks too
+            opt.device_decode = host == 0;
+            msg[host] = what_of([&] { gpu_key k(mp, f.density, f.pce, opt); }, &code[host]);
+        }
+        INFO(msg[0]);
+        CHECK(code[0] != errc::ok);
+        CHECK(code[0] != errc::internal);
+        CHECK(code[0] == code[1]);
+        CHECK(msg[0] == msg[1]);
+        CHECK_THAT(msg[0], Catch::Contains(f.path) && Catch::Contains(d.expect));
+    }
+    std::filesystem::remove(clean);
 }
 
 TEST_CASE("mapped params: an engine on cuda proves and verifies with a key added from a .params file",

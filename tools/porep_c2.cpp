@@ -286,6 +286,7 @@ int porep_c2(const options& o)
     auto t_add = steady::now();
     pipeline::key_options ko{"porep"};
     ko.h_copies_bytes = uint64_t(o.get_u64_or("--h-copies-gb", 0, 1024, 0)) << 30;
+    ko.host_decode = o.has("--host-decode");
     const auto key = fc::add_porep_key(eng, k, ko);
     if (k.params)
         std::fprintf(stderr, "cuzk porep c2: key registered on the devices in %.1f s\n", secs_since(t_add));

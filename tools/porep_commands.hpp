@@ -136,7 +136,9 @@ inline constexpr flag_spec setup_flags[] = {
 };
 inline constexpr flag_spec c2_flags[] = {
     {"--params", "FILE",
-     "the circuit's key (bellperson .params); on the GPU it is mapped and decoded straight into device memory"},
+     "the circuit's key (bellperson .params); on the GPU it is mapped, copied to device memory in chunks and "
+     "decoded there"},
+    {"--host-decode", nullptr, "with --params on the GPU: decode the points on the host instead (slower; a check)"},
     {"--parameters-json", "FILE", "check the .params file's digest against its entry in Filecoin's parameters.json"},
     {"--dev-key", nullptr, "or: make a development key in memory for the C1 output's shape (benchmarks, tests)"},
     {"--vk", "FILE", "with --dev-key: write its verifying key here"},

@@ -9,15 +9,22 @@
 #include <fmt/format.h>
 
 #include <array>
+#include <cstring>
 #include <type_traits>
 
 #include "cuzk/error.hpp"
+#include "cuzk/util/parallel.hpp"
+
+#if CUZK_WITH_CUDA
+#include "backend/bridge/decode_bridge.hpp"
+#endif
 
 namespace cuzk {
 
 #if CUZK_WITH_CUDA
 
 using namespace gpu_detail;
+namespace db = decode_bridge;
 
 namespace {
 
@@ -299,6 +306,34 @@ public:
             used_[b] = true;
         }
     }
+    // The same on the device: q's raw bytes chunk by chunk (copied from the
+    // mapping into a staging buffer by the decoding threads), each chunk
+    // decoded in place after its copy (decode_bridge, the checks of the host
+    // decoder). A point refused there is decoded again on the host at the
+    // lowest refused index, whose error names the file, vector and index.
+    template <class Aff>
+    void upload_raw(const point_source& src, query<Aff>& q)
+    {
+        static_assert(sizeof(Aff) == 96 || sizeof(Aff) == 192, "raw encodings are as large as the points");
+        const uint8_t* raw = src.mp->raw(q.which).data();
+        const size_t per = bytes_ / sizeof(Aff);
+        Aff* dst = q.dev.template as<Aff>();
+        uint64_t* bad = bad_.as<uint64_t>();
+        db::bad_reset(stream_, bad);
+        for (size_t off = 0; off < q.count; off += per, ++turn_) {
+            const size_t b = turn_ % 2, len = std::min(per, q.count - off);
+            if (used_[b]) pb::event_synchronize(ev_[b]);
+            uint8_t* buf = staging(b);
+            copy_parallel(buf, raw + off * sizeof(Aff), len * sizeof(Aff), src.threads);
+            pb::copy_h2d_on(stream_, dst + off, buf, len * sizeof(Aff));
+            if constexpr (std::is_same_v<Aff, g2_affine>) db::g2_in_place(stream_, dst + off, len, off, bad);
+            else db::g1_in_place(stream_, dst + off, len, off, bad);
+            pb::event_record(ev_[b], stream_);
+            used_[b] = true;
+        }
+        const uint64_t first_bad = db::bad_read(stream_, bad);
+        if (first_bad != ~uint64_t{0}) report_refused(src, q, size_t(first_bad));
+    }
     void finish()
     {
         for (size_t b = 0; b < 2; ++b)
@@ -306,7 +341,29 @@ public:
     }
 
 private:
+    uint8_t* staging(size_t b) { return static_cast<uint8_t*>(pinned_[b] ? pinned_[b] : plain_[b].data()); }
+    // memcpy in pieces of 1 MiB over the decoding threads (the mapping's
+    // pages are read here).
+    static void copy_parallel(uint8_t* dst, const uint8_t* src, size_t bytes, unsigned threads)
+    {
+        constexpr size_t piece = size_t{1} << 20;
+        parallel_tasks(threads, (bytes + piece - 1) / piece, [&](size_t t, unsigned) {
+            const size_t o = t * piece;
+            std::memcpy(dst + o, src + o, std::min(piece, bytes - o));
+        });
+    }
+    template <class Aff>
+    [[noreturn]] static void report_refused(const point_source& src, const query<Aff>& q, size_t index)
+    {
+        Aff p;
+        src.decode(q.which, index, std::span<Aff>(&p, 1));   // throws, naming the check
+        throw error(errc::internal, fmt::format("gpu_key: {}: {}[{}] refused by the device decoder, accepted by "
+                                                "the host's",
+                                                src.mp->path(), io::params_query_name(q.which), index));
+    }
+
     size_t bytes_;
+    gpu_buffer bad_{sizeof(uint64_t)};   // the lowest refused index of a raw upload
     void* pinned_[2] = {nullptr, nullptr};
     std::vector<uint8_t> plain_[2];
     bridge::stream stream_ = nullptr;
@@ -332,11 +389,13 @@ void upload_mapped(gpu_key::impl& k, const point_source& src, const gpu_key_opti
     const uint64_t chunk = opt.stream_chunk_points ? uint64_t(opt.stream_chunk_points) * sizeof(g2_affine)
                                                    : std::min<uint64_t>(largest, uint64_t{96} << 20);
     upload_stage st(size_t(std::max<uint64_t>(chunk, sizeof(g2_affine))));
-    st.upload(src, k.h);
-    st.upload(src, k.l);
-    st.upload(src, k.a);
-    st.upload(src, k.b1);
-    st.upload(src, k.b2);
+    const bool on_device = opt.device_decode && src.mp->check() == subgroup_check::skip;
+    const auto up = [&](auto& q) { on_device ? st.upload_raw(src, q) : st.upload(src, q); };
+    up(k.h);
+    up(k.l);
+    up(k.a);
+    up(k.b1);
+    up(k.b2);
     st.finish();
 }
 

@@ -199,6 +199,7 @@ key_id register_key(detail::engine_core& c, std::shared_ptr<key_entry> e,
     if (c.cfg.backend == engine_backend::cuda) {
         gpu_key_options go;
         go.h_copies_budget = opt.h_copies_bytes;
+        go.device_decode = !opt.host_decode;
         if (budget != 0) {
             std::lock_guard lk(c.mu);
             const uint64_t used = c.resident_total;

@@ -87,6 +87,15 @@ struct gpu_key_options {
     // upload (the rows sorted and their entries rewritten on the host once).
     // 0: the PCE's own order.
     unsigned pce_group_tile_log = gpu_pce_options{}.group_tile_log;
+    // Mapped keys that are resident and read without the subgroup check (as
+    // Filecoin reads its .params files): each chunk's raw bytes are copied
+    // from the mapping (decode_threads threads), uploaded, and decoded in
+    // place on the device, with the host decoder's checks (no flag, every
+    // coordinate < p, on the curve); the lowest refused point is decoded again
+    // on the host, whose error names the file, vector and index. false:
+    // decoded on the host (decode_threads threads), then uploaded. The points
+    // are the same either way.
+    bool device_decode = true;
 };
 
 // A proving key (bellperson convention) prepared for the GPU: the H, L, A,
@@ -118,10 +127,12 @@ public:
     // A bellperson key straight from a mapped .params file (io::mapped_params),
     // without a decoded proving key: the sizes come from the file's counts
     // (domain |h| + 1, inputs |ic|, aux |l|; the same checks and messages as
-    // above). A resident key is decoded in chunks (a reusable pair of
+    // above). A resident key is uploaded in chunks (a reusable pair of
     // page-locked staging buffers, plain memory when CUDA grants none;
     // 96 MiB each, or stream_chunk_points G2 points) straight into its device
-    // buffers, one chunk's decoding overlapping the previous chunk's copy:
+    // buffers, one chunk's staging overlapping the previous chunk's copy, and
+    // decoded on the device (device_decode; on the host into the staging
+    // buffer when it is false or the mapping asks for the subgroup check):
     // no query exists whole on the host. A key that is not resident (budget,
     // force_streaming, or a failed allocation) decodes its queries into host
     // vectors it owns, since every prove streams decoded points; host_bytes()

@@ -87,6 +87,9 @@ struct key_options {
     // copies of the H query (gpu_key_options::h_copies_budget); 0 = none.
     // Counted in the key's resident bytes.
     uint64_t h_copies_bytes = 0;
+    // CUDA backend, keys added from a mapped .params file: decode the points
+    // on the host rather than on the devices (gpu_key_options::device_decode).
+    bool host_decode = false;
 };
 
 // The host memory one partition of this key holds at its peak (bytes), for
