@@ -505,4 +505,19 @@ TEST_CASE("error messages name the function and the check", "[encoding]")
         CHECK(w.find("g1_deserialize") != std::string::npos);
         CHECK(w.find("bad_length") != std::string::npos);
     }
+    // G2: the coordinate out of range is named, component included.
+    const mpz p(P_DEC);
+    const auto pb = be48(p);
+    const auto gu = from_hex(std::string(G2_X1) + G2_X0 + G2_Y1 + G2_Y0);
+    const char* names[4] = {"x.c1", "x.c0", "y.c1", "y.c0"};
+    for (size_t k = 0; k < 4; ++k) {
+        auto u = gu;
+        std::copy(pb.begin(), pb.end(), u.begin() + std::ptrdiff_t(48 * k));
+        try {
+            g2_deserialize(u);
+            FAIL("no throw");
+        } catch (const cuzk::error& e) {
+            CHECK_THAT(e.what(), Catch::Contains(std::string(names[k]) + " coordinate is >= p"));
+        }
+    }
 }

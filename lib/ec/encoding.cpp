@@ -68,10 +68,11 @@ bool check_form(std::span<const uint8_t> in, size_t compressed_size, size_t unco
 }
 
 // Fp2 on the wire: c1 (48 bytes, carries the flags in byte 0) then c0.
-fp2 read_fp2(const uint8_t* in, uint8_t first, const char* who, const char* coord)
+// The coordinates' names come whole (no formatting per point decoded).
+fp2 read_fp2(const uint8_t* in, uint8_t first, const char* who, const char* c1_name, const char* c0_name)
 {
-    const fp c1 = read_fp(in, first, who, fmt::format("{}.c1", coord).c_str());
-    const fp c0 = read_fp(in + fp_bytes, in[fp_bytes], who, fmt::format("{}.c0", coord).c_str());
+    const fp c1 = read_fp(in, first, who, c1_name);
+    const fp c0 = read_fp(in + fp_bytes, in[fp_bytes], who, c0_name);
     return {c0, c1};
 }
 void write_fp2(const fp2& a, uint8_t* out)
@@ -186,14 +187,14 @@ g2_affine g2_deserialize(std::span<const uint8_t> in, subgroup_check chk)
     }
     const uint8_t first = in[0] & ~flag_mask;
     g2_affine p;
-    p.x = read_fp2(in.data(), first, who, "x");
+    p.x = read_fp2(in.data(), first, who, "x.c1", "x.c0");
     const fp2 rhs = p.x.sqr() * p.x + g2_curve::b();
     if (compressed) {
         if (!rhs.sqrt(p.y))
             fail(errc::no_square_root, who, "x³ + 4(1 + u) is not a square: no point has this x");
         if (lexicographically_largest(p.y) != bool(in[0] & flag_s)) p.y = -p.y;
     } else {
-        p.y = read_fp2(in.data() + 2 * fp_bytes, in[2 * fp_bytes], who, "y");
+        p.y = read_fp2(in.data() + 2 * fp_bytes, in[2 * fp_bytes], who, "y.c1", "y.c0");
         if (p.y.sqr() != rhs) fail(errc::not_on_curve, who, "y² ≠ x³ + 4(1 + u)");
     }
     check_subgroup(p, chk, who);
