@@ -182,6 +182,7 @@ TEST_CASE("mapped params: an engine on the cpu backend proves and verifies with 
     // The cpu backend decodes the whole key: the same estimates and host memory as the key itself.
     CHECK(eng.partition_bytes(mapped) == eng.partition_bytes(plain));
     CHECK(eng.device_bytes(mapped) == eng.device_bytes(plain));
+    CHECK(eng.registration_timings(mapped).points_s == 0);   // no device registration
     prove_and_verify(eng, mapped, f, f.pk->vk, 2);
     prove_and_verify(eng, mapped_d, f, f.pk->vk, 1);
     // A key from another setup does not verify these proofs.
@@ -273,6 +274,10 @@ TEST_CASE("mapped params: a gpu_key from the mapping gives the decoded key's sum
             CHECK(key.pk().domain_size == f.pk->domain_size);
             CHECK(key.pk().num_aux == f.pk->num_aux);
             CHECK(key.pk().vk.ic == f.pk->vk.ic);
+            const gpu_key_timings t = key.timings();   // every part ran, and was timed
+            CHECK(t.layout_s > 0);
+            CHECK(t.pce_s > 0);
+            CHECK(t.points_s > 0);
             const uint64_t points = (f.pk->h.size() + f.pk->l.size() + f.pk->a.size() + f.pk->b_g1.size()) *
                                         sizeof(g1_affine) +
                                     f.pk->b_g2.size() * sizeof(g2_affine);
@@ -373,5 +378,6 @@ TEST_CASE("mapped params: an engine on cuda proves and verifies with a key added
                             sizeof(g1_affine);
     CHECK(host_mapped < points);
     CHECK(eng.device_bytes(mapped) == eng.device_bytes(plain));
+    CHECK(eng.registration_timings(mapped).points_s > 0);
     prove_and_verify(eng, mapped, f, f.pk->vk, 2);
 }

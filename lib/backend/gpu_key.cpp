@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include <array>
+#include <chrono>
 #include <cstring>
 #include <type_traits>
 
@@ -487,11 +488,14 @@ void check_streamed_room(const gpu_key::impl& k)
 void place_queries(gpu_key::impl& k, const point_source& src, const gpu_key_options& opt)
 {
     // The PCE is always resident.
+    const auto t_pce = std::chrono::steady_clock::now();
     if (k.pce && k.pce_rows) {
         gpu_pce_options po;
         po.group_tile_log = opt.pce_group_tile_log;
         k.dpce.emplace(*k.pce, po);
     }
+    const auto t_points = std::chrono::steady_clock::now();
+    k.timings.pce_s = std::chrono::duration<double>(t_points - t_pce).count();
     const uint64_t pce_bytes = k.dpce ? k.dpce->device_bytes() : 0;
 
     // Residency.
@@ -572,10 +576,15 @@ void make_key(std::unique_ptr<gpu_key::impl>& p, const std::shared_ptr<const gro
     k.device = opt.device >= 0 ? opt.device : cuda_current_device();
     const cuda_device_scope on(k.device);   // every allocation below lives there
     try {
+        const auto t0 = std::chrono::steady_clock::now();
         init_sizes(k, pkp, src, opt);
         if (!k.snarkjs) init_bellperson(k, std::move(density), std::move(pce));
         else init_snarkjs(k, *pkp, density, pce);
+        k.timings.layout_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         place_queries(k, src, opt);
+        k.timings.points_s =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() - k.timings.layout_s -
+            k.timings.pce_s;
         build_h_copies(k, opt.h_copies_budget);   // after the first prove
     } catch (...) {
         p.reset();   // released on the key's device
@@ -650,6 +659,7 @@ gpu_msm_table_plan gpu_key::set_h_copies(uint64_t budget)
     return h_copies();
 }
 uint64_t gpu_key::prove_scratch_bytes() const noexcept { return estimate_scratch(*p_); }
+gpu_key_timings gpu_key::timings() const noexcept { return p_->timings; }
 uint64_t gpu_key::host_bytes() const noexcept
 {
     const impl& k = *p_;
@@ -706,6 +716,7 @@ gpu_msm_table_plan gpu_key::h_copies() const noexcept { return {}; }
 gpu_msm_table_plan gpu_key::set_h_copies(uint64_t) { return {}; }
 uint64_t gpu_key::prove_scratch_bytes() const noexcept { return 0; }
 uint64_t gpu_key::host_bytes() const noexcept { return 0; }
+gpu_key_timings gpu_key::timings() const noexcept { return {}; }
 
 #endif
 

@@ -125,6 +125,7 @@ struct gpu_key::impl {
     bool proved = false;             // a prove has run: its scratch is held by the key and the backend's caches
     gpu_buffer idx_a, idx_b;   // unified variable index of each A / B point (bellperson)
     uint64_t chunk_bytes = 0;   // streamed keys: bytes of each chunk buffer (G1 and G2 chunks fill it)
+    gpu_key_timings timings;    // of the construction
 
     // Per-prove scratch, grown on demand and kept (bounded by the key's sizes).
     std::mutex mu;

@@ -98,6 +98,15 @@ struct gpu_key_options {
     bool device_decode = true;
 };
 
+// Where a gpu_key's construction spent its time: wall seconds on the
+// constructing thread (the device work of each part included, as each part
+// waits for its own).
+struct gpu_key_timings {
+    double layout_s = 0;   // sizes and checks, the A/B gather index lists made and uploaded
+    double pce_s = 0;      // the PCE's matrices prepared (grouped by shape) and uploaded
+    double points_s = 0;   // the five queries: uploaded (a mapping's decoded on the way), or made ready to stream
+};
+
 // A proving key (bellperson convention) prepared for the GPU: the H, L, A,
 // B_G1 and B_G2 queries (A and B filtered by the density, as prove_start
 // uses them) and, when a PCE is given, its three CSR matrices, uploaded once
@@ -180,6 +189,8 @@ public:
     // decoded queries of a mapped key that is streamed, and the PCE built
     // from a snarkjs key's coefficients (for host budgets).
     uint64_t host_bytes() const noexcept;
+    // The construction's parts, timed (see gpu_key_timings).
+    gpu_key_timings timings() const noexcept;
 
     struct impl;
 

@@ -38,6 +38,7 @@
 #include <variant>
 #include <vector>
 
+#include "cuzk/backend/gpu_prover.hpp"
 #include "cuzk/error.hpp"
 #include "cuzk/groth16/types.hpp"
 #include "cuzk/r1cs/constraint_system.hpp"
@@ -370,6 +371,10 @@ public:
     // points when resident, its PCE and index lists, a BN254 key's kept
     // proof scratch; 0 on the cpu backend).
     uint64_t resident_bytes(key_id k) const;
+    // cuda backend, bellperson keys: where the key's registration on the
+    // devices spent its time (gpu_key::timings; each part the slowest
+    // device's, as the devices register at once); zeros otherwise.
+    gpu_key_timings registration_timings(key_id k) const;
 
     // Queues a job. Throws (and queues nothing) when the key is unknown, there
     // are no partitions, a circuit partition has no circuit or the key no PCE
