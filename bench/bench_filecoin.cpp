@@ -79,6 +79,7 @@
 #include "cuzk/r1cs/constraint_system.hpp"
 #include "cuzk/util/parallel.hpp"
 #include "backend/bridge/packed_host_sink.hpp"
+#include "bench_support.hpp"
 
 #if __has_include("cuzk/filecoin/labels.hpp")
 #include "cuzk/filecoin/graph.hpp"
@@ -87,6 +88,7 @@
 #endif
 
 using namespace cuzk;
+using cuzk::bench::gpu_ok;
 using namespace cuzk::filecoin;
 
 namespace {
@@ -99,14 +101,6 @@ std::vector<fr> random_frs(size_t n, uint64_t seed)
         for (size_t i = b; i < e; ++i) v[i] = fr::random(rng);
     });
     return v;
-}
-
-bool gpu_ok(benchmark::State& st)
-{
-    static std::string why;
-    static const bool ok = cuda_available(&why);
-    if (!ok) st.SkipWithError(("no CUDA device: " + why).c_str());
-    return ok;
 }
 
 // ---- Poseidon on the CPU ----------------------------------------------------------------

@@ -35,20 +35,13 @@
 #include "bench_support.hpp"
 
 using namespace cuzk;
+using cuzk::bench::gpu_ok;
 using cuzk::bench::bench_points;
 
 namespace {
 
 constexpr double fp_rate = 17.7e9;   // Fp Montgomery multiplications per second (docs/PERFORMANCE.md)
 constexpr double fr_rate = 37.8e9;   // Fr
-
-bool gpu_ok(benchmark::State& st)
-{
-    static std::string why;
-    static const bool ok = cuda_available(&why);
-    if (!ok) st.SkipWithError(("no CUDA device: " + why).c_str());
-    return ok;
-}
 
 void report_times(benchmark::State& st, std::vector<double>& ms)
 {

@@ -30,17 +30,10 @@
 #include "bench_support.hpp"
 
 using namespace cuzk;
+using cuzk::bench::gpu_ok;
 using cuzk::bench::bench_points;
 
 namespace {
-
-bool gpu_ok(benchmark::State& st)
-{
-    static std::string why;
-    static const bool ok = cuda_available(&why);
-    if (!ok) st.SkipWithError(("no CUDA device: " + why).c_str());
-    return ok;
-}
 
 struct params_file {
     std::string path;

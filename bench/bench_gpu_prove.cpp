@@ -40,17 +40,10 @@
 #include "bench_support.hpp"
 
 using namespace cuzk;
+using cuzk::bench::gpu_ok;
 using cuzk::bench::bench_points;
 
 namespace {
-
-bool gpu_ok(benchmark::State& st)
-{
-    static std::string why;
-    static const bool ok = cuda_available(&why);
-    if (!ok) st.SkipWithError(("no CUDA device: " + why).c_str());
-    return ok;
-}
 
 // A random circuit with mostly-bit witness values: 2 public inputs, n/8 free
 // aux variables (80 % of them 0 or 1), then products of random combinations

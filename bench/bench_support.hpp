@@ -1,15 +1,30 @@
 // Helpers shared by the benchmark programs.
 #pragma once
 
+#include <benchmark/benchmark.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <random>
+#include <string>
 #include <vector>
 
+#include "cuzk/backend/cuda.hpp"
 #include "cuzk/ec/bls12_381.hpp"
 #include "cuzk/util/parallel.hpp"
 
 namespace cuzk::bench {
+
+// Whether a CUDA device can be used; when not, marks the benchmark skipped
+// with the reason (SkipWithError), so the GPU benchmarks report instead of
+// failing on a machine without one.
+inline bool gpu_ok(benchmark::State& st)
+{
+    static std::string why;
+    static const bool ok = cuda_available(&why);
+    if (!ok) st.SkipWithError(("no CUDA device: " + why).c_str());
+    return ok;
+}
 
 // n distinct points of the subgroup, cheaply: P_i = A_{i mod 1024} + B_{i / 1024}
 // with A and B random multiples of the generator (from `seed`), converted to

@@ -46,32 +46,27 @@ bool host_accepts(std::span<const uint8_t> b, Aff& out)
 }
 
 // Device and host agree on b: both refuse, or both give the same point.
-void agree_g1(const std::array<uint8_t, 96>& b)
+template <size_t Bytes>
+void agree(const std::array<uint8_t, Bytes>& b)
 {
-    g1_affine h;
-    const bool host = host_accepts<g1_affine>(b, h);
-    dg1_affine d;
+    constexpr bool g1 = Bytes == 96;
+    using Aff = std::conditional_t<g1, g1_affine, g2_affine>;
+    using DAff = std::conditional_t<g1, dg1_affine, dg2_affine>;
+    Aff h;
+    const bool host = host_accepts<Aff>(b, h);
+    DAff d;
     const auto w = words_of(b);
-    const bool dev = decode_g1_raw(w.data(), d);
+    bool dev;
+    if constexpr (g1) dev = decode_g1_raw(w.data(), d);
+    else dev = decode_g2_raw(w.data(), d);
     REQUIRE(dev == host);
     if (host) {
         CHECK(d.x.to_host() == h.x);
         CHECK(d.y.to_host() == h.y);
     }
 }
-void agree_g2(const std::array<uint8_t, 192>& b)
-{
-    g2_affine h;
-    const bool host = host_accepts<g2_affine>(b, h);
-    dg2_affine d;
-    const auto w = words_of(b);
-    const bool dev = decode_g2_raw(w.data(), d);
-    REQUIRE(dev == host);
-    if (host) {
-        CHECK(d.x.to_host() == h.x);
-        CHECK(d.y.to_host() == h.y);
-    }
-}
+void agree_g1(const std::array<uint8_t, 96>& b) { agree(b); }
+void agree_g2(const std::array<uint8_t, 192>& b) { agree(b); }
 
 template <class Aff>
 Aff random_point(std::mt19937_64& rng)
@@ -115,6 +110,29 @@ bool add_modulus(uint8_t* c)
         carry = s >> 8;
     }
     return carry == 0 && (c[0] & 0xe0) == 0;
+}
+
+std::array<uint8_t, 96> bytes_of(const g1_affine& p) { return bytes_g1(p); }
+std::array<uint8_t, 192> bytes_of(const g2_affine& p) { return bytes_g2(p); }
+
+// Each coordinate + p (below 2^381): the same residue, so only the range
+// check can refuse it. For each coordinate, the first random point where
+// the sum fits.
+template <class Aff>
+void plus_p_refused(std::mt19937_64& rng)
+{
+    constexpr size_t coords = std::is_same_v<Aff, g1_affine> ? 2 : 4;
+    for (size_t c = 0; c < coords; ++c) {
+        for (int tried = 0;; ++tried) {
+            REQUIRE(tried < 1000);
+            auto b = bytes_of(random_point<Aff>(rng));
+            if (!add_modulus(b.data() + 48 * c)) continue;
+            Aff h;
+            CHECK_FALSE(host_accepts<Aff>(b, h));
+            agree(b);   // so the device refuses it too
+            break;
+        }
+    }
 }
 
 } // namespace
@@ -192,31 +210,9 @@ TEST_CASE("device point decoder: refuses every flag, coordinates >= p and points
     const std::array<uint8_t, 48> p_be = modulus_be(0);
     std::memcpy(zero_two.data(), p_be.data(), 48);
     agree_g1(zero_two);
-    // A coordinate + p (below 2^381): the same residue, so only the range
-    // check refuses it. For each coordinate, the first random point where the
-    // sum fits.
-    for (size_t c = 0; c < 2; ++c) {
-        int tried = 0;
-        for (;; ++tried) {
-            REQUIRE(tried < 1000);
-            auto b = bytes_g1(random_point<g1_affine>(rng));
-            if (!add_modulus(b.data() + 48 * c)) continue;
-            agree_g1(b);
-            dg1_affine d;
-            CHECK_FALSE(decode_g1_raw(words_of(b).data(), d));
-            break;
-        }
-    }
-    for (size_t c = 0; c < 4; ++c) {
-        int tried = 0;
-        for (;; ++tried) {
-            REQUIRE(tried < 1000);
-            auto b = bytes_g2(random_point<g2_affine>(rng));
-            if (!add_modulus(b.data() + 48 * c)) continue;
-            agree_g2(b);
-            break;
-        }
-    }
+    // A coordinate + p.
+    plus_p_refused<g1_affine>(rng);
+    plus_p_refused<g2_affine>(rng);
     // And the two checks above are not vacuous: these were refused.
     dg1_affine d1;
     auto b = g1;
