@@ -615,6 +615,17 @@ CUZK_API cuzk_status cuzk_engine_add_key(uint32_t* out, cuzk_engine* engine, con
 CUZK_API cuzk_status cuzk_engine_key_placement(uint32_t* out_placement, uint64_t* out_device_bytes,
                                                const cuzk_engine* engine, uint32_t key_id);
 
+/* Where cuzk_engine_add_key spent its time registering key_id on a cuda
+ * engine's devices, in seconds, each part the slowest device's (the devices
+ * register at once): *out_layout_s the sizes, checks and gather index
+ * lists; *out_pce_s the PCE prepared and uploaded; *out_points_s the points
+ * uploaded (a mapped .params file's decoded on the way) or made ready to
+ * stream. All zero on a cpu engine and for BN254 keys. Any output may be
+ * NULL. Errors: CUZK_ERR_NULL, CUZK_ERR_INVALID_HANDLE,
+ * CUZK_ERR_INVALID_ARGUMENT (no key key_id). */
+CUZK_API cuzk_status cuzk_engine_key_registration(double* out_layout_s, double* out_pce_s, double* out_points_s,
+                                                  const cuzk_engine* engine, uint32_t key_id);
+
 #define CUZK_PARTITION_WITNESS 0u /* inputs + aux; the engine evaluates the key's PCE */
 #define CUZK_PARTITION_ABC 1u     /* a, b, c ready (one value per constraint) plus inputs + aux */
 

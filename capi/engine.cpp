@@ -427,6 +427,19 @@ CUZK_API cuzk_status cuzk_engine_key_placement(uint32_t* out_placement, uint64_t
     });
 }
 
+CUZK_API cuzk_status cuzk_engine_key_registration(double* out_layout_s, double* out_pce_s, double* out_points_s,
+                                                  const cuzk_engine* engine, uint32_t key_id)
+{
+    static const char* fn = "cuzk_engine_key_registration";
+    return call<engine_obj>(engine, fn, [&](engine_obj& e) -> cuzk_status {
+        const gpu_key_timings t = e.eng->registration_timings(key_id);
+        if (out_layout_s) *out_layout_s = t.layout_s;
+        if (out_pce_s) *out_pce_s = t.pce_s;
+        if (out_points_s) *out_points_s = t.points_s;
+        return CUZK_OK;
+    });
+}
+
 CUZK_API cuzk_status cuzk_engine_stats_get(cuzk_engine_stats* out, const cuzk_engine* engine)
 {
     static const char* fn = "cuzk_engine_stats_get";

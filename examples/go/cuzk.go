@@ -333,6 +333,21 @@ func (e *Engine) KeyPlacement(key uint32) (string, uint64, error) {
 	return names[where], uint64(bytes), nil
 }
 
+// KeyRegistration says where registering a key on a cuda engine's devices
+// spent its time, in seconds (each part the slowest device's): the sizes,
+// checks and gather index lists; the PCE prepared and uploaded; the points
+// uploaded (a mapped .params file's decoded on the way). Zeros on a cpu
+// engine.
+func (e *Engine) KeyRegistration(key uint32) (layout, pce, points float64, err error) {
+	var l, c, p C.double
+	st := C.cuzk_engine_key_registration(&l, &c, &p, e.h, C.uint32_t(key))
+	runtime.KeepAlive(e)
+	if err := check("cuzk_engine_key_registration", st, e.lastError); err != nil {
+		return 0, 0, 0, err
+	}
+	return float64(l), float64(c), float64(p), nil
+}
+
 // Witness is one partition's packed inputs (starting with ONE) and aux scalars.
 type Witness struct{ Inputs, Aux []byte }
 

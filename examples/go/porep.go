@@ -144,6 +144,14 @@ func runPoRep(c1Path, proverHex string, sector uint64) (int, error) {
 		return 0, err
 	}
 	fmt.Printf("cuzk-go: porep: key %s (%d device bytes)\n", where, devBytes)
+	layout, pce, points, err := engine.KeyRegistration(id)
+	if err != nil {
+		return 0, err
+	}
+	if where != "host" {
+		fmt.Printf("cuzk-go: porep: key registered on the devices: index lists %.2f s, circuit %.2f s, points %.2f s\n",
+			layout, pce, points)
+	}
 	// A wrong sector number is refused before anything is queued.
 	if _, err := engine.SubmitC2(id, c1, s.Prover, sector+1); err == nil || err.(*Error).Code != C.CUZK_ERR_BAD_FORMAT {
 		return 0, fmt.Errorf("C2 for sector %d (not the C1's) gave %v, expected bad_format", sector+1, err)

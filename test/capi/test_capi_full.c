@@ -384,6 +384,18 @@ int main(void)
         CHECK(cuzk_engine_key_placement(&where, NULL, NULL, k_sha) == CUZK_ERR_NULL);
     }
 
+    /* ---- where registering a key went (a cpu engine: nothing on a device) ----------------------- */
+    {
+        double layout = -1, pce = -1, points = -1;
+        CHECK_STATUS(CUZK_OK, cuzk_engine_key_registration(&layout, &pce, &points, eng, k_sha),
+                     cuzk_engine_last_error, eng);
+        CHECK(layout == 0 && pce == 0 && points == 0);
+        CHECK_STATUS(CUZK_OK, cuzk_engine_key_registration(NULL, NULL, NULL, eng, k_small), cuzk_engine_last_error,
+                     eng);
+        CHECK(cuzk_engine_key_registration(&layout, NULL, NULL, eng, 1000) == CUZK_ERR_INVALID_ARGUMENT);
+        CHECK(cuzk_engine_key_registration(&layout, NULL, NULL, NULL, k_sha) == CUZK_ERR_NULL);
+    }
+
     /* ---- a key from a .zkey in memory ------------------------------------------------------------- */
     {
         cuzk_key *zk = NULL, *zk2 = NULL;

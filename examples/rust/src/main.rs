@@ -85,6 +85,13 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
     let key_id = engine.add_key(&key, &pce, "sha256")?;
     let (placement, device_bytes) = engine.key_placement(key_id)?;
     println!("cuzk-rust: key {} ({} device bytes)", placement, device_bytes);
+    let (layout_s, pce_s, points_s) = engine.key_registration(key_id)?;
+    if placement != "host" {
+        println!(
+            "cuzk-rust: key registered on the devices: index lists {:.2} s, circuit {:.2} s, points {:.2} s",
+            layout_s, pce_s, points_s
+        );
+    }
 
     // ---- submit
     let t0 = Instant::now();
