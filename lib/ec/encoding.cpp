@@ -3,6 +3,9 @@
 
 #include <fmt/format.h>
 
+#include <bit>
+#include <cstring>
+
 #include "cuzk/ec/subgroup.hpp"
 #include "cuzk/error.hpp"
 
@@ -25,12 +28,18 @@ constexpr size_t fp_bytes = fp::nbytes;   // 48
 // cleared by the caller (`first` replaces in[0]).
 fp read_fp(const uint8_t* in, uint8_t first, const char* who, const char* coord)
 {
-    uint8_t buf[fp_bytes];
-    buf[0] = first;
-    for (size_t i = 1; i < fp_bytes; ++i) buf[i] = in[i];
-    fp r;
-    if (!fp::from_bytes_be(buf, r)) fail(errc::non_canonical, who, fmt::format("{} coordinate is >= p", coord));
-    return r;
+    // Limb k (little-endian significance) is the big-endian word at bytes
+    // [40 − 8k, 48 − 8k); the top limb's first byte is `first`.
+    static_assert(std::endian::native == std::endian::little, "words are loaded as little-endian");
+    fp::repr v;
+    for (size_t k = 0; k < fp::repr::limbs; ++k) {
+        uint64_t w;
+        std::memcpy(&w, in + fp_bytes - 8 * (k + 1), 8);
+        v.l[k] = __builtin_bswap64(w);
+    }
+    v.l[fp::repr::limbs - 1] = (v.l[fp::repr::limbs - 1] & 0x00ffffffffffffffull) | uint64_t(first) << 56;
+    if (!fp::is_canonical(v)) fail(errc::non_canonical, who, fmt::format("{} coordinate is >= p", coord));
+    return fp::from_repr(v);
 }
 
 bool all_zero(const uint8_t* in, size_t n)
