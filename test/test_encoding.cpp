@@ -12,6 +12,7 @@
 #include "cuzk/ec/encoding.hpp"
 #include "cuzk/error.hpp"
 #include "gmp_util.hpp"
+#include "test_support.hpp"
 
 using namespace cuzk;
 using cuzk::test::mpz;
@@ -60,22 +61,10 @@ std::string to_hex(const Bytes& b)
     return s;
 }
 
-std::array<uint8_t, 96> ser1(const g1_affine& p)
-{
-    std::array<uint8_t, 96> b;
-    g1_serialize(p, b);
-    return b;
-}
 std::array<uint8_t, 48> cmp1(const g1_affine& p)
 {
     std::array<uint8_t, 48> b;
     g1_compress(p, b);
-    return b;
-}
-std::array<uint8_t, 192> ser2(const g2_affine& p)
-{
-    std::array<uint8_t, 192> b;
-    g2_serialize(p, b);
     return b;
 }
 std::array<uint8_t, 96> cmp2(const g2_affine& p)
@@ -153,9 +142,9 @@ TEST_CASE("generator encodings match the published ones", "[encoding]")
     const g1_affine g1 = g1_affine::generator();
     const g2_affine g2 = g2_affine::generator();
     CHECK(to_hex(cmp1(g1)) == G1_COMPRESSED);
-    CHECK(to_hex(ser1(g1)) == std::string(G1_X) + G1_Y);
+    CHECK(to_hex(test::g1_bytes(g1)) == std::string(G1_X) + G1_Y);
     CHECK(to_hex(cmp2(g2)) == G2_COMPRESSED);
-    CHECK(to_hex(ser2(g2)) == std::string(G2_X1) + G2_X0 + G2_Y1 + G2_Y0);
+    CHECK(to_hex(test::g2_bytes(g2)) == std::string(G2_X1) + G2_X0 + G2_Y1 + G2_Y0);
 
     // −G: same x, S flag set (0x80 | 0x20 | top bits of x).
     std::string neg1 = G1_COMPRESSED;
@@ -175,9 +164,9 @@ TEST_CASE("generator encodings match the published ones", "[encoding]")
 
 TEST_CASE("identity encodings", "[encoding]")
 {
-    const auto u1 = ser1(g1_affine::identity());
+    const auto u1 = test::g1_bytes(g1_affine::identity());
     const auto c1 = cmp1(g1_affine::identity());
-    const auto u2 = ser2(g2_affine::identity());
+    const auto u2 = test::g2_bytes(g2_affine::identity());
     const auto c2 = cmp2(g2_affine::identity());
     CHECK(to_hex(u1) == "40" + std::string(190, '0'));
     CHECK(to_hex(c1) == "c0" + std::string(94, '0'));
@@ -199,7 +188,7 @@ TEST_CASE("random points round-trip through both forms", "[encoding]")
     for (int i = 0; i < 32; ++i) {
         if (!(i & 1)) q = random_point<g1_affine>(rng);
         const g1_affine p = (i & 1) ? -q : q;
-        const auto u = ser1(p);
+        const auto u = test::g1_bytes(p);
         const auto c = cmp1(p);
         REQUIRE((u[0] & 0xe0) == 0);
         REQUIRE((c[0] & 0xc0) == 0x80);
@@ -221,7 +210,7 @@ TEST_CASE("random points round-trip through both forms", "[encoding]")
     for (int i = 0; i < 8; ++i) {
         if (!(i & 1)) q2 = random_point<g2_affine>(rng);
         const g2_affine p = (i & 1) ? -q2 : q2;
-        const auto u = ser2(p);
+        const auto u = test::g2_bytes(p);
         const auto c = cmp2(p);
         REQUIRE((u[0] & 0xe0) == 0);
         REQUIRE((c[0] & 0xc0) == 0x80);
@@ -387,7 +376,7 @@ TEST_CASE("G1 decoding rejects malformed input with the right code", "[encoding]
             CHECK(q.x == fp::from_u64(x_sq));
             CHECK(!in_subgroup(q));
             // the same point uncompressed
-            const auto u = ser1(q);
+            const auto u = test::g1_bytes(q);
             CHECK(g1_code(std::vector<uint8_t>(u.begin(), u.end())) == errc::not_in_subgroup);
             CHECK(g1_deserialize(u, subgroup_check::skip) == q);
         }
@@ -488,7 +477,7 @@ TEST_CASE("G2 decoding rejects malformed input with the right code", "[encoding]
         CHECK(q.is_on_curve());
         CHECK(q.x == fp2{fp::from_u64(x_sq), fp::zero()});
         CHECK(!in_subgroup(q));
-        const auto qu = ser2(q);
+        const auto qu = test::g2_bytes(q);
         CHECK(g2_code(std::vector<uint8_t>(qu.begin(), qu.end())) == errc::not_in_subgroup);
         CHECK(g2_deserialize(qu, subgroup_check::skip) == q);
     }

@@ -74,18 +74,6 @@ Aff random_point(std::mt19937_64& rng)
     return scalar_mul(Aff::generator(), fr::random(rng).to_repr()).to_affine();
 }
 
-std::array<uint8_t, 96> bytes_g1(const g1_affine& p)
-{
-    std::array<uint8_t, 96> b;
-    g1_serialize(p, b);
-    return b;
-}
-std::array<uint8_t, 192> bytes_g2(const g2_affine& p)
-{
-    std::array<uint8_t, 192> b;
-    g2_serialize(p, b);
-    return b;
-}
 
 // p's 48 big-endian bytes, plus `add` (0 or 1) at the last byte.
 std::array<uint8_t, 48> modulus_be(unsigned add)
@@ -112,8 +100,8 @@ bool add_modulus(uint8_t* c)
     return carry == 0 && (c[0] & 0xe0) == 0;
 }
 
-std::array<uint8_t, 96> bytes_of(const g1_affine& p) { return bytes_g1(p); }
-std::array<uint8_t, 192> bytes_of(const g2_affine& p) { return bytes_g2(p); }
+std::array<uint8_t, 96> bytes_of(const g1_affine& p) { return test::g1_bytes(p); }
+std::array<uint8_t, 192> bytes_of(const g2_affine& p) { return test::g2_bytes(p); }
 
 // Each coordinate + p (below 2^381): the same residue, so only the range
 // check can refuse it. For each coordinate, the first random point where
@@ -140,22 +128,22 @@ void plus_p_refused(std::mt19937_64& rng)
 TEST_CASE("device point decoder: valid G1 and G2 encodings give the host decoder's points", "[decode]")
 {
     std::mt19937_64 rng(test::test_seed() + 3);
-    agree_g1(bytes_g1(g1_affine::generator()));
-    agree_g2(bytes_g2(g2_affine::generator()));
+    agree_g1(test::g1_bytes(g1_affine::generator()));
+    agree_g2(test::g2_bytes(g2_affine::generator()));
     for (int i = 0; i < 64; ++i) {
-        agree_g1(bytes_g1(random_point<g1_affine>(rng)));
-        agree_g2(bytes_g2(random_point<g2_affine>(rng)));
+        agree_g1(test::g1_bytes(random_point<g1_affine>(rng)));
+        agree_g2(test::g2_bytes(random_point<g2_affine>(rng)));
     }
     // −G: y = p − y(G), the largest y of the pair.
-    agree_g1(bytes_g1(-g1_affine::generator()));
-    agree_g2(bytes_g2(-g2_affine::generator()));
+    agree_g1(test::g1_bytes(-g1_affine::generator()));
+    agree_g2(test::g2_bytes(-g2_affine::generator()));
 }
 
 TEST_CASE("device point decoder: refuses every flag, coordinates >= p and points off the curve", "[decode]")
 {
     std::mt19937_64 rng(test::test_seed() + 5);
-    const auto g1 = bytes_g1(random_point<g1_affine>(rng));
-    const auto g2 = bytes_g2(random_point<g2_affine>(rng));
+    const auto g1 = test::g1_bytes(random_point<g1_affine>(rng));
+    const auto g2 = test::g2_bytes(random_point<g2_affine>(rng));
     // Each flag bit of the first byte, alone; the infinity encoding proper.
     for (uint8_t flag : {uint8_t(0x80), uint8_t(0x40), uint8_t(0x20), uint8_t(0xe0)}) {
         auto b1 = g1;

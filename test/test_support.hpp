@@ -1,7 +1,10 @@
-// Helpers shared by several test programs: random subgroup points, and the
-// skip of [gpu] cases on a machine without a usable CUDA device.
+// Helpers shared by several test programs: random subgroup points, their
+// uncompressed encodings, and the skip of [gpu] cases on a machine without a
+// usable CUDA device.
 #pragma once
 
+#include <array>
+#include <cstdint>
 #include <cstdio>
 #include <random>
 #include <string>
@@ -9,8 +12,23 @@
 
 #include "cuzk/backend/cuda.hpp"
 #include "cuzk/ec/bls12_381.hpp"
+#include "cuzk/ec/encoding.hpp"
 
 namespace cuzk::test {
+
+// The uncompressed (zcash / bellperson) encodings of a point.
+inline std::array<uint8_t, 96> g1_bytes(const g1_affine& p)
+{
+    std::array<uint8_t, 96> b;
+    g1_serialize(p, b);
+    return b;
+}
+inline std::array<uint8_t, 192> g2_bytes(const g2_affine& p)
+{
+    std::array<uint8_t, 192> b;
+    g2_serialize(p, b);
+    return b;
+}
 
 template <class Aff>
 using jac_of = decltype(Aff{}.to_jacobian());

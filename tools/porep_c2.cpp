@@ -288,14 +288,17 @@ int porep_c2(const options& o)
     ko.h_copies_bytes = uint64_t(o.get_u64_or("--h-copies-gb", 0, 1024, 0)) << 30;
     ko.host_decode = o.has("--host-decode");
     const auto key = fc::add_porep_key(eng, k, ko);
-    if (k.params) {
+    const double add_s = secs_since(t_add);
+    const auto placement = eng.placement(key);
+    if (k.params && placement == pipeline::engine::key_placement::host)
+        std::fprintf(stderr, "cuzk porep c2: key registered in %.1f s\n", add_s);
+    else if (k.params) {
         const gpu_key_timings rt = eng.registration_timings(key);
         std::fprintf(stderr,
                      "cuzk porep c2: key registered on the devices in %.1f s (index lists %.1f s, circuit %.1f s, "
                      "points %.1f s)\n",
-                     secs_since(t_add), rt.layout_s, rt.pce_s, rt.points_s);
+                     add_s, rt.layout_s, rt.pce_s, rt.points_s);
     }
-    const auto placement = eng.placement(key);
     if (placement != pipeline::engine::key_placement::host)
         std::fprintf(stderr, "cuzk porep c2: key %s (%.1f GB on each device)\n",
                      placement == pipeline::engine::key_placement::resident
