@@ -13,42 +13,18 @@
 #include "cuzk/filecoin/graph.hpp"
 #include "cuzk/filecoin/poseidon.hpp"
 #include "cuzk/r1cs/gadgets/poseidon.hpp"
+#include "circuit_paths.hpp"
 #include "porep_circuit_parts.hpp"
 
 namespace cuzk::filecoin {
 
 namespace g = r1cs::gadgets;
+using detail::blank_path;
+using detail::to_path;
 
 namespace {
 
 [[noreturn]] void bad(const std::string& msg) { throw error(errc::invalid_argument, msg); }
-
-// A path of `shape` with zero siblings and index 0 (the blank circuit's).
-std::vector<g::path_level> blank_path(const g::tree_shape& shape)
-{
-    std::vector<g::path_level> path(shape.levels());
-    for (size_t l = 0; l < path.size(); ++l) path[l].siblings.assign(shape.arity(l) - 1, fr::zero());
-    return path;
-}
-
-// A vanilla Merkle proof as circuit path levels, checked against `shape`.
-std::vector<g::path_level> to_path(const merkle_proof& p, const g::tree_shape& shape, const std::string& what)
-{
-    std::vector<g::path_level> path;
-    path.reserve(shape.levels());
-    for (const auto* part : {&p.base, &p.sub, &p.top})
-        for (const path_element& e : *part) {
-            g::path_level level;
-            level.index = e.index;
-            for (const domain& h : e.hashes) level.siblings.push_back(domain_to_fr(h, what));
-            path.push_back(std::move(level));
-        }
-    if (path.size() != shape.levels()) bad(fmt::format("{}: {} levels, the tree has {}", what, path.size(), shape.levels()));
-    for (size_t l = 0; l < path.size(); ++l)
-        if (path[l].siblings.size() != shape.arity(l) - 1 || path[l].index >= shape.arity(l))
-            bad(fmt::format("{}: level {} does not fit arity {}", what, l, shape.arity(l)));
-    return path;
-}
 
 porep_column_witness to_column(const column_proof& p, const seal_config& c, const g::tree_shape& shape,
                                const std::string& what)
@@ -104,21 +80,7 @@ void check_layers(const seal_config& c)
 
 g::tree_shape porep_circuit::tree_c_shape(const seal_config& c)
 {
-    g::tree_shape s;
-    s.hasher = g::merkle_hasher::poseidon;
-    s.base_arity = c.tree.base;
-    s.sub_arity = c.tree.sub;
-    s.top_arity = c.tree.top;
-    const uint64_t trees = c.tree.base_trees();
-    uint64_t span = 1;
-    while (span * trees < c.nodes && c.tree.base >= 2) {
-        span *= c.tree.base;
-        ++s.base_levels;
-    }
-    if (s.base_levels == 0 || span * trees != c.nodes)
-        bad(fmt::format("porep_circuit: {} nodes do not fit tree {}", c.nodes, c.tree.name()));
-    s.validate();
-    return s;
+    return detail::poseidon_circuit_shape(c.nodes, c.tree, "porep_circuit");
 }
 
 g::tree_shape porep_circuit::tree_d_shape(const seal_config& c)

@@ -1,0 +1,146 @@
+// cuzk — the FallbackPoSt circuit's witness and R1CS in parallel
+// (post_circuit::witness, witness_packed, record_post_pce).
+//
+// Every circuit sector allocates the same number of aux variables and
+// inputs and adds the same constraints with the same number of entries
+// (its shape does not depend on values), and sectors share nothing. One
+// blank sector recorded on its own gives that shape once per config (and
+// the coefficient table, in the order a sequential recording meets it: the
+// first sector holds every coefficient the others use); then every sector
+// is synthesized on its own slice system, concurrently, straight into its
+// place: slice_witness_cs for the witness, the packed sink's slices for the
+// engine, slice_recording_cs for the R1CS.
+#include <map>
+#include <mutex>
+#include <tuple>
+
+#include <fmt/format.h>
+
+#include "cuzk/error.hpp"
+#include "cuzk/filecoin/post_circuit.hpp"
+#include "cuzk/r1cs/slice_recording_cs.hpp"
+#include "cuzk/r1cs/slice_witness_cs.hpp"
+#include "cuzk/util/parallel.hpp"
+
+namespace cuzk::filecoin {
+
+namespace {
+
+// One circuit sector's share of everything.
+struct sector_layout {
+    size_t aux = 0, inputs = 0;
+    uint64_t rows = 0;
+    std::array<uint64_t, 3> nnz{};
+    std::vector<fr> table;
+};
+
+sector_layout measure(const post_config& c)
+{
+    const post_circuit blank(c);
+    r1cs::recording_cs cs(1, 0);
+    post_synthesize_sector(cs, post_circuit::tree_shape_of(c), blank.sectors()[0]);
+    sector_layout L;
+    L.aux = cs.num_aux();
+    L.inputs = cs.num_inputs() - 1;
+    const r1cs::pce p = cs.finish();
+    L.rows = p.num_constraints;
+    L.nnz = {p.a.nnz(), p.b.nnz(), p.c.nnz()};
+    L.table.assign(p.coeffs.begin(), p.coeffs.end());
+    return L;
+}
+
+// Cached per shape (what one sector depends on).
+std::shared_ptr<const sector_layout> layout_of(const post_config& c)
+{
+    using key = std::tuple<uint64_t, unsigned, unsigned, unsigned, unsigned>;
+    static std::mutex mu;
+    static std::map<key, std::shared_ptr<const sector_layout>> cache;
+    const key k{c.nodes, c.tree.base, c.tree.sub, c.tree.top, c.circuit_challenges()};
+    {
+        std::lock_guard lk(mu);
+        if (auto it = cache.find(k); it != cache.end()) return it->second;
+    }
+    auto L = std::make_shared<const sector_layout>(measure(c));
+    std::lock_guard lk(mu);
+    return cache.emplace(k, std::move(L)).first->second;
+}
+
+void expect_full(bool full, size_t sector, const char* what)
+{
+    if (!full)
+        throw error(errc::internal, fmt::format("post circuit: sector {} {} less than one sector's layout", sector, what));
+}
+
+std::vector<fr> sized_inputs(size_t sectors, const sector_layout& L)
+{
+    std::vector<fr> inputs(1 + sectors * L.inputs, fr::zero());
+    inputs[0] = fr::one();
+    return inputs;
+}
+
+} // namespace
+
+bool post_circuit::witness(std::vector<fr>& inputs, std::vector<fr>& aux, unsigned threads) const
+{
+    const std::shared_ptr<const sector_layout> L = layout_of(config_);
+    const r1cs::gadgets::tree_shape shape = tree_shape_of(config_);
+    inputs = sized_inputs(sectors_.size(), *L);
+    aux.assign(sectors_.size() * L->aux, fr::zero());
+    parallel_tasks(threads, sectors_.size(), [&](size_t i, unsigned) {
+        r1cs::slice_witness_cs cs(std::span<fr>(aux).subspan(i * L->aux, L->aux), i * L->aux,
+                                  std::span<fr>(inputs).subspan(1 + i * L->inputs, L->inputs), 1 + i * L->inputs);
+        post_synthesize_sector(cs, shape, sectors_[i]);
+        expect_full(cs.full(), i, "wrote");
+    });
+    return true;
+}
+
+bool post_circuit::witness_packed(std::vector<fr>& inputs, r1cs::packed_aux_sink& aux, unsigned threads) const
+{
+    const std::shared_ptr<const sector_layout> L = layout_of(config_);
+    const r1cs::gadgets::tree_shape shape = tree_shape_of(config_);
+    inputs = sized_inputs(sectors_.size(), *L);
+    aux.begin(sectors_.size() * L->aux);
+    parallel_tasks(threads, sectors_.size(), [&](size_t i, unsigned) {
+        const std::unique_ptr<r1cs::packed_slice> s = aux.open(
+            i * L->aux, L->aux, std::span<fr>(inputs).subspan(1 + i * L->inputs, L->inputs), 1 + i * L->inputs);
+        post_synthesize_sector(s->cs(), shape, sectors_[i]);
+        expect_full(s->full(), i, "wrote");
+        s->close();
+    });
+    aux.finish(threads);
+    return true;
+}
+
+std::shared_ptr<const r1cs::pce> record_post_pce(const post_config& config, unsigned threads)
+{
+    const std::shared_ptr<const sector_layout> L = layout_of(config);
+    const post_circuit blank(config);
+    const r1cs::gadgets::tree_shape shape = post_circuit::tree_shape_of(config);
+    const size_t n = blank.sectors().size();
+    const uint64_t inputs = 1 + n * L->inputs, aux = n * L->aux;
+    if (inputs + aux > (uint64_t(1) << 32))
+        throw error(errc::unsupported, fmt::format("record_post_pce: {} variables exceed 2^32", inputs + aux));
+    std::array<uint64_t, 3> nnz{};
+    for (int m = 0; m < 3; ++m) nnz[m] = n * L->nnz[m];
+    r1cs::pce_parts parts(uint32_t(inputs), uint32_t(aux), n * L->rows, nnz, L->table);
+    parallel_tasks(threads, n, [&](size_t i, unsigned) {
+        r1cs::pce_slice at;
+        at.aux_begin = i * L->aux;
+        at.aux_count = L->aux;
+        at.input_begin = 1 + i * L->inputs;
+        at.input_count = L->inputs;
+        at.row_begin = i * L->rows;
+        at.row_count = L->rows;
+        for (int m = 0; m < 3; ++m) {
+            at.nnz_begin[m] = i * L->nnz[m];
+            at.nnz_count[m] = L->nnz[m];
+        }
+        r1cs::slice_recording_cs cs(parts, at);
+        post_synthesize_sector(cs, shape, blank.sectors()[i]);
+        expect_full(cs.full(), i, "recorded");
+    });
+    return std::make_shared<const r1cs::pce>(parts.finish(threads));
+}
+
+} // namespace cuzk::filecoin

@@ -1,0 +1,132 @@
+// cuzk — FallbackPoSt vanilla proofs: made from a sealed test sector, and
+// checked before proving (post.hpp).
+#include <fmt/format.h>
+
+#include "cuzk/error.hpp"
+#include "cuzk/filecoin/poseidon_tree.hpp"
+#include "cuzk/filecoin/post.hpp"
+#include "cuzk/filecoin/replica.hpp"
+#include "cuzk/filecoin/seal.hpp"
+#include "cuzk/util/parallel.hpp"
+#include "sector_dir.hpp"
+
+namespace cuzk::filecoin {
+
+namespace {
+
+// Base levels of a tree of `nodes` leaves in `shape` (nodes fits the shape).
+size_t base_levels(uint64_t nodes, const tree_shape& shape)
+{
+    uint64_t per_tree = nodes / shape.base_trees();
+    size_t k = 0;
+    while (per_tree > 1) {
+        per_tree /= shape.base;
+        ++k;
+    }
+    return k;
+}
+
+// Tree R_last of the sealed sector in `dir`: replica node i = the last
+// layer's label i + data node i (in Fr).
+poseidon_tree load_tree_r_last(const std::string& dir, const seal_config& c, unsigned threads)
+{
+    const io::mapped_file data = detail::map_sector_file(dir, "data.bin", c.sector_bytes());
+    const io::mapped_file labels = detail::map_sector_file(dir, "labels.bin", uint64_t(c.layers) * c.sector_bytes());
+    const uint8_t* last = labels.data() + uint64_t(c.layers - 1) * c.sector_bytes();
+    std::vector<fr> replica(c.nodes);
+    parallel_for(threads, c.nodes, [&](size_t b, size_t e, unsigned) {
+        for (size_t i = b; i < e; ++i) {
+            fr d, l;
+            if (!fr::from_bytes_le(data.data() + 32 * i, d) || !fr::from_bytes_le(last + 32 * i, l))
+                throw error(errc::non_canonical,
+                            fmt::format("{}: node {} of data.bin or labels.bin is not a field element", dir, i));
+            replica[i] = l + d;
+        }
+    });
+    return poseidon_tree(std::move(replica), c.tree, threads);
+}
+
+[[noreturn]] void fail(const std::string& where, const std::string& what)
+{
+    throw error(errc::bad_format, fmt::format("{}: {}", where, what));
+}
+
+void check_inclusion(const post_config& config, const merkle_proof& p, const domain& comm_r_last,
+                     uint64_t challenge, const std::string& where)
+{
+    if (p.root != comm_r_last) fail(where + ".root", "differs from the sector's comm_r_last");
+    if (p.base.size() != base_levels(config.nodes, config.tree) || p.sub.size() != (config.tree.sub ? 1u : 0u) ||
+        p.top.size() != (config.tree.top ? 1u : 0u))
+        fail(where + ".path", fmt::format("has {}+{}+{} levels; a tree of {} nodes ({}) has {}+{}+{}", p.base.size(),
+                                          p.sub.size(), p.top.size(), config.nodes, config.tree.name(),
+                                          base_levels(config.nodes, config.tree), config.tree.sub ? 1 : 0,
+                                          config.tree.top ? 1 : 0));
+    if (!verify_poseidon_proof(p, config.tree)) fail(where, "the path does not reach its root");
+    if (p.leaf_index() != challenge)
+        fail(where + ".path", fmt::format("leads to leaf {}, the challenge is leaf {}", p.leaf_index(), challenge));
+}
+
+void check_sector(const post_config& config, const domain& randomness, const post_public_sector& pub,
+                  const post_sector_proof& proof, uint64_t position, unsigned threads, const std::string& where)
+{
+    if (proof.sector_id != pub.sector_id)
+        fail(where + ".sector_id", fmt::format("is {}, the public sector is {}", proof.sector_id, pub.sector_id));
+    if (proof.comm_r != pub.comm_r) fail(where + ".comm_r", "differs from the public sector's");
+    if (comm_r_of(proof.comm_c, proof.comm_r_last) != pub.comm_r)
+        fail(where, "Poseidon2(comm_c, comm_r_last) is not comm_r");
+    if (proof.inclusion_proofs.size() != config.challenge_count)
+        fail(where + ".inclusion_proofs",
+             fmt::format("{} proofs, {} challenges", proof.inclusion_proofs.size(), config.challenge_count));
+    parallel_for(threads, config.challenge_count, [&](size_t b, size_t e, unsigned) {
+        for (size_t n = b; n < e; ++n) {
+            const uint64_t leaf = post_leaf_challenge(
+                randomness, pub.sector_id,
+                post_challenge_index(config.api, position, config.challenge_count, unsigned(n)), config.nodes);
+            check_inclusion(config, proof.inclusion_proofs[n], proof.comm_r_last, leaf,
+                            fmt::format("{}.inclusion_proofs[{}]", where, n));
+        }
+    });
+}
+
+} // namespace
+
+post_sector_proof post_vanilla_proof(const std::string& dir, const post_config& config,
+                                     std::span<const uint64_t> challenges, unsigned threads)
+{
+    const sector_info info = read_sector_info(dir);
+    const seal_config& c = info.config;
+    if (c.nodes != config.nodes || c.tree != config.tree)
+        throw error(errc::invalid_argument,
+                    fmt::format("{}: the sector has {} nodes in tree {}; {} needs {} nodes in tree {}", dir, c.nodes,
+                                c.tree.name(), config.name, config.nodes, config.tree.name()));
+    const poseidon_tree tree = load_tree_r_last(dir, c, threads);
+    if (tree.root() != info.comm.comm_r_last)
+        throw error(errc::bad_format, fmt::format("{}: the sector's files give comm_r_last = {}, sector.json records {}",
+                                                  dir, to_hex(tree.root()), to_hex(info.comm.comm_r_last)));
+    post_sector_proof p;
+    p.sector_id = info.replica.sector_id;
+    p.comm_r = info.comm.comm_r;
+    p.comm_c = info.comm.comm_c;
+    p.comm_r_last = info.comm.comm_r_last;
+    for (uint64_t leaf : challenges) p.inclusion_proofs.push_back(tree.prove(leaf));
+    return p;
+}
+
+void post_check_vanilla(const post_config& config, const domain& randomness,
+                        std::span<const post_public_sector> sectors, std::span<const post_sector_proof> proofs,
+                        unsigned partition, unsigned threads)
+{
+    if (sectors.empty() || sectors.size() > config.sector_count)
+        throw error(errc::invalid_argument, fmt::format("{}: a partition proves 1..{} sectors, {} given", config.name,
+                                                        config.sector_count, sectors.size()));
+    if (proofs.size() != sectors.size())
+        throw error(errc::invalid_argument, fmt::format("{}: {} vanilla proofs for {} sectors", config.name,
+                                                        proofs.size(), sectors.size()));
+    for (size_t i = 0; i < sectors.size(); ++i) {
+        const uint64_t position = uint64_t(partition) * config.sector_count + i;
+        check_sector(config, randomness, sectors[i], proofs[i], position, threads,
+                     fmt::format("vanilla proof {} (sector {})", i, sectors[i].sector_id));
+    }
+}
+
+} // namespace cuzk::filecoin

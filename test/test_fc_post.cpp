@@ -1,0 +1,285 @@
+// FallbackPoSt (WindowPoSt, WinningPoSt): registered configs, the circuit's
+// size against rust-fil-proofs' asserted counts, vanilla proofs of sealed
+// 2 KiB sectors, the parallel witness and recording against sequential
+// synthesis, and proofs through the engine (CPU backend) that verify.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+
+#include "cuzk/error.hpp"
+#include "cuzk/filecoin/hashers.hpp"
+#include "cuzk/filecoin/post_circuit.hpp"
+#include "cuzk/filecoin/post_prove.hpp"
+#include "cuzk/filecoin/seal.hpp"
+#include "gmp_util.hpp"
+#include "pce_compare.hpp"
+
+using namespace cuzk;
+using namespace cuzk::filecoin;
+
+namespace {
+
+struct counts {
+    size_t inputs, constraints;
+};
+
+counts count(const post_config& c)
+{
+    r1cs::counting_cs cs;
+    post_circuit(c).synthesize(cs);
+    return {cs.num_inputs(), cs.num_constraints()};
+}
+
+domain filled(uint8_t v)
+{
+    domain d;
+    d.fill(v);
+    d[31] = 0;   // a canonical Fr
+    return d;
+}
+
+// Two sealed 2 KiB sectors (ids 3 and 4), sealed once for the whole file.
+const std::vector<std::string>& sealed_sectors()
+{
+    static const std::vector<std::string> dirs = [] {
+        std::vector<std::string> out;
+        for (uint64_t id : {3, 4}) {
+            const auto dir = (std::filesystem::temp_directory_path() /
+                              ("cuzk-test-post-" + std::to_string(test::test_seed()) + "-" + std::to_string(id)))
+                                 .string();
+            replica_source r;
+            r.prover_id = filled(1);
+            r.ticket = filled(2);
+            r.sector_id = id;
+            std::vector<uint8_t> data(registered_seal_proof(5).sector_bytes(), 0);
+            data[32 * id] = uint8_t(id);   // different replicas
+            seal_sector(registered_seal_proof(5), r, data, dir, 2);
+            out.push_back(dir);
+        }
+        return out;
+    }();
+    return dirs;
+}
+
+std::vector<post_sector_proof> vanilla(const post_config& c, const domain& randomness,
+                                       const std::vector<std::string>& dirs)
+{
+    std::vector<uint64_t> ids;
+    for (const auto& d : dirs) ids.push_back(read_sector_info(d).replica.sector_id);
+    const auto challenges = post_sector_challenges(c, randomness, ids);
+    std::vector<post_sector_proof> out;
+    for (size_t i = 0; i < dirs.size(); ++i) out.push_back(post_vanilla_proof(dirs[i], c, challenges[i], 2));
+    return out;
+}
+
+std::vector<post_public_sector> publics(const std::vector<post_sector_proof>& p)
+{
+    std::vector<post_public_sector> out;
+    for (const auto& s : p) out.push_back({s.sector_id, s.comm_r});
+    return out;
+}
+
+} // namespace
+
+TEST_CASE("registered PoSt proofs have Filecoin's shapes", "[filecoin][post]")
+{
+    const post_config w = registered_post_proof(13);
+    CHECK(w.name == "StackedDrgWindow32GiBV1_2");
+    CHECK(w.type == post_type::window);
+    CHECK(w.nodes == (uint64_t(1) << 30));
+    CHECK(w.tree == tree_shape{8, 8, 0});
+    CHECK(w.sector_count == 2349);
+    CHECK(w.challenge_count == 10);
+    CHECK(w.api == api_version::v1_2);
+    CHECK(registered_post_proof(8).api == api_version::v1_0);
+    CHECK(registered_post_proof(9).sector_count == 2300);
+    const post_config win = registered_post_proof(3);
+    CHECK(win.name == "StackedDrgWinning32GiBV1");
+    CHECK(win.circuit_sectors() == 66);
+    CHECK(win.circuit_challenges() == 1);
+    CHECK(registered_post_proof("StackedDrgWindow2KiBV1").registered_id == 5);
+    CHECK_THROWS_AS(registered_post_proof(15), error);
+    CHECK_THROWS_AS(registered_post_proof("StackedDrgWindow1KiBV1"), error);
+    CHECK(w.partitions_for(2349) == 1);
+    CHECK(w.partitions_for(2350) == 2);
+}
+
+TEST_CASE("the PoSt circuit has the sizes rust-fil-proofs asserts", "[filecoin][post]")
+{
+    // storage-proofs-post fallback circuit tests: 5 challenges a sector,
+    // 64 leaves a base tree.
+    const auto custom = [](uint64_t nodes, tree_shape t, unsigned sectors) {
+        return post_config::custom(post_type::window, nodes, t, sectors, 5);
+    };
+    CHECK(count(custom(64, {8, 0, 0}, 3)).inputs == 19);
+    CHECK(count(custom(64, {8, 0, 0}, 3)).constraints == 16869);
+    CHECK(count(custom(256, {8, 4, 0}, 3)).constraints == 22674);
+    CHECK(count(custom(512, {8, 4, 2}, 3)).constraints == 27384);
+    CHECK(count(custom(64, {8, 0, 0}, 2)).inputs == 13);
+    CHECK(count(custom(64, {8, 0, 0}, 2)).constraints == 11246);
+    // The 32 GiB metric test (5 sectors, 10 challenges).
+    CHECK(count(post_config::custom(post_type::window, uint64_t(1) << 30, {8, 8, 0}, 5, 10)).constraints == 266665);
+    // WinningPoSt 32 GiB: 66 circuit sectors of one challenge.
+    const counts win = count(registered_post_proof(3));
+    CHECK(win.inputs == 1 + 66 * 2);
+    CHECK(win.constraints == 66 * (313 + 5302));
+}
+
+TEST_CASE("the 32 and 64 GiB WindowPoSt circuits have filecoin-proofs' constraint counts", "[filecoin][post][slow]")
+{
+    // filecoin-proofs constants.rs: 2349 sectors give 125,279,217
+    // constraints, 2300 (64 GiB) 129,887,900.
+    const counts w32 = count(registered_post_proof(13));
+    CHECK(w32.constraints == 125279217);
+    CHECK(w32.inputs == 1 + 2349 * 11);
+    CHECK(count(registered_post_proof(14)).constraints == 129887900);
+}
+
+TEST_CASE("PoSt challenges follow the documented derivation", "[filecoin][post]")
+{
+    domain r = filled(7);
+    std::vector<uint8_t> pre(r.begin(), r.end());
+    for (uint64_t v : {uint64_t(42), uint64_t(5)})
+        for (int i = 0; i < 8; ++i) pre.push_back(uint8_t(v >> (8 * i)));
+    const digest32 h = sha256(pre);
+    uint64_t x = 0;
+    for (int i = 0; i < 8; ++i) x |= uint64_t(h[i]) << (8 * i);
+    CHECK(post_leaf_challenge(r, 42, 5, 64) == x % 64);
+    CHECK(post_challenge_index(api_version::v1_0, 3, 10, 4) == 34);
+    CHECK(post_challenge_index(api_version::v1_2, 3, 10, 4) == 4);
+    // V1 challenges depend on the sector's position, V1_2 ones do not.
+    const post_config v1 = registered_post_proof(5), v12 = registered_post_proof(10);
+    const std::vector<uint64_t> ids{9, 9};
+    const auto a = post_sector_challenges(v1, r, ids), b = post_sector_challenges(v12, r, ids);
+    CHECK(a[0] != a[1]);
+    CHECK(b[0] == b[1]);
+    const auto s = winning_post_sector_challenge(r, filled(1), 1000, 3);
+    REQUIRE(s.size() == 3);
+    for (uint64_t v : s) CHECK(v < 1000);
+}
+
+TEST_CASE("PoSt vanilla proofs of sealed sectors satisfy the circuit; the parallel witness and R1CS equal "
+          "sequential synthesis",
+          "[filecoin][post]")
+{
+    for (int id : {5, 10, 0}) {
+        const post_config c = registered_post_proof(id);
+        const domain randomness = filled(9);
+        const std::vector<std::string> dirs =
+            c.type == post_type::winning ? std::vector<std::string>{sealed_sectors()[1]} : sealed_sectors();
+        const auto proofs = vanilla(c, randomness, dirs);
+        const auto pubs = publics(proofs);
+        REQUIRE_NOTHROW(post_check_vanilla(c, randomness, pubs, proofs, 0, 2));
+        const post_circuit circuit(c, proofs);
+        r1cs::test_cs t;
+        circuit.synthesize(t);
+        INFO(c.name);
+        CHECK(t.first_unsatisfied() == std::nullopt);
+        const std::vector<fr> expected = post_public_inputs(c, randomness, pubs, 0);
+        REQUIRE(t.inputs().size() == expected.size() + 1);
+        CHECK(std::equal(expected.begin(), expected.end(), t.inputs().begin() + 1));
+
+        r1cs::witness_cs w;
+        circuit.synthesize(w);
+        std::vector<fr> inputs, aux;
+        REQUIRE(circuit.witness(inputs, aux, 3));
+        CHECK(std::ranges::equal(inputs, w.inputs()));
+        CHECK(std::ranges::equal(aux, w.aux()));
+
+        const r1cs::pce seq = r1cs::record(post_circuit(c));
+        const auto par = record_post_pce(c, 3);
+        CHECK(test::first_difference(seq, *par) == "");
+    }
+}
+
+TEST_CASE("PoSt vanilla checks name what is wrong", "[filecoin][post]")
+{
+    const post_config c = registered_post_proof(10);
+    const domain randomness = filled(9);
+    const auto proofs = vanilla(c, randomness, sealed_sectors());
+    const auto pubs = publics(proofs);
+    const auto fails = [&](std::vector<post_sector_proof> p, const std::string& what, const domain& r) {
+        try {
+            post_check_vanilla(c, r, pubs, p, 0, 2);
+        } catch (const error& e) {
+            INFO(e.what());
+            CHECK(e.code() == errc::bad_format);
+            CHECK(std::string(e.what()).find(what) != std::string::npos);
+            return;
+        }
+        FAIL("accepted: " << what);
+    };
+    auto p = proofs;
+    p[1].inclusion_proofs[3].base[1].hashes[2][0] ^= 1;
+    fails(p, "vanilla proof 1 (sector 4).inclusion_proofs[3]", randomness);
+    p = proofs;
+    p[0].comm_c[0] ^= 1;
+    fails(p, "vanilla proof 0 (sector 3): Poseidon2(comm_c, comm_r_last) is not comm_r", randomness);
+    p = proofs;
+    std::swap(p[0].inclusion_proofs[0], p[0].inclusion_proofs[1]);
+    fails(p, "inclusion_proofs[0].path", randomness);
+    domain other = randomness;
+    other[0] ^= 1;
+    fails(proofs, "the challenge is leaf", other);
+}
+
+TEST_CASE("WindowPoSt and WinningPoSt proofs through the engine verify; other randomness or sectors do not",
+          "[filecoin][post]")
+{
+    pipeline::engine_config ec;
+    ec.synth_workers = 1;
+    ec.device_threads = 2;
+    pipeline::engine eng(ec);
+    const domain randomness = filled(9);
+    for (int id : {5, 10, 0}) {
+        const post_config c = registered_post_proof(id);
+        INFO(c.name);
+        const post_key k = post_dev_setup(c, false, 2);
+        const auto key = eng.add_key(k.pk, k.pce, k.density, {c.name});
+        const std::vector<std::string> dirs =
+            c.type == post_type::winning ? std::vector<std::string>{sealed_sectors()[0]} : sealed_sectors();
+        const auto proofs = vanilla(c, randomness, dirs);
+        const auto pubs = publics(proofs);
+        const std::vector<uint8_t> proof = post_prove(eng, key, c, randomness, proofs, 0, 2);
+        REQUIRE(proof.size() == 192);
+        CHECK(post_verify(k.pk->vk, proof, c, randomness, pubs));
+        domain other = randomness;
+        other[3] ^= 1;
+        CHECK_FALSE(post_verify(k.pk->vk, proof, c, other, pubs));
+        auto swapped = pubs;
+        swapped[0].comm_r[0] ^= 1;
+        CHECK_FALSE(post_verify(k.pk->vk, proof, c, randomness, swapped));
+        CHECK_THROWS_AS(post_verify(k.pk->vk, std::vector<uint8_t>(384), c, randomness, pubs), error);
+        if (c.type == post_type::window) {
+            // One sector alone (its challenges for position 0): the partition
+            // repeats it to fill its two places.
+            const auto one = vanilla(c, randomness, {sealed_sectors()[1]});
+            const auto p1 = post_prove(eng, key, c, randomness, one, 0, 2);
+            CHECK(post_verify(k.pk->vk, p1, c, randomness, publics(one)));
+        }
+    }
+}
+
+TEST_CASE("a WindowPoSt of more sectors than a partition holds is several partitions", "[filecoin][post]")
+{
+    // A custom shape of one sector a partition: two sectors are two partitions,
+    // the second numbered 1 (V1 challenges depend on it).
+    const post_config c = post_config::custom(post_type::window, 64, {8, 0, 0}, 1, 4, api_version::v1_0);
+    pipeline::engine_config ec;
+    ec.synth_workers = 1;
+    ec.device_threads = 2;
+    pipeline::engine eng(ec);
+    const post_key k = post_dev_setup(c, false, 2);
+    const auto key = eng.add_key(k.pk, k.pce, k.density, {"post"});
+    const domain randomness = filled(5);
+    const auto proofs = vanilla(c, randomness, sealed_sectors());
+    const auto proof = post_prove(eng, key, c, randomness, proofs, 0, 2);
+    REQUIRE(proof.size() == 384);
+    CHECK(post_verify(k.pk->vk, proof, c, randomness, publics(proofs)));
+    // The second sector alone, proved as partition 1 (as a scheduler that
+    // sends one partition per call does), verifies as partition 1 only.
+    const std::vector<post_sector_proof> second{proofs[1]};
+    const auto p1 = post_prove(eng, key, c, randomness, second, 1, 2);
+    CHECK(post_verify(k.pk->vk, p1, c, randomness, publics(second), 1));
+    CHECK_FALSE(post_verify(k.pk->vk, p1, c, randomness, publics(second), 0));
+}
