@@ -8,6 +8,7 @@
 //   jobs.cpp      waiting for jobs and reading their results
 //   borrowed.cpp  host-synthesized partitions borrowed until read; query densities
 //   porep.cpp     Filecoin PoRep C2: keys, submission from C1 JSON, verification
+//   post.cpp      Filecoin PoSt (WindowPoSt, WinningPoSt): keys, submission from vanilla proofs, verification
 // registry.hpp holds the handle registry and the exception boundary
 // (guard) they all use; objects.hpp the objects behind the handles.
 #include "objects.hpp"

@@ -1044,6 +1044,94 @@ CUZK_API cuzk_status cuzk_porep_verify(int32_t* out, const cuzk_key* key, const 
                                        const uint8_t* seed, const uint8_t* comm_d, const uint8_t* comm_r,
                                        const uint8_t* proof, size_t proof_len);
 
+/* ==== Filecoin PoSt (WindowPoSt, WinningPoSt) ==================================== */
+/* Proving vanilla PoSt proofs (the bytes filecoin-proofs-api's
+ * generate_single_vanilla_proof returns, one per sector: bincode of
+ * FallbackPoStSectorProof; docs/FORMATS.md) into Groth16 proofs, 192 bytes
+ * a partition, and verifying them. A WindowPoSt partition proves up to
+ * sector_count sectors (32 GiB: 2349; a short partition repeats its last
+ * sector); WinningPoSt proves one sector. */
+
+#define CUZK_POST_CUSTOM (-1) /* registered_proof of a custom (test) shape */
+#define CUZK_POST_WINNING 0u
+#define CUZK_POST_WINDOW 1u
+
+/* A PoSt proof type: a Filecoin RegisteredPoStProof (0 … 4 WinningPoSt
+ * 2KiB … 64GiB, 5 … 9 WindowPoSt V1, 10 … 14 WindowPoSt V1_2) or a custom
+ * shape. For a registered proof only registered_proof is read. */
+typedef struct cuzk_post_shape {
+    uint32_t struct_size;      /* sizeof(cuzk_post_shape) */
+    int32_t registered_proof;  /* 0 … 14, or CUZK_POST_CUSTOM */
+    uint32_t type;             /* custom: CUZK_POST_WINNING or CUZK_POST_WINDOW */
+    uint32_t api;              /* custom: CUZK_POREP_API_1_0, or _1_2 (WindowPoSt only) */
+    uint64_t nodes;            /* custom: 32-byte nodes of a sector */
+    uint32_t sector_count;     /* custom: sectors a partition (WinningPoSt: 1) */
+    uint32_t challenge_count;  /* custom: challenges a sector */
+    uint32_t tree_base, tree_sub, tree_top; /* custom: tree R_last's arities, 0 = no such level */
+    uint32_t reserved;         /* 0 */
+} cuzk_post_shape;
+
+/* Sets struct_size and clears the rest (registered_proof =
+ * CUZK_POST_CUSTOM). Errors: CUZK_ERR_NULL. */
+CUZK_API cuzk_status cuzk_post_shape_init(cuzk_post_shape* out);
+/* Writes the whole struct for registered proof `id`, every field filled.
+ * Errors: CUZK_ERR_NULL, CUZK_ERR_INVALID_ARGUMENT (unknown id). */
+CUZK_API cuzk_status cuzk_post_shape_registered(cuzk_post_shape* out, int32_t id);
+
+/* The challenged leaves of each of n sectors (sector_ids, borrowed; the list
+ * a prover proves, in order: WindowPoSt V1 challenges depend on a sector's
+ * position in it) for the 32-byte randomness: challenge_count leaves a
+ * sector written to out[i · challenge_count + j]; out_count (in: room in
+ * out, in leaves; out: leaves written or needed).
+ * Errors: CUZK_ERR_NULL, CUZK_ERR_STRUCT_SIZE, CUZK_ERR_INVALID_ARGUMENT (an
+ * invalid shape; WinningPoSt with n != 1), CUZK_ERR_BUFFER_TOO_SMALL. */
+CUZK_API cuzk_status cuzk_post_sector_challenges(uint64_t* out, size_t* out_count, const cuzk_post_shape* shape,
+                                                 const uint8_t* randomness, const uint64_t* sector_ids, size_t n);
+
+/* A PoSt proving key for `shape`'s circuit from a bellperson .params file
+ * (e.g. Filecoin's v28-proof-of-spacetime-fallback-…params), mapped as
+ * cuzk_porep_key_load does; the circuit is recorded and kept with the key.
+ * Errors: as cuzk_porep_key_load. */
+CUZK_API cuzk_status cuzk_post_key_load(cuzk_key** out, const cuzk_post_shape* shape, const char* params_path,
+                                        uint32_t threads, char* err, size_t err_len);
+/* A development PoSt key for `shape` (NOT FOR PRODUCTION: see
+ * cuzk_key_setup_dev). Errors: as cuzk_porep_key_setup_dev. */
+CUZK_API cuzk_status cuzk_post_key_setup_dev(cuzk_key** out, const cuzk_post_shape* shape, uint32_t threads,
+                                             char* err, size_t err_len);
+
+/* Queues the PoSt of n sectors: vanilla[i] (vanilla_len[i] bytes, borrowed
+ * for the call) is sector i's vanilla proof; the sectors are proved as
+ * partitions first_partition, first_partition + 1, … of sector_count each
+ * (a host that proves one partition a call passes that partition's sectors
+ * and its index; WinningPoSt: n = 1, first_partition 0). Every proof is
+ * read strictly and checked (comm_r = Poseidon2(comm_c, comm_r_last), each
+ * path to comm_r_last, each leaf the challenged one for `randomness`)
+ * before anything is queued, under key_id, a PoSt key of the shape's
+ * circuit. cuzk_job_proofs then gives 192 bytes a partition.
+ * Errors: CUZK_ERR_NULL, CUZK_ERR_INVALID_HANDLE, CUZK_ERR_BAD_LENGTH and
+ * CUZK_ERR_BAD_FORMAT (a vanilla proof that does not read or check: the
+ * message names the sector, its index and the field),
+ * CUZK_ERR_NON_CANONICAL, CUZK_ERR_INVALID_ARGUMENT (unknown key id, a key
+ * that is not a PoSt key of this shape, n = 0, WinningPoSt with n != 1), and
+ * those of cuzk_engine_submit. */
+CUZK_API cuzk_status cuzk_post_submit(cuzk_job** out, cuzk_engine* engine, uint32_t key_id,
+                                      const uint8_t* randomness, const uint8_t* const* vanilla,
+                                      const size_t* vanilla_len, size_t n, uint32_t first_partition,
+                                      const cuzk_job_options* opt);
+
+/* Verifies a PoSt proof (192 bytes a partition, borrowed) of n sectors
+ * (sector_ids and comm_rs: n numbers and 32 · n bytes, borrowed, in the
+ * prover's order) for `randomness`, partitions numbered from
+ * first_partition, with `key` (a PoSt key or a verifying key of the
+ * circuit). *out = 1 valid, 0 not (status CUZK_OK).
+ * Errors: CUZK_ERR_NULL, CUZK_ERR_INVALID_HANDLE, CUZK_ERR_STRUCT_SIZE,
+ * CUZK_ERR_BAD_LENGTH (proof_len), CUZK_ERR_NON_CANONICAL (a comm_r),
+ * CUZK_ERR_INVALID_ARGUMENT (an invalid shape; a key of another circuit or a
+ * BN254 key), decoding codes for a proof that does not decode (*out = 0). */
+CUZK_API cuzk_status cuzk_post_verify(int32_t* out, const cuzk_key* key, const cuzk_post_shape* shape,
+                                      const uint8_t* randomness, const uint64_t* sector_ids, const uint8_t* comm_rs,
+                                      size_t n, uint32_t first_partition, const uint8_t* proof, size_t proof_len);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

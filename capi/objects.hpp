@@ -9,6 +9,7 @@
 
 #include "registry.hpp"
 
+#include "cuzk/filecoin/post.hpp"
 #include "cuzk/filecoin/types.hpp"
 #include "cuzk/groth16/types.hpp"
 #include "cuzk/groth16/verifier.hpp"
@@ -21,7 +22,7 @@
 
 namespace cuzk::capi {
 
-// ---- keys (keys.cpp, porep.cpp) ------------------------------------------------------------
+// ---- keys (keys.cpp, porep.cpp, post.cpp) ------------------------------------------------------------
 struct key_obj final : object {
     static constexpr kind static_kind = kind::key;
     kind get_kind() const noexcept override { return static_kind; }
@@ -39,6 +40,7 @@ struct key_obj final : object {
     std::optional<groth16::query_density> density;    // known for dev-setup bellperson keys and PoRep keys
     std::shared_ptr<const r1cs::pce> own_pce;         // the key's own circuit (PoRep keys)
     std::optional<filecoin::seal_config> porep;       // the PoRep shape of a PoRep key
+    std::optional<filecoin::post_config> post;        // the PoSt proof type of a PoSt key
 
     // The key's curve. A BN254 key (a bn128 .zkey) is held by pk_bn254 and
     // vk_bn254 alone: every BLS12-381 member above is empty for it (pk null,
@@ -137,13 +139,14 @@ struct timeline_buffer_obj final : object {
     std::vector<std::unique_ptr<c_event>> drained;   // the last drain's events (their strings)
 };
 
-// ---- engine and jobs (engine.cpp, jobs.cpp, borrowed.cpp, porep.cpp) -----------------------
+// ---- engine and jobs (engine.cpp, jobs.cpp, borrowed.cpp, porep.cpp, post.cpp) -----------------------
 struct engine_key {
     std::shared_ptr<const groth16::proving_key> pk;   // null for a BN254 key
     std::shared_ptr<const r1cs::pce> pce;
     std::string name;
     std::optional<filecoin::seal_config> porep;   // set for a PoRep key (cuzk_porep_c2_submit)
     std::shared_ptr<const groth16::proving_key_t<bn254_curve>> pk_bn254;   // set for a BN254 key only
+    std::optional<filecoin::post_config> post;    // set for a PoSt key (cuzk_post_submit)
     bool bn254() const noexcept { return pk_bn254 != nullptr; }
 };
 

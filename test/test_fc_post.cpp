@@ -283,3 +283,33 @@ TEST_CASE("a WindowPoSt of more sectors than a partition holds is several partit
     CHECK(post_verify(k.pk->vk, p1, c, randomness, publics(second), 1));
     CHECK_FALSE(post_verify(k.pk->vk, p1, c, randomness, publics(second), 0));
 }
+
+TEST_CASE("synthetic PoSt vanilla proofs of full-size sectors pass the check and satisfy the circuit",
+          "[filecoin][post]")
+{
+    // 32 GiB sectors (tree 8-8-0), three a partition; and 64 GiB WinningPoSt.
+    const post_config w = post_config::custom(post_type::window, uint64_t(1) << 30, {8, 8, 0}, 3, 10,
+                                              api_version::v1_2);
+    const post_config win = registered_post_proof(4);
+    const domain randomness = filled(3);
+    for (const post_config& c : {w, win}) {
+        INFO(c.name);
+        const size_t n = c.type == post_type::winning ? 1 : 5;
+        const auto proofs = post_synthetic_vanilla(c, randomness, n, 77, 1000, 2);
+        REQUIRE(proofs.size() == n);
+        CHECK(proofs == post_synthetic_vanilla(c, randomness, n, 77, 1000, 1));
+        const auto pubs = publics(proofs);
+        const unsigned P = c.partitions_for(n);
+        for (unsigned k = 0; k < P; ++k) {
+            const size_t first = size_t(k) * c.sector_count, m = std::min<size_t>(c.sector_count, n - first);
+            const std::span<const post_sector_proof> part(proofs.data() + first, m);
+            const std::span<const post_public_sector> ppub(pubs.data() + first, m);
+            REQUIRE_NOTHROW(post_check_vanilla(c, randomness, ppub, part, k, 2));
+            r1cs::test_cs t;
+            post_circuit(c, part).synthesize(t);
+            CHECK(t.first_unsatisfied() == std::nullopt);
+            const auto expected = post_public_inputs(c, randomness, ppub, k);
+            CHECK(std::equal(expected.begin(), expected.end(), t.inputs().begin() + 1));
+        }
+    }
+}

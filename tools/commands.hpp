@@ -16,5 +16,6 @@ int cmd_verify(args a);
 int cmd_waterfall(args a);
 int cmd_bench(args a);
 int cmd_porep(args a);
+int cmd_post(args a);
 
 } // namespace cuzk::cli

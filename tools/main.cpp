@@ -41,6 +41,9 @@ const command commands[] = {
      "the waterfall, utilisation and bottleneck of a timeline or curio log"},
     {"porep", cuzk::cli::cmd_porep, "porep <command> ...",
      "Filecoin PoRep: seal a test sector, C1, C2, check, labels, parents, poseidon, inputs"},
+    {"post", cuzk::cli::cmd_post, "post <command> ...",
+     "Filecoin PoSt (WindowPoSt, WinningPoSt): challenges, vanilla proofs of sealed test sectors, circuit, setup, "
+     "prove, verify"},
 };
 
 void print_synopsis(FILE* out, const char* synopsis, const char* first, const char* rest)

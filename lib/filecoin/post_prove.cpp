@@ -75,23 +75,30 @@ post_key map_post_key(const post_config& config, const std::string& params_path,
     return k;
 }
 
-std::vector<uint8_t> post_prove(pipeline::engine& engine, pipeline::key_id key, const post_config& config,
-                                const domain& randomness, std::span<const post_sector_proof> proofs,
-                                unsigned first_partition, unsigned threads)
+pipeline::proof_request post_proof_request(pipeline::key_id key, const post_config& config, const domain& randomness,
+                                           std::span<const post_sector_proof> proofs, unsigned first_partition,
+                                           unsigned threads)
 {
     check_count(config, proofs.size());
     const std::vector<post_public_sector> sectors = public_sectors(proofs);
-    const unsigned P = config.partitions_for(proofs.size());
     pipeline::proof_request req;
     req.key = key;
-    for (unsigned k = 0; k < P; ++k) {
+    for (unsigned k = 0; k < config.partitions_for(proofs.size()); ++k) {
         const auto part = partition_of(proofs, config, k);
         post_check_vanilla(config, randomness, partition_of(std::span<const post_public_sector>(sectors), config, k),
                            part, first_partition + k, threads);
         req.partitions.emplace_back(std::in_place_type<pipeline::circuit_partition>,
                                     pipeline::circuit_partition{std::make_shared<const post_circuit>(config, part)});
     }
-    const pipeline::job_handle h = engine.submit(std::move(req));
+    return req;
+}
+
+std::vector<uint8_t> post_prove(pipeline::engine& engine, pipeline::key_id key, const post_config& config,
+                                const domain& randomness, std::span<const post_sector_proof> proofs,
+                                unsigned first_partition, unsigned threads)
+{
+    const pipeline::job_handle h =
+        engine.submit(post_proof_request(key, config, randomness, proofs, first_partition, threads));
     const pipeline::job_result& r = h.wait();
     if (r.status != pipeline::job_status::completed) throw error(r.code == errc::ok ? errc::internal : r.code, r.message);
     std::vector<uint8_t> out;

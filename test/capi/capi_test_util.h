@@ -50,7 +50,7 @@ static int g_checks = 0;
     } while (0)
 
 /* A scalar from a small integer. */
-static void sc(uint8_t out[32], long long v)
+static inline void sc(uint8_t out[32], long long v)
 {
     if (cuzk_scalar_from_i64(out, (int64_t)v) != CUZK_OK) {
         fprintf(stderr, "cuzk_scalar_from_i64 failed\n");
@@ -58,7 +58,7 @@ static void sc(uint8_t out[32], long long v)
     }
 }
 
-static cuzk_term term(uint32_t var, long long coeff)
+static inline cuzk_term term(uint32_t var, long long coeff)
 {
     cuzk_term t;
     t.var = var;
@@ -76,7 +76,7 @@ static char g_msg[2048];
  *   c1: t · ONE = z − 3·ONE
  *   c2: (x + y) · (2·ONE) = s
  * so z = x·y + 3 is public. Witness: inputs [1, z], aux [x, y, t, s]. */
-static cuzk_pce* record_small_circuit(void)
+static inline cuzk_pce* record_small_circuit(void)
 {
     cuzk_recorder* rec = NULL;
     cuzk_pce* pce = NULL;
@@ -116,7 +116,7 @@ static cuzk_pce* record_small_circuit(void)
 }
 
 /* The small circuit's witness for x, y: inputs (2 scalars), aux (4 scalars). */
-static void small_witness(uint8_t inputs[64], uint8_t aux[128], long long x, long long y)
+static inline void small_witness(uint8_t inputs[64], uint8_t aux[128], long long x, long long y)
 {
     sc(inputs, 1);
     sc(inputs + 32, x * y + 3);

@@ -11,7 +11,8 @@ fail() { echo "FAIL $*"; fails=$((fails + 1)); }
 forms=(demo info setup prove verify bench waterfall porep
        "setup sha256" "prove sha256" "verify sha256"
        "porep seal" "porep c1" "porep check" "porep circuit" "porep setup" "porep c2" "porep verify"
-       "porep labels" "porep parents" "porep poseidon" "porep inputs")
+       "porep labels" "porep parents" "porep poseidon" "porep inputs"
+       post "post challenges" "post vanilla" "post circuit" "post setup" "post prove" "post verify")
 
 # help <form>: `cuzk <form> --help` and `-h`
 check_help() {
@@ -36,13 +37,13 @@ check_unknown_flag() {
 
 for form in "${forms[@]}"; do
   check_help "$form"
-  [[ $form == porep ]] || check_unknown_flag "$form"
+  [[ $form == porep || $form == post ]] || check_unknown_flag "$form"
 done
 rm -f /tmp/cuzk-help-err.$$
 
 # The program's own usage: every command listed, with exit 0.
 out=$("$CUZK" --help 2>&1) || fail "cuzk --help: exit $?"
-for c in demo info setup prove verify bench waterfall porep; do
+for c in demo info setup prove verify bench waterfall porep post; do
   [[ $out == *"cuzk $c "* ]] || fail "cuzk --help does not list '$c'"
 done
 # The sha256 forms as --help lists them are the forms the commands accept.

@@ -118,3 +118,20 @@ void post_check_vanilla(const post_config& config, const domain& randomness,
                         unsigned partition, unsigned threads = 0);
 
 } // namespace cuzk::filecoin
+
+namespace cuzk::filecoin {
+
+// Vanilla proofs of `sectors` made-up sectors for `config` without sealing
+// anything (benchmarks and tests of full-size circuits): sector i has number
+// first_sector + i, each challenged leaf a value, and a sparse tree R_last
+// (every untouched subtree next to a touched path one value standing for its
+// hash, the touched nodes hashed up to one root), a random comm_c and
+// comm_r = Poseidon2(comm_c, comm_r_last). Values are
+// trunc(SHA-256("cuzk-synthetic-post" ‖ seed ‖ tag ‖ a ‖ b ‖ c)), integers
+// u64 LE. The proofs pass post_check_vanilla for `randomness` (the sectors
+// at positions 0, 1, … of the list); the same arguments give the same proofs.
+std::vector<post_sector_proof> post_synthetic_vanilla(const post_config& config, const domain& randomness,
+                                                      size_t sectors, uint64_t seed, uint64_t first_sector = 1,
+                                                      unsigned threads = 0);
+
+} // namespace cuzk::filecoin

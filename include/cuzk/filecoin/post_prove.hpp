@@ -43,6 +43,12 @@ std::vector<uint8_t> post_prove(pipeline::engine& engine, pipeline::key_id key, 
                                 const domain& randomness, std::span<const post_sector_proof> proofs,
                                 unsigned first_partition = 0, unsigned threads = 0);
 
+// The engine job post_prove submits, for a caller that submits and waits
+// itself (the C ABI): the same checks, one circuit a partition.
+pipeline::proof_request post_proof_request(pipeline::key_id key, const post_config& config, const domain& randomness,
+                                           std::span<const post_sector_proof> proofs, unsigned first_partition = 0,
+                                           unsigned threads = 0);
+
 // True when `proof` (192 bytes per partition) verifies for the sectors (the
 // verifier's list, in the prover's order) and the randomness, partitions
 // numbered from first_partition. errc::bad_length for a proof of the wrong

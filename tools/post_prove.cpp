@@ -1,0 +1,203 @@
+// `cuzk post circuit | setup | prove | verify`: the PoSt circuit's size, a
+// development key, Groth16 proofs of vanilla proof files through the proving
+// engine, and their verification.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <memory>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "cuzk/error.hpp"
+#include "cuzk/filecoin/post_bincode.hpp"
+#include "cuzk/filecoin/post_circuit.hpp"
+#include "cuzk/filecoin/post_prove.hpp"
+#include "cuzk/io/bellperson.hpp"
+#include "cuzk/io/mapped_file.hpp"
+#include "cuzk/util/parallel.hpp"
+#include "cli_util.hpp"
+#include "post_commands.hpp"
+
+namespace cuzk::cli::post {
+
+using io::json;
+using porep::hex32;
+using porep::print_result;
+using porep::use_gpu;
+namespace fc = filecoin;
+
+namespace {
+
+using steady = std::chrono::steady_clock;
+double secs_since(steady::time_point t0) { return std::chrono::duration<double>(steady::now() - t0).count(); }
+
+std::string shape_of(const fc::post_config& c)
+{
+    return fmt::format("{} sectors x {} challenges, {} nodes, tree {}", c.circuit_sectors(), c.circuit_challenges(),
+                       c.nodes, c.tree.name());
+}
+
+// The key prove uses: a .params file (mapped on the GPU, where the engine
+// decodes its points onto the devices; decoded here for the CPU prover), or
+// (--dev-key) a development key made in memory, its .vk written when --vk is given.
+fc::post_key prove_key(const options& o, const fc::post_config& c, bool gpu, unsigned threads)
+{
+    if (o.has("--params") == o.has("--dev-key")) throw usage_error("give exactly one of --params and --dev-key");
+    if (o.has("--vk") && !o.has("--dev-key")) throw usage_error("--vk goes with --dev-key");
+    const auto t0 = steady::now();
+    if (o.has("--params")) {
+        fc::post_key k = gpu ? fc::map_post_key(c, o.get("--params"), threads)
+                             : fc::load_post_key(c, o.get("--params"), threads);
+        std::fprintf(stderr, "cuzk post prove: key %s %s, with its circuit, in %.1f s\n", o.get("--params").c_str(),
+                     gpu ? "mapped (decoded onto the devices as the engine registers it)" : "loaded", secs_since(t0));
+        return k;
+    }
+    fc::post_key k = fc::post_dev_setup(c, gpu, threads);
+    std::fprintf(stderr, "cuzk post prove: development key (NOT a trusted ceremony) made on the %s in %.1f s\n",
+                 gpu ? "GPU" : "CPU", secs_since(t0));
+    if (o.has("--vk")) io::write_vk(o.get("--vk"), k.pk->vk);
+    return k;
+}
+
+// --sectors ID:COMM_R,...
+std::vector<fc::post_public_sector> parse_sectors(const std::string& list)
+{
+    std::vector<fc::post_public_sector> out;
+    for (size_t pos = 0; pos <= list.size();) {
+        size_t comma = list.find(',', pos);
+        if (comma == std::string::npos) comma = list.size();
+        const std::string item = list.substr(pos, comma - pos);
+        const size_t colon = item.find(':');
+        if (colon == std::string::npos)
+            throw usage_error(fmt::format("--sectors: expected ID:COMM_R (64 hex digits), got '{}'", item));
+        fc::post_public_sector s;
+        s.sector_id = parse_u64("--sectors", item.substr(0, colon), 0, UINT64_MAX);
+        try {
+            s.comm_r = fc::parse_hex32(item.substr(colon + 1), fmt::format("--sectors: sector {}'s comm_r", s.sector_id));
+        } catch (const error& e) {
+            throw usage_error(e.what());
+        }
+        out.push_back(s);
+        pos = comma + 1;
+    }
+    return out;
+}
+
+} // namespace
+
+int post_circuit_cmd(const options& o)
+{
+    const fc::post_config c = parse_post_proof(o);
+    const auto t0 = steady::now();
+    r1cs::counting_cs cs;
+    fc::post_circuit(c).synthesize(cs);
+    print_result(json::object({{"registered_proof", json::string(c.name)},
+                               {"shape", json::string(shape_of(c))},
+                               {"constraints", json::number(uint64_t(cs.num_constraints()))},
+                               {"inputs", json::number(uint64_t(cs.num_inputs()))},
+                               {"aux", json::number(uint64_t(cs.num_aux()))},
+                               {"seconds", json::number(fmt::format("{:.3f}", secs_since(t0)))}}),
+                 o.has("--json"));
+    return 0;
+}
+
+int post_setup(const options& o)
+{
+    const fc::post_config c = parse_post_proof(o);
+    const bool gpu = use_gpu(o);
+    const unsigned threads = unsigned(o.get_u64_or("--threads", 0, 1024, 0));
+    const std::string& out = o.get("--out");
+    const std::string& vk = o.get("--vk");
+    const auto t0 = steady::now();
+    std::fprintf(stderr, "cuzk post setup: recording the %s circuit (%s) and making the key on the %s\n", c.name.c_str(),
+                 shape_of(c).c_str(), gpu ? "GPU" : "CPU");
+    const fc::post_key k = fc::post_dev_setup(c, gpu, threads);
+    std::fprintf(stderr, "cuzk post setup: key made in %.1f s (single-party development key, NOT a trusted ceremony)\n",
+                 secs_since(t0));
+    io::write_params(out, *k.pk);
+    io::write_vk(vk, k.pk->vk);
+    print_result(json::object({{"params", json::string(out)},
+                               {"vk", json::string(vk)},
+                               {"registered_proof", json::string(c.name)},
+                               {"constraints", json::number(uint64_t(k.pce->num_constraints))},
+                               {"inputs", json::number(uint64_t(k.pce->num_inputs))},
+                               {"aux", json::number(uint64_t(k.pce->num_aux))}}),
+                 o.has("--json"));
+    return 0;
+}
+
+int post_prove_cmd(const options& o)
+{
+    const fc::post_config c = parse_post_proof(o);
+    const fc::domain randomness = hex32(o, "--randomness");
+    const unsigned first = parse_partition(o, c);
+    const std::string& out = o.get("--out");
+    const unsigned threads = unsigned(o.get_u64_or("--threads", 0, 1024, 0));
+    const std::vector<std::string>& files = o.positional();
+    if (c.type == fc::post_type::winning && files.size() != 1)
+        throw usage_error(fmt::format("{} proves one sector: give one vanilla proof file, not {}", c.name, files.size()));
+
+    std::vector<fc::post_sector_proof> proofs;
+    for (const std::string& f : files) {
+        const io::mapped_file m(f);
+        fc::post_sector_proof p = fc::post_vanilla_from_bincode(m.bytes(), c, f);
+        // Another proof type's file of the same tree reads; say so here, by name.
+        if (p.inclusion_proofs.size() != c.challenge_count)
+            throw error(errc::bad_format,
+                        fmt::format("{}: sector {}: {} challenges, {} has {} (a vanilla proof of another PoSt type?)", f,
+                                    p.sector_id, p.inclusion_proofs.size(), c.name, c.challenge_count));
+        proofs.push_back(std::move(p));
+    }
+    const unsigned partitions = c.partitions_for(proofs.size());
+
+    const bool gpu = use_gpu(o);
+    const fc::post_key k = prove_key(o, c, gpu, threads);
+    pipeline::engine_config ec;
+    ec.backend = gpu ? pipeline::engine_backend::cuda : pipeline::engine_backend::cpu;
+    const device_choice dc = parse_devices(o, gpu);
+    ec.cuda_devices = dc.cuda;
+    ec.devices = gpu ? 0 : dc.cpu;
+    ec.synth_workers = std::min(2u, partitions);
+    // Each synthesis runs the circuit's parallel witness on its share of the cores.
+    ec.synth_threads = std::max(1u, resolve_threads(threads) / ec.synth_workers);
+    ec.device_threads = threads;
+    pipeline::engine eng(ec);
+    const auto key = fc::add_porep_key(eng, k, pipeline::key_options{c.name});
+
+    std::fprintf(stderr, "cuzk post prove: proving %s as %s from partition %u on the %s\n",
+                 count_of(proofs.size(), "sector").c_str(), count_of(partitions, "partition").c_str(), first,
+                 gpu ? "GPU" : "CPU");
+    const auto t0 = steady::now();
+    const std::vector<uint8_t> proof = fc::post_prove(eng, key, c, randomness, proofs, first, threads);
+    const double seconds = secs_since(t0);
+    io::output_file f(out);
+    f.write(proof);
+    f.close();
+    print_result(json::object({{"proof", json::string(out)},
+                               {"registered_proof", json::string(c.name)},
+                               {"sectors", json::number(uint64_t(proofs.size()))},
+                               {"partitions", json::number(uint64_t(partitions))},
+                               {"first_partition", json::number(uint64_t(first))},
+                               {"bytes", json::number(uint64_t(proof.size()))},
+                               {"backend", json::string(gpu ? "cuda" : "cpu")},
+                               {"seconds", json::number(fmt::format("{:.3f}", seconds))}}),
+                 o.has("--json"));
+    return 0;
+}
+
+int post_verify_cmd(const options& o)
+{
+    const fc::post_config c = parse_post_proof(o);
+    const fc::domain randomness = hex32(o, "--randomness");
+    const std::vector<fc::post_public_sector> sectors = parse_sectors(o.get("--sectors"));
+    const unsigned first = parse_partition(o, c);
+    const groth16::verifying_key vk = read_as("--vk", [&] { return io::read_vk(o.get("--vk")); });
+    const std::string& path = o.positional()[0];
+    const io::mapped_file proof(path);
+    const bool valid = read_as(path, [&] { return fc::post_verify(vk, proof.bytes(), c, randomness, sectors, first); });
+    print_result(json::object({{"valid", json::boolean(valid)}}), o.has("--json"));
+    return valid ? 0 : 1;
+}
+
+} // namespace cuzk::cli::post
