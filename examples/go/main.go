@@ -11,6 +11,12 @@
 // With -c1 FILE -prover-id HEX -sector-id N it then proves that C1 output
 // (PoRep C2) and verifies the proof (porep.go).
 //
+// With -post-vanilla PREFIX it proves the vanilla proofs PREFIX-window-0 and
+// -1.vanilla of two 2 KiB sectors (StackedDrgWindow2KiBV1_2, randomness
+// 0x05 × 31 ‖ 0x00; test_capi_post_fixture writes them) as one WindowPoSt
+// partition and verifies the proof (post.go); without it that part is
+// skipped.
+//
 // Build: see README.md (pkg-config cuzk, or CGO_CFLAGS / CGO_LDFLAGS by hand).
 package main
 
@@ -250,6 +256,8 @@ func main() {
 	c1 := flag.String("c1", "", "a C1 output (JSON) to prove with PoRep C2 and verify")
 	prover := flag.String("prover-id", "", "the sector's prover id, 64 hex digits (with -c1)")
 	sector := flag.Uint64("sector-id", 0, "the sector number (with -c1)")
+	postVanilla := flag.String("post-vanilla", "", "prefix of 2 KiB WindowPoSt vanilla proofs (PREFIX-window-0.vanilla, "+
+		"-1.vanilla, as test_capi_post_fixture writes them) to prove and verify")
 	flag.Parse()
 	if err := run(); err != nil {
 		fmt.Println("cuzk-go: FAIL:", err)
@@ -262,6 +270,17 @@ func main() {
 			os.Exit(1)
 		}
 		summary += fmt.Sprintf("; PoRep proof of %d partition(s) verified", parts)
+	}
+	if *postVanilla != "" {
+		sectors, err := runPoSt(*postVanilla)
+		if err != nil {
+			fmt.Println("cuzk-go: FAIL: post:", err)
+			os.Exit(1)
+		}
+		summary += fmt.Sprintf("; PoSt proof of %d sectors verified", sectors)
+	} else {
+		fmt.Println("cuzk-go: post: skipped (no -post-vanilla PREFIX: it needs vanilla proofs of 2 KiB sectors, " +
+			"e.g. from test_capi_post_fixture PREFIX)")
 	}
 	fmt.Printf("cuzk-go: PASS: %s\n", summary)
 }

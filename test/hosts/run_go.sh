@@ -5,6 +5,9 @@
 # PoRep shape (8 nodes, 2 layers, 1 challenge, tree 8-0-0, zero data, so that
 # its replica_id is the one of a known prover and sector) and has the host
 # prove it (PoRep C2) and verify the proof.
+# With CUZK_POST_VANILLA=<prefix> in the environment (set by the ctest, the
+# files written by test_capi_post_fixture) it also has the host prove and
+# verify those 2 KiB WindowPoSt vanilla proofs (-post-vanilla).
 # Needs the `go` program (Debian package golang-go; scripts/setup.sh installs
 # it); without it the test fails and says so.
 set -euo pipefail
@@ -40,6 +43,9 @@ if [[ -n $cli ]]; then
   sector=$(grep -o '"sector_id": *[0-9]*' <<<"$info" | grep -o '[0-9]*$')
   [[ -n $prover && -n $sector ]] || { echo "FAIL: no prover_id / sector_id in: $info"; exit 1; }
   args=(-c1 "$c1" -prover-id "$prover" -sector-id "$sector")
+fi
+if [[ -n ${CUZK_POST_VANILLA:-} ]]; then
+  args+=(-post-vanilla "$CUZK_POST_VANILLA")
 fi
 status=0
 # cgocheck=2: also check every store of a pointer into C memory (cgo pointer rules).

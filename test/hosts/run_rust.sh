@@ -2,6 +2,9 @@
 # ctest host:rust — builds examples/rust (bindings made by the bindgen
 # program at build time) against the just-built libcuzk.so and runs it.
 # Usage: run_rust.sh <repo root> <work dir> <folder of libcuzk.so>
+# With CUZK_POST_VANILLA=<prefix> in the environment (set by the ctest, the
+# files written by test_capi_post_fixture) the host also proves and verifies
+# those 2 KiB WindowPoSt vanilla proofs (--post-vanilla).
 # Needs cargo, rustc (>= 1.63) and bindgen (Debian packages cargo, rustc,
 # bindgen; scripts/setup.sh installs them); without them the test fails and
 # says which package is missing.
@@ -35,8 +38,12 @@ export CARGO_HOME="$work/rust/cargo-home" CARGO_TARGET_DIR="$work/rust/target"
 export CUZK_LIB_DIR="$libdir" CUZK_INCLUDE_DIR="$root/capi"
 cargo --version; rustc --version; bindgen --version
 cargo build --offline --locked --release --manifest-path "$root/examples/rust/Cargo.toml"
+args=()
+if [[ -n ${CUZK_POST_VANILLA:-} ]]; then
+  args+=(--post-vanilla "$CUZK_POST_VANILLA")
+fi
 status=0
-env "${run_env[@]}" "$CARGO_TARGET_DIR/release/cuzk-host" || status=$?
+env "${run_env[@]}" "$CARGO_TARGET_DIR/release/cuzk-host" "${args[@]}" || status=$?
 if ((status != 0)); then
   echo "FAIL: cuzk-host exited with status $status"
   exit 1

@@ -567,3 +567,182 @@ impl Job {
         Job(h)
     }
 }
+
+// ---- Filecoin PoSt (WindowPoSt, WinningPoSt) -----------------------------------------
+
+/// A PoSt proof type (cuzk_post_shape): a Filecoin RegisteredPoStProof
+/// (`PostShape::registered`) or a custom shape.
+#[derive(Clone, Copy, Debug)]
+pub struct PostShape(ffi::cuzk_post_shape);
+
+impl PostShape {
+    /// The shape of Filecoin's RegisteredPoStProof `id` (0 … 4 WinningPoSt
+    /// 2KiB … 64GiB, 5 … 9 WindowPoSt V1, 10 … 14 WindowPoSt V1_2).
+    pub fn registered(id: i32) -> Result<PostShape> {
+        let mut s: ffi::cuzk_post_shape = unsafe { std::mem::zeroed() };
+        let st = unsafe { ffi::cuzk_post_shape_registered(&mut s, id) };
+        // No handle, so no error text: the only failure is an unknown id.
+        check("cuzk_post_shape_registered", st, || format!("no registered PoSt proof {} (0 … 14)", id))?;
+        Ok(PostShape(s))
+    }
+
+    /// WindowPoSt (otherwise WinningPoSt).
+    pub fn is_window(&self) -> bool {
+        self.0.type_ == ffi::CUZK_POST_WINDOW
+    }
+    pub fn registered_proof(&self) -> i32 {
+        self.0.registered_proof
+    }
+    pub fn nodes(&self) -> u64 {
+        self.0.nodes
+    }
+    pub fn sector_count(&self) -> usize {
+        self.0.sector_count as usize
+    }
+    pub fn challenge_count(&self) -> usize {
+        self.0.challenge_count as usize
+    }
+
+    /// The challenged leaves of each sector of the list a prover proves (in
+    /// its order) for `randomness`: `[i][j]` is sector i's challenge j.
+    pub fn sector_challenges(&self, randomness: &[u8; 32], sector_ids: &[u64]) -> Result<Vec<Vec<u64>>> {
+        let mut leaves = vec![0u64; sector_ids.len() * self.challenge_count()];
+        let call = |leaves: &mut Vec<u64>| {
+            let mut count = leaves.len() as _;
+            let st = unsafe {
+                ffi::cuzk_post_sector_challenges(
+                    leaves.as_mut_ptr(),
+                    &mut count,
+                    &self.0,
+                    randomness.as_ptr(),
+                    sector_ids.as_ptr(),
+                    sector_ids.len() as _,
+                )
+            };
+            (st, count as usize)
+        };
+        let (mut st, mut count) = call(&mut leaves);
+        if st == ffi::CUZK_ERR_BUFFER_TOO_SMALL as ffi::cuzk_status {
+            // a custom shape whose count we misread: take the size needed
+            leaves.resize(count, 0);
+            let again = call(&mut leaves);
+            st = again.0;
+            count = again.1;
+        }
+        let kind = if self.is_window() { "WindowPoSt" } else { "WinningPoSt" };
+        check("cuzk_post_sector_challenges", st, || format!("{} sectors of a {} shape", sector_ids.len(), kind))?;
+        if sector_ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        let per = count / sector_ids.len();
+        Ok(leaves[..per * sector_ids.len()].chunks(per.max(1)).map(|c| c.to_vec()).collect())
+    }
+}
+
+impl Key {
+    /// A development PoSt key (NOT a ceremony) for `shape`.
+    pub fn post_setup_dev(shape: &PostShape) -> Result<Key> {
+        let mut eb = ErrBuf::new();
+        let mut h = ptr::null_mut();
+        let st = unsafe { ffi::cuzk_post_key_setup_dev(&mut h, &shape.0, 0, eb.ptr(), eb.len() as _) };
+        check("cuzk_post_key_setup_dev", st, || eb.text())?;
+        Ok(Key(h))
+    }
+
+    /// A PoSt proving key for `shape` mapped from a bellperson .params file
+    /// (e.g. Filecoin's v28-proof-of-spacetime-fallback-…params).
+    #[allow(dead_code)] // the production path; the example makes a development key
+    pub fn post_load(shape: &PostShape, params: &std::path::Path) -> Result<Key> {
+        let mut eb = ErrBuf::new();
+        let mut h = ptr::null_mut();
+        let p = c_path(params);
+        let st = unsafe { ffi::cuzk_post_key_load(&mut h, &shape.0, p.as_ptr(), 0, eb.ptr(), eb.len() as _) };
+        check("cuzk_post_key_load", st, || eb.text())?;
+        Ok(Key(h))
+    }
+
+    /// Verifies a PoSt proof (192 bytes a partition) of the sectors
+    /// (`sector_ids`, `comm_rs`, in the prover's order) for `randomness`,
+    /// partitions numbered from `first_partition`; the key is a PoSt key (or
+    /// verifying key) of the shape's circuit.
+    pub fn post_verify(
+        &self,
+        shape: &PostShape,
+        randomness: &[u8; 32],
+        sector_ids: &[u64],
+        comm_rs: &[[u8; 32]],
+        first_partition: u32,
+        proof: &[u8],
+    ) -> Result<bool> {
+        if sector_ids.len() != comm_rs.len() {
+            return Err(Error {
+                op: "post_verify".to_string(),
+                code: ffi::CUZK_ERR_INVALID_ARGUMENT as i32,
+                msg: format!("{} sector numbers but {} comm_r", sector_ids.len(), comm_rs.len()),
+            });
+        }
+        let flat: Vec<u8> = comm_rs.iter().flat_map(|c| c.iter().copied()).collect();
+        let mut ok = 0i32;
+        let st = unsafe {
+            ffi::cuzk_post_verify(
+                &mut ok,
+                self.0,
+                &shape.0,
+                randomness.as_ptr(),
+                sector_ids.as_ptr(),
+                flat.as_ptr(),
+                sector_ids.len() as _,
+                first_partition,
+                proof.as_ptr(),
+                proof.len() as _,
+            )
+        };
+        check("cuzk_post_verify", st, || self.last_error())?;
+        Ok(ok == 1)
+    }
+}
+
+impl Engine {
+    /// Registers a key that carries its circuit (a PoSt or PoRep key: pce NULL).
+    pub fn add_post_key(&self, key: &Key, name: &str) -> Result<u32> {
+        let name = CString::new(name).expect("key name without NUL");
+        let mut id = 0u32;
+        let st = unsafe { ffi::cuzk_engine_add_key(&mut id, self.h, key.0, ptr::null_mut(), name.as_ptr(), 0) };
+        check("cuzk_engine_add_key", st, || self.last_error())?;
+        Ok(id)
+    }
+
+    /// Queues the PoSt of `vanilla.len()` sectors (`vanilla[i]`: sector i's
+    /// vanilla proof bytes, borrowed for the call) as partitions
+    /// `first_partition`, `first_partition + 1`, … under `key`, a PoSt key of
+    /// the proof type. The proofs are read and checked before anything is
+    /// queued: a bad one fails here (bad_length, bad_format), naming the sector.
+    pub fn post_submit<V: AsRef<[u8]>>(
+        &self,
+        key: u32,
+        randomness: &[u8; 32],
+        vanilla: &[V],
+        first_partition: u32,
+    ) -> Result<Job> {
+        // Empty slices give dangling, non-null pointers that are never read
+        // (n = 0 is refused as invalid_argument).
+        let ptrs: Vec<*const u8> = vanilla.iter().map(|v| v.as_ref().as_ptr()).collect();
+        let lens: Vec<ffi::size_t> = vanilla.iter().map(|v| v.as_ref().len() as _).collect();
+        let mut h = ptr::null_mut();
+        let st = unsafe {
+            ffi::cuzk_post_submit(
+                &mut h,
+                self.h,
+                key,
+                randomness.as_ptr(),
+                ptrs.as_ptr(),
+                lens.as_ptr(),
+                vanilla.len() as _,
+                first_partition,
+                ptr::null(),
+            )
+        };
+        check("cuzk_post_submit", st, || self.last_error())?;
+        Ok(Job(h))
+    }
+}

@@ -9,12 +9,18 @@
 //! threads) and through a buffered sink drained at the end; the two counts
 //! must agree. Exits non-zero on any failure.
 //!
+//! With `--post-vanilla PREFIX` it also proves the 2 KiB WindowPoSt vanilla
+//! proofs PREFIX-window-0 and -1.vanilla (test_capi_post_fixture writes
+//! them) and verifies the proof (src/post.rs); without it that part is
+//! skipped.
+//!
 //! Build: CUZK_LIB_DIR=<folder of libcuzk.so> cargo build --offline
 
 mod borrowed;
 mod cuzk;
 mod fr;
 mod pce_file;
+mod post;
 mod sha256;
 
 use std::collections::BTreeMap;
@@ -53,7 +59,7 @@ struct Counts {
     by_name: BTreeMap<String, usize>,
 }
 
-fn run() -> Result<(), Box<dyn std::error::Error>> {
+fn run(post_vanilla: Option<&str>) -> Result<(), Box<dyn std::error::Error>> {
     cuzk::check_abi()?;
     println!("cuzk-rust: {}", cuzk::build_info());
     // Our SHA-256 against the FIPS 180-4 example before trusting it below.
@@ -205,15 +211,37 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
         "cuzk-rust: {} partitions proved from borrowed Montgomery a, b, c with host densities (key from .params)",
         borrowed
     );
+    let post = match post_vanilla {
+        Some(prefix) => {
+            let sectors = post::run(prefix).map_err(|e| format!("post: {}", e))?;
+            format!("; PoSt proof of {} sectors verified", sectors)
+        }
+        None => {
+            println!(
+                "cuzk-rust: post: skipped (no --post-vanilla PREFIX: it needs vanilla proofs of 2 KiB sectors, \
+                 e.g. from test_capi_post_fixture PREFIX)"
+            );
+            String::new()
+        }
+    };
     println!(
-        "cuzk-rust: PASS: {} partition proofs and {} assembled proofs verified; borrowed Montgomery ABC proofs verified",
-        verified, assembled
+        "cuzk-rust: PASS: {} partition proofs and {} assembled proofs verified; borrowed Montgomery ABC proofs verified{}",
+        verified, assembled, post
     );
     Ok(())
 }
 
 fn main() {
-    if let Err(e) = run() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let post_vanilla = match args.as_slice() {
+        [] => None,
+        [flag, prefix] if flag == "--post-vanilla" => Some(prefix.as_str()),
+        _ => {
+            eprintln!("usage: cuzk-host [--post-vanilla PREFIX]");
+            std::process::exit(2);
+        }
+    };
+    if let Err(e) = run(post_vanilla) {
         println!("cuzk-rust: FAIL: {}", e);
         std::process::exit(1);
     }
