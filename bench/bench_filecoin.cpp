@@ -30,6 +30,14 @@
 //                                       items/s = partitions/s; constraints/s
 //                                       as a counter. The 32 GiB cases need
 //                                       ~5 GB per live witness plus the C1.
+//   bm_post_witness/shape/mode          the witness of one WindowPoSt V1_2
+//                                       partition of synthetic vanilla proofs:
+//                                       shape 0 = 2 KiB (2 sectors), 1 = 32 GiB
+//                                       (2349 sectors, 125 M constraints); mode
+//                                       1 = post_circuit::witness on all cores,
+//                                       3 = witness_packed as for PoRep
+//   bm_post_record/shape                that circuit's PCE recorded in
+//                                       parallel (record_post_pce), once
 //   bm_porep_pce_gpu/shape/tile         the PCE evaluation with its a·b = c
 //                                       check on the device
 //                                       (gpu_pce_eval_check_device) of that
@@ -75,6 +83,8 @@
 #include "cuzk/filecoin/porep_circuit.hpp"
 #include "cuzk/filecoin/porep_prove.hpp"
 #include "cuzk/filecoin/poseidon.hpp"
+#include "cuzk/filecoin/post.hpp"
+#include "cuzk/filecoin/post_circuit.hpp"
 #include "cuzk/filecoin/synthetic_c1.hpp"
 #include "cuzk/r1cs/constraint_system.hpp"
 #include "cuzk/util/parallel.hpp"
@@ -252,7 +262,7 @@ const porep_case& porep_case_of(int shape)
 }
 
 // Mode 3: the sliced path into a packed witness, reused across iterations.
-void porep_witness_packed(benchmark::State& st, const porep_case& pc)
+void witness_packed_loop(benchmark::State& st, const r1cs::circuit& circuit, uint64_t expected_inputs)
 {
     const bool pinned = cuda_available();
     witness_pack::host_sink host;
@@ -260,8 +270,8 @@ void porep_witness_packed(benchmark::State& st, const porep_case& pc)
     r1cs::packed_aux_sink& sink = pinned ? static_cast<r1cs::packed_aux_sink&>(*dev) : host;
     std::vector<fr> inputs;
     for (auto _ : st) {
-        pc.circuit->witness_packed(inputs, sink, 0);
-        if (inputs.size() != pc.inputs) st.SkipWithError("the witness has the wrong size");
+        circuit.witness_packed(inputs, sink, 0);
+        if (inputs.size() != expected_inputs) st.SkipWithError("the witness has the wrong size");
         benchmark::DoNotOptimize(inputs.data());
     }
     st.counters["pinned"] = pinned ? 1 : 0;
@@ -272,7 +282,7 @@ void bm_porep_witness(benchmark::State& st)
 {
     const porep_case& pc = porep_case_of(int(st.range(0)));
     if (st.range(1) == 3) {
-        porep_witness_packed(st, pc);
+        witness_packed_loop(st, *pc.circuit, pc.inputs);
         st.SetItemsProcessed(int64_t(st.iterations()));
         st.counters["threads"] = double(resolve_threads(0));
         return;
@@ -304,6 +314,66 @@ void bm_porep_witness(benchmark::State& st)
 }
 BENCHMARK(bm_porep_witness)->Args({0, 0})->Args({0, 1})->Args({0, 2})->Args({0, 3})->ArgNames({"shape", "mode"})->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(bm_porep_witness)->Args({1, 0})->Args({1, 1})->Args({1, 2})->Args({1, 3})->ArgNames({"shape", "mode"})->UseRealTime()->Iterations(2)->Unit(benchmark::kMillisecond);
+
+// ---- PoSt partition witness and circuit -------------------------------------------------------
+// One WindowPoSt V1_2 partition of synthetic vanilla proofs (made once,
+// untimed): shape 0 = 2 KiB (2 sectors), 1 = 32 GiB (2349 sectors).
+struct post_case {
+    post_config config;
+    std::unique_ptr<post_circuit> circuit;
+    uint64_t constraints = 0, inputs = 0;
+};
+
+const post_case& post_case_of(int shape)
+{
+    static std::map<int, post_case> cases;
+    post_case& pc = cases[shape];
+    if (pc.circuit) return pc;
+    pc.config = registered_post_proof(shape == 0 ? 10 : 13);
+    domain randomness{};
+    randomness[0] = 9;
+    const auto proofs = post_synthetic_vanilla(pc.config, randomness, pc.config.sector_count, 1, 1, 0);
+    pc.circuit = std::make_unique<post_circuit>(pc.config, proofs);
+    post_config one = pc.config;
+    one.sector_count = 1;
+    r1cs::counting_cs cs;
+    post_circuit(one).synthesize(cs);
+    pc.constraints = cs.num_constraints() * pc.config.sector_count;
+    pc.inputs = 1 + (cs.num_inputs() - 1) * pc.config.sector_count;
+    return pc;
+}
+
+// mode 1 = post_circuit::witness on all cores (vectors reused), 3 = witness_packed.
+void bm_post_witness(benchmark::State& st)
+{
+    const post_case& pc = post_case_of(int(st.range(0)));
+    if (st.range(1) == 3) {
+        witness_packed_loop(st, *pc.circuit, pc.inputs);
+    } else {
+        std::vector<fr> inputs, aux;
+        for (auto _ : st) {
+            pc.circuit->witness(inputs, aux, 0);
+            if (inputs.size() != pc.inputs) st.SkipWithError("the witness has the wrong size");
+            benchmark::DoNotOptimize(aux.data());
+        }
+    }
+    st.SetItemsProcessed(int64_t(st.iterations()));
+    st.counters["constraints/s"] = benchmark::Counter(double(pc.constraints) * double(st.iterations()),
+                                                      benchmark::Counter::kIsRate);
+    st.counters["threads"] = double(resolve_threads(0));
+}
+BENCHMARK(bm_post_witness)->Args({0, 1})->Args({0, 3})->ArgNames({"shape", "mode"})->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(bm_post_witness)->Args({1, 1})->Args({1, 3})->ArgNames({"shape", "mode"})->UseRealTime()->Iterations(2)->Unit(benchmark::kMillisecond);
+
+// The circuit's PCE recorded in parallel (record_post_pce), shape as above.
+void bm_post_record(benchmark::State& st)
+{
+    const post_config c = registered_post_proof(st.range(0) == 0 ? 10 : 13);
+    for (auto _ : st) benchmark::DoNotOptimize(record_post_pce(c, 0)->num_constraints);
+    st.SetItemsProcessed(int64_t(st.iterations()));
+    st.counters["threads"] = double(resolve_threads(0));
+}
+BENCHMARK(bm_post_record)->Arg(0)->Arg(1)->ArgName("shape")->UseRealTime()->Iterations(1)->Unit(benchmark::kMillisecond);
 
 // ---- PoRep partition PCE on the device --------------------------------------------------------
 // The circuit's PCE (recorded from the blank circuit) and partition 0's
