@@ -139,6 +139,33 @@ TEST_CASE("slice_recording_cs: a part that fits its slice equals recording_cs", 
     CHECK(first_difference(want, recorded_toy(3, false)) == "coefficient table");
 }
 
+TEST_CASE("pce_parts::place: a part recorded once, placed at two slices, equals recording both", "[r1cs][pce]")
+{
+    // Two toys one after the other: aux 0, 1 | 2, 3; inputs 1 | 2.
+    r1cs::recording_cs rec;
+    toy(rec);
+    toy(rec);
+    const r1cs::pce want = rec.finish();
+    const r1cs::pce part = recorded_toy(2, false);
+    r1cs::pce_parts parts(3, 4, 2, {2, 2, 2}, {part.coeffs.begin(), part.coeffs.end()});
+    for (size_t i = 0; i < 2; ++i) {
+        r1cs::pce_slice at = toy_slice();
+        at.aux_begin = 2 * i;
+        at.input_begin = 1 + i;
+        at.row_begin = i;
+        at.nnz_begin = {i, i, i};
+        parts.place(part, at);
+    }
+    CHECK(first_difference(want, parts.finish(1)) == "");
+    // A slice of other counts, or a table without the part's coefficient.
+    r1cs::pce_parts other(3, 4, 2, {2, 2, 2}, {part.coeffs.begin(), part.coeffs.end()});
+    r1cs::pce_slice wrong = toy_slice();
+    wrong.aux_count = 3;
+    expect_error([&] { other.place(part, wrong); }, errc::internal, {"does not fit"});
+    r1cs::pce_parts no_table(3, 4, 2, {2, 2, 2}, {});
+    expect_error([&] { no_table.place(part, toy_slice()); }, errc::internal, {"missing from the table"});
+}
+
 TEST_CASE("slice_recording_cs: leaving the slice, a missing coefficient, unwritten rows", "[r1cs][pce]")
 {
     const std::vector<fr> table{fr::from_u64(2)};

@@ -313,3 +313,15 @@ TEST_CASE("synthetic PoSt vanilla proofs of full-size sectors pass the check and
         }
     }
 }
+
+TEST_CASE("the PoSt R1CS placed sector by sector equals the sequential recording at full-size trees",
+          "[filecoin][post]")
+{
+    // 32 GiB (8-8-0) and 64 GiB (8-8-2) trees, three sectors a partition.
+    for (tree_shape t : {tree_shape{8, 8, 0}, tree_shape{8, 8, 2}}) {
+        const uint64_t nodes = t.top ? uint64_t(1) << 31 : uint64_t(1) << 30;
+        const post_config c = post_config::custom(post_type::window, nodes, t, 3, 10, api_version::v1_2);
+        INFO(t.name());
+        CHECK(test::first_difference(r1cs::record(post_circuit(c)), *record_post_pce(c, 3)) == "");
+    }
+}

@@ -29,7 +29,6 @@
 #include "cuzk/error.hpp"
 #include "cuzk/filecoin/porep_circuit.hpp"
 #include "cuzk/r1cs/slice_witness_cs.hpp"
-#include "cuzk/util/huge_pages.hpp"
 #include "cuzk/util/parallel.hpp"
 #include "porep_circuit_parts.hpp"
 #include "porep_layout.hpp"
@@ -63,21 +62,6 @@ void on_slice(std::vector<fr>& inputs, Target& aux, size_t aux_at, size_t n_aux,
     r1cs::slice_witness_cs cs(std::span<fr>(*aux.full).subspan(aux_at, n_aux), aux_at, in, in_at);
     fn(cs);
     check(cs.full());
-}
-
-// Sizes `aux` to n values. A vector of that size already is reused as it is:
-// the slices tile it exactly and each must be filled, so every value is
-// overwritten. Otherwise fresh memory is reserved and, on Linux, asked for
-// transparent huge pages before the (serial) zero fill of resize: with 4 KiB
-// pages the faults dominate it (4.2 GB: 2.0 s, with huge pages 0.9 s, on a
-// 16-core host), more than the parallel synthesis itself.
-void size_aux(std::vector<fr>& aux, size_t n)
-{
-    if (aux.size() == n) return;
-    std::vector<fr>().swap(aux);
-    aux.reserve(n);
-    advise_huge_pages(aux.data(), n * sizeof(fr));
-    aux.resize(n);
 }
 
 } // namespace
@@ -122,7 +106,7 @@ size_t porep_circuit::aux_count(unsigned threads) const
 bool porep_circuit::witness(std::vector<fr>& inputs, std::vector<fr>& aux, unsigned threads) const
 {
     threads = resolve_threads(threads);
-    size_aux(aux, aux_count(threads));
+    r1cs::size_for_slices(aux, aux_count(threads));
     aux_target t;
     t.full = &aux;
     fill(inputs, t, threads);

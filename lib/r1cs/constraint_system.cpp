@@ -40,6 +40,31 @@ void linear_combination::compact()
     terms_.resize(out);
 }
 
+linear_combination& linear_combination::merge_scaled(std::span<const term> o, const fr& c)
+{
+    auto key = [](const variable& v) { return (uint64_t(v.is_input ? 0 : 1) << 32) | v.index; };
+    thread_local std::vector<term> out;
+    out.clear();
+    out.reserve(terms_.size() + o.size());
+    size_t i = 0, j = 0;
+    while (i < terms_.size() || j < o.size()) {
+        if (j == o.size() || (i < terms_.size() && key(terms_[i].var) < key(o[j].var))) {
+            out.push_back(terms_[i++]);
+        } else if (i == terms_.size() || key(o[j].var) < key(terms_[i].var)) {
+            const fr k = o[j].coeff * c;
+            if (!k.is_zero()) out.push_back({o[j].var, k});
+            ++j;
+        } else {
+            const fr k = terms_[i].coeff + o[j].coeff * c;
+            if (!k.is_zero()) out.push_back({terms_[i].var, k});
+            ++i;
+            ++j;
+        }
+    }
+    terms_.swap(out);
+    return *this;
+}
+
 const fr& pow2(unsigned k)
 {
     static const std::array<fr, 256> table = [] {

@@ -60,7 +60,7 @@ elt poseidon_circuit::constant(const fr& v) const
 {
     elt e;
     e.value = v;
-    if (keep_) e.lc.add(variable::one(), v);
+    if (keep_ && !v.is_zero()) e.lc.add(variable::one(), v);   // compact: no zero term
     return e;
 }
 
@@ -68,8 +68,13 @@ void poseidon_circuit::add_scaled(elt& acc, const elt& e, const fr& k) const
 {
     acc.value += e.value * k;
     if (!keep_) return;
-    if (e.allocated) acc.lc.add(e.var, k);
-    else acc.lc.add_scaled(e.lc, k);
+    // Every element's combination is kept compact, so adding is one merge.
+    if (e.allocated) {
+        const linear_combination::term t{e.var, fr::one()};
+        acc.lc.merge_scaled(std::span(&t, 1), k);
+    } else {
+        acc.lc.merge_scaled(e.lc.terms(), k);
+    }
 }
 
 allocated_num poseidon_circuit::ensure_allocated(const elt& e)
@@ -169,9 +174,6 @@ void poseidon_circuit::linear_layer()
         sparse_product(c_.sparse().subspan(size_t(round_ - half) * (2 * t_ - 1), 2 * t_ - 1));
     else dense_product(c_.mds());
     ++round_;
-    if (keep_)
-        for (elt& e : s_)
-            if (!e.allocated) e.lc.compact();
 }
 
 // y_j = Σ_i x_i·m[i][j].

@@ -163,7 +163,12 @@ namespace {
 // Sets bit j of a bitmap that several threads write.
 void set_density_bit(std::vector<uint64_t>& words, uint64_t j)
 {
-    std::atomic_ref<uint64_t>(words[size_t(j / 64)]).fetch_or(uint64_t(1) << (j % 64), std::memory_order_relaxed);
+    // Most columns recur in many rows: a plain load first spares the locked
+    // read-modify-write (and the cache line's ping-pong between threads)
+    // when the bit is set already.
+    std::atomic_ref<uint64_t> w(words[size_t(j / 64)]);
+    const uint64_t bit = uint64_t(1) << (j % 64);
+    if (!(w.load(std::memory_order_relaxed) & bit)) w.fetch_or(bit, std::memory_order_relaxed);
 }
 
 } // namespace

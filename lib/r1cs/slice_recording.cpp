@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "cuzk/error.hpp"
+#include "cuzk/r1cs/slice_witness_cs.hpp"
 #include "cuzk/util/huge_pages.hpp"
 
 namespace cuzk::r1cs {
@@ -34,6 +35,15 @@ std::unique_ptr<T[]> uninitialised(size_t n)
 
 } // namespace
 
+void size_for_slices(std::vector<fr>& v, size_t n)
+{
+    if (v.size() == n) return;
+    std::vector<fr>().swap(v);
+    v.reserve(n);
+    advise_huge_pages(v.data(), n * sizeof(fr));
+    v.resize(n);
+}
+
 pce_parts::pce_parts(uint32_t num_inputs, uint32_t num_aux, uint64_t rows, const std::array<uint64_t, 3>& nnz,
                      std::vector<fr> table)
     : num_inputs_(num_inputs), num_aux_(num_aux), rows_(rows), table_(std::move(table))
@@ -58,6 +68,37 @@ uint32_t pce_parts::code_of(const fr& c) const
     const auto it = index_.find(pce_builder::key_of(c));
     if (it == index_.end()) throw error(errc::internal, "slice_recording_cs: a coefficient missing from the table");
     return it->second;
+}
+
+void pce_parts::place(const pce& part, const pce_slice& at)
+{
+    const csr_matrix* mats[3] = {&part.a, &part.b, &part.c};
+    const uint64_t part_inputs = part.num_inputs - 1;   // without ONE
+    bool fits = part.num_constraints == at.row_count && part_inputs == at.input_count && part.num_aux == at.aux_count;
+    for (int m = 0; m < 3; ++m) fits = fits && mats[m]->nnz() == at.nnz_count[m];
+    if (!fits)
+        throw error(errc::internal, fmt::format("pce_parts::place: the part ({} rows, {} inputs, {} aux) does not fit "
+                                                "its slice ({}, {}, {})",
+                                                part.num_constraints, part_inputs, part.num_aux, at.row_count,
+                                                at.input_count, at.aux_count));
+    std::vector<uint32_t> codes(coef_table_base + part.coeffs.size());
+    codes[coef_plus_one] = coef_plus_one;
+    codes[coef_minus_one] = coef_minus_one;
+    for (size_t i = 0; i < part.coeffs.size(); ++i) codes[coef_table_base + i] = code_of(part.coeffs[i]);
+    const uint64_t aux_col = uint64_t(num_inputs_) + at.aux_begin;
+    for (int m = 0; m < 3; ++m) {
+        const csr_matrix& x = *mats[m];
+        for (uint64_t r = 0; r < at.row_count; ++r) row_ptr_[m].p[at.row_begin + r + 1] = at.nnz_begin[m] + x.row_ptr[r + 1];
+        uint32_t* col = col_[m].p.get() + at.nnz_begin[m];
+        uint32_t* coef = coef_[m].p.get() + at.nnz_begin[m];
+        for (size_t i = 0; i < x.nnz(); ++i) {
+            const uint32_t c = x.col[i];
+            col[i] = c == 0 ? 0 : c < part.num_inputs ? uint32_t(at.input_begin + c - 1) : uint32_t(aux_col + c - part.num_inputs);
+            coef[i] = codes.at(x.coef[i]);
+        }
+        nnz_written_[m] += x.nnz();
+    }
+    rows_written_ += at.row_count;
 }
 
 pce pce_parts::finish(unsigned threads)

@@ -138,6 +138,10 @@ public:
     // Merges terms of the same variable (sums their coefficients), drops zero
     // coefficients, and orders the rest inputs first, then aux, by index.
     void compact();
+    // this += c·o for a compact this and o (as compact() leaves them): one
+    // merge of the two sorted lists, the result compact too. Equal to
+    // add_scaled then compact(), without the sort.
+    linear_combination& merge_scaled(std::span<const term> o, const fr& c);
 
 private:
     std::vector<term> terms_;

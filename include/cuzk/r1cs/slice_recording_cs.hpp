@@ -56,6 +56,17 @@ public:
     // The code of a coefficient; errc::internal when it is not in the table.
     uint32_t code_of(const fr& c) const;
 
+    // Writes `part`, a part recorded on its own (recording_cs(1, 0): ONE, its
+    // inputs, its aux), into slice `at` as if it had been recorded there:
+    // its inputs and aux moved to the slice's, ONE kept, its coefficients
+    // recoded into this table. Column order within a row is kept (the move
+    // is monotone), so a circuit of identical parts placed at every slice
+    // equals its sequential recording without synthesizing each part.
+    // errc::internal when the part's counts are not the slice's or a
+    // coefficient is missing from the table. Disjoint slices may be placed
+    // concurrently.
+    void place(const pce& part, const pce_slice& at);
+
     // The finished PCE, densities computed on `threads` threads (0 = all
     // cores). The parts' slices must tile the arrays (the caller lays them
     // out); as many rows and entries as the arrays hold must have been
