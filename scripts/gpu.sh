@@ -23,6 +23,11 @@
 #              2 KiB and an 8 MiB sector; a changed seed must fail
 #   porep32    C2 of a synthetic 32 GiB C1 output, verified     porep32.txt, porep32.csv
 #              (CUZK_C2_REPEAT proofs with one key, default 1)
+#   post32     WindowPoSt 32 GiB V1_2 (2349 made-up sectors,    post32.txt
+#              125 M constraints) with a development key made
+#              on the GPU: CUZK_POST_REPEAT proofs (default 3),
+#              each verified; then the PoSt end-to-end run on
+#              sealed 2 KiB sectors on the GPU
 #   register   bench_gpu_key: a key registered from a mapped    register.txt
 #              .params file, its points decoded on the device
 #              and on the host
@@ -62,7 +67,7 @@
 # build-gpu), CUZK_GPU_ARCH (CMAKE_CUDA_ARCHITECTURES, default 90),
 # CUZK_BENCH_FILTER (bench_filecoin; default: all but bm_porep_pce_source),
 # CUZK_KERNEL_FILTER (bench_gpu and bench_gpu_witness), CUZK_PARTITION_FILTER (bench_porep), CUZK_SYNTH_WORKERS
-# (porep32, default 2), CUZK_C2_REPEAT (porep32 and params32: proofs per run,
+# (porep32, default 2), CUZK_POST_REPEAT (post32, default 3), CUZK_C2_REPEAT (porep32 and params32: proofs per run,
 # default 1), CUZK_C2_CONCURRENT=1 (porep32: submit those proofs at once,
 # `porep c2 --concurrent`, for the throughput), CUZK_H_COPIES_GB (porep32:
 # `porep c2 --h-copies-gb`, default 0), CUZK_PARAMS_COMPARE=1 (params32: a
@@ -76,7 +81,7 @@ if [[ ${1:-} == --fetch-deps ]]; then
   mkdir -p "$root/.deps" && cd "$root/.deps" && apt-get download "${pkgs[@]}" && ls -l
   exit
 fi
-all_steps="build tests bench kernels partition register porep porep32 params32 scaling seal512 bn254 profile"
+all_steps="build tests bench kernels partition register porep porep32 post32 params32 scaling seal512 bn254 profile"
 [[ $# -ge 1 ]] || { echo "usage: scripts/gpu.sh OUT [${all_steps// /|}]..." >&2; exit 2; }
 out=$1; shift
 steps=${*:-build tests bench porep}
@@ -176,6 +181,14 @@ step_porep32() {
         --h-copies-gb "${CUZK_H_COPIES_GB:-0}" \
         --repeat "${CUZK_C2_REPEAT:-1}" ${CUZK_C2_CONCURRENT:+--concurrent} --timeline "$out/porep32.csv" --waterfall &&
   "$bin" porep verify --vk "$w/key.vk" --proof "$w/proof.bin" --c1 "$w/c1.json"
+}
+step_post32() {
+  need "$bin" && mkdir -p /tmp/cuzk-gpu &&
+  "$bin" post circuit --proof StackedDrgWindow32GiBV1_2 &&
+  "$bin" post prove --proof StackedDrgWindow32GiBV1_2 \
+    --randomness 0909090909090909090909090909090909090909090909090909090909090900 --dev-key --synthetic 2349 \
+    --repeat "${CUZK_POST_REPEAT:-3}" --out /tmp/cuzk-gpu/post32.bin &&
+  "$root/scripts/post-e2e.sh" "$bin" /tmp/cuzk-gpu/post-e2e
 }
 # Runs a command, sampling its resident memory (anonymous and file-backed,
 # from /proc) every 0.2 s; the peaks go to the file $1.

@@ -28,9 +28,9 @@ const subcommand subcommands[] = {
     {"circuit", "circuit --proof P", post::circuit_flags, 0, 0, post::post_circuit_cmd},
     {"setup", "setup --proof P --out key.params --vk key.vk", post::setup_flags, 0, 0, post::post_setup},
     {"prove",
-     "prove --proof P --randomness HEX (--params key.params | --dev-key [--vk key.vk]) [--partition K] --out proof.bin "
-     "VANILLA...",
-     post::prove_flags, 1, 1u << 20, post::post_prove_cmd},
+     "prove --proof P --randomness HEX (--params key.params | --dev-key [--vk key.vk]) [--partition K] "
+     "[--repeat N] --out proof.bin (VANILLA... | --synthetic N)",
+     post::prove_flags, 0, 1u << 20, post::post_prove_cmd},
     {"verify", "verify --proof P --vk key.vk --randomness HEX --sectors ID:COMM_R,... [--partition K] proof.bin",
      post::verify_flags, 1, 1, post::post_verify_cmd},
 };

@@ -127,17 +127,28 @@ int post_setup(const options& o)
     return 0;
 }
 
-int post_prove_cmd(const options& o)
+namespace {
+
+// The vanilla proofs to prove: the files given, or (--synthetic N) made-up
+// proofs of N sectors numbered 1 … N.
+std::vector<fc::post_sector_proof> prove_inputs(const options& o, const fc::post_config& c, const fc::domain& randomness,
+                                                unsigned threads)
 {
-    const fc::post_config c = parse_post_proof(o);
-    const fc::domain randomness = hex32(o, "--randomness");
-    const unsigned first = parse_partition(o, c);
-    const std::string& out = o.get("--out");
-    const unsigned threads = unsigned(o.get_u64_or("--threads", 0, 1024, 0));
     const std::vector<std::string>& files = o.positional();
+    if (o.has("--synthetic")) {
+        if (!files.empty()) throw usage_error("--synthetic takes no vanilla proof files");
+        const uint64_t n = o.get_u64_or("--synthetic", 1, 1u << 20, 1);
+        if (c.type == fc::post_type::winning && n != 1) throw usage_error(c.name + " proves one sector: --synthetic 1");
+        const auto t0 = steady::now();
+        auto proofs = fc::post_synthetic_vanilla(c, randomness, size_t(n), o.get_u64_or("--gen-seed", 0, UINT64_MAX, 0),
+                                                 1, threads);
+        std::fprintf(stderr, "cuzk post prove: made-up vanilla proofs of %s in %.1f s\n",
+                     count_of(proofs.size(), "sector").c_str(), secs_since(t0));
+        return proofs;
+    }
+    if (files.empty()) throw usage_error("give the vanilla proof files, or --synthetic N");
     if (c.type == fc::post_type::winning && files.size() != 1)
         throw usage_error(fmt::format("{} proves one sector: give one vanilla proof file, not {}", c.name, files.size()));
-
     std::vector<fc::post_sector_proof> proofs;
     for (const std::string& f : files) {
         const io::mapped_file m(f);
@@ -149,31 +160,59 @@ int post_prove_cmd(const options& o)
                                     p.sector_id, p.inclusion_proofs.size(), c.name, c.challenge_count));
         proofs.push_back(std::move(p));
     }
-    const unsigned partitions = c.partitions_for(proofs.size());
+    return proofs;
+}
 
-    const bool gpu = use_gpu(o);
-    const fc::post_key k = prove_key(o, c, gpu, threads);
+pipeline::engine_config prove_engine(const options& o, bool gpu, unsigned partitions, unsigned threads)
+{
     pipeline::engine_config ec;
     ec.backend = gpu ? pipeline::engine_backend::cuda : pipeline::engine_backend::cpu;
     const device_choice dc = parse_devices(o, gpu);
     ec.cuda_devices = dc.cuda;
     ec.devices = gpu ? 0 : dc.cpu;
-    ec.synth_workers = std::min(2u, partitions);
+    ec.synth_workers = std::max(1u, std::min(2u, partitions));
     // Each synthesis runs the circuit's parallel witness on its share of the cores.
     ec.synth_threads = std::max(1u, resolve_threads(threads) / ec.synth_workers);
     ec.device_threads = threads;
-    pipeline::engine eng(ec);
-    const auto key = fc::add_porep_key(eng, k, pipeline::key_options{c.name});
+    return ec;
+}
 
-    std::fprintf(stderr, "cuzk post prove: proving %s as %s from partition %u on the %s\n",
-                 count_of(proofs.size(), "sector").c_str(), count_of(partitions, "partition").c_str(), first,
-                 gpu ? "GPU" : "CPU");
-    const auto t0 = steady::now();
-    const std::vector<uint8_t> proof = fc::post_prove(eng, key, c, randomness, proofs, first, threads);
-    const double seconds = secs_since(t0);
+} // namespace
+
+int post_prove_cmd(const options& o)
+{
+    const fc::post_config c = parse_post_proof(o);
+    const fc::domain randomness = hex32(o, "--randomness");
+    const unsigned first = parse_partition(o, c);
+    const std::string& out = o.get("--out");
+    const unsigned threads = unsigned(o.get_u64_or("--threads", 0, 1024, 0));
+    const unsigned repeat = unsigned(o.get_u64_or("--repeat", 1, 1000, 1));
+    const std::vector<fc::post_sector_proof> proofs = prove_inputs(o, c, randomness, threads);
+    const unsigned partitions = c.partitions_for(proofs.size());
+
+    const bool gpu = use_gpu(o);
+    const fc::post_key k = prove_key(o, c, gpu, threads);
+    pipeline::engine eng(prove_engine(o, gpu, partitions, threads));
+    auto t0 = steady::now();
+    const auto key = fc::add_porep_key(eng, k, pipeline::key_options{c.name});
+    std::fprintf(stderr, "cuzk post prove: key registered in %.1f s; proving %s as %s from partition %u on the %s%s\n",
+                 secs_since(t0), count_of(proofs.size(), "sector").c_str(), count_of(partitions, "partition").c_str(),
+                 first, gpu ? "GPU" : "CPU", repeat > 1 ? fmt::format(", {} times", repeat).c_str() : "");
+    std::vector<uint8_t> proof;
+    std::vector<double> seconds;
+    for (unsigned r = 0; r < repeat; ++r) {
+        t0 = steady::now();
+        proof = fc::post_prove(eng, key, c, randomness, proofs, first, threads);
+        seconds.push_back(secs_since(t0));
+    }
     io::output_file f(out);
     f.write(proof);
     f.close();
+    std::vector<fc::post_public_sector> sectors;
+    for (const auto& p : proofs) sectors.push_back({p.sector_id, p.comm_r});
+    const bool verified = fc::post_verify(k.pk->vk, proof, c, randomness, sectors, first);
+    std::vector<json> secs;
+    for (double v : seconds) secs.push_back(json::number(fmt::format("{:.3f}", v)));
     print_result(json::object({{"proof", json::string(out)},
                                {"registered_proof", json::string(c.name)},
                                {"sectors", json::number(uint64_t(proofs.size()))},
@@ -181,9 +220,10 @@ int post_prove_cmd(const options& o)
                                {"first_partition", json::number(uint64_t(first))},
                                {"bytes", json::number(uint64_t(proof.size()))},
                                {"backend", json::string(gpu ? "cuda" : "cpu")},
-                               {"seconds", json::number(fmt::format("{:.3f}", seconds))}}),
+                               {"seconds", json::array(std::move(secs))},
+                               {"verified", json::boolean(verified)}}),
                  o.has("--json"));
-    return 0;
+    return verified ? 0 : 1;
 }
 
 int post_verify_cmd(const options& o)
