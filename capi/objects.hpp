@@ -9,6 +9,7 @@
 
 #include "registry.hpp"
 
+#include "cuzk/filecoin/porep_prove.hpp"
 #include "cuzk/filecoin/post.hpp"
 #include "cuzk/filecoin/types.hpp"
 #include "cuzk/groth16/types.hpp"
@@ -138,6 +139,11 @@ struct timeline_buffer_obj final : object {
     std::mutex drained_mu;
     std::vector<std::unique_ptr<c_event>> drained;   // the last drain's events (their strings)
 };
+
+// A key object holding a Filecoin key (PoRep or PoSt: proving key or a
+// mapping's shell, its circuit, densities; threads decode a mapped key's
+// points, 0 = all); the caller sets its porep or post shape (porep.cpp).
+std::shared_ptr<key_obj> key_obj_of(filecoin::porep_key k, unsigned threads);
 
 // ---- engine and jobs (engine.cpp, jobs.cpp, borrowed.cpp, porep.cpp, post.cpp) -----------------------
 struct engine_key {

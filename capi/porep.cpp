@@ -80,17 +80,9 @@ fc::domain domain_of(const uint8_t* p)
     return d;
 }
 
-// threads: decoding threads of a mapped key's points (0 = all).
 cuzk_key* new_porep_key(fc::porep_key k, const fc::seal_config& config, unsigned threads = 0)
 {
-    auto o = std::make_shared<key_obj>();
-    o->vk = k.pk->vk;
-    o->conv = k.pk->conv;
-    o->pk = std::move(k.pk);
-    o->density = std::move(k.density);
-    o->own_pce = std::move(k.pce);
-    o->params = std::move(k.params);
-    o->decode_threads = threads;
+    auto o = key_obj_of(std::move(k), threads);
     o->porep = config;
     return new_key(std::move(o));
 }
@@ -102,6 +94,19 @@ fc::c1_output parse_c1(const uint8_t* json, size_t len, const char* fn)
 }
 
 } // namespace
+
+std::shared_ptr<key_obj> cuzk::capi::key_obj_of(fc::porep_key k, unsigned threads)
+{
+    auto o = std::make_shared<key_obj>();
+    o->vk = k.pk->vk;
+    o->conv = k.pk->conv;
+    o->pk = std::move(k.pk);
+    o->density = std::move(k.density);
+    o->own_pce = std::move(k.pce);
+    o->params = std::move(k.params);
+    o->decode_threads = threads;
+    return o;
+}
 
 extern "C" {
 

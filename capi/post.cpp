@@ -70,14 +70,7 @@ fc::domain domain_of(const uint8_t* p)
 
 cuzk_key* new_post_key(fc::post_key k, const fc::post_config& config, unsigned threads = 0)
 {
-    auto o = std::make_shared<key_obj>();
-    o->vk = k.pk->vk;
-    o->conv = k.pk->conv;
-    o->pk = std::move(k.pk);
-    o->density = std::move(k.density);
-    o->own_pce = std::move(k.pce);
-    o->params = std::move(k.params);
-    o->decode_threads = threads;
+    auto o = key_obj_of(std::move(k), threads);
     o->post = config;
     return new_key(std::move(o));
 }

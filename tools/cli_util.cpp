@@ -103,4 +103,38 @@ std::string count_of(uint64_t n, const char* noun)
     return fmt::format("{} {}{}", n, noun, n == 1 ? "" : "s");
 }
 
+namespace {
+
+int group_usage(const char* group, std::span<const subcommand> table, FILE* out)
+{
+    std::fprintf(out, "usage: cuzk %s <command> [options]   (cuzk %s <command> --help for its options)\n\ncommands:\n",
+                 group, group);
+    for (const auto& s : table) std::fprintf(out, "  %s\n", s.synopsis);
+    return out == stdout ? 0 : 2;
+}
+
+} // namespace
+
+int run_subcommand(const char* group, std::span<const subcommand> table, std::span<char* const> a)
+{
+    if (a.empty()) return group_usage(group, table, stderr);
+    if (!std::strcmp(a[0], "--help") || !std::strcmp(a[0], "-h")) return group_usage(group, table, stdout);
+    for (const auto& s : table) {
+        if (std::strcmp(a[0], s.name) != 0) continue;
+        try {
+            const options o(a.subspan(1), s.flags, s.min_pos, s.max_pos);
+            if (o.help()) {
+                std::printf("usage: cuzk %s %s\n\n%s", group, s.synopsis, describe_flags(s.flags).c_str());
+                return 0;
+            }
+            return s.run(o);
+        } catch (const usage_error& e) {
+            std::fprintf(stderr, "cuzk %s %s: %s\nusage: cuzk %s %s\n", group, s.name, e.what(), group, s.synopsis);
+            return 2;
+        }
+    }
+    std::fprintf(stderr, "cuzk %s: unknown command '%s'\n", group, a[0]);
+    return group_usage(group, table, stderr);
+}
+
 } // namespace cuzk::cli

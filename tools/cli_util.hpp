@@ -59,4 +59,18 @@ int show_help(const char* usage, const char* about, std::span<const flag_spec> f
 // "1 proof", "2 proofs".
 std::string count_of(uint64_t n, const char* noun);
 
+// A command with subcommands (`cuzk porep seal`, `cuzk post prove`): each
+// subcommand's name, usage line, flags, positional argument counts and code.
+struct subcommand {
+    const char* name;
+    const char* synopsis;
+    std::span<const flag_spec> flags;
+    size_t min_pos, max_pos;
+    int (*run)(const options&);
+};
+// Runs the subcommand a[0] of `group` ("porep"): its --help, its usage
+// errors (exit 2, the usage line), or its code; the group's usage for
+// --help, nothing, or an unknown name.
+int run_subcommand(const char* group, std::span<const subcommand> table, std::span<char* const> a);
+
 } // namespace cuzk::cli

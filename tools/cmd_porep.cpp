@@ -5,20 +5,13 @@
 
 #include <fmt/format.h>
 
+#include "cli_util.hpp"
 #include "commands.hpp"
 #include "porep_commands.hpp"
 
 namespace cuzk::cli {
 
 namespace {
-
-struct subcommand {
-    const char* name;
-    const char* synopsis;
-    std::span<const flag_spec> flags;
-    size_t min_pos, max_pos;
-    int (*run)(const options&);
-};
 
 const subcommand subcommands[] = {
     {"seal", "seal (--sector-size S | --nodes N) --porep-id ID (--replica-id HEX | --prover-id HEX --sector-id N --ticket HEX) [--data FILE | --zero] --out DIR",
@@ -43,35 +36,8 @@ const subcommand subcommands[] = {
      porep::inputs_flags, 0, 0, porep::porep_inputs},
 };
 
-int porep_usage(FILE* out)
-{
-    std::fprintf(out, "usage: cuzk porep <command> [options]   (cuzk porep <command> --help for its options)\n\ncommands:\n");
-    for (const auto& s : subcommands) std::fprintf(out, "  %s\n", s.synopsis);
-    return out == stdout ? 0 : 2;
-}
-
 } // namespace
 
-int cmd_porep(args a)
-{
-    if (a.empty()) return porep_usage(stderr);
-    if (!std::strcmp(a[0], "--help") || !std::strcmp(a[0], "-h")) return porep_usage(stdout);
-    for (const auto& s : subcommands) {
-        if (std::strcmp(a[0], s.name) != 0) continue;
-        try {
-            const options o(a.subspan(1), s.flags, s.min_pos, s.max_pos);
-            if (o.help()) {
-                std::printf("usage: cuzk porep %s\n\n%s", s.synopsis, describe_flags(s.flags).c_str());
-                return 0;
-            }
-            return s.run(o);
-        } catch (const usage_error& e) {
-            std::fprintf(stderr, "cuzk porep %s: %s\nusage: cuzk porep %s\n", s.name, e.what(), s.synopsis);
-            return 2;
-        }
-    }
-    std::fprintf(stderr, "cuzk porep: unknown command '%s'\n", a[0]);
-    return porep_usage(stderr);
-}
+int cmd_porep(args a) { return run_subcommand("porep", subcommands, a); }
 
 } // namespace cuzk::cli

@@ -55,19 +55,15 @@ filecoin::domain hex32(const options& o, const std::string& flag)
     }
 }
 
-namespace {
-
-std::string plain(const io::json& v)
+std::string plain_text(const io::json& v)
 {
     if (v.is_string()) return v.as_string();
     if (v.is_number()) return v.number_text();
     if (!v.is_array()) return v.dump();
     std::string s;
-    for (const auto& x : v.as_array()) s += (s.empty() ? "" : " ") + plain(x);
+    for (const auto& x : v.as_array()) s += (s.empty() ? "" : " ") + plain_text(x);
     return s;
 }
-
-} // namespace
 
 void print_result(const io::json& j, bool json)
 {
@@ -75,7 +71,7 @@ void print_result(const io::json& j, bool json)
         std::printf("%s\n", j.dump().c_str());
         return;
     }
-    for (const auto& [k, v] : j.as_object()) std::printf("%s: %s\n", k.c_str(), plain(v).c_str());
+    for (const auto& [k, v] : j.as_object()) std::printf("%s: %s\n", k.c_str(), plain_text(v).c_str());
 }
 
 io::json hex_json(const filecoin::domain& d) { return io::json::string(filecoin::to_hex(d)); }

@@ -29,6 +29,8 @@ filecoin::domain hex32(const options& o, const std::string& flag);
 // Prints a result object on stdout: with --json as one line of JSON (for
 // scripts), otherwise one "key: value" line per member (arrays space-separated).
 void print_result(const io::json& j, bool json);
+// A value as print_result shows it without --json (arrays space-separated).
+std::string plain_text(const io::json& v);
 
 io::json hex_json(const filecoin::domain& d);
 

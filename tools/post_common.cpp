@@ -41,20 +41,6 @@ json u64_array(const std::vector<uint64_t>& v)
     return a;
 }
 
-namespace {
-
-std::string plain(const json& v)
-{
-    if (v.is_string()) return v.as_string();
-    if (v.is_number()) return v.number_text();
-    if (!v.is_array()) return v.dump();
-    std::string s;
-    for (const auto& x : v.as_array()) s += (s.empty() ? "" : " ") + plain(x);
-    return s;
-}
-
-} // namespace
-
 void print_with_sectors(json top, const json& sectors, bool as_json)
 {
     if (as_json) {
@@ -66,7 +52,8 @@ void print_with_sectors(json top, const json& sectors, bool as_json)
     for (const json& s : sectors.as_array()) {
         std::string line;
         for (const auto& [k, v] : s.as_object())
-            line += k == "sector_id" ? fmt::format("sector {}:", plain(v)) : fmt::format(" {} {}", k, plain(v));
+            line += k == "sector_id" ? fmt::format("sector {}:", porep::plain_text(v))
+                                     : fmt::format(" {} {}", k, porep::plain_text(v));
         std::printf("%s\n", line.c_str());
     }
 }

@@ -126,4 +126,23 @@ static inline void small_witness(uint8_t inputs[64], uint8_t aux[128], long long
     sc(aux + 96, 2 * (x + y));
 }
 
+/* The whole file at `path` (malloc'ed; *len its size); CHECK-fails when it
+ * cannot be read or is empty. */
+static inline uint8_t* read_file(const char* path, size_t* len)
+{
+    FILE* f = fopen(path, "rb");
+    uint8_t* b;
+    long n;
+    CHECK(f != NULL);
+    CHECK(fseek(f, 0, SEEK_END) == 0);
+    n = ftell(f);
+    CHECK(n > 0);
+    rewind(f);
+    b = (uint8_t*)malloc((size_t)n);
+    CHECK(b != NULL && fread(b, 1, (size_t)n, f) == (size_t)n);
+    fclose(f);
+    *len = (size_t)n;
+    return b;
+}
+
 #endif

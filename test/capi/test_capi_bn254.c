@@ -30,23 +30,6 @@ static const uint8_t BN254_R[32] = {0x01, 0x00, 0x00, 0xf0, 0x93, 0xf5, 0xe1, 0x
                                     0x79, 0x48, 0xe8, 0x33, 0x28, 0x5d, 0x58, 0x81, 0x81, 0xb6, 0x45,
                                     0x50, 0xb8, 0x29, 0xa0, 0x31, 0xe1, 0x72, 0x4e, 0x64, 0x30};
 
-static uint8_t* read_file(const char* path, size_t* len)
-{
-    FILE* f = fopen(path, "rb");
-    uint8_t* b;
-    long n;
-    CHECK(f != NULL);
-    CHECK(fseek(f, 0, SEEK_END) == 0);
-    n = ftell(f);
-    CHECK(n > 0);
-    rewind(f);
-    b = (uint8_t*)malloc((size_t)n);
-    CHECK(b != NULL && fread(b, 1, (size_t)n, f) == (size_t)n);
-    fclose(f);
-    *len = (size_t)n;
-    return b;
-}
-
 static void check_bn254_info(const cuzk_key* key)
 {
     cuzk_key_info ki;

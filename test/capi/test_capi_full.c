@@ -34,24 +34,6 @@ static void on_event(void* user_data, const cuzk_event* ev)
 }
 
 /* ---- helpers ---------------------------------------------------------------------------- */
-static uint8_t* read_file(const char* path, size_t* len)
-{
-    FILE* f = fopen(path, "rb");
-    long n;
-    uint8_t* buf;
-    CHECK(f != NULL);
-    CHECK(fseek(f, 0, SEEK_END) == 0);
-    n = ftell(f);
-    CHECK(n > 0);
-    CHECK(fseek(f, 0, SEEK_SET) == 0);
-    buf = (uint8_t*)malloc((size_t)n);
-    CHECK(buf != NULL);
-    CHECK(fread(buf, 1, (size_t)n, f) == (size_t)n);
-    fclose(f);
-    *len = (size_t)n;
-    return buf;
-}
-
 /* Reads a completed job's proofs and public inputs, checks them against each
  * other and verifies each partition with `vk_key`; a tampered public input
  * must not verify. */

@@ -15,23 +15,6 @@
 #include "capi_test_util.h"
 
 
-static uint8_t* read_file(const char* path, size_t* len)
-{
-    FILE* f = fopen(path, "rb");
-    uint8_t* b;
-    long n;
-    CHECK(f != NULL);
-    CHECK(fseek(f, 0, SEEK_END) == 0);
-    n = ftell(f);
-    CHECK(n > 0);
-    rewind(f);
-    b = (uint8_t*)malloc((size_t)n);
-    CHECK(b != NULL && fread(b, 1, (size_t)n, f) == (size_t)n);
-    fclose(f);
-    *len = (size_t)n;
-    return b;
-}
-
 static void randomness_of(uint8_t* r, uint8_t v)
 {
     memset(r, v, 32);
