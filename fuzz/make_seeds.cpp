@@ -8,6 +8,8 @@
 #include <sstream>
 
 #include "cuzk/filecoin/c1_json.hpp"
+#include "cuzk/filecoin/post.hpp"
+#include "cuzk/filecoin/post_bincode.hpp"
 #include "cuzk/filecoin/synthetic_c1.hpp"
 #include "cuzk/groth16/circuit.hpp"
 #include "cuzk/groth16/setup.hpp"
@@ -192,6 +194,23 @@ void c1_seeds()
     }
 }
 
+// One made-up sector's vanilla proof per proof type the harness picks by
+// its first byte (0: 2 KiB WindowPoSt, 1: 32 GiB, 2: 64 GiB, 3: 2 KiB WinningPoSt).
+void post_vanilla_seeds()
+{
+    using namespace filecoin;
+    const int ids[4] = {10, 13, 14, 0};
+    domain randomness{};
+    randomness[0] = 5;
+    for (uint8_t i = 0; i < 4; ++i) {
+        const post_config c = registered_post_proof(ids[i]);
+        std::vector<uint8_t> b{i};
+        const std::vector<uint8_t> v = post_vanilla_to_bincode(post_synthetic_vanilla(c, randomness, 1, i, 1, 1)[0], c);
+        b.insert(b.end(), v.begin(), v.end());
+        write_bytes("post_vanilla", (c.name + ".bin").c_str(), b);
+    }
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -207,6 +226,7 @@ int main(int argc, char** argv)
         bn128_seeds();
         timeline_seeds();
         c1_seeds();
+        post_vanilla_seeds();
     } catch (const std::exception& e) {
         std::cerr << "fuzz_seeds: " << e.what() << "\n";
         return 1;
