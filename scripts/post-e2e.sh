@@ -22,6 +22,11 @@ sectors="3:$(comm_r 3),4:$(comm_r 4)"
 
 window=StackedDrgWindow2KiBV1_2
 "$cuzk" post vanilla --proof $window --randomness $r --out-dir "$w/v" "$w/s3" "$w/s4"
+info=$("$cuzk" info "$w/v/3.vanilla")
+if [[ $info != *"PoSt vanilla proof"*"sector 3"*StackedDrgWindow2KiBV1_2* ]]; then
+  echo "FAIL: cuzk info does not recognise a vanilla proof: $info" >&2
+  exit 1
+fi
 "$cuzk" post prove --proof $window --randomness $r --dev-key --vk "$w/window.vk" --out "$w/window.bin" \
     "$w/v/3.vanilla" "$w/v/4.vanilla"
 "$cuzk" post verify --proof $window --vk "$w/window.vk" --randomness $r --sectors "$sectors" "$w/window.bin"

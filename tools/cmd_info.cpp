@@ -1,7 +1,8 @@
 // `cuzk info <file>`: what a file holds. Recognises snarkjs .zkey, .wtns,
 // .r1cs (by magic; either curve, from the header), bellperson .params / .vk (by extension, then structure),
-// 192-byte proofs, cuzk PCE files, and snarkjs JSON (proof, public signals,
-// verification key).
+// 192-byte proofs, cuzk PCE files, snarkjs JSON (proof, public signals,
+// verification key), and Filecoin PoSt vanilla proofs (.vanilla, or by
+// structure).
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -13,6 +14,7 @@
 #include "options.hpp"
 #include "progress.hpp"
 #include "cuzk/error.hpp"
+#include "cuzk/filecoin/post_bincode.hpp"
 #include "cuzk/io/bellperson.hpp"
 #include "cuzk/io/json.hpp"
 #include "cuzk/io/mapped_file.hpp"
@@ -112,6 +114,31 @@ int info_json(const std::string& path)
     throw error(errc::bad_format, fmt::format("{}: JSON, but not a proof, public signals or verification key", path));
 }
 
+// A PoSt vanilla proof: the registered proof types whose layout and
+// challenge count the bytes fit (V1 and V1_2 WindowPoSt share theirs).
+// Returns false when none does (the error of the first try in *why).
+bool info_post_vanilla(const std::string& path, std::span<const uint8_t> b, std::string* why)
+{
+    std::string types;
+    filecoin::post_sector_proof p;
+    for (int id = 0; id < 15; ++id) {
+        const filecoin::post_config c = filecoin::registered_post_proof(id);
+        try {
+            p = filecoin::post_vanilla_from_bincode(b, c, path);
+        } catch (const error& e) {
+            if (why->empty()) *why = e.what();
+            continue;
+        }
+        if (p.inclusion_proofs.size() == c.challenge_count) types += (types.empty() ? "" : ", ") + c.name;
+    }
+    if (types.empty()) return false;
+    std::printf("%s: Filecoin PoSt vanilla proof (bincode of FallbackPoStSectorProof), sector %llu, comm_r %s, %zu "
+                "challenged leaves\n  fits %s\n",
+                path.c_str(), (unsigned long long)p.sector_id, filecoin::to_hex(p.comm_r).c_str(),
+                p.inclusion_proofs.size(), types.c_str());
+    return true;
+}
+
 } // namespace
 
 int cmd_info(args a)
@@ -120,7 +147,7 @@ int cmd_info(args a)
     if (o.help())
         return show_help("info <file>", "What a file holds and whether its points check out: snarkjs .zkey, .wtns, "
                          ".r1cs, bellperson .params, .vk and 192-byte proofs, cuzk PCE files, snarkjs JSON (proof, "
-                         "public signals, verification key).", {});
+                         "public signals, verification key), Filecoin PoSt vanilla proofs.", {});
     const std::string path = o.positional()[0];
     progress_step step("cuzk info", "reading " + path);
     const io::mapped_file f(path);
@@ -149,6 +176,10 @@ int cmd_info(args a)
         return 0;
     }
     if (!b.empty() && (b[0] == '{' || b[0] == '[' || b[0] == ' ' || b[0] == '\n')) return info_json(path);
+    std::string why;
+    if (info_post_vanilla(path, b, &why)) return 0;
+    if (ends_with(path, ".vanilla"))
+        throw error(errc::bad_format, fmt::format("not a PoSt vanilla proof of any registered type; as the first: {}", why));
     if (b.size() % 192 == 0 && !b.empty()) {
         const auto proofs = io::proofs_from_bytes(b);
         std::printf("%s: %zu bellperson Groth16 proof(s) (192 bytes each), points on the curve and in the prime-order subgroup\n", path.c_str(),
