@@ -56,6 +56,7 @@ inline constexpr flag_spec prove_flags[] = {
     flag::proof,
     flag::randomness,
     {"--params", "FILE", "the circuit's key (bellperson .params); mapped on the GPU, decoded on the CPU"},
+    {"--parameters-json", "FILE", "check the .params file's digest against its entry in Filecoin's parameters.json"},
     {"--dev-key", nullptr, "or: make a development key in memory for the proof's circuit (tests, benchmarks)"},
     {"--vk", "FILE", "with --dev-key: write its verifying key here"},
     {"--partition", "K", "the first partition's number (default 0): the sectors are partitions K, K+1, ..."},

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "cuzk/error.hpp"
+#include "cuzk/filecoin/parameters.hpp"
 #include "cuzk/filecoin/post_bincode.hpp"
 #include "cuzk/filecoin/post_circuit.hpp"
 #include "cuzk/filecoin/post_prove.hpp"
@@ -45,8 +46,14 @@ fc::post_key prove_key(const options& o, const fc::post_config& c, bool gpu, uns
 {
     if (o.has("--params") == o.has("--dev-key")) throw usage_error("give exactly one of --params and --dev-key");
     if (o.has("--vk") && !o.has("--dev-key")) throw usage_error("--vk goes with --dev-key");
+    if (o.has("--parameters-json") && !o.has("--params")) throw usage_error("--parameters-json goes with --params");
     const auto t0 = steady::now();
     if (o.has("--params")) {
+        if (o.has("--parameters-json")) {
+            fc::check_params_digest(o.get("--params"), o.get("--parameters-json"));
+            std::fprintf(stderr, "cuzk post prove: %s matches its digest in %s\n", o.get("--params").c_str(),
+                         o.get("--parameters-json").c_str());
+        }
         fc::post_key k = gpu ? fc::map_post_key(c, o.get("--params"), threads)
                              : fc::load_post_key(c, o.get("--params"), threads);
         std::fprintf(stderr, "cuzk post prove: key %s %s, with its circuit, in %.1f s\n", o.get("--params").c_str(),
