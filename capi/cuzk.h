@@ -1099,6 +1099,21 @@ CUZK_API cuzk_status cuzk_post_key_load(cuzk_key** out, const cuzk_post_shape* s
 CUZK_API cuzk_status cuzk_post_key_setup_dev(cuzk_key** out, const cuzk_post_shape* shape, uint32_t threads,
                                              char* err, size_t err_len);
 
+/* Checks the vanilla proofs of n sectors (as cuzk_post_submit reads and
+ * checks them, partitions numbered from first_partition) and reports every
+ * faulty sector, as filecoin-proofs' FaultySectors does, so that a host can
+ * declare them and prove the others: their numbers go to faulty[0 …] in
+ * list order; *faulty_count (in: room in faulty; out: faulty sectors found
+ * or needed; 0: every proof checks). The reasons go to err (the first one).
+ * Errors: CUZK_ERR_NULL, CUZK_ERR_STRUCT_SIZE, CUZK_ERR_BAD_LENGTH and
+ * CUZK_ERR_BAD_FORMAT (bytes that do not read: not a fault, the message
+ * names vanilla[i]), CUZK_ERR_INVALID_ARGUMENT (an invalid shape, n = 0,
+ * WinningPoSt with n != 1), CUZK_ERR_BUFFER_TOO_SMALL. */
+CUZK_API cuzk_status cuzk_post_check_vanilla(uint64_t* faulty, size_t* faulty_count, const cuzk_post_shape* shape,
+                                             const uint8_t* randomness, const uint8_t* const* vanilla,
+                                             const size_t* vanilla_len, size_t n, uint32_t first_partition,
+                                             char* err, size_t err_len);
+
 /* Queues the PoSt of n sectors: vanilla[i] (vanilla_len[i] bytes, borrowed
  * for the call) is sector i's vanilla proof; the sectors are proved as
  * partitions first_partition, first_partition + 1, … of sector_count each

@@ -221,6 +221,17 @@ TEST_CASE("PoSt vanilla checks name what is wrong", "[filecoin][post]")
     domain other = randomness;
     other[0] ^= 1;
     fails(proofs, "the challenge is leaf", other);
+    // Every faulty sector is found, not only the first (filecoin-proofs' FaultySectors).
+    p = proofs;
+    p[0].comm_c[0] ^= 1;
+    p[1].inclusion_proofs[9].leaf[0] ^= 1;
+    const std::vector<post_fault> faults = post_find_faults(c, randomness, pubs, p, 0, 2);
+    REQUIRE(faults.size() == 2);
+    CHECK((faults[0].index == 0 && faults[0].sector_id == 3));
+    CHECK((faults[1].index == 1 && faults[1].sector_id == 4));
+    CHECK(faults[1].what.find("inclusion_proofs[9]") != std::string::npos);
+    fails(p, "2 faulty sectors (3, 4)", randomness);
+    CHECK(post_find_faults(c, randomness, pubs, proofs, 0, 2).empty());
 }
 
 TEST_CASE("WindowPoSt and WinningPoSt proofs through the engine verify; other randomness or sectors do not",

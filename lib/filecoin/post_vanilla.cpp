@@ -67,7 +67,7 @@ void check_inclusion(const post_config& config, const merkle_proof& p, const dom
 }
 
 void check_sector(const post_config& config, const domain& randomness, const post_public_sector& pub,
-                  const post_sector_proof& proof, uint64_t position, unsigned threads, const std::string& where)
+                  const post_sector_proof& proof, uint64_t position, const std::string& where)
 {
     if (proof.sector_id != pub.sector_id)
         fail(where + ".sector_id", fmt::format("is {}, the public sector is {}", proof.sector_id, pub.sector_id));
@@ -77,15 +77,13 @@ void check_sector(const post_config& config, const domain& randomness, const pos
     if (proof.inclusion_proofs.size() != config.challenge_count)
         fail(where + ".inclusion_proofs",
              fmt::format("{} proofs, {} challenges", proof.inclusion_proofs.size(), config.challenge_count));
-    parallel_for(threads, config.challenge_count, [&](size_t b, size_t e, unsigned) {
-        for (size_t n = b; n < e; ++n) {
-            const uint64_t leaf = post_leaf_challenge(
-                randomness, pub.sector_id,
-                post_challenge_index(config.api, position, config.challenge_count, unsigned(n)), config.nodes);
-            check_inclusion(config, proof.inclusion_proofs[n], proof.comm_r_last, leaf,
-                            fmt::format("{}.inclusion_proofs[{}]", where, n));
-        }
-    });
+    for (unsigned n = 0; n < config.challenge_count; ++n) {
+        const uint64_t leaf = post_leaf_challenge(
+            randomness, pub.sector_id, post_challenge_index(config.api, position, config.challenge_count, n),
+            config.nodes);
+        check_inclusion(config, proof.inclusion_proofs[n], proof.comm_r_last, leaf,
+                        fmt::format("{}.inclusion_proofs[{}]", where, n));
+    }
 }
 
 } // namespace
@@ -112,9 +110,10 @@ post_sector_proof post_vanilla_proof(const std::string& dir, const post_config& 
     return p;
 }
 
-void post_check_vanilla(const post_config& config, const domain& randomness,
-                        std::span<const post_public_sector> sectors, std::span<const post_sector_proof> proofs,
-                        unsigned partition, unsigned threads)
+std::vector<post_fault> post_find_faults(const post_config& config, const domain& randomness,
+                                         std::span<const post_public_sector> sectors,
+                                         std::span<const post_sector_proof> proofs, unsigned partition,
+                                         unsigned threads)
 {
     if (sectors.empty() || sectors.size() > config.sector_count)
         throw error(errc::invalid_argument, fmt::format("{}: a partition proves 1..{} sectors, {} given", config.name,
@@ -122,11 +121,32 @@ void post_check_vanilla(const post_config& config, const domain& randomness,
     if (proofs.size() != sectors.size())
         throw error(errc::invalid_argument, fmt::format("{}: {} vanilla proofs for {} sectors", config.name,
                                                         proofs.size(), sectors.size()));
-    for (size_t i = 0; i < sectors.size(); ++i) {
+    std::vector<std::string> what(sectors.size());
+    parallel_tasks(threads, sectors.size(), [&](size_t i, unsigned) {
         const uint64_t position = uint64_t(partition) * config.sector_count + i;
-        check_sector(config, randomness, sectors[i], proofs[i], position, threads,
-                     fmt::format("vanilla proof {} (sector {})", i, sectors[i].sector_id));
-    }
+        try {
+            check_sector(config, randomness, sectors[i], proofs[i], position,
+                         fmt::format("vanilla proof {} (sector {})", i, sectors[i].sector_id));
+        } catch (const error& e) {
+            what[i] = e.what();
+        }
+    });
+    std::vector<post_fault> faults;
+    for (size_t i = 0; i < what.size(); ++i)
+        if (!what[i].empty()) faults.push_back({i, sectors[i].sector_id, std::move(what[i])});
+    return faults;
+}
+
+void post_check_vanilla(const post_config& config, const domain& randomness,
+                        std::span<const post_public_sector> sectors, std::span<const post_sector_proof> proofs,
+                        unsigned partition, unsigned threads)
+{
+    const std::vector<post_fault> faults = post_find_faults(config, randomness, sectors, proofs, partition, threads);
+    if (faults.empty()) return;
+    std::string ids;
+    for (const post_fault& f : faults) ids += (ids.empty() ? "" : ", ") + std::to_string(f.sector_id);
+    throw error(errc::bad_format, fmt::format("{} faulty sector{} ({}); the first: {}", faults.size(),
+                                              faults.size() == 1 ? "" : "s", ids, faults[0].what));
 }
 
 } // namespace cuzk::filecoin

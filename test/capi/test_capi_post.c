@@ -147,6 +147,38 @@ static void check_refusals(cuzk_engine* eng, uint8_t** v, size_t* len)
     cuzk_key_destroy(key);
 }
 
+/* cuzk_post_check_vanilla: no fault, then the second sector's, reported by number. */
+static void check_faults(uint8_t** v, size_t* len)
+{
+    cuzk_post_shape s;
+    uint8_t r[32];
+    uint8_t* bad[2];
+    uint64_t faulty[2] = {0, 0};
+    size_t count = 2;
+    CHECK(cuzk_post_shape_registered(&s, 10) == CUZK_OK);
+    randomness_of(r, 5);
+    CHECK_CREATE(CUZK_OK, cuzk_post_check_vanilla(faulty, &count, &s, r, (const uint8_t* const*)v, len, 2, 0, err,
+                                                  sizeof err));
+    CHECK(count == 0);
+    bad[0] = v[0];
+    bad[1] = (uint8_t*)malloc(len[1]);
+    CHECK(bad[1] != NULL);
+    memcpy(bad[1], v[1], len[1]);
+    bad[1][8] ^= 1; /* comm_r */
+    count = 2;
+    CHECK_CREATE(CUZK_OK, cuzk_post_check_vanilla(faulty, &count, &s, r, (const uint8_t* const*)bad, len, 2, 0, err,
+                                                  sizeof err));
+    CHECK(count == 1 && faulty[0] == 2); /* the fixture's sectors are numbered 1 and 2 */
+    {
+        char msg[512];
+        size_t room = 0;
+        CHECK(cuzk_post_check_vanilla(NULL, &room, &s, r, (const uint8_t* const*)bad, len, 2, 0, msg, sizeof msg) ==
+              CUZK_ERR_BUFFER_TOO_SMALL);
+        CHECK(room == 1 && strstr(msg, "faulty") != NULL);
+    }
+    free(bad[1]);
+}
+
 int main(int argc, char** argv)
 {
     char path[4096];
@@ -175,6 +207,7 @@ int main(int argc, char** argv)
     prove_and_verify(eng, 10, window, window_len, 2);
     prove_and_verify(eng, 0, winning, winning_len, 1);
     check_refusals(eng, window, window_len);
+    check_faults(window, window_len);
     cuzk_engine_destroy(eng);
     for (i = 0; i < 2; ++i) free(window[i]);
     free(winning[0]);

@@ -107,12 +107,28 @@ struct post_public_sector {
 post_sector_proof post_vanilla_proof(const std::string& dir, const post_config& config,
                                      std::span<const uint64_t> challenges, unsigned threads = 0);
 
+// A sector whose vanilla proof does not check: its place in the list, its
+// number, and what is wrong (naming the proof and the field).
+struct post_fault {
+    size_t index = 0;
+    uint64_t sector_id = 0;
+    std::string what;
+};
+
 // Checks the vanilla proofs of partition `partition` against the public
 // sectors of that partition (at most sector_count; WinningPoSt: the one
 // sector) and the randomness: for each sector, comm_r = Poseidon2(comm_c,
 // comm_r_last), challenge_count inclusion proofs, each a valid path of the
 // config's tree shape to comm_r_last whose leaf is the challenged one.
-// The first failure throws errc::bad_format naming the sector and proof.
+// Returns every faulty sector, in list order (empty: all check), as
+// filecoin-proofs reports its FaultySectors; errc::invalid_argument when the
+// counts do not fit the partition.
+std::vector<post_fault> post_find_faults(const post_config& config, const domain& randomness,
+                                         std::span<const post_public_sector> sectors,
+                                         std::span<const post_sector_proof> proofs, unsigned partition,
+                                         unsigned threads = 0);
+// The same, throwing errc::bad_format when any sector is faulty: the message
+// lists the faulty sectors' numbers and says what is wrong with the first.
 void post_check_vanilla(const post_config& config, const domain& randomness,
                         std::span<const post_public_sector> sectors, std::span<const post_sector_proof> proofs,
                         unsigned partition, unsigned threads = 0);
