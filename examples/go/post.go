@@ -131,41 +131,14 @@ func (e *Engine) AddPoStKey(k *Key, name string) (uint32, error) { return e.AddP
 // checked before anything is queued: a bad one fails here (bad_length,
 // bad_format), naming the sector.
 func (e *Engine) PoStSubmit(keyID uint32, randomness [32]byte, vanilla [][]byte, firstPartition uint32) (*Job, error) {
-	// The pointer table holds pointers, so it and the bytes it points to are
-	// C memory (one block: the table, then every proof); the library reads
-	// them during the call only.
-	n := len(vanilla)
-	total := 0
-	for _, v := range vanilla {
-		total += len(v)
+	t, err := newVanillaTable(vanilla)
+	if err != nil {
+		return nil, fmt.Errorf("PoStSubmit: %v", err)
 	}
-	ptrSize := int(unsafe.Sizeof((*C.uint8_t)(nil)))
-	sizeSize := int(C.sizeof_size_t)
-	head := n * (ptrSize + sizeSize)
-	block := C.malloc(C.size_t(head + total + 1))
-	if block == nil {
-		return nil, fmt.Errorf("PoStSubmit: out of C memory for %d bytes of vanilla proofs", total)
-	}
-	defer C.free(block)
-	var ptrs **C.uint8_t
-	var lens *C.size_t
-	if n > 0 {
-		ptrTable := unsafe.Slice((**C.uint8_t)(block), n)
-		lenTable := unsafe.Slice((*C.size_t)(unsafe.Add(block, n*ptrSize)), n)
-		at := head
-		for i, v := range vanilla {
-			p := unsafe.Add(block, at)
-			if len(v) > 0 {
-				C.memcpy(p, unsafe.Pointer(&v[0]), C.size_t(len(v)))
-			}
-			ptrTable[i], lenTable[i] = (*C.uint8_t)(p), C.size_t(len(v))
-			at += len(v)
-		}
-		ptrs, lens = &ptrTable[0], &lenTable[0]
-	}
+	defer t.free()
 	j := &Job{}
-	st := C.cuzk_post_submit(&j.h, e.h, C.uint32_t(keyID), (*C.uint8_t)(unsafe.Pointer(&randomness[0])), ptrs, lens,
-		C.size_t(n), C.uint32_t(firstPartition), nil)
+	st := C.cuzk_post_submit(&j.h, e.h, C.uint32_t(keyID), (*C.uint8_t)(unsafe.Pointer(&randomness[0])), t.ptrs, t.lens,
+		C.size_t(len(vanilla)), C.uint32_t(firstPartition), nil)
 	runtime.KeepAlive(e)
 	if err := check("cuzk_post_submit", st, e.lastError); err != nil {
 		return nil, err
@@ -173,6 +146,70 @@ func (e *Engine) PoStSubmit(keyID uint32, randomness [32]byte, vanilla [][]byte,
 	runtime.SetFinalizer(j, (*Job).Close)
 	return j, nil
 }
+
+// PoStCheckVanilla checks the vanilla proofs as PoStSubmit would and returns
+// the numbers of every faulty sector (none: all check) with the first
+// fault's reason, so that a WindowPoSt task can declare them and prove the
+// others. Bytes that do not read are an error, not a fault.
+func PoStCheckVanilla(shape *PoStShape, randomness [32]byte, vanilla [][]byte, firstPartition uint32) ([]uint64, string, error) {
+	t, err := newVanillaTable(vanilla)
+	if err != nil {
+		return nil, "", fmt.Errorf("PoStCheckVanilla: %v", err)
+	}
+	defer t.free()
+	faulty := make([]uint64, len(vanilla)+1)
+	count := C.size_t(len(faulty))
+	var eb errBuf
+	ep, el := eb.ptr()
+	st := C.cuzk_post_check_vanilla((*C.uint64_t)(unsafe.Pointer(&faulty[0])), &count, shape.c(),
+		(*C.uint8_t)(unsafe.Pointer(&randomness[0])), t.ptrs, t.lens, C.size_t(len(vanilla)),
+		C.uint32_t(firstPartition), ep, el)
+	if err := check("cuzk_post_check_vanilla", st, eb.String); err != nil {
+		return nil, "", err
+	}
+	return faulty[:count:count], eb.String(), nil
+}
+
+// vanillaTable is vanilla proof bytes as the C ABI takes them: the pointer
+// table holds pointers, so it and the bytes it points to are C memory (one
+// block: the pointers, the lengths, then every proof); the library reads
+// them during the call only.
+type vanillaTable struct {
+	block unsafe.Pointer
+	ptrs  **C.uint8_t
+	lens  *C.size_t
+}
+
+func newVanillaTable(vanilla [][]byte) (*vanillaTable, error) {
+	n := len(vanilla)
+	total := 0
+	for _, v := range vanilla {
+		total += len(v)
+	}
+	ptrSize := int(unsafe.Sizeof((*C.uint8_t)(nil)))
+	head := n * (ptrSize + int(C.sizeof_size_t))
+	t := &vanillaTable{block: C.malloc(C.size_t(head + total + 1))}
+	if t.block == nil {
+		return nil, fmt.Errorf("out of C memory for %d bytes of vanilla proofs", total)
+	}
+	if n > 0 {
+		ptrTable := unsafe.Slice((**C.uint8_t)(t.block), n)
+		lenTable := unsafe.Slice((*C.size_t)(unsafe.Add(t.block, n*ptrSize)), n)
+		at := head
+		for i, v := range vanilla {
+			p := unsafe.Add(t.block, at)
+			if len(v) > 0 {
+				C.memcpy(p, unsafe.Pointer(&v[0]), C.size_t(len(v)))
+			}
+			ptrTable[i], lenTable[i] = (*C.uint8_t)(p), C.size_t(len(v))
+			at += len(v)
+		}
+		t.ptrs, t.lens = &ptrTable[0], &lenTable[0]
+	}
+	return t, nil
+}
+
+func (t *vanillaTable) free() { C.free(t.block) }
 
 // PoStVerify checks a PoSt proof (192 bytes a partition) of the sectors
 // (sectorIDs, commRs: in the prover's order) for the randomness, partitions
@@ -272,6 +309,16 @@ func runPoSt(prefix string) (sectors int, err error) {
 	id, err := engine.AddPoStKey(key, "post")
 	if err != nil {
 		return 0, err
+	}
+	// A faulty sector is found by number before anything is proved.
+	if faulty, _, err := PoStCheckVanilla(shape, randomness, vanilla, 0); err != nil || len(faulty) != 0 {
+		return 0, fmt.Errorf("post: check of good vanilla proofs: faulty %v, %v", faulty, err)
+	}
+	damaged := append([]byte(nil), vanilla[1]...)
+	damaged[8] ^= 1 // comm_r
+	if faulty, why, err := PoStCheckVanilla(shape, randomness, [][]byte{vanilla[0], damaged}, 0); err != nil ||
+		len(faulty) != 1 || faulty[0] != ids[1] {
+		return 0, fmt.Errorf("post: check with sector %d damaged: faulty %v (%s), %v", ids[1], faulty, why, err)
 	}
 	// Vanilla proofs of another randomness are refused before anything is queued.
 	if _, err := engine.PoStSubmit(id, postRandomness(7), vanilla, 0); err == nil || err.(*Error).Code != C.CUZK_ERR_BAD_FORMAT {
