@@ -133,10 +133,6 @@ void post_check_vanilla(const post_config& config, const domain& randomness,
                         std::span<const post_public_sector> sectors, std::span<const post_sector_proof> proofs,
                         unsigned partition, unsigned threads = 0);
 
-} // namespace cuzk::filecoin
-
-namespace cuzk::filecoin {
-
 // Vanilla proofs of `sectors` made-up sectors for `config` without sealing
 // anything (benchmarks and tests of full-size circuits): sector i has number
 // first_sector + i, each challenged leaf a value, and a sparse tree R_last
