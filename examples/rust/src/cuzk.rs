@@ -637,6 +637,39 @@ impl PostShape {
         let per = count / sector_ids.len();
         Ok(leaves[..per * sector_ids.len()].chunks(per.max(1)).map(|c| c.to_vec()).collect())
     }
+
+    /// The numbers of every faulty sector among the vanilla proofs (none:
+    /// all check), checked as `Engine::post_submit` checks them, with the
+    /// first fault's reason; bytes that do not read are an error.
+    pub fn check_vanilla<V: AsRef<[u8]>>(
+        &self,
+        randomness: &[u8; 32],
+        vanilla: &[V],
+        first_partition: u32,
+    ) -> Result<(Vec<u64>, String)> {
+        let ptrs: Vec<*const u8> = vanilla.iter().map(|v| v.as_ref().as_ptr()).collect();
+        let lens: Vec<ffi::size_t> = vanilla.iter().map(|v| v.as_ref().len() as _).collect();
+        let mut faulty = vec![0u64; vanilla.len() + 1];
+        let mut count = faulty.len() as _;
+        let mut eb = ErrBuf::new();
+        let st = unsafe {
+            ffi::cuzk_post_check_vanilla(
+                faulty.as_mut_ptr(),
+                &mut count,
+                &self.0,
+                randomness.as_ptr(),
+                ptrs.as_ptr(),
+                lens.as_ptr(),
+                vanilla.len() as _,
+                first_partition,
+                eb.ptr(),
+                eb.len() as _,
+            )
+        };
+        check("cuzk_post_check_vanilla", st, || eb.text())?;
+        faulty.truncate(count as usize);
+        Ok((faulty, eb.text()))
+    }
 }
 
 impl Key {

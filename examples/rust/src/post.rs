@@ -60,6 +60,18 @@ pub fn run(prefix: &str) -> Result<usize, Box<dyn std::error::Error>> {
         t0.elapsed().as_secs_f64()
     );
 
+    // Faulty sectors are found by number before anything is proved.
+    let (faulty, _) = shape.check_vanilla(&r, &vanilla, 0)?;
+    if !faulty.is_empty() {
+        return Err(format!("post: good vanilla proofs reported faulty: {:?}", faulty).into());
+    }
+    let mut damaged = vanilla.clone();
+    damaged[1][8] ^= 1; // comm_r
+    let (faulty, why) = shape.check_vanilla(&r, &damaged, 0)?;
+    if faulty != vec![ids[1]] {
+        return Err(format!("post: sector {} damaged, faulty {:?} ({})", ids[1], faulty, why).into());
+    }
+
     let engine = Engine::new(None, None)?; // default options: the cpu backend
     let id = engine.add_post_key(&key, "post")?;
     // Vanilla proofs of another randomness are refused before anything is queued.
