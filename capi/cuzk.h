@@ -75,7 +75,8 @@
  * _init is an incompatible change (CUZK_ABI_VERSION, hence the SONAME, is
  * bumped): a host never meets a library whose structs are larger than its
  * own. The first version of every struct is the one in this header at
- * CUZK_ABI_VERSION 1. Output
+ * CUZK_ABI_VERSION 1, or for a struct added since (cuzk_post_shape) the
+ * one in the header that added it. Output
  * structs (cuzk_*_info, cuzk_engine_stats) work the same way: the caller
  * sets struct_size (at least the first version's size, else
  * CUZK_ERR_STRUCT_SIZE); the library fills that many bytes, zeroing any
