@@ -11,8 +11,10 @@
 #include "cuzk/filecoin/post_circuit.hpp"
 #include "cuzk/filecoin/post_prove.hpp"
 #include "cuzk/filecoin/seal.hpp"
+#include "cuzk/timeline/sinks.hpp"
 #include "gmp_util.hpp"
 #include "pce_compare.hpp"
+#include "test_support.hpp"
 
 using namespace cuzk;
 using namespace cuzk::filecoin;
@@ -335,4 +337,33 @@ TEST_CASE("the PoSt R1CS placed sector by sector equals the sequential recording
         INFO(t.name());
         CHECK(test::first_difference(r1cs::record(post_circuit(c)), *record_post_pce(c, 3)) == "");
     }
+}
+
+TEST_CASE("gpu: WindowPoSt and WinningPoSt through the cuda engine take the sliced witness path and verify",
+          "[filecoin][post][gpu]")
+{
+    GPU_OR_SKIP();
+    timeline::recorder rec;
+    pipeline::engine_config ec;
+    ec.backend = pipeline::engine_backend::cuda;
+    ec.sink = &rec;
+    pipeline::engine eng(ec);
+    const domain randomness = filled(9);
+    // Five made-up 32 GiB sectors, two a partition (three partitions, the
+    // last one short), and a 2 KiB WinningPoSt of one.
+    const post_config w = post_config::custom(post_type::window, uint64_t(1) << 30, {8, 8, 0}, 2, 10,
+                                              api_version::v1_2);
+    for (const post_config& c : {w, registered_post_proof(0)}) {
+        INFO(c.name);
+        const post_key k = post_dev_setup(c, true, 2);
+        const auto key = eng.add_key(k.pk, k.pce, k.density, {c.name});
+        const size_t n = c.type == post_type::winning ? 1 : 5;
+        const auto proofs = post_synthetic_vanilla(c, randomness, n, 3, 1, 2);
+        const std::vector<uint8_t> proof = post_prove(eng, key, c, randomness, proofs, 0, 2);
+        REQUIRE(proof.size() == 192 * c.partitions_for(n));
+        CHECK(post_verify(k.pk->vk, proof, c, randomness, publics(proofs)));
+    }
+    size_t packs = 0;
+    for (const timeline::event& e : rec.events()) packs += e.name == "PACK";
+    CHECK(packs == 0);
 }
