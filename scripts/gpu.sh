@@ -23,7 +23,7 @@
 #              2 KiB and an 8 MiB sector; a changed seed must fail
 #   porep32    C2 of a synthetic 32 GiB C1 output, verified     porep32.txt, porep32.csv
 #              (CUZK_C2_REPEAT proofs with one key, default 1)
-#   post32     WindowPoSt 32 GiB V1_2 (2349 made-up sectors,    post32.txt
+#   post32     WindowPoSt 32 GiB V1_2 (2349 made-up sectors,    post32.txt, post32.csv
 #              125 M constraints) with a development key made
 #              on the GPU: CUZK_POST_REPEAT proofs (default 3),
 #              each verified; then the PoSt end-to-end run on
@@ -187,7 +187,7 @@ step_post32() {
   "$bin" post circuit --proof StackedDrgWindow32GiBV1_2 &&
   "$bin" post prove --proof StackedDrgWindow32GiBV1_2 \
     --randomness 0909090909090909090909090909090909090909090909090909090909090900 --dev-key --synthetic 2349 \
-    --repeat "${CUZK_POST_REPEAT:-3}" --out /tmp/cuzk-gpu/post32.bin &&
+    --repeat "${CUZK_POST_REPEAT:-3}" --out /tmp/cuzk-gpu/post32.bin --timeline "$out/post32.csv" --waterfall &&
   "$root/scripts/post-e2e.sh" "$bin" /tmp/cuzk-gpu/post-e2e
 }
 # Runs a command, sampling its resident memory (anonymous and file-backed,

@@ -29,6 +29,7 @@
 #include "cuzk/timeline/sinks.hpp"
 #include "cuzk/util/parallel.hpp"
 #include "cli_util.hpp"
+#include "engine_report.hpp"
 #include "porep_commands.hpp"
 
 namespace cuzk::cli::porep {
@@ -57,22 +58,6 @@ struct partition_counter final : timeline::sink {
     }
     uint64_t count() const { return n.load(std::memory_order_relaxed); }
 };
-
-// The run's timeline as CSV, or as a Chrome trace when the name ends in .json.
-void write_timeline(const std::string& path, const std::vector<timeline::event>& events)
-{
-    std::ofstream f(path, std::ios::binary | std::ios::trunc);
-    if (!f) throw error(errc::io, fmt::format("{}: cannot create", path));
-    const bool json = path.size() >= 5 && path.compare(path.size() - 5, 5, ".json") == 0;
-    {
-        std::unique_ptr<timeline::sink> s;
-        if (json) s = std::make_unique<timeline::chrome_trace_sink>(f);
-        else s = std::make_unique<timeline::csv_sink>(f);
-        for (const auto& e : events) s->record(e);
-        s->flush();
-    }
-    if (!f.flush()) throw error(errc::io, fmt::format("{}: write failed", path));
-}
 
 fc::c1_output read_c1(const std::string& path)
 {
@@ -288,24 +273,7 @@ int porep_c2(const options& o)
     ko.h_copies_bytes = uint64_t(o.get_u64_or("--h-copies-gb", 0, 1024, 0)) << 30;
     ko.host_decode = o.has("--host-decode");
     const auto key = fc::add_porep_key(eng, k, ko);
-    const double add_s = secs_since(t_add);
-    const auto placement = eng.placement(key);
-    if (k.params && placement == pipeline::engine::key_placement::host)
-        std::fprintf(stderr, "cuzk porep c2: key registered in %.1f s\n", add_s);
-    else if (k.params) {
-        const gpu_key_timings rt = eng.registration_timings(key);
-        std::fprintf(stderr,
-                     "cuzk porep c2: key registered on the devices in %.1f s (index lists %.1f s, circuit %.1f s, "
-                     "points %.1f s)\n",
-                     add_s, rt.layout_s, rt.pce_s, rt.points_s);
-    }
-    if (placement != pipeline::engine::key_placement::host)
-        std::fprintf(stderr, "cuzk porep c2: key %s (%.1f GB on each device)\n",
-                     placement == pipeline::engine::key_placement::resident
-                         ? "resident on the devices"
-                         : "streamed: the devices cannot hold its points beside a prove, so they are copied from "
-                           "host memory at every prove (slower)",
-                     eng.resident_bytes(key) / 1e9);
+    const auto placement = report_key("cuzk porep c2", eng, key, k.params != nullptr, secs_since(t_add));
     const unsigned repeat = unsigned(o.get_u64_or("--repeat", 1, 100, 1));
     const bool concurrent = o.has("--concurrent");
     const c2_runs runs = concurrent ? prove_concurrent(eng, key, c1, repeat) : prove_in_turn(eng, key, c1, repeat, done);
@@ -317,10 +285,7 @@ int porep_c2(const options& o)
                                 {"bytes", json::number(uint64_t(runs.out.proof.size()))},
                                 {"partitions", json::number(uint64_t(c1.partitions.size()))},
                                 {"backend", json::string(gpu ? "cuda" : "cpu")},
-                                {"key", json::string(placement == pipeline::engine::key_placement::host ? "host"
-                                                     : placement == pipeline::engine::key_placement::resident
-                                                         ? "resident"
-                                                         : "streamed")},
+                                {"key", json::string(placement_name(placement))},
                                 {"seconds", runs.seconds}});
     if (concurrent) {
         result.set("wall_seconds", json::number(fmt::format("{:.3f}", runs.wall)));

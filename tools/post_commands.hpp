@@ -63,6 +63,8 @@ inline constexpr flag_spec prove_flags[] = {
     {"--synthetic", "N", "instead of files: made-up vanilla proofs of N sectors numbered 1 ... N (benchmarks)"},
     {"--gen-seed", "S", "with --synthetic: the generator seed (default 0)"},
     {"--repeat", "N", "prove N times with the same key and engine (a benchmark; default 1)"},
+    {"--timeline", "FILE", "write the run's timeline (CSV, or a Chrome trace for *.json)"},
+    {"--waterfall", nullptr, "print the waterfall and timeline summary on stderr"},
     {"--out", "FILE", "where to write the proof (192 bytes per partition)"},
     {"--backend", "auto|cpu|cuda", "where to prove (default auto: the GPU when present)"},
     {"--devices", "LIST", "CUDA devices to prove on, e.g. 0,2 (default: every visible GPU)"},

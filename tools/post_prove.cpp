@@ -17,7 +17,11 @@
 #include "cuzk/io/bellperson.hpp"
 #include "cuzk/io/mapped_file.hpp"
 #include "cuzk/util/parallel.hpp"
+#include "cuzk/timeline/analysis.hpp"
+#include "cuzk/timeline/render.hpp"
+#include "cuzk/timeline/sinks.hpp"
 #include "cli_util.hpp"
+#include "engine_report.hpp"
 #include "post_commands.hpp"
 
 namespace cuzk::cli::post {
@@ -199,12 +203,16 @@ int post_prove_cmd(const options& o)
 
     const bool gpu = use_gpu(o);
     const fc::post_key k = prove_key(o, c, gpu, threads);
-    pipeline::engine eng(prove_engine(o, gpu, partitions, threads));
+    timeline::recorder rec;
+    pipeline::engine_config ec = prove_engine(o, gpu, partitions, threads);
+    ec.sink = &rec;
+    pipeline::engine eng(ec);
     auto t0 = steady::now();
     const auto key = fc::add_porep_key(eng, k, pipeline::key_options{c.name});
-    std::fprintf(stderr, "cuzk post prove: key registered in %.1f s; proving %s as %s from partition %u on the %s%s\n",
-                 secs_since(t0), count_of(proofs.size(), "sector").c_str(), count_of(partitions, "partition").c_str(),
-                 first, gpu ? "GPU" : "CPU", repeat > 1 ? fmt::format(", {} times", repeat).c_str() : "");
+    const auto placement = report_key("cuzk post prove", eng, key, k.params != nullptr, secs_since(t0));
+    std::fprintf(stderr, "cuzk post prove: proving %s as %s from partition %u on the %s%s\n",
+                 count_of(proofs.size(), "sector").c_str(), count_of(partitions, "partition").c_str(), first,
+                 gpu ? "GPU" : "CPU", repeat > 1 ? fmt::format(", {} times", repeat).c_str() : "");
     std::vector<uint8_t> proof;
     std::vector<double> seconds;
     for (unsigned r = 0; r < repeat; ++r) {
@@ -215,6 +223,9 @@ int post_prove_cmd(const options& o)
     io::output_file f(out);
     f.write(proof);
     f.close();
+    const std::vector<timeline::event> events = rec.events();
+    if (o.has("--timeline")) write_timeline(o.get("--timeline"), events);
+    if (o.has("--waterfall")) std::fputs(timeline::render_text(timeline::analyse(events)).c_str(), stderr);
     std::vector<fc::post_public_sector> sectors;
     for (const auto& p : proofs) sectors.push_back({p.sector_id, p.comm_r});
     const bool verified = fc::post_verify(k.pk->vk, proof, c, randomness, sectors, first);
@@ -227,6 +238,7 @@ int post_prove_cmd(const options& o)
                                {"first_partition", json::number(uint64_t(first))},
                                {"bytes", json::number(uint64_t(proof.size()))},
                                {"backend", json::string(gpu ? "cuda" : "cpu")},
+                               {"key", json::string(placement_name(placement))},
                                {"seconds", json::array(std::move(secs))},
                                {"verified", json::boolean(verified)}}),
                  o.has("--json"));

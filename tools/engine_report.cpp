@@ -1,0 +1,63 @@
+// What the Filecoin proving commands report about an engine run
+// (engine_report.hpp).
+#include "engine_report.hpp"
+
+#include <cstdio>
+#include <fstream>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "cuzk/error.hpp"
+#include "cuzk/timeline/sinks.hpp"
+
+namespace cuzk::cli {
+
+const char* placement_name(pipeline::engine::key_placement p)
+{
+    return p == pipeline::engine::key_placement::host       ? "host"
+           : p == pipeline::engine::key_placement::resident ? "resident"
+                                                            : "streamed";
+}
+
+pipeline::engine::key_placement report_key(const char* who, const pipeline::engine& eng, pipeline::key_id key,
+                                           bool mapped, double seconds)
+{
+    const auto placement = eng.placement(key);
+    if (placement == pipeline::engine::key_placement::host) {
+        std::fprintf(stderr, "%s: key registered in %.1f s\n", who, seconds);
+        return placement;
+    }
+    if (mapped) {
+        const gpu_key_timings rt = eng.registration_timings(key);
+        std::fprintf(stderr,
+                     "%s: key registered on the devices in %.1f s (index lists %.1f s, circuit %.1f s, points %.1f s)\n",
+                     who, seconds, rt.layout_s, rt.pce_s, rt.points_s);
+    } else {
+        std::fprintf(stderr, "%s: key registered on the devices in %.1f s\n", who, seconds);
+    }
+    std::fprintf(stderr, "%s: key %s (%.1f GB on each device)\n", who,
+                 placement == pipeline::engine::key_placement::resident
+                     ? "resident on the devices"
+                     : "streamed: the devices cannot hold its points beside a prove, so they are copied from "
+                       "host memory at every prove (slower)",
+                 eng.resident_bytes(key) / 1e9);
+    return placement;
+}
+
+void write_timeline(const std::string& path, const std::vector<timeline::event>& events)
+{
+    std::ofstream f(path, std::ios::binary | std::ios::trunc);
+    if (!f) throw error(errc::io, fmt::format("{}: cannot create", path));
+    const bool json = path.size() >= 5 && path.compare(path.size() - 5, 5, ".json") == 0;
+    {
+        std::unique_ptr<timeline::sink> s;
+        if (json) s = std::make_unique<timeline::chrome_trace_sink>(f);
+        else s = std::make_unique<timeline::csv_sink>(f);
+        for (const auto& e : events) s->record(e);
+        s->flush();
+    }
+    if (!f.flush()) throw error(errc::io, fmt::format("{}: write failed", path));
+}
+
+} // namespace cuzk::cli

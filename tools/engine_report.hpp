@@ -1,0 +1,25 @@
+// What the Filecoin proving commands (porep c2, post prove) report about an
+// engine run: where a registered key went, and the run's timeline.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "cuzk/pipeline/engine.hpp"
+#include "cuzk/timeline/event.hpp"
+
+namespace cuzk::cli {
+
+// Prints on stderr, after `who`, how long registering `key` took (for a
+// mapped .params key on the devices also its parts) and, on the devices,
+// whether the key is resident or streamed and its size. Returns its placement.
+pipeline::engine::key_placement report_key(const char* who, const pipeline::engine& eng, pipeline::key_id key,
+                                           bool mapped, double seconds);
+
+// The run's timeline as CSV, or as a Chrome trace when the name ends in .json.
+void write_timeline(const std::string& path, const std::vector<timeline::event>& events);
+
+// The placement in one word: host, resident or streamed.
+const char* placement_name(pipeline::engine::key_placement p);
+
+} // namespace cuzk::cli
