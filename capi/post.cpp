@@ -89,15 +89,6 @@ std::vector<fc::post_sector_proof> read_vanilla(const uint8_t* const* vanilla, c
     return out;
 }
 
-void check_sector_count(const fc::post_config& c, size_t n, uint32_t first_partition, const char* fn)
-{
-    if (n == 0) fail(CUZK_ERR_INVALID_ARGUMENT, fmt::format("{}: no sectors (n = 0)", fn));
-    if (c.type == fc::post_type::winning && (n != 1 || first_partition != 0))
-        fail(CUZK_ERR_INVALID_ARGUMENT,
-             fmt::format("{}: WinningPoSt proves one sector as partition 0 ({} given, partition {})", fn, n,
-                         first_partition));
-}
-
 } // namespace
 
 extern "C" {
@@ -176,17 +167,8 @@ CUZK_API cuzk_status cuzk_post_check_vanilla(uint64_t* faulty, size_t* faulty_co
         need(faulty_count, fn, "faulty_count");
         need(randomness, fn, "randomness");
         const fc::post_config c = config_of(shape, fn);
-        check_sector_count(c, n, first_partition, fn);
         const auto proofs = read_vanilla(vanilla, vanilla_len, n, c, fn);
-        std::vector<fc::post_fault> faults;
-        for (unsigned k = 0; k < c.partitions_for(n); ++k) {
-            const size_t first = size_t(k) * c.sector_count, m = std::min<size_t>(c.sector_count, n - first);
-            std::vector<fc::post_public_sector> pubs;
-            for (size_t i = first; i < first + m; ++i) pubs.push_back({proofs[i].sector_id, proofs[i].comm_r});
-            for (fc::post_fault& f : fc::post_find_faults(c, domain_of(randomness), pubs,
-                                                          std::span(proofs).subspan(first, m), first_partition + k))
-                faults.push_back(std::move(f));
-        }
+        const std::vector<fc::post_fault> faults = fc::post_find_faults(c, domain_of(randomness), proofs, first_partition);
         const size_t room = *faulty_count;
         *faulty_count = faults.size();
         if (room < faults.size())
@@ -213,7 +195,6 @@ CUZK_API cuzk_status cuzk_post_submit(cuzk_job** out, cuzk_engine* engine, uint3
             fail(CUZK_ERR_INVALID_ARGUMENT, fmt::format("{}: key id {} is not a PoSt key (use cuzk_post_key_load or "
                                                         "cuzk_post_key_setup_dev)", fn, key_id));
         const fc::post_config& c = *k.post;
-        check_sector_count(c, n, first_partition, fn);
         const auto proofs = read_vanilla(vanilla, vanilla_len, n, c, fn);
         *out = submit_job(e, fc::post_proof_request(key_id, c, domain_of(randomness), proofs, first_partition), opt, fn);
         return CUZK_OK;

@@ -74,12 +74,6 @@ std::vector<post_sector_proof> vanilla(const post_config& c, const domain& rando
     return out;
 }
 
-std::vector<post_public_sector> publics(const std::vector<post_sector_proof>& p)
-{
-    std::vector<post_public_sector> out;
-    for (const auto& s : p) out.push_back({s.sector_id, s.comm_r});
-    return out;
-}
 
 } // namespace
 
@@ -170,7 +164,7 @@ TEST_CASE("PoSt vanilla proofs of sealed sectors satisfy the circuit; the parall
         const std::vector<std::string> dirs =
             c.type == post_type::winning ? std::vector<std::string>{sealed_sectors()[1]} : sealed_sectors();
         const auto proofs = vanilla(c, randomness, dirs);
-        const auto pubs = publics(proofs);
+        const auto pubs = post_public_sectors(proofs);
         REQUIRE_NOTHROW(post_check_vanilla(c, randomness, pubs, proofs, 0, 2));
         const post_circuit circuit(c, proofs);
         r1cs::test_cs t;
@@ -199,7 +193,7 @@ TEST_CASE("PoSt vanilla checks name what is wrong", "[filecoin][post]")
     const post_config c = registered_post_proof(10);
     const domain randomness = filled(9);
     const auto proofs = vanilla(c, randomness, sealed_sectors());
-    const auto pubs = publics(proofs);
+    const auto pubs = post_public_sectors(proofs);
     const auto fails = [&](std::vector<post_sector_proof> p, const std::string& what, const domain& r) {
         try {
             post_check_vanilla(c, r, pubs, p, 0, 2);
@@ -252,7 +246,7 @@ TEST_CASE("WindowPoSt and WinningPoSt proofs through the engine verify; other ra
         const std::vector<std::string> dirs =
             c.type == post_type::winning ? std::vector<std::string>{sealed_sectors()[0]} : sealed_sectors();
         const auto proofs = vanilla(c, randomness, dirs);
-        const auto pubs = publics(proofs);
+        const auto pubs = post_public_sectors(proofs);
         const std::vector<uint8_t> proof = post_prove(eng, key, c, randomness, proofs, 0, 2);
         REQUIRE(proof.size() == 192);
         CHECK(post_verify(k.pk->vk, proof, c, randomness, pubs));
@@ -268,7 +262,7 @@ TEST_CASE("WindowPoSt and WinningPoSt proofs through the engine verify; other ra
             // repeats it to fill its two places.
             const auto one = vanilla(c, randomness, {sealed_sectors()[1]});
             const auto p1 = post_prove(eng, key, c, randomness, one, 0, 2);
-            CHECK(post_verify(k.pk->vk, p1, c, randomness, publics(one)));
+            CHECK(post_verify(k.pk->vk, p1, c, randomness, post_public_sectors(one)));
         }
     }
 }
@@ -288,13 +282,13 @@ TEST_CASE("a WindowPoSt of more sectors than a partition holds is several partit
     const auto proofs = vanilla(c, randomness, sealed_sectors());
     const auto proof = post_prove(eng, key, c, randomness, proofs, 0, 2);
     REQUIRE(proof.size() == 384);
-    CHECK(post_verify(k.pk->vk, proof, c, randomness, publics(proofs)));
+    CHECK(post_verify(k.pk->vk, proof, c, randomness, post_public_sectors(proofs)));
     // The second sector alone, proved as partition 1 (as a scheduler that
     // sends one partition per call does), verifies as partition 1 only.
     const std::vector<post_sector_proof> second{proofs[1]};
     const auto p1 = post_prove(eng, key, c, randomness, second, 1, 2);
-    CHECK(post_verify(k.pk->vk, p1, c, randomness, publics(second), 1));
-    CHECK_FALSE(post_verify(k.pk->vk, p1, c, randomness, publics(second), 0));
+    CHECK(post_verify(k.pk->vk, p1, c, randomness, post_public_sectors(second), 1));
+    CHECK_FALSE(post_verify(k.pk->vk, p1, c, randomness, post_public_sectors(second), 0));
 }
 
 TEST_CASE("synthetic PoSt vanilla proofs of full-size sectors pass the check and satisfy the circuit",
@@ -311,7 +305,7 @@ TEST_CASE("synthetic PoSt vanilla proofs of full-size sectors pass the check and
         const auto proofs = post_synthetic_vanilla(c, randomness, n, 77, 1000, 2);
         REQUIRE(proofs.size() == n);
         CHECK(proofs == post_synthetic_vanilla(c, randomness, n, 77, 1000, 1));
-        const auto pubs = publics(proofs);
+        const auto pubs = post_public_sectors(proofs);
         const unsigned P = c.partitions_for(n);
         for (unsigned k = 0; k < P; ++k) {
             const size_t first = size_t(k) * c.sector_count, m = std::min<size_t>(c.sector_count, n - first);
@@ -361,7 +355,7 @@ TEST_CASE("gpu: WindowPoSt and WinningPoSt through the cuda engine take the slic
         const auto proofs = post_synthetic_vanilla(c, randomness, n, 3, 1, 2);
         const std::vector<uint8_t> proof = post_prove(eng, key, c, randomness, proofs, 0, 2);
         REQUIRE(proof.size() == 192 * c.partitions_for(n));
-        CHECK(post_verify(k.pk->vk, proof, c, randomness, publics(proofs)));
+        CHECK(post_verify(k.pk->vk, proof, c, randomness, post_public_sectors(proofs)));
     }
     size_t packs = 0;
     for (const timeline::event& e : rec.events()) packs += e.name == "PACK";

@@ -59,18 +59,26 @@ device_choice parse_devices(const options& o, bool gpu)
     if (!o.has("--devices")) return d;
     if (!gpu) throw usage_error("--devices names CUDA devices and needs the GPU prover; for the CPU use --cpu-devices");
     const std::string list = o.get("--devices");
-    for (size_t pos = 0; pos <= list.size();) {
-        size_t comma = list.find(',', pos);
-        if (comma == std::string::npos) comma = list.size();
-        const std::string item = list.substr(pos, comma - pos);
+    for (const std::string& item : split_list(list)) {
         char* end = nullptr;
         const unsigned long v = std::strtoul(item.c_str(), &end, 10);
         if (item.empty() || !std::isdigit(static_cast<unsigned char>(item[0])) || *end != '\0' || v > 4095)
             throw usage_error(fmt::format("--devices: expected CUDA device numbers such as 0,2, got '{}'", list));
         d.cuda.push_back(int(v));
-        pos = comma + 1;
     }
     return d;
+}
+
+std::vector<std::string> split_list(const std::string& list)
+{
+    std::vector<std::string> items;
+    for (size_t pos = 0; pos <= list.size();) {
+        size_t comma = list.find(',', pos);
+        if (comma == std::string::npos) comma = list.size();
+        items.push_back(list.substr(pos, comma - pos));
+        pos = comma + 1;
+    }
+    return items;
 }
 
 int show_help(const char* usage, const char* about, std::span<const flag_spec> flags)

@@ -2,6 +2,7 @@
 // file was meant to be, byte sizes for people, and the backend choice.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -58,6 +59,16 @@ int show_help(const char* usage, const char* about, std::span<const flag_spec> f
 
 // "1 proof", "2 proofs".
 std::string count_of(uint64_t n, const char* noun);
+
+// The items of a comma-separated argument ("0,2" -> "0", "2"; "" -> one
+// empty item, for the caller to refuse).
+std::vector<std::string> split_list(const std::string& list);
+
+// Seconds since t0 on the steady clock.
+inline double secs_since(std::chrono::steady_clock::time_point t0)
+{
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
 
 // A command with subcommands (`cuzk porep seal`, `cuzk post prove`): each
 // subcommand's name, usage line, flags, positional argument counts and code.

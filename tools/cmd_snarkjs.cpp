@@ -40,11 +40,6 @@ bool has_suffix(const std::string& s, const char* suf)
     return s.size() >= n && s.compare(s.size() - n, n, suf) == 0;
 }
 
-double secs_since(std::chrono::steady_clock::time_point t0)
-{
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
 } // namespace
 
 // circom r1cs → setup description. Wire 0 is ONE, then public outputs, public

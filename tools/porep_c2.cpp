@@ -40,7 +40,6 @@ namespace fc = filecoin;
 namespace {
 
 using steady = std::chrono::steady_clock;
-double secs_since(steady::time_point t0) { return std::chrono::duration<double>(steady::now() - t0).count(); }
 
 void write_file(const std::string& path, std::span<const uint8_t> bytes)
 {

@@ -35,7 +35,6 @@ namespace fc = filecoin;
 namespace {
 
 using steady = std::chrono::steady_clock;
-double secs_since(steady::time_point t0) { return std::chrono::duration<double>(steady::now() - t0).count(); }
 
 std::string shape_of(const fc::post_config& c)
 {
@@ -75,10 +74,7 @@ fc::post_key prove_key(const options& o, const fc::post_config& c, bool gpu, uns
 std::vector<fc::post_public_sector> parse_sectors(const std::string& list)
 {
     std::vector<fc::post_public_sector> out;
-    for (size_t pos = 0; pos <= list.size();) {
-        size_t comma = list.find(',', pos);
-        if (comma == std::string::npos) comma = list.size();
-        const std::string item = list.substr(pos, comma - pos);
+    for (const std::string& item : split_list(list)) {
         const size_t colon = item.find(':');
         if (colon == std::string::npos)
             throw usage_error(fmt::format("--sectors: expected ID:COMM_R (64 hex digits), got '{}'", item));
@@ -90,7 +86,6 @@ std::vector<fc::post_public_sector> parse_sectors(const std::string& list)
             throw usage_error(e.what());
         }
         out.push_back(s);
-        pos = comma + 1;
     }
     return out;
 }
@@ -226,9 +221,7 @@ int post_prove_cmd(const options& o)
     const std::vector<timeline::event> events = rec.events();
     if (o.has("--timeline")) write_timeline(o.get("--timeline"), events);
     if (o.has("--waterfall")) std::fputs(timeline::render_text(timeline::analyse(events)).c_str(), stderr);
-    std::vector<fc::post_public_sector> sectors;
-    for (const auto& p : proofs) sectors.push_back({p.sector_id, p.comm_r});
-    const bool verified = fc::post_verify(k.pk->vk, proof, c, randomness, sectors, first);
+    const bool verified = fc::post_verify(k.pk->vk, proof, c, randomness, fc::post_public_sectors(proofs), first);
     std::vector<json> secs;
     for (double v : seconds) secs.push_back(json::number(fmt::format("{:.3f}", v)));
     print_result(json::object({{"proof", json::string(out)},

@@ -25,18 +25,12 @@ namespace fc = filecoin;
 namespace {
 
 using steady = std::chrono::steady_clock;
-double secs_since(steady::time_point t0) { return std::chrono::duration<double>(steady::now() - t0).count(); }
 
 // --sector-ids 3,4,...: sector numbers.
 std::vector<uint64_t> parse_sector_ids(const std::string& list)
 {
     std::vector<uint64_t> ids;
-    for (size_t pos = 0; pos <= list.size();) {
-        size_t comma = list.find(',', pos);
-        if (comma == std::string::npos) comma = list.size();
-        ids.push_back(parse_u64("--sector-ids", list.substr(pos, comma - pos), 0, UINT64_MAX));
-        pos = comma + 1;
-    }
+    for (const std::string& item : split_list(list)) ids.push_back(parse_u64("--sector-ids", item, 0, UINT64_MAX));
     return ids;
 }
 

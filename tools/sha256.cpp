@@ -31,11 +31,6 @@ namespace {
 
 using r1cs::gadgets::sha256_preimage_circuit;
 
-double secs_since(std::chrono::steady_clock::time_point t0)
-{
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
 const char* const setup_usage = "setup sha256 [--blocks B] [--threads N] <out.params> <out.vk>";
 const char* const prove_usage = "prove sha256 <in.params> <proof.bin> <public.json> [--blocks B] [--seed S] [--threads N]";
 const char* const verify_usage = "verify sha256 <in.vk> <public.json> <proof.bin>";

@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "cuzk/error.hpp"
+#include "cuzk/filecoin/poseidon_tree.hpp"
 
 namespace cuzk::filecoin {
 
@@ -45,18 +46,11 @@ struct proof_layout {
 // Base levels of the config's tree: nodes = base_trees · base^k, k >= 1.
 uint64_t base_levels(const post_config& c, std::string_view what)
 {
-    const tree_shape& t = c.tree;
-    if (t.base < 2 || t.sub == 1 || t.top == 1 || (t.top && !t.sub))
-        bad_config(what, fmt::format("tree {} is not a Filecoin tree shape", t.name()));
-    const uint64_t trees = uint64_t(t.sub ? t.sub : 1) * (t.top ? t.top : 1);
-    uint64_t per_tree = c.nodes % trees == 0 ? c.nodes / trees : 0, levels = 0;
-    while (per_tree > 1 && per_tree % t.base == 0) {
-        per_tree /= t.base;
-        ++levels;
+    try {
+        return poseidon_tree_base_height(c.nodes, c.tree);
+    } catch (const error&) {
+        bad_config(what, fmt::format("nodes = {} does not fit tree {}", c.nodes, c.tree.name()));
     }
-    if (per_tree != 1 || levels < 1)
-        bad_config(what, fmt::format("nodes = {} does not fit tree {}", c.nodes, t.name()));
-    return levels;
 }
 
 proof_layout layout_of(const post_config& c, std::string_view what)

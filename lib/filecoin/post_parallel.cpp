@@ -26,29 +26,27 @@ namespace cuzk::filecoin {
 
 namespace {
 
-// One circuit sector's share of everything, and the sector's own R1CS
-// (recorded alone: ONE, its inputs, its aux).
+// One circuit sector's R1CS, recorded alone (ONE, its inputs, its aux): its
+// counts are every sector's share, and its table holds every coefficient.
 struct sector_layout {
-    size_t aux = 0, inputs = 0;
-    uint64_t rows = 0;
-    std::array<uint64_t, 3> nnz{};
-    std::vector<fr> table;
     r1cs::pce part;
+    size_t aux() const { return part.num_aux; }
+    size_t inputs() const { return part.num_inputs - 1; }
+    uint64_t rows() const { return part.num_constraints; }
+    uint64_t nnz(int m) const { return (m == 0 ? part.a : m == 1 ? part.b : part.c).nnz(); }
 };
 
 sector_layout measure(const post_config& c)
 {
-    const post_circuit blank(c);
+    // A circuit of one sector of c's shape (WinningPoSt's sectors are
+    // WindowPoSt-shaped sectors of one challenge).
+    post_config one = c;
+    one.type = post_type::window;
+    one.sector_count = 1;
+    one.challenge_count = c.circuit_challenges();
     r1cs::recording_cs cs(1, 0);
-    post_synthesize_sector(cs, post_circuit::tree_shape_of(c), blank.sectors()[0]);
-    sector_layout L;
-    L.aux = cs.num_aux();
-    L.inputs = cs.num_inputs() - 1;
-    L.part = cs.finish();
-    L.rows = L.part.num_constraints;
-    L.nnz = {L.part.a.nnz(), L.part.b.nnz(), L.part.c.nnz()};
-    L.table.assign(L.part.coeffs.begin(), L.part.coeffs.end());
-    return L;
+    post_synthesize_sector(cs, post_circuit::tree_shape_of(c), post_circuit(one).sectors()[0]);
+    return {cs.finish()};
 }
 
 // Cached per shape (what one sector depends on).
@@ -75,7 +73,7 @@ void expect_full(bool full, size_t sector, const char* what)
 
 std::vector<fr> sized_inputs(size_t sectors, const sector_layout& L)
 {
-    std::vector<fr> inputs(1 + sectors * L.inputs, fr::zero());
+    std::vector<fr> inputs(1 + sectors * L.inputs(), fr::zero());
     inputs[0] = fr::one();
     return inputs;
 }
@@ -87,10 +85,10 @@ bool post_circuit::witness(std::vector<fr>& inputs, std::vector<fr>& aux, unsign
     const std::shared_ptr<const sector_layout> L = layout_of(config_);
     const r1cs::gadgets::tree_shape shape = tree_shape_of(config_);
     inputs = sized_inputs(sectors_.size(), *L);
-    r1cs::size_for_slices(aux, sectors_.size() * L->aux);
+    r1cs::size_for_slices(aux, sectors_.size() * L->aux());
     parallel_tasks(threads, sectors_.size(), [&](size_t i, unsigned) {
-        r1cs::slice_witness_cs cs(std::span<fr>(aux).subspan(i * L->aux, L->aux), i * L->aux,
-                                  std::span<fr>(inputs).subspan(1 + i * L->inputs, L->inputs), 1 + i * L->inputs);
+        r1cs::slice_witness_cs cs(std::span<fr>(aux).subspan(i * L->aux(), L->aux()), i * L->aux(),
+                                  std::span<fr>(inputs).subspan(1 + i * L->inputs(), L->inputs()), 1 + i * L->inputs());
         post_synthesize_sector(cs, shape, sectors_[i]);
         expect_full(cs.full(), i, "wrote");
     });
@@ -102,10 +100,10 @@ bool post_circuit::witness_packed(std::vector<fr>& inputs, r1cs::packed_aux_sink
     const std::shared_ptr<const sector_layout> L = layout_of(config_);
     const r1cs::gadgets::tree_shape shape = tree_shape_of(config_);
     inputs = sized_inputs(sectors_.size(), *L);
-    aux.begin(sectors_.size() * L->aux);
+    aux.begin(sectors_.size() * L->aux());
     parallel_tasks(threads, sectors_.size(), [&](size_t i, unsigned) {
         const std::unique_ptr<r1cs::packed_slice> s = aux.open(
-            i * L->aux, L->aux, std::span<fr>(inputs).subspan(1 + i * L->inputs, L->inputs), 1 + i * L->inputs);
+            i * L->aux(), L->aux(), std::span<fr>(inputs).subspan(1 + i * L->inputs(), L->inputs()), 1 + i * L->inputs());
         post_synthesize_sector(s->cs(), shape, sectors_[i]);
         expect_full(s->full(), i, "wrote");
         s->close();
@@ -118,24 +116,25 @@ std::shared_ptr<const r1cs::pce> record_post_pce(const post_config& config, unsi
 {
     const std::shared_ptr<const sector_layout> L = layout_of(config);
     const size_t n = config.circuit_sectors();
-    const uint64_t inputs = 1 + n * L->inputs, aux = n * L->aux;
+    const uint64_t inputs = 1 + n * L->inputs(), aux = n * L->aux();
     if (inputs + aux > (uint64_t(1) << 32))
         throw error(errc::unsupported, fmt::format("record_post_pce: {} variables exceed 2^32", inputs + aux));
     std::array<uint64_t, 3> nnz{};
-    for (int m = 0; m < 3; ++m) nnz[m] = n * L->nnz[m];
-    r1cs::pce_parts parts(uint32_t(inputs), uint32_t(aux), n * L->rows, nnz, L->table);
+    for (int m = 0; m < 3; ++m) nnz[m] = n * L->nnz(m);
+    r1cs::pce_parts parts(uint32_t(inputs), uint32_t(aux), n * L->rows(), nnz,
+                          {L->part.coeffs.begin(), L->part.coeffs.end()});
     // Every sector's rows are the first sector's with its variables moved.
     parallel_tasks(threads, n, [&](size_t i, unsigned) {
         r1cs::pce_slice at;
-        at.aux_begin = i * L->aux;
-        at.aux_count = L->aux;
-        at.input_begin = 1 + i * L->inputs;
-        at.input_count = L->inputs;
-        at.row_begin = i * L->rows;
-        at.row_count = L->rows;
+        at.aux_begin = i * L->aux();
+        at.aux_count = L->aux();
+        at.input_begin = 1 + i * L->inputs();
+        at.input_count = L->inputs();
+        at.row_begin = i * L->rows();
+        at.row_count = L->rows();
         for (int m = 0; m < 3; ++m) {
-            at.nnz_begin[m] = i * L->nnz[m];
-            at.nnz_count[m] = L->nnz[m];
+            at.nnz_begin[m] = i * L->nnz(m);
+            at.nnz_count[m] = L->nnz(m);
         }
         parts.place(L->part, at);
     });

@@ -24,24 +24,10 @@ void check_post_sizes(const post_config& config, const std::string& path, const 
                                 config.nodes, config.tree.name(), pce.num_aux, pce.num_inputs));
 }
 
-// The sectors of partition p of `all` (sector_count a partition).
-template <class T>
-std::span<const T> partition_of(std::span<const T> all, const post_config& c, unsigned p)
-{
-    const size_t first = size_t(p) * c.sector_count;
-    return all.subspan(first, std::min<size_t>(c.sector_count, all.size() - first));
-}
-
-std::vector<post_public_sector> public_sectors(std::span<const post_sector_proof> proofs)
-{
-    std::vector<post_public_sector> out;
-    for (const post_sector_proof& p : proofs) out.push_back({p.sector_id, p.comm_r});
-    return out;
-}
-
+// The verifier's sector count: at least one; WinningPoSt exactly one.
 void check_count(const post_config& config, size_t sectors)
 {
-    if (sectors == 0) throw error(errc::invalid_argument, fmt::format("{}: no sectors to prove", config.name));
+    if (sectors == 0) throw error(errc::invalid_argument, fmt::format("{}: no sectors to verify", config.name));
     if (config.type == post_type::winning && sectors != 1)
         throw error(errc::invalid_argument, fmt::format("{}: WinningPoSt proves one sector, {} given", config.name,
                                                         sectors));
@@ -79,17 +65,13 @@ pipeline::proof_request post_proof_request(pipeline::key_id key, const post_conf
                                            std::span<const post_sector_proof> proofs, unsigned first_partition,
                                            unsigned threads)
 {
-    check_count(config, proofs.size());
-    const std::vector<post_public_sector> sectors = public_sectors(proofs);
+    post_check_vanilla(config, randomness, proofs, first_partition, threads);
     pipeline::proof_request req;
     req.key = key;
-    for (unsigned k = 0; k < config.partitions_for(proofs.size()); ++k) {
-        const auto part = partition_of(proofs, config, k);
-        post_check_vanilla(config, randomness, partition_of(std::span<const post_public_sector>(sectors), config, k),
-                           part, first_partition + k, threads);
+    for (unsigned k = 0; k < config.partitions_for(proofs.size()); ++k)
         req.partitions.emplace_back(std::in_place_type<pipeline::circuit_partition>,
-                                    pipeline::circuit_partition{std::make_shared<const post_circuit>(config, part)});
-    }
+                                    pipeline::circuit_partition{std::make_shared<const post_circuit>(
+                                        config, post_partition_of(proofs, config, k))});
     return req;
 }
 
@@ -117,7 +99,8 @@ bool post_verify(const groth16::verifying_key& vk, std::span<const uint8_t> proo
     std::vector<std::vector<fr>> inputs;
     std::vector<groth16::proof> proofs;
     for (unsigned k = 0; k < P; ++k) {
-        inputs.push_back(post_public_inputs(config, randomness, partition_of(sectors, config, k), first_partition + k));
+        inputs.push_back(
+            post_public_inputs(config, randomness, post_partition_of(sectors, config, k), first_partition + k));
         proofs.push_back(io::proof_from_bytes(proof.subspan(192 * k, 192)));
     }
     if (vk.ic.size() != inputs[0].size() + 1)

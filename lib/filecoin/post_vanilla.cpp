@@ -14,18 +14,6 @@ namespace cuzk::filecoin {
 
 namespace {
 
-// Base levels of a tree of `nodes` leaves in `shape` (nodes fits the shape).
-size_t base_levels(uint64_t nodes, const tree_shape& shape)
-{
-    uint64_t per_tree = nodes / shape.base_trees();
-    size_t k = 0;
-    while (per_tree > 1) {
-        per_tree /= shape.base;
-        ++k;
-    }
-    return k;
-}
-
 // Tree R_last of the sealed sector in `dir`: replica node i = the last
 // layer's label i + data node i (in Fr).
 poseidon_tree load_tree_r_last(const std::string& dir, const seal_config& c, unsigned threads)
@@ -55,12 +43,12 @@ void check_inclusion(const post_config& config, const merkle_proof& p, const dom
                      uint64_t challenge, const std::string& where)
 {
     if (p.root != comm_r_last) fail(where + ".root", "differs from the sector's comm_r_last");
-    if (p.base.size() != base_levels(config.nodes, config.tree) || p.sub.size() != (config.tree.sub ? 1u : 0u) ||
-        p.top.size() != (config.tree.top ? 1u : 0u))
+    const unsigned base = poseidon_tree_base_height(config.nodes, config.tree);
+    const size_t sub = config.tree.sub ? 1 : 0, top = config.tree.top ? 1 : 0;
+    if (p.base.size() != base || p.sub.size() != sub || p.top.size() != top)
         fail(where + ".path", fmt::format("has {}+{}+{} levels; a tree of {} nodes ({}) has {}+{}+{}", p.base.size(),
-                                          p.sub.size(), p.top.size(), config.nodes, config.tree.name(),
-                                          base_levels(config.nodes, config.tree), config.tree.sub ? 1 : 0,
-                                          config.tree.top ? 1 : 0));
+                                          p.sub.size(), p.top.size(), config.nodes, config.tree.name(), base, sub,
+                                          top));
     if (!verify_poseidon_proof(p, config.tree)) fail(where, "the path does not reach its root");
     if (p.leaf_index() != challenge)
         fail(where + ".path", fmt::format("leads to leaf {}, the challenge is leaf {}", p.leaf_index(), challenge));
@@ -84,6 +72,16 @@ void check_sector(const post_config& config, const domain& randomness, const pos
         check_inclusion(config, proof.inclusion_proofs[n], proof.comm_r_last, leaf,
                         fmt::format("{}.inclusion_proofs[{}]", where, n));
     }
+}
+
+// errc::bad_format listing the faulty sectors and the first one's fault.
+void raise_faults(const std::vector<post_fault>& faults)
+{
+    if (faults.empty()) return;
+    std::string ids;
+    for (const post_fault& f : faults) ids += (ids.empty() ? "" : ", ") + std::to_string(f.sector_id);
+    throw error(errc::bad_format, fmt::format("{} faulty sector{} ({}); the first: {}", faults.size(),
+                                              faults.size() == 1 ? "" : "s", ids, faults[0].what));
 }
 
 } // namespace
@@ -141,12 +139,40 @@ void post_check_vanilla(const post_config& config, const domain& randomness,
                         std::span<const post_public_sector> sectors, std::span<const post_sector_proof> proofs,
                         unsigned partition, unsigned threads)
 {
-    const std::vector<post_fault> faults = post_find_faults(config, randomness, sectors, proofs, partition, threads);
-    if (faults.empty()) return;
-    std::string ids;
-    for (const post_fault& f : faults) ids += (ids.empty() ? "" : ", ") + std::to_string(f.sector_id);
-    throw error(errc::bad_format, fmt::format("{} faulty sector{} ({}); the first: {}", faults.size(),
-                                              faults.size() == 1 ? "" : "s", ids, faults[0].what));
+    raise_faults(post_find_faults(config, randomness, sectors, proofs, partition, threads));
+}
+
+std::vector<post_public_sector> post_public_sectors(std::span<const post_sector_proof> proofs)
+{
+    std::vector<post_public_sector> out;
+    for (const post_sector_proof& p : proofs) out.push_back({p.sector_id, p.comm_r});
+    return out;
+}
+
+std::vector<post_fault> post_find_faults(const post_config& config, const domain& randomness,
+                                         std::span<const post_sector_proof> proofs, unsigned first_partition,
+                                         unsigned threads)
+{
+    if (proofs.empty()) throw error(errc::invalid_argument, fmt::format("{}: no sectors to prove", config.name));
+    if (config.type == post_type::winning && (proofs.size() != 1 || first_partition != 0))
+        throw error(errc::invalid_argument,
+                    fmt::format("{}: WinningPoSt proves one sector as partition 0 ({} given, partition {})",
+                                config.name, proofs.size(), first_partition));
+    const std::vector<post_public_sector> sectors = post_public_sectors(proofs);
+    std::vector<post_fault> all;
+    for (unsigned k = 0; k < config.partitions_for(proofs.size()); ++k)
+        for (post_fault& f : post_find_faults(config, randomness, post_partition_of<post_public_sector>(sectors, config, k),
+                                              post_partition_of(proofs, config, k), first_partition + k, threads)) {
+            f.index += size_t(k) * config.sector_count;
+            all.push_back(std::move(f));
+        }
+    return all;
+}
+
+void post_check_vanilla(const post_config& config, const domain& randomness,
+                        std::span<const post_sector_proof> proofs, unsigned first_partition, unsigned threads)
+{
+    raise_faults(post_find_faults(config, randomness, proofs, first_partition, threads));
 }
 
 } // namespace cuzk::filecoin

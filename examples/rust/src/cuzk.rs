@@ -647,8 +647,7 @@ impl PostShape {
         vanilla: &[V],
         first_partition: u32,
     ) -> Result<(Vec<u64>, String)> {
-        let ptrs: Vec<*const u8> = vanilla.iter().map(|v| v.as_ref().as_ptr()).collect();
-        let lens: Vec<ffi::size_t> = vanilla.iter().map(|v| v.as_ref().len() as _).collect();
+        let (ptrs, lens) = vanilla_table(vanilla);
         let mut faulty = vec![0u64; vanilla.len() + 1];
         let mut count = faulty.len() as _;
         let mut eb = ErrBuf::new();
@@ -757,10 +756,7 @@ impl Engine {
         vanilla: &[V],
         first_partition: u32,
     ) -> Result<Job> {
-        // Empty slices give dangling, non-null pointers that are never read
-        // (n = 0 is refused as invalid_argument).
-        let ptrs: Vec<*const u8> = vanilla.iter().map(|v| v.as_ref().as_ptr()).collect();
-        let lens: Vec<ffi::size_t> = vanilla.iter().map(|v| v.as_ref().len() as _).collect();
+        let (ptrs, lens) = vanilla_table(vanilla);
         let mut h = ptr::null_mut();
         let st = unsafe {
             ffi::cuzk_post_submit(
@@ -778,4 +774,14 @@ impl Engine {
         check("cuzk_post_submit", st, || self.last_error())?;
         Ok(Job(h))
     }
+}
+
+/// Vanilla proofs as the C ABI takes them: a pointer and a length each.
+/// Empty slices give dangling, non-null pointers that are never read (n = 0
+/// is refused as invalid_argument).
+fn vanilla_table<V: AsRef<[u8]>>(vanilla: &[V]) -> (Vec<*const u8>, Vec<ffi::size_t>) {
+    (
+        vanilla.iter().map(|v| v.as_ref().as_ptr()).collect(),
+        vanilla.iter().map(|v| v.as_ref().len() as _).collect(),
+    )
 }

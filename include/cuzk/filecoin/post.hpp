@@ -22,6 +22,7 @@
 // challenge, all with the same sector's comm_r).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -132,6 +133,30 @@ std::vector<post_fault> post_find_faults(const post_config& config, const domain
 void post_check_vanilla(const post_config& config, const domain& randomness,
                         std::span<const post_public_sector> sectors, std::span<const post_sector_proof> proofs,
                         unsigned partition, unsigned threads = 0);
+
+// A prover's whole list: each proof's own number and comm_r taken as its
+// public sector, the list proved as partitions first_partition,
+// first_partition + 1, … of sector_count sectors. The faults of every
+// partition (index counted over the whole list); errc::invalid_argument for
+// an empty list, or WinningPoSt other than one sector as partition 0.
+std::vector<post_fault> post_find_faults(const post_config& config, const domain& randomness,
+                                         std::span<const post_sector_proof> proofs, unsigned first_partition,
+                                         unsigned threads = 0);
+// The same, throwing errc::bad_format as post_check_vanilla does.
+void post_check_vanilla(const post_config& config, const domain& randomness,
+                        std::span<const post_sector_proof> proofs, unsigned first_partition, unsigned threads = 0);
+
+// Each proof's number and comm_r, in order (a prover's public sectors).
+std::vector<post_public_sector> post_public_sectors(std::span<const post_sector_proof> proofs);
+
+// Partition p of a list of sectors (sector_count a partition; the last may
+// be short).
+template <class T>
+std::span<const T> post_partition_of(std::span<const T> all, const post_config& config, unsigned p)
+{
+    const size_t first = size_t(p) * config.sector_count;
+    return all.subspan(first, std::min<size_t>(config.sector_count, all.size() - first));
+}
 
 // Vanilla proofs of `sectors` made-up sectors for `config` without sealing
 // anything (benchmarks and tests of full-size circuits): sector i has number
