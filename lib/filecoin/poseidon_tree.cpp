@@ -27,13 +27,6 @@ domain to_domain(const fr& x)
     return d;
 }
 
-bool tree_arity(unsigned a) { return a == 2 || a == 4 || a == 8; }
-
-bool valid_shape(const tree_shape& s)
-{
-    return tree_arity(s.base) && (!s.sub || tree_arity(s.sub)) && (!s.top || (s.sub && tree_arity(s.top)));
-}
-
 std::vector<fr> hash_level(unsigned arity, std::span<const fr> in, unsigned threads)
 {
     std::vector<fr> out(in.size() / arity);
@@ -116,27 +109,6 @@ fr root_only(uint64_t n, const tree_shape& shape, unsigned threads, const LeafAt
 
 } // namespace
 
-unsigned poseidon_tree_base_height(uint64_t leaves, const tree_shape& shape)
-{
-    if (!valid_shape(shape))
-        throw error(errc::invalid_argument, "poseidon tree: shape " + std::to_string(shape.base) + "-" +
-                                                std::to_string(shape.sub) + "-" + std::to_string(shape.top) +
-                                                " (arities 2, 4 or 8; a top level needs a sub level)");
-    const uint64_t trees = shape.base_trees();
-    if (leaves == 0 || leaves % trees != 0)
-        throw error(errc::invalid_argument, "poseidon tree: leaf count is not a multiple of the base tree count");
-    uint64_t per = leaves / trees;
-    unsigned height = 0;
-    while (per > 1 && per % shape.base == 0) {
-        per /= shape.base;
-        ++height;
-    }
-    if (per != 1 || height == 0)
-        throw error(errc::invalid_argument, "poseidon tree: " + std::to_string(leaves) +
-                                                " leaves do not make base trees of a power of the arity");
-    return height;
-}
-
 poseidon_tree::poseidon_tree(std::span<const domain> leaves, const tree_shape& shape, unsigned threads)
     : shape_(shape)
 {
@@ -202,7 +174,7 @@ merkle_proof poseidon_tree::prove(uint64_t index) const
 
 bool verify_poseidon_proof(const merkle_proof& proof, const tree_shape& shape)
 {
-    if (!valid_shape(shape) || proof.base.empty()) return false;
+    if (!shape.poseidon_arities() || proof.base.empty()) return false;
     if (proof.sub.size() != (shape.sub ? 1u : 0u) || proof.top.size() != (shape.top ? 1u : 0u)) return false;
     fr cur, root;
     if (!fr::from_bytes_le(proof.leaf.data(), cur) || !fr::from_bytes_le(proof.root.data(), root)) return false;

@@ -45,19 +45,21 @@ constexpr size_row k_sizes[5] = {
 // The most challenges one partition circuit holds.
 constexpr unsigned k_max_challenges_per_partition = 18;
 
-// True when nodes == base_trees * base^k for some k >= 1.
-bool fits_shape(uint64_t nodes, const tree_shape& t)
+// k when nodes == base_trees * base^k for some k >= 1, else 0.
+unsigned base_tree_height(uint64_t nodes, const tree_shape& t)
 {
     const uint64_t trees = t.base_trees();
-    if (nodes % trees != 0) return false;
+    if (nodes == 0 || nodes % trees != 0) return 0;
     uint64_t per_tree = nodes / trees;
     unsigned levels = 0;
     while (per_tree > 1 && per_tree % t.base == 0) {
         per_tree /= t.base;
         ++levels;
     }
-    return per_tree == 1 && levels >= 1;
+    return per_tree == 1 ? levels : 0;
 }
+
+bool tree_arity(unsigned a) { return a == 2 || a == 4 || a == 8; }
 
 } // namespace
 
@@ -104,6 +106,23 @@ std::string to_hex(const uint8_t* bytes, size_t n)
 
 std::string tree_shape::name() const { return fmt::format("{}-{}-{}", base, sub, top); }
 
+bool tree_shape::poseidon_arities() const
+{
+    return tree_arity(base) && (!sub || tree_arity(sub)) && (!top || (sub && tree_arity(top)));
+}
+
+unsigned poseidon_tree_base_height(uint64_t leaves, const tree_shape& shape)
+{
+    if (!shape.poseidon_arities())
+        bad(fmt::format("poseidon tree: shape {} (arities 2, 4 or 8; a top level needs a sub level)", shape.name()));
+    if (leaves == 0 || leaves % shape.base_trees() != 0)
+        bad("poseidon tree: leaf count is not a multiple of the base tree count");
+    const unsigned height = base_tree_height(leaves, shape);
+    if (height == 0)
+        bad(fmt::format("poseidon tree: {} leaves do not make base trees of a power of the arity", leaves));
+    return height;
+}
+
 seal_config seal_config::custom(uint64_t nodes, unsigned layers, unsigned challenges, tree_shape tree,
                                 const porep_id_t& porep_id, api_version api, unsigned partitions)
 {
@@ -111,7 +130,7 @@ seal_config seal_config::custom(uint64_t nodes, unsigned layers, unsigned challe
     if (tree.sub == 1) bad("seal_config: tree.sub = 1 (use 0 for no sub level)");
     if (tree.top == 1) bad("seal_config: tree.top = 1 (use 0 for no top level)");
     if (tree.top != 0 && tree.sub == 0) bad("seal_config: tree.top is set but tree.sub is 0");
-    if (!fits_shape(nodes, tree))
+    if (base_tree_height(nodes, tree) == 0)
         bad(fmt::format("seal_config: nodes = {} is not {} x {}^k with k >= 1 (tree {})", nodes,
                         tree.base_trees(), tree.base, tree.name()));
     if (nodes > (uint64_t(1) << 32))

@@ -22,11 +22,6 @@
 
 namespace cuzk::filecoin {
 
-// Checks the shape (base 2/4/8; sub and top 0/2/4/8; top only with sub) and
-// that `leaves` fits it; returns the height k of each base tree. Throws
-// errc::invalid_argument naming the problem.
-unsigned poseidon_tree_base_height(uint64_t leaves, const tree_shape& shape);
-
 class poseidon_tree {
 public:
     // Builds every level with batched hashing on `threads` workers (0 = all

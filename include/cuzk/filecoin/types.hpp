@@ -48,8 +48,15 @@ struct tree_shape {
     // The number of base trees (sub·top, each counting 1 when absent).
     unsigned base_trees() const { return (sub ? sub : 1) * (top ? top : 1); }
     std::string name() const;   // "8-8-0"
+    // Arities a Poseidon tree takes: base 2/4/8, sub and top 0/2/4/8, top only with sub.
+    bool poseidon_arities() const;
     friend bool operator==(const tree_shape&, const tree_shape&) = default;
 };
+
+// Checks the shape (poseidon_arities) and that `leaves` fits it; returns the
+// height k of each base tree (leaves = base_trees · base^k, k ≥ 1). Throws
+// errc::invalid_argument naming the problem.
+unsigned poseidon_tree_base_height(uint64_t leaves, const tree_shape& shape);
 
 struct seal_config {
     uint64_t nodes = 0;                 // 32-byte nodes of the sector
