@@ -115,6 +115,14 @@ fr poseidon_tag_constant_length(uint64_t n)
     return fr::from_repr(v);
 }
 
+fr poseidon_tag_custom(uint64_t id)
+{
+    if (id < 1 || id > 256) throw error(errc::invalid_argument, "poseidon: custom tag id outside 1..256");
+    fr::repr v = fr::repr::zero();
+    v.l[0] = id << 40;
+    return fr::from_repr(v);
+}
+
 namespace {
 
 fr hash_with_tag(const poseidon_constants& c, const fr& tag, std::span<const fr> preimage, poseidon_mode mode)
@@ -145,6 +153,12 @@ fr poseidon_hash_constant_length(unsigned arity, std::span<const fr> preimage, p
     if (preimage.size() > arity)
         throw error(errc::bad_length, "poseidon: constant-length preimage longer than the arity");
     return hash_with_tag(c, poseidon_tag_constant_length(preimage.size()), preimage, mode);
+}
+
+fr poseidon_hash_custom(uint64_t id, std::span<const fr> preimage, poseidon_mode mode)
+{
+    const poseidon_constants& c = poseidon_params(unsigned(preimage.size()));
+    return hash_with_tag(c, poseidon_tag_custom(id), preimage, mode);
 }
 
 fr poseidon_hash_md(std::span<const fr> input)

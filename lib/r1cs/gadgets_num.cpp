@@ -33,6 +33,22 @@ std::vector<boolean> allocated_num::to_bits_le(constraint_system& cs) const
     return bits;
 }
 
+std::vector<boolean> allocated_num::to_bits_le_decomp(constraint_system& cs) const
+{
+    const fr::repr r = value.to_repr();
+    std::vector<boolean> bits;
+    bits.reserve(fr_num_bits);
+    for (unsigned i = 0; i < fr_num_bits; ++i) bits.push_back(boolean::alloc(cs, r.bit(i)));
+    // (Σ 2^i·b_i)·1 = x
+    constrain(cs, [&](linear_combination& a, linear_combination& b, linear_combination& c) {
+        a.reserve(fr_num_bits);
+        for (unsigned i = 0; i < fr_num_bits; ++i) a.add(bits[i].var(), pow2(i));
+        b += variable::one();
+        c += var;
+    });
+    return bits;
+}
+
 allocated_num allocated_num::square(constraint_system& cs) const
 {
     const allocated_num r = alloc(cs, value.sqr());

@@ -85,6 +85,31 @@ allocated_num merkle_path_circuit(constraint_system& cs, const tree_shape& shape
     return cur;
 }
 
+void por_no_challenge_input(constraint_system& cs, const tree_shape& shape, std::span<const boolean> index_bits,
+                            const allocated_num& leaf, std::span<const std::vector<allocated_num>> siblings,
+                            const allocated_num& root)
+{
+    shape.validate();
+    if (siblings.size() != shape.levels())
+        throw error(errc::invalid_argument, "por_no_challenge_input: path has " + std::to_string(siblings.size()) +
+                                                " levels, the tree " + std::to_string(shape.levels()));
+    allocated_num cur = leaf;
+    size_t used = 0;
+    for (size_t l = 0; l < siblings.size(); ++l) {
+        const unsigned arity = shape.arity(l);
+        const unsigned width = unsigned(std::countr_zero(arity));
+        if (siblings[l].size() != arity - 1 || used + width > index_bits.size())
+            throw error(errc::invalid_argument, "por_no_challenge_input: level " + std::to_string(l) +
+                                                    " needs arity − 1 siblings and its index bits");
+        const std::vector<allocated_num> children = insert(cs, cur, index_bits.subspan(used, width), siblings[l]);
+        used += width;
+        cur = merkle_node_circuit(cs, shape.hasher, children);
+    }
+    if (used != index_bits.size())
+        throw error(errc::invalid_argument, "por_no_challenge_input: more index bits than the tree has levels");
+    constraint::equal(cs, cur, root);
+}
+
 void por_synthesize(constraint_system& cs, const tree_shape& shape, const num_or_value& leaf,
                     std::span<const path_level> path, const num_or_value& root, bool private_root)
 {

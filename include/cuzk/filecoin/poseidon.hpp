@@ -81,6 +81,7 @@ const poseidon_constants& poseidon_params(unsigned arity);
 // Domain tags (state[0]).
 fr poseidon_tag_merkle(unsigned arity);          // 2^arity − 1
 fr poseidon_tag_constant_length(uint64_t n);     // n·2^64
+fr poseidon_tag_custom(uint64_t id);             // id·2^40, id in 1..256 (neptune's Custom(Arbitrary(id)))
 
 // The permutations on a state of width() elements.
 void poseidon_permute_plain(const poseidon_constants& c, std::span<fr> state);
@@ -95,6 +96,11 @@ fr poseidon_hash(std::span<const fr> preimage, poseidon_mode mode = poseidon_mod
 // ≤ arity, the rest of the state zero.
 fr poseidon_hash_constant_length(unsigned arity, std::span<const fr> preimage,
                                  poseidon_mode mode = poseidon_mode::fast);
+
+// A hash with neptune's Custom(Arbitrary(id)) domain tag and the constants
+// of arity = preimage.size() (SnapDeals' phi, rho and challenge digests use
+// id 1 at arity 2).
+fr poseidon_hash_custom(uint64_t id, std::span<const fr> preimage, poseidon_mode mode = poseidon_mode::fast);
 
 // Filecoin's hash_md: a Merkle–Damgård fold with the arity-36 MerkleTree
 // hash: acc = x0, then acc = P36(acc ‖ next 35 elements), the last chunk

@@ -39,6 +39,10 @@ struct allocated_num {
     void inputize(constraint_system& cs) const;
     // The 255 little-endian bits of the value (non-strict decomposition).
     std::vector<boolean> to_bits_le(constraint_system& cs) const;
+    // The same 255 bits tied by (Σ 2^i·b_i)·1 = x instead (SnapDeals'
+    // allocated_num_to_allocated_bits: bellperson's
+    // field_into_allocated_bits_le and that "binary decomp" constraint).
+    std::vector<boolean> to_bits_le_decomp(constraint_system& cs) const;
     allocated_num square(constraint_system& cs) const;
     allocated_num mul(constraint_system& cs, const allocated_num& other) const;
 };

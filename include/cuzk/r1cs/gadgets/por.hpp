@@ -68,6 +68,15 @@ allocated_num merkle_node_circuit(constraint_system& cs, merkle_hasher hasher,
 allocated_num merkle_path_circuit(constraint_system& cs, const tree_shape& shape, const allocated_num& leaf,
                                   std::span<const path_level> path, std::vector<boolean>& path_bits);
 
+// storage-proofs-core's por_no_challenge_input: the siblings of every level
+// are already allocated (siblings[l] holds level l's arity − 1), the index
+// bits are given (the leaf index, least significant first, exactly the
+// tree's bits); per level the insertion and the node hash, then computed
+// root = root (1 constraint). No input is made.
+void por_no_challenge_input(constraint_system& cs, const tree_shape& shape, std::span<const boolean> index_bits,
+                            const allocated_num& leaf, std::span<const std::vector<allocated_num>> siblings,
+                            const allocated_num& root);
+
 // A leaf or root given either as an existing variable or as a value to
 // allocate (upstream's Root::Var / Root::Val).
 struct num_or_value {

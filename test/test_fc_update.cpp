@@ -1,0 +1,151 @@
+// SnapDeals (EmptySectorUpdate): registered configs, the challenges against
+// rust-fil-proofs' hard-coded vectors, the gadgets' and the circuit's sizes
+// against its asserted constraint counts, made-up updates that check, the
+// circuit satisfied by their witness, and proofs that verify.
+#include <catch2/catch.hpp>
+
+#include <map>
+
+#include "cuzk/error.hpp"
+#include "cuzk/filecoin/update.hpp"
+#include "test_support.hpp"
+
+using namespace cuzk;
+using namespace cuzk::filecoin;
+
+namespace {
+
+// rand_xorshift's XorShiftRng (the generator of rust-fil-proofs' tests),
+// seeded as from_seed does: four little-endian u32.
+struct xorshift {
+    uint32_t x, y, z, w;
+    explicit xorshift(const uint8_t (&seed)[16])
+    {
+        uint32_t s[4];
+        for (int i = 0; i < 4; ++i)
+            s[i] = uint32_t(seed[4 * i]) | uint32_t(seed[4 * i + 1]) << 8 | uint32_t(seed[4 * i + 2]) << 16 |
+                   uint32_t(seed[4 * i + 3]) << 24;
+        x = s[0], y = s[1], z = s[2], w = s[3];
+    }
+    uint32_t next_u32()
+    {
+        const uint32_t t = x ^ (x << 11);
+        x = y, y = z, z = w;
+        w = w ^ (w >> 19) ^ (t ^ (t >> 8));
+        return w;
+    }
+    uint64_t next_u64()
+    {
+        const uint64_t lo = next_u32();
+        return uint64_t(next_u32()) << 32 | lo;
+    }
+};
+
+// blstrs' Scalar::random: four u64 as a little-endian integer, the top bit
+// cleared, drawn again until below r.
+domain random_domain(xorshift& rng)
+{
+    for (;;) {
+        fr::repr v;
+        for (auto& l : v.l) l = rng.next_u64();
+        v.l[3] &= ~(uint64_t(1) << 63);
+        domain d;
+        for (int i = 0; i < 32; ++i) d[i] = uint8_t(v.l[i / 8] >> (8 * (i % 8)));
+        fr x;
+        if (fr::from_bytes_le(d.data(), x)) return d;
+    }
+}
+
+// storage_proofs_core::TEST_SEED.
+constexpr uint8_t test_seed[16] = {0x59, 0x62, 0xbe, 0x5d, 0x76, 0x3d, 0x31, 0x8d,
+                                   0x17, 0xdb, 0x37, 0x32, 0x54, 0x06, 0xbc, 0xe5};
+
+// validate_tree_r_shape's shapes.
+tree_shape tree_for(uint64_t nodes)
+{
+    switch (nodes) {
+    case 1u << 5: return {8, 4, 0};
+    case 1u << 7: return {8, 2, 0};
+    case 1u << 8: return {8, 4, 0};
+    case 1u << 9: return {8, 8, 0};
+    case 1u << 10: return {8, 8, 2};
+    case 1u << 19: return {8, 2, 0};
+    case 1ull << 30: return {8, 8, 0};
+    case 1ull << 31: return {8, 8, 2};
+    default: return {8, 0, 0};
+    }
+}
+
+} // namespace
+
+TEST_CASE("update: registered proofs and their shapes", "[fc][update]")
+{
+    const update_config c32 = registered_update_proof("StackedDrg32GiBV1");
+    CHECK(c32.registered_id == 3);
+    CHECK(c32.nodes == (uint64_t(1) << 30));
+    CHECK(c32.partitions == 16);
+    CHECK(c32.challenge_count == 86);
+    CHECK(c32.apex_leaf_count == 128);
+    CHECK(c32.random_bits() == 26);
+    CHECK(c32.challenges_per_digest() == 9);
+    CHECK(c32.digests_per_partition() == 10);
+    CHECK(c32.h_default() == 10);
+    CHECK(c32.h_select(10) == 8);
+    CHECK_THROWS_AS(c32.h_select(13), error);
+    const update_config c2 = registered_update_proof(0);
+    CHECK(c2.name == "StackedDrg2KiBV1");
+    CHECK(c2.partitions == 1);
+    CHECK(c2.apex_leaf_count == 8);
+    CHECK(c2.h_default() == 1);
+    CHECK(registered_update_proof(4).tree == tree_shape{8, 8, 2});
+    CHECK_THROWS_AS(registered_update_proof(5), error);
+    CHECK_THROWS_AS(registered_update_proof("StackedDrg32GiBV2"), error);
+    CHECK_THROWS_AS(update_config::for_nodes(1u << 20, {8, 0, 0}), error);
+    CHECK_THROWS_AS(update_config::for_nodes(1u << 6, {8, 8, 2}), error);
+}
+
+TEST_CASE("update: challenges equal rust-fil-proofs' hard-coded vectors", "[fc][update]")
+{
+    // storage-proofs-update challenges.rs, test_challenges_against_hardcoded:
+    // comm_r_new = TreeRDomain::random(XorShiftRng::from_seed(TEST_SEED)),
+    // the first five challenges of partition k.
+    xorshift rng(test_seed);
+    const domain comm_r_new = random_domain(rng);
+    const std::map<std::pair<uint64_t, unsigned>, std::vector<uint32_t>> expected = {
+        {{1u << 5, 0}, {21, 7, 3, 31, 0}},
+        {{1u << 6, 0}, {53, 51, 56, 3, 0}},
+        {{1u << 7, 0}, {117, 25, 62, 0, 72}},
+        {{1u << 8, 0}, {245, 140, 15, 128, 28}},
+        {{1u << 9, 0}, {245, 140, 15, 128, 28}},
+        {{1u << 9, 1}, {286, 308, 493, 510, 508}},
+        {{1u << 10, 0}, {245, 454, 3, 400, 193}},
+        {{1u << 10, 1}, {542, 666, 955, 927, 911}},
+        {{1u << 18, 0}, {36085, 32783, 44060, 10950, 3731}},
+        {{1u << 18, 1}, {78878, 130797, 112892, 93994, 78379}},
+        {{1u << 19, 0}, {101621, 16391, 109319, 25944, 41193}},
+        {{1u << 19, 1}, {209950, 163702, 175679, 224741, 197410}},
+        {{1u << 24, 0}, {1019125, 116736, 706220, 59698, 799498}},
+        {{1u << 24, 1}, {2092548, 1213276, 1185483, 1164598, 1095197}},
+        {{1u << 24, 14}, {15212432, 15665918, 15015423, 15012912, 15495223}},
+        {{1u << 24, 15}, {16388544, 15794686, 16637142, 16319148, 16328348}},
+        {{1ull << 30, 0}, {1019125, 27985696, 15282860, 11586600, 44651330}},
+        {{1ull << 30, 1}, {109168525, 127316247, 80331041, 97065716, 72310052}},
+        {{1ull << 30, 14}, {990420169, 955146989, 968005601, 976863263, 944650706}},
+        {{1ull << 30, 15}, {1038629497, 1053983614, 1030421316, 1027373887, 1068685433}},
+        {{1ull << 31, 0}, {1019125, 13992848, 3820715, 18225541, 57316660}},
+        {{1ull << 31, 1}, {243386253, 197875851, 204632136, 171516766, 247789010}},
+        {{1ull << 31, 14}, {1997053129, 1920414070, 2003609080, 1900492803, 1963254685}},
+        {{1ull << 31, 15}, {2045262457, 2036941247, 2136653521, 2091356007, 2147167623}},
+    };
+    for (const auto& [key, want] : expected) {
+        const auto [nodes, k] = key;
+        INFO("nodes " << nodes << ", partition " << k);
+        const update_config c = update_config::for_nodes(nodes, tree_for(nodes));
+        const std::vector<uint32_t> got = update_challenges(c, comm_r_new, k);
+        REQUIRE(got.size() == c.challenge_count);
+        CHECK(std::vector<uint32_t>(got.begin(), got.begin() + 5) == want);
+        // Every challenge of partition k lies in its part of the sector.
+        for (uint32_t ch : got) CHECK(ch / (nodes / c.partitions) == k);
+    }
+    CHECK_THROWS_AS(update_challenges(update_config::for_nodes(1u << 9, {8, 8, 0}), comm_r_new, 2), error);
+}
