@@ -7,7 +7,7 @@
 #include <map>
 
 #include "cuzk/error.hpp"
-#include "cuzk/filecoin/update.hpp"
+#include "cuzk/filecoin/update_circuit.hpp"
 #include "test_support.hpp"
 
 using namespace cuzk;
@@ -148,4 +148,34 @@ TEST_CASE("update: challenges equal rust-fil-proofs' hard-coded vectors", "[fc][
         for (uint32_t ch : got) CHECK(ch / (nodes / c.partitions) == k);
     }
     CHECK_THROWS_AS(update_challenges(update_config::for_nodes(1u << 9, {8, 8, 0}), comm_r_new, 2), error);
+}
+
+namespace {
+
+size_t constraints_of(const update_config& c)
+{
+    r1cs::counting_cs cs;
+    update_circuit(c).synthesize(cs);
+    CHECK(cs.num_inputs() == 5);
+    return cs.num_constraints();
+}
+
+} // namespace
+
+TEST_CASE("update: circuit size equals rust-fil-proofs' asserted counts", "[fc][update]")
+{
+    // storage-proofs-update tests/circuit.rs (isolated-testing sizes).
+    const std::pair<uint64_t, size_t> expected[] = {
+        {1u << 5, 1248389}, {1u << 6, 1705039}, {1u << 7, 2165109},
+        {1u << 8, 2620359}, {1u << 9, 6300021}, {1u << 10, 6760091},
+    };
+    for (const auto& [nodes, want] : expected) {
+        INFO("nodes " << nodes);
+        CHECK(constraints_of(update_config::for_nodes(nodes, tree_for(nodes))) == want);
+    }
+}
+
+TEST_CASE("update: the 32 GiB circuit has 81,049,499 constraints", "[fc][update]")
+{
+    CHECK(constraints_of(registered_update_proof("StackedDrg32GiBV1")) == 81049499);
 }

@@ -1,0 +1,70 @@
+// cuzk — the EmptySectorUpdate (SnapDeals) circuit of one partition,
+// synthesized constraint for constraint and variable for variable as
+// bellperson does (storage-proofs-update circuit.rs and gadgets.rs), so that
+// its R1CS is the one Filecoin's update parameters were generated for.
+//
+// Synthesis, in order (numbers private unless said):
+//   k_and_h_select (public), its partition and h-select bits, the
+//   decomposition (Σ 2^i·b_i)·1 = k_and_h_select, the partition packed;
+//   comm_r_old, comm_d_new, comm_r_new (public); phi = P2c(comm_d_new,
+//   comm_r_old); comm_c, root_r_old, root_r_new, the apex leaves, the
+//   partition path's siblings; Poseidon2(comm_c, root_r_old) = comm_r_old
+//   and the same for new; the apex tree (SHA-256 pairs) and its root's path
+//   to comm_d_new; the challenge digests P2c(comm_r_new, digest index), each
+//   as 255 bits; then per challenge: rho = P2c(phi, the h high bits of the
+//   challenge selected by h_select), leaf_r_old, leaf_d_new, leaf_r_new =
+//   leaf_r_old + leaf_d_new·rho, the tree R_old path (siblings first, then
+//   per level the insertion and the Poseidon node), the same for tree R_new,
+//   the apex leaf selected by the challenge's bits, and the tree D_new path
+//   (SHA-256) from leaf_d_new to that apex leaf.
+// Inputs (after ONE): k_and_h_select, comm_r_old, comm_d_new, comm_r_new.
+// 32 GiB: 81,049,499 constraints (rust-fil-proofs' asserted count).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "cuzk/filecoin/update.hpp"
+#include "cuzk/r1cs/constraint_system.hpp"
+#include "cuzk/r1cs/gadgets/por.hpp"
+#include "cuzk/r1cs/pce.hpp"
+
+namespace cuzk::filecoin {
+
+// What the circuit consumes for one challenge.
+struct update_circuit_challenge {
+    fr leaf_r_old{}, leaf_d_new{};
+    std::vector<std::vector<fr>> path_r_old, path_r_new;   // siblings per level, leaf level first
+    std::vector<fr> path_d;                                // tree D_new siblings up to the apex leaf
+};
+
+class update_circuit final : public r1cs::circuit {
+public:
+    // A blank circuit of `config`'s shape (all values zero).
+    explicit update_circuit(const update_config& config);
+    // Partition k's circuit from its vanilla proof. Throws
+    // errc::invalid_argument (counts, shapes) or errc::non_canonical (a value
+    // that is not an Fr), naming the field.
+    update_circuit(const update_config& config, const update_public& pub, unsigned k,
+                   const update_partition_proof& proof);
+
+    void synthesize(r1cs::constraint_system& cs) const override;
+
+    const update_config& config() const noexcept { return config_; }
+    // Tree R's and the apex path's circuit shapes.
+    static r1cs::gadgets::tree_shape tree_r_shape(const update_config& config);
+
+private:
+    update_config config_;
+    fr k_and_h_select_{}, comm_r_old_{}, comm_d_new_{}, comm_r_new_{};
+    fr comm_c_{}, root_r_old_{}, root_r_new_{};
+    std::vector<fr> apex_leaves_;
+    std::vector<fr> partition_path_;   // partition_bits siblings, from the apex root up
+    std::vector<update_circuit_challenge> challenges_;
+};
+
+// The R1CS of `config`'s circuit (r1cs::record of the blank circuit).
+std::shared_ptr<const r1cs::pce> record_update_pce(const update_config& config);
+
+} // namespace cuzk::filecoin
