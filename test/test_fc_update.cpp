@@ -179,3 +179,90 @@ TEST_CASE("update: the 32 GiB circuit has 81,049,499 constraints", "[fc][update]
 {
     CHECK(constraints_of(registered_update_proof("StackedDrg32GiBV1")) == 81049499);
 }
+
+namespace {
+
+// Every partition of `u` passes the check and satisfies the circuit with
+// the expected public inputs.
+void check_satisfied(const update_config& c, const update_synthetic& u)
+{
+    REQUIRE(u.partitions.size() == c.partitions);
+    for (unsigned k = 0; k < c.partitions; ++k) {
+        INFO(c.name << " (" << c.nodes << " nodes), partition " << k);
+        REQUIRE_NOTHROW(update_check_vanilla(c, u.pub, k, u.partitions[k], 2));
+        r1cs::checking_cs t;
+        update_circuit(c, u.pub, k, u.partitions[k]).synthesize(t);
+        CHECK(t.first_unsatisfied() == std::nullopt);
+        const std::vector<fr> expected = update_public_inputs(c, u.pub, k);
+        REQUIRE(t.inputs().size() == 5);
+        CHECK(std::equal(expected.begin(), expected.end(), t.inputs().begin() + 1));
+    }
+}
+
+} // namespace
+
+TEST_CASE("update: made-up updates pass the check and satisfy the circuit", "[fc][update]")
+{
+    for (uint64_t nodes : {uint64_t(1) << 5, uint64_t(1) << 6, uint64_t(1) << 9, uint64_t(1) << 10}) {
+        const update_config c = update_config::for_nodes(nodes, tree_for(nodes));
+        const update_synthetic u = update_synthetic_vanilla(c, c.h_default(), 5, 2);
+        CHECK(u.partitions == update_synthetic_vanilla(c, c.h_default(), 5, 1).partitions);
+        check_satisfied(c, u);
+    }
+}
+
+TEST_CASE("update: made-up 8 MiB and 32 GiB updates (block-constant trees) pass the check", "[fc][update]")
+{
+    const update_config c8 = registered_update_proof("StackedDrg8MiBV1");
+    check_satisfied(c8, update_synthetic_vanilla(c8, 12, 4, 0));
+    const update_config c = registered_update_proof("StackedDrg32GiBV1");
+    for (unsigned h : {7u, 12u}) {
+        const update_synthetic u = update_synthetic_vanilla(c, h, 9, 0);
+        for (unsigned k : {0u, 15u}) {
+            INFO("h " << h << ", partition " << k);
+            CHECK_NOTHROW(update_check_vanilla(c, u.pub, k, u.partitions[k], 0));
+        }
+    }
+}
+
+TEST_CASE("update: a made-up 32 GiB update satisfies the circuit", "[fc][update][slow]")
+{
+    const update_config c = registered_update_proof("StackedDrg32GiBV1");
+    const update_synthetic u = update_synthetic_vanilla(c, 10, 9, 0);
+    r1cs::checking_cs t;
+    update_circuit(c, u.pub, 15, u.partitions[15]).synthesize(t);
+    CHECK(t.num_constraints() == 81049499);
+    CHECK(t.first_unsatisfied() == std::nullopt);
+}
+
+TEST_CASE("update: vanilla checks name what is wrong", "[fc][update]")
+{
+    const update_config c = update_config::for_nodes(1u << 9, tree_for(1u << 9));
+    const update_synthetic u = update_synthetic_vanilla(c, 1, 3, 2);
+    const auto refused = [&](update_partition_proof p, update_public pub, unsigned k, const char* what) {
+        INFO(what);
+        try {
+            update_check_vanilla(c, pub, k, p, 1);
+            FAIL("accepted");
+        } catch (const error& e) {
+            CHECK(e.code() == errc::bad_format);
+            CHECK_THAT(e.what(), Catch::Contains(what));
+        }
+    };
+    auto p = u.partitions[1];
+    p.challenges[3].r_new.leaf = p.challenges[3].r_old.leaf;
+    refused(p, u.pub, 1, "challenge 3");
+    p = u.partitions[1];
+    p.apex_leaves[5][0] ^= 1;
+    refused(p, u.pub, 1, "apex");
+    p = u.partitions[1];
+    p.comm_c[0] ^= 1;
+    refused(p, u.pub, 1, "comm_r_old");
+    refused(u.partitions[0], u.pub, 1, "challenge 0");
+    update_public pub = u.pub;
+    pub.comm_r_new[0] ^= 1;
+    refused(u.partitions[1], pub, 1, "comm_r_new");
+    p = u.partitions[1];
+    p.challenges.pop_back();
+    refused(p, u.pub, 1, "challenge proofs");
+}

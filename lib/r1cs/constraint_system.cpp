@@ -91,6 +91,13 @@ std::optional<size_t> test_cs::first_unsatisfied() const
     return std::nullopt;
 }
 
+void checking_cs::enforce(const linear_combination& a, const linear_combination& b, const linear_combination& c)
+{
+    if (!first_bad_ && a.evaluate(inputs_, aux_) * b.evaluate(inputs_, aux_) != c.evaluate(inputs_, aux_))
+        first_bad_ = constraints_;
+    ++constraints_;
+}
+
 // ---- recording_cs ----------------------------------------------------------------------
 
 recording_cs::recording_cs(size_t first_input, size_t first_aux) : num_inputs_(first_input), num_aux_(first_aux)

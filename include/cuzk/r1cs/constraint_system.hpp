@@ -225,6 +225,41 @@ private:
     std::vector<constraint> constraints_;
 };
 
+// ---- checking_cs ----------------------------------------------------------------
+
+// Keeps the assignment and checks each constraint as it arrives, keeping
+// none: a satisfaction test for circuits too large for test_cs's memory.
+class checking_cs final : public constraint_system {
+public:
+    checking_cs() { inputs_.push_back(fr::one()); }
+    variable alloc(const fr& value) override
+    {
+        aux_.push_back(value);
+        return variable::aux(uint32_t(aux_.size() - 1));
+    }
+    variable alloc_input(const fr& value) override
+    {
+        inputs_.push_back(value);
+        return variable::input(uint32_t(inputs_.size() - 1));
+    }
+    void enforce(const linear_combination& a, const linear_combination& b, const linear_combination& c) override;
+    bool is_witness_generator() const override { return true; }
+    bool keeps_constraints() const override { return true; }
+    size_t num_inputs() const override { return inputs_.size(); }
+    size_t num_aux() const override { return aux_.size(); }
+    size_t num_constraints() const override { return constraints_; }
+
+    std::span<const fr> inputs() const noexcept { return inputs_; }
+    // The index of the first constraint with a·b != c, or nullopt.
+    std::optional<size_t> first_unsatisfied() const noexcept { return first_bad_; }
+
+private:
+    std::vector<fr> inputs_;
+    std::vector<fr> aux_;
+    size_t constraints_ = 0;
+    std::optional<size_t> first_bad_;
+};
+
 // ---- recording_cs -------------------------------------------------------------------
 
 // Records constraints into CSR rows. Rows are canonicalised as they arrive
