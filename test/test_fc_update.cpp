@@ -8,6 +8,7 @@
 
 #include "cuzk/error.hpp"
 #include "cuzk/filecoin/update_circuit.hpp"
+#include "cuzk/filecoin/update_prove.hpp"
 #include "test_support.hpp"
 
 using namespace cuzk;
@@ -265,4 +266,52 @@ TEST_CASE("update: vanilla checks name what is wrong", "[fc][update]")
     p = u.partitions[1];
     p.challenges.pop_back();
     refused(p, u.pub, 1, "challenge proofs");
+}
+
+TEST_CASE("update: the parallel witness equals sequential synthesis", "[fc][update]")
+{
+    for (const update_config& c : {update_config::for_nodes(1u << 9, tree_for(1u << 9)),
+                                   registered_update_proof("StackedDrg8MiBV1")}) {
+        INFO(c.nodes);
+        const update_synthetic u = update_synthetic_vanilla(c, c.hs[4], 11, 2);
+        const unsigned k = c.partitions - 1;
+        const update_circuit circuit(c, u.pub, k, u.partitions[k]);
+        r1cs::witness_cs w;
+        circuit.synthesize(w);
+        std::vector<fr> inputs, aux;
+        REQUIRE(circuit.witness(inputs, aux, 3));
+        CHECK(std::ranges::equal(inputs, w.inputs()));
+        CHECK(std::ranges::equal(aux, w.aux()));
+        const update_layout L = update_layout_of(c);
+        CHECK(L.inputs == 5);
+        CHECK(L.prefix_aux + c.challenge_count * L.challenge_aux == w.aux().size());
+    }
+}
+
+TEST_CASE("update: a 2 KiB update proof through the engine verifies; other public values do not", "[fc][update]")
+{
+    const update_config c = registered_update_proof("StackedDrg2KiBV1");
+    const update_synthetic u = update_synthetic_vanilla(c, 1, 21, 2);
+    pipeline::engine_config ec;
+    ec.synth_workers = 1;
+    ec.device_threads = 2;
+    pipeline::engine eng(ec);
+    const update_key k = update_dev_setup(c, false, 2);
+    const auto key = eng.add_key(k.pk, k.pce, k.density, {c.name});
+    const std::vector<uint8_t> proof = update_prove(eng, key, c, u.pub, u.partitions, 2);
+    REQUIRE(proof.size() == 192);
+    CHECK(update_verify(k.pk->vk, proof, c, u.pub));
+    for (int field = 0; field < 3; ++field) {
+        update_public other = u.pub;
+        (field == 0 ? other.comm_r_old : field == 1 ? other.comm_d_new : other.comm_r_new)[0] ^= 1;
+        CHECK_FALSE(update_verify(k.pk->vk, proof, c, other));
+    }
+    update_public other_h = u.pub;
+    other_h.h = 2;
+    CHECK_THROWS_AS(update_verify(k.pk->vk, proof, c, other_h), error);
+    CHECK_THROWS_AS(update_verify(k.pk->vk, std::vector<uint8_t>(384), c, u.pub), error);
+    // A bad vanilla proof is refused before anything is proved.
+    auto bad = u.partitions;
+    bad[0].challenges[2].r_new.leaf = bad[0].challenges[2].r_old.leaf;
+    CHECK_THROWS_AS(update_prove(eng, key, c, u.pub, bad, 2), error);
 }

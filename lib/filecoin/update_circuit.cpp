@@ -201,10 +201,11 @@ update_circuit::update_circuit(const update_config& config, const update_public&
     }
 }
 
-void update_circuit::synthesize(r1cs::constraint_system& cs) const
+update_shared update_circuit::synthesize_prefix(r1cs::constraint_system& cs) const
 {
     const update_config& c = config_;
     const unsigned pbits = c.partition_bits();
+    update_shared sh;
     // k and h_select, packed in one public input.
     const g::allocated_num k_and_h = alloc_public(cs, k_and_h_select_);
     const fr::repr kh = k_and_h_select_.to_repr();
@@ -215,59 +216,67 @@ void update_circuit::synthesize(r1cs::constraint_system& cs) const
         decomp.add(kh_bits.back().var(), r1cs::pow2(i));
     }
     enforce_sum(cs, decomp, k_and_h);
-    const std::span<const g::boolean> partition_bits(kh_bits.data(), pbits);
-    const std::span<const g::boolean> h_select(kh_bits.data() + pbits, c.hs.size());
-    const g::allocated_num partition = g::pack_bits(cs, partition_bits);
+    sh.partition_bits.assign(kh_bits.begin(), kh_bits.begin() + pbits);
+    sh.h_select.assign(kh_bits.begin() + pbits, kh_bits.end());
+    const g::allocated_num partition = g::pack_bits(cs, sh.partition_bits);
 
     const g::allocated_num comm_r_old = alloc_public(cs, comm_r_old_);
     const g::allocated_num comm_d_new = alloc_public(cs, comm_d_new_);
     const g::allocated_num comm_r_new = alloc_public(cs, comm_r_new_);
-    const g::allocated_num phi = p2c(cs, comm_d_new, comm_r_old);
+    sh.phi = p2c(cs, comm_d_new, comm_r_old);
 
     const g::allocated_num comm_c = g::allocated_num::alloc(cs, comm_c_);
-    const g::allocated_num root_r_old = g::allocated_num::alloc(cs, root_r_old_);
-    const g::allocated_num root_r_new = g::allocated_num::alloc(cs, root_r_new_);
-    std::vector<g::allocated_num> apex = alloc_all(cs, apex_leaves_);
+    sh.root_r_old = g::allocated_num::alloc(cs, root_r_old_);
+    sh.root_r_new = g::allocated_num::alloc(cs, root_r_new_);
+    sh.apex = alloc_all(cs, apex_leaves_);
     std::vector<std::vector<g::allocated_num>> partition_path;
     for (const fr& s : partition_path_) partition_path.push_back({g::allocated_num::alloc(cs, s)});
 
-    const g::allocated_num pair_old[2] = {comm_c, root_r_old};
+    const g::allocated_num pair_old[2] = {comm_c, sh.root_r_old};
     g::constraint::equal(cs, g::poseidon_hash(cs, pair_old), comm_r_old);
-    const g::allocated_num pair_new[2] = {comm_c, root_r_new};
+    const g::allocated_num pair_new[2] = {comm_c, sh.root_r_new};
     g::constraint::equal(cs, g::poseidon_hash(cs, pair_new), comm_r_new);
 
     // apex_por: the apex tree, then its root's path to comm_d_new.
-    std::vector<g::allocated_num> row = apex;
+    std::vector<g::allocated_num> row = sh.apex;
     while (row.size() > 1) {
         std::vector<g::allocated_num> up;
         for (size_t i = 0; i < row.size(); i += 2) up.push_back(g::sha256_node_circuit(cs, {&row[i], 2}));
         row = std::move(up);
     }
-    g::por_no_challenge_input(cs, tree_d_shape(pbits), partition_bits, row[0], partition_path, comm_d_new);
+    g::por_no_challenge_input(cs, tree_d_shape(pbits), sh.partition_bits, row[0], partition_path, comm_d_new);
+    sh.generated = challenge_bits(cs, c, comm_r_new, partition);
+    return sh;
+}
 
+void update_circuit::synthesize_challenge(r1cs::constraint_system& cs, const update_shared& sh, size_t n) const
+{
+    const update_config& c = config_;
+    const update_circuit_challenge& ch = challenges_[n];
     const g::tree_shape r_shape = tree_r_shape(c);
-    const g::tree_shape d_shape = tree_d_shape(apex_depth(c));
-    const std::vector<std::vector<g::boolean>> generated = challenge_bits(cs, c, comm_r_new, partition);
-    for (size_t n = 0; n < generated.size(); ++n) {
-        const update_circuit_challenge& ch = challenges_[n];
-        std::vector<g::boolean> c_bits = generated[n];
-        c_bits.insert(c_bits.end(), partition_bits.begin(), partition_bits.end());
-        const g::allocated_num rho = p2c(cs, phi, challenge_high(cs, c_bits, h_select, c.hs));
-        const g::allocated_num leaf_r_old = g::allocated_num::alloc(cs, ch.leaf_r_old);
-        const g::allocated_num leaf_d_new = g::allocated_num::alloc(cs, ch.leaf_d_new);
-        const g::allocated_num leaf_r_new = encode_leaf(cs, leaf_r_old, leaf_d_new, rho);
-        const auto path_old = alloc_path(cs, ch.path_r_old);
-        g::por_no_challenge_input(cs, r_shape, c_bits, leaf_r_old, path_old, root_r_old);
-        const auto path_new = alloc_path(cs, ch.path_r_new);
-        g::por_no_challenge_input(cs, r_shape, c_bits, leaf_r_new, path_new, root_r_new);
-        const size_t depth = apex_depth(c);
-        const g::allocated_num apex_leaf =
-            g::select(cs, apex, std::span<const g::boolean>(c_bits).subspan(depth, c.apex_bits()));
-        std::vector<std::vector<g::allocated_num>> path_d;
-        for (const fr& s : ch.path_d) path_d.push_back({g::allocated_num::alloc(cs, s)});
-        g::por_no_challenge_input(cs, d_shape, std::span<const g::boolean>(c_bits).first(depth), leaf_d_new, path_d,
-                                  apex_leaf);
-    }
+    const size_t depth = apex_depth(c);
+    std::vector<g::boolean> c_bits = sh.generated[n];
+    c_bits.insert(c_bits.end(), sh.partition_bits.begin(), sh.partition_bits.end());
+    const g::allocated_num rho = p2c(cs, sh.phi, challenge_high(cs, c_bits, sh.h_select, c.hs));
+    const g::allocated_num leaf_r_old = g::allocated_num::alloc(cs, ch.leaf_r_old);
+    const g::allocated_num leaf_d_new = g::allocated_num::alloc(cs, ch.leaf_d_new);
+    const g::allocated_num leaf_r_new = encode_leaf(cs, leaf_r_old, leaf_d_new, rho);
+    const auto path_old = alloc_path(cs, ch.path_r_old);
+    g::por_no_challenge_input(cs, r_shape, c_bits, leaf_r_old, path_old, sh.root_r_old);
+    const auto path_new = alloc_path(cs, ch.path_r_new);
+    g::por_no_challenge_input(cs, r_shape, c_bits, leaf_r_new, path_new, sh.root_r_new);
+    const g::allocated_num apex_leaf =
+        g::select(cs, sh.apex, std::span<const g::boolean>(c_bits).subspan(depth, c.apex_bits()));
+    std::vector<std::vector<g::allocated_num>> path_d;
+    for (const fr& s : ch.path_d) path_d.push_back({g::allocated_num::alloc(cs, s)});
+    g::por_no_challenge_input(cs, tree_d_shape(depth), std::span<const g::boolean>(c_bits).first(depth), leaf_d_new,
+                              path_d, apex_leaf);
+}
+
+void update_circuit::synthesize(r1cs::constraint_system& cs) const
+{
+    const update_shared sh = synthesize_prefix(cs);
+    for (size_t n = 0; n < challenges_.size(); ++n) synthesize_challenge(cs, sh, n);
 }
 
 std::shared_ptr<const r1cs::pce> record_update_pce(const update_config& config)

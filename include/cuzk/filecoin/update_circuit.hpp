@@ -39,6 +39,14 @@ struct update_circuit_challenge {
     std::vector<fr> path_d;                                // tree D_new siblings up to the apex leaf
 };
 
+// The variables every challenge refers to (made before the first).
+struct update_shared {
+    std::vector<r1cs::gadgets::boolean> partition_bits, h_select;
+    r1cs::gadgets::allocated_num phi, root_r_old, root_r_new;
+    std::vector<r1cs::gadgets::allocated_num> apex;
+    std::vector<std::vector<r1cs::gadgets::boolean>> generated;   // each challenge's random bits
+};
+
 class update_circuit final : public r1cs::circuit {
 public:
     // A blank circuit of `config`'s shape (all values zero).
@@ -50,6 +58,15 @@ public:
                    const update_partition_proof& proof);
 
     void synthesize(r1cs::constraint_system& cs) const override;
+    // The same witness, the challenges synthesized concurrently on `threads`
+    // threads (0 = all cores), each into its own slice. Always true.
+    bool witness(std::vector<fr>& inputs, std::vector<fr>& aux, unsigned threads) const override;
+    bool witness_packed(std::vector<fr>& inputs, r1cs::packed_aux_sink& aux, unsigned threads) const override;
+
+    // synthesize() is synthesize_prefix() and then every challenge in order;
+    // every challenge allocates the same number of aux variables.
+    update_shared synthesize_prefix(r1cs::constraint_system& cs) const;
+    void synthesize_challenge(r1cs::constraint_system& cs, const update_shared& shared, size_t n) const;
 
     const update_config& config() const noexcept { return config_; }
     // Tree R's and the apex path's circuit shapes.
@@ -63,6 +80,13 @@ private:
     std::vector<fr> partition_path_;   // partition_bits siblings, from the apex root up
     std::vector<update_circuit_challenge> challenges_;
 };
+
+// The aux variables of the prefix and of one challenge, and the number of
+// inputs (measured once per shape on counting systems, cached).
+struct update_layout {
+    size_t prefix_aux = 0, challenge_aux = 0, inputs = 0;
+};
+update_layout update_layout_of(const update_config& config);
 
 // The R1CS of `config`'s circuit (r1cs::record of the blank circuit).
 std::shared_ptr<const r1cs::pce> record_update_pce(const update_config& config);
