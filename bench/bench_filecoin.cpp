@@ -38,6 +38,14 @@
 //                                       3 = witness_packed as for PoRep
 //   bm_post_record/shape                that circuit's PCE recorded in
 //                                       parallel (record_post_pce), once
+//   bm_update_witness/shape/mode        the witness of one SnapDeals partition
+//                                       of a made-up update (the last
+//                                       partition): shape 0 = 2 KiB (1.7 M
+//                                       constraints), 1 = 32 GiB (81 M); mode
+//                                       1 = update_circuit::witness on all
+//                                       cores, 3 = witness_packed
+//   bm_update_record/shape              that circuit's PCE recorded
+//                                       (record_update_pce), once
 //   bm_porep_pce_gpu/shape/tile         the PCE evaluation with its a·b = c
 //                                       check on the device
 //                                       (gpu_pce_eval_check_device) of that
@@ -85,6 +93,7 @@
 #include "cuzk/filecoin/poseidon.hpp"
 #include "cuzk/filecoin/post.hpp"
 #include "cuzk/filecoin/post_circuit.hpp"
+#include "cuzk/filecoin/update_circuit.hpp"
 #include "cuzk/filecoin/synthetic_c1.hpp"
 #include "cuzk/r1cs/constraint_system.hpp"
 #include "cuzk/util/parallel.hpp"
@@ -374,6 +383,60 @@ void bm_post_record(benchmark::State& st)
     st.counters["threads"] = double(resolve_threads(0));
 }
 BENCHMARK(bm_post_record)->Arg(0)->Arg(1)->ArgName("shape")->UseRealTime()->Iterations(1)->Unit(benchmark::kMillisecond);
+
+// ---- SnapDeals partition witness and circuit -------------------------------------------------
+// The last partition of a made-up update (made once, untimed): shape 0 =
+// 2 KiB, 1 = 32 GiB.
+struct update_case {
+    update_config config;
+    std::unique_ptr<update_circuit> circuit;
+    uint64_t constraints = 0, inputs = 0;
+};
+
+const update_case& update_case_of(int shape)
+{
+    static std::map<int, update_case> cases;
+    update_case& uc = cases[shape];
+    if (uc.circuit) return uc;
+    uc.config = registered_update_proof(shape == 0 ? 0 : 3);
+    const update_synthetic u = update_synthetic_vanilla(uc.config, uc.config.h_default(), 1, 0);
+    const unsigned k = uc.config.partitions - 1;
+    uc.circuit = std::make_unique<update_circuit>(uc.config, u.pub, k, u.partitions[k]);
+    r1cs::counting_cs cs;
+    update_circuit(uc.config).synthesize(cs);
+    uc.constraints = cs.num_constraints();
+    uc.inputs = cs.num_inputs();
+    return uc;
+}
+
+void bm_update_witness(benchmark::State& st)
+{
+    const update_case& uc = update_case_of(int(st.range(0)));
+    if (st.range(1) == 3) {
+        witness_packed_loop(st, *uc.circuit, uc.inputs);
+    } else {
+        std::vector<fr> inputs, aux;
+        for (auto _ : st) {
+            uc.circuit->witness(inputs, aux, 0);
+            if (inputs.size() != uc.inputs) st.SkipWithError("the witness has the wrong size");
+            benchmark::DoNotOptimize(aux.data());
+        }
+    }
+    st.SetItemsProcessed(int64_t(st.iterations()));
+    st.counters["constraints/s"] = benchmark::Counter(double(uc.constraints) * double(st.iterations()),
+                                                      benchmark::Counter::kIsRate);
+    st.counters["threads"] = double(resolve_threads(0));
+}
+BENCHMARK(bm_update_witness)->Args({0, 1})->Args({0, 3})->ArgNames({"shape", "mode"})->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(bm_update_witness)->Args({1, 1})->Args({1, 3})->ArgNames({"shape", "mode"})->UseRealTime()->Iterations(2)->Unit(benchmark::kMillisecond);
+
+void bm_update_record(benchmark::State& st)
+{
+    const update_config c = registered_update_proof(st.range(0) == 0 ? 0 : 3);
+    for (auto _ : st) benchmark::DoNotOptimize(record_update_pce(c)->num_constraints);
+    st.SetItemsProcessed(int64_t(st.iterations()));
+}
+BENCHMARK(bm_update_record)->Arg(0)->Arg(1)->ArgName("shape")->UseRealTime()->Iterations(1)->Unit(benchmark::kMillisecond);
 
 // ---- PoRep partition PCE on the device --------------------------------------------------------
 // The circuit's PCE (recorded from the blank circuit) and partition 0's

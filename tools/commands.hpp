@@ -17,5 +17,6 @@ int cmd_waterfall(args a);
 int cmd_bench(args a);
 int cmd_porep(args a);
 int cmd_post(args a);
+int cmd_update(args a);
 
 } // namespace cuzk::cli

@@ -2,6 +2,7 @@
 // (engine_report.hpp).
 #include "engine_report.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <memory>
@@ -10,8 +11,23 @@
 
 #include "cuzk/error.hpp"
 #include "cuzk/timeline/sinks.hpp"
+#include "cuzk/util/parallel.hpp"
+#include "cli_util.hpp"
 
 namespace cuzk::cli {
+
+pipeline::engine_config proof_engine(const options& o, bool gpu, unsigned partitions, unsigned threads)
+{
+    pipeline::engine_config ec;
+    ec.backend = gpu ? pipeline::engine_backend::cuda : pipeline::engine_backend::cpu;
+    const device_choice dc = parse_devices(o, gpu);
+    ec.cuda_devices = dc.cuda;
+    ec.devices = gpu ? 0 : dc.cpu;
+    ec.synth_workers = std::max(1u, std::min(2u, partitions));
+    ec.synth_threads = std::max(1u, resolve_threads(threads) / ec.synth_workers);
+    ec.device_threads = threads;
+    return ec;
+}
 
 const char* placement_name(pipeline::engine::key_placement p)
 {

@@ -7,6 +7,7 @@
 
 #include "cuzk/pipeline/engine.hpp"
 #include "cuzk/timeline/event.hpp"
+#include "options.hpp"
 
 namespace cuzk::cli {
 
@@ -19,6 +20,11 @@ pipeline::engine::key_placement report_key(const char* who, const pipeline::engi
 // The run's timeline as CSV, or as a Chrome trace when the name ends in .json.
 void write_timeline(const std::string& path, const std::vector<timeline::event>& events);
 
+// The engine of a proof of `partitions` partitions (post prove, update
+// prove): the backend, the devices of --devices / --cpu-devices, up to two
+// synthesis workers, each running the circuit's parallel witness on its
+// share of `threads` (0 = all cores).
+pipeline::engine_config proof_engine(const options& o, bool gpu, unsigned partitions, unsigned threads);
 // The placement in one word: host, resident or streamed.
 const char* placement_name(pipeline::engine::key_placement p);
 

@@ -44,6 +44,8 @@ const command commands[] = {
     {"post", cuzk::cli::cmd_post, "post <command> ...",
      "Filecoin PoSt (WindowPoSt, WinningPoSt): challenges, vanilla proofs of sealed test sectors, circuit, setup, "
      "prove, verify"},
+    {"update", cuzk::cli::cmd_update, "update <command> ...",
+     "Filecoin SnapDeals (EmptySectorUpdate): circuit, prove (a made-up update), verify"},
 };
 
 void print_synopsis(FILE* out, const char* synopsis, const char* first, const char* rest)

@@ -169,20 +169,6 @@ std::vector<fc::post_sector_proof> prove_inputs(const options& o, const fc::post
     return proofs;
 }
 
-pipeline::engine_config prove_engine(const options& o, bool gpu, unsigned partitions, unsigned threads)
-{
-    pipeline::engine_config ec;
-    ec.backend = gpu ? pipeline::engine_backend::cuda : pipeline::engine_backend::cpu;
-    const device_choice dc = parse_devices(o, gpu);
-    ec.cuda_devices = dc.cuda;
-    ec.devices = gpu ? 0 : dc.cpu;
-    ec.synth_workers = std::max(1u, std::min(2u, partitions));
-    // Each synthesis runs the circuit's parallel witness on its share of the cores.
-    ec.synth_threads = std::max(1u, resolve_threads(threads) / ec.synth_workers);
-    ec.device_threads = threads;
-    return ec;
-}
-
 } // namespace
 
 int post_prove_cmd(const options& o)
@@ -199,7 +185,7 @@ int post_prove_cmd(const options& o)
     const bool gpu = use_gpu(o);
     const fc::post_key k = prove_key(o, c, gpu, threads);
     timeline::recorder rec;
-    pipeline::engine_config ec = prove_engine(o, gpu, partitions, threads);
+    pipeline::engine_config ec = proof_engine(o, gpu, partitions, threads);
     ec.sink = &rec;
     pipeline::engine eng(ec);
     auto t0 = steady::now();

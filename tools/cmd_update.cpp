@@ -1,0 +1,214 @@
+// `cuzk update <command>`: Filecoin SnapDeals (EmptySectorUpdate): the
+// circuit's size, made-up updates, Groth16 proofs through the proving
+// engine, and their verification.
+#include <chrono>
+#include <cstdio>
+
+#include <fmt/format.h>
+
+#include "cuzk/error.hpp"
+#include "cuzk/filecoin/update_circuit.hpp"
+#include "cuzk/filecoin/update_prove.hpp"
+#include "cuzk/io/bellperson.hpp"
+#include "cuzk/io/mapped_file.hpp"
+#include "cuzk/timeline/analysis.hpp"
+#include "cuzk/timeline/render.hpp"
+#include "cuzk/timeline/sinks.hpp"
+#include "cli_util.hpp"
+#include "commands.hpp"
+#include "engine_report.hpp"
+#include "porep_common.hpp"
+
+namespace cuzk::cli {
+
+namespace {
+
+using io::json;
+using porep::print_result;
+namespace fc = filecoin;
+using steady = std::chrono::steady_clock;
+
+namespace flag {
+inline constexpr flag_spec proof{"--proof", "NAME|ID",
+                                 "registered update proof: its name (StackedDrg32GiBV1, StackedDrg2KiBV1, ...) or "
+                                 "its number 0..4 (2KiB, 8MiB, 512MiB, 32GiB, 64GiB)"};
+inline constexpr flag_spec h{"--h", "H", "the encoding's h (bits of rho's index; default the production value)"};
+inline constexpr flag_spec threads{"--threads", "T", "threads (default: all cores)"};
+inline constexpr flag_spec json{"--json", nullptr, "print one JSON object"};
+} // namespace flag
+
+constexpr flag_spec circuit_flags[] = {flag::proof, flag::json};
+constexpr flag_spec prove_flags[] = {
+    flag::proof,
+    {"--params", "FILE", "the circuit's key (bellperson .params); mapped on the GPU, decoded on the CPU"},
+    {"--dev-key", nullptr, "or: make a development key in memory for the circuit (tests, benchmarks)"},
+    {"--vk", "FILE", "with --dev-key: write its verifying key here"},
+    {"--synthetic", nullptr, "prove a made-up update (block-constant trees; no sector needed)"},
+    {"--gen-seed", "S", "the made-up update's seed (default 0)"},
+    flag::h,
+    {"--repeat", "N", "prove N times with the same key and engine (a benchmark; default 1)"},
+    {"--timeline", "FILE", "write the run's timeline (CSV, or a Chrome trace for *.json)"},
+    {"--waterfall", nullptr, "print the waterfall and timeline summary on stderr"},
+    {"--out", "FILE", "where to write the proof (192 bytes per partition)"},
+    {"--backend", "auto|cpu|cuda", "where to prove (default auto: the GPU when present)"},
+    {"--devices", "LIST", "CUDA devices to prove on, e.g. 0,2 (default: every visible GPU)"},
+    {"--cpu-devices", "N", "devices the CPU prover models (default 1)"},
+    flag::threads,
+    flag::json,
+};
+constexpr flag_spec verify_flags[] = {
+    flag::proof,
+    {"--vk", "FILE", "verifying key (bellperson .vk)"},
+    {"--comm-r-old", "HEX", "the sector's comm_r before the update, 64 hex digits"},
+    {"--comm-d-new", "HEX", "the new data's comm_d, 64 hex digits"},
+    {"--comm-r-new", "HEX", "the updated sector's comm_r, 64 hex digits"},
+    flag::h,
+    flag::json,
+};
+
+fc::update_config parse_update_proof(const options& o)
+{
+    const std::string& p = o.get("--proof");
+    try {
+        if (!p.empty() && p.find_first_not_of("0123456789") == std::string::npos)
+            return fc::registered_update_proof(int(parse_u64("--proof", p, 0, 1000)));
+        return fc::registered_update_proof(p);
+    } catch (const error& e) {
+        throw usage_error(e.what());
+    }
+}
+
+unsigned parse_h(const options& o, const fc::update_config& c)
+{
+    const unsigned h = unsigned(o.get_u64_or("--h", 1, 64, c.h_default()));
+    try {
+        c.h_select(h);
+    } catch (const error& e) {
+        throw usage_error(e.what());
+    }
+    return h;
+}
+
+std::string shape_of(const fc::update_config& c)
+{
+    return fmt::format("{} partitions x {} challenges, {} nodes, tree {}", c.partitions, c.challenge_count, c.nodes,
+                       c.tree.name());
+}
+
+int update_circuit_cmd(const options& o)
+{
+    const fc::update_config c = parse_update_proof(o);
+    const auto t0 = steady::now();
+    r1cs::counting_cs cs;
+    fc::update_circuit(c).synthesize(cs);
+    print_result(json::object({{"registered_proof", json::string(c.name)},
+                               {"shape", json::string(shape_of(c))},
+                               {"constraints", json::number(uint64_t(cs.num_constraints()))},
+                               {"inputs", json::number(uint64_t(cs.num_inputs()))},
+                               {"aux", json::number(uint64_t(cs.num_aux()))},
+                               {"seconds", json::number(fmt::format("{:.3f}", secs_since(t0)))}}),
+                 o.has("--json"));
+    return 0;
+}
+
+fc::update_key prove_key(const options& o, const fc::update_config& c, bool gpu, unsigned threads)
+{
+    if (o.has("--params") == o.has("--dev-key")) throw usage_error("give exactly one of --params and --dev-key");
+    if (o.has("--vk") && !o.has("--dev-key")) throw usage_error("--vk goes with --dev-key");
+    const auto t0 = steady::now();
+    if (o.has("--params")) {
+        fc::update_key k = gpu ? fc::map_update_key(c, o.get("--params"), threads)
+                               : fc::load_update_key(c, o.get("--params"), threads);
+        std::fprintf(stderr, "cuzk update prove: key %s %s, with its circuit, in %.1f s\n", o.get("--params").c_str(),
+                     gpu ? "mapped" : "loaded", secs_since(t0));
+        return k;
+    }
+    fc::update_key k = fc::update_dev_setup(c, gpu, threads);
+    std::fprintf(stderr, "cuzk update prove: development key (NOT a trusted ceremony) made on the %s in %.1f s\n",
+                 gpu ? "GPU" : "CPU", secs_since(t0));
+    if (o.has("--vk")) io::write_vk(o.get("--vk"), k.pk->vk);
+    return k;
+}
+
+int update_prove_cmd(const options& o)
+{
+    const fc::update_config c = parse_update_proof(o);
+    if (!o.has("--synthetic")) throw usage_error("give --synthetic (vanilla update proof files are not read yet)");
+    const unsigned threads = unsigned(o.get_u64_or("--threads", 0, 1024, 0));
+    const unsigned repeat = unsigned(o.get_u64_or("--repeat", 1, 1000, 1));
+    const unsigned h = parse_h(o, c);
+    auto t0 = steady::now();
+    const fc::update_synthetic u = fc::update_synthetic_vanilla(c, h, o.get_u64_or("--gen-seed", 0, UINT64_MAX, 0),
+                                                                threads);
+    std::fprintf(stderr, "cuzk update prove: made-up %s update (%s) in %.1f s\n", c.name.c_str(), shape_of(c).c_str(),
+                 secs_since(t0));
+    const bool gpu = porep::use_gpu(o);
+    const fc::update_key k = prove_key(o, c, gpu, threads);
+    timeline::recorder rec;
+    pipeline::engine_config ec = proof_engine(o, gpu, c.partitions, threads);
+    ec.sink = &rec;
+    pipeline::engine eng(ec);
+    t0 = steady::now();
+    const auto key = fc::add_porep_key(eng, k, pipeline::key_options{c.name});
+    const auto placement = report_key("cuzk update prove", eng, key, k.params != nullptr, secs_since(t0));
+    std::vector<uint8_t> proof;
+    std::vector<json> secs;
+    for (unsigned r = 0; r < repeat; ++r) {
+        t0 = steady::now();
+        proof = fc::update_prove(eng, key, c, u.pub, u.partitions, threads);
+        secs.push_back(json::number(fmt::format("{:.3f}", secs_since(t0))));
+    }
+    io::output_file f(o.get("--out"));
+    f.write(proof);
+    f.close();
+    const std::vector<timeline::event> events = rec.events();
+    if (o.has("--timeline")) write_timeline(o.get("--timeline"), events);
+    if (o.has("--waterfall")) std::fputs(timeline::render_text(timeline::analyse(events)).c_str(), stderr);
+    const bool verified = fc::update_verify(k.pk->vk, proof, c, u.pub);
+    print_result(json::object({{"proof", json::string(o.get("--out"))},
+                               {"registered_proof", json::string(c.name)},
+                               {"partitions", json::number(uint64_t(c.partitions))},
+                               {"bytes", json::number(uint64_t(proof.size()))},
+                               {"comm_r_old", json::string(fc::to_hex(u.pub.comm_r_old))},
+                               {"comm_d_new", json::string(fc::to_hex(u.pub.comm_d_new))},
+                               {"comm_r_new", json::string(fc::to_hex(u.pub.comm_r_new))},
+                               {"h", json::number(uint64_t(h))},
+                               {"backend", json::string(gpu ? "cuda" : "cpu")},
+                               {"key", json::string(placement_name(placement))},
+                               {"seconds", json::array(std::move(secs))},
+                               {"verified", json::boolean(verified)}}),
+                 o.has("--json"));
+    return verified ? 0 : 1;
+}
+
+int update_verify_cmd(const options& o)
+{
+    const fc::update_config c = parse_update_proof(o);
+    fc::update_public pub;
+    pub.comm_r_old = porep::hex32(o, "--comm-r-old");
+    pub.comm_d_new = porep::hex32(o, "--comm-d-new");
+    pub.comm_r_new = porep::hex32(o, "--comm-r-new");
+    pub.h = parse_h(o, c);
+    const groth16::verifying_key vk = read_as("--vk", [&] { return io::read_vk(o.get("--vk")); });
+    const std::string& path = o.positional()[0];
+    const io::mapped_file proof(path);
+    const bool valid = read_as(path, [&] { return fc::update_verify(vk, proof.bytes(), c, pub); });
+    print_result(json::object({{"valid", json::boolean(valid)}}), o.has("--json"));
+    return valid ? 0 : 1;
+}
+
+const subcommand subcommands[] = {
+    {"circuit", "circuit --proof P", circuit_flags, 0, 0, update_circuit_cmd},
+    {"prove",
+     "prove --proof P (--params key.params | --dev-key [--vk key.vk]) --synthetic [--gen-seed S] [--h H] "
+     "[--repeat N] --out proof.bin",
+     prove_flags, 0, 0, update_prove_cmd},
+    {"verify", "verify --proof P --vk key.vk --comm-r-old HEX --comm-d-new HEX --comm-r-new HEX [--h H] proof.bin",
+     verify_flags, 1, 1, update_verify_cmd},
+};
+
+} // namespace
+
+int cmd_update(args a) { return run_subcommand("update", subcommands, a); }
+
+} // namespace cuzk::cli
