@@ -28,6 +28,10 @@
 #              on the GPU: CUZK_POST_REPEAT proofs (default 3),
 #              each verified; then the PoSt end-to-end run on
 #              sealed 2 KiB sectors on the GPU
+#   update32   SnapDeals 32 GiB (a made-up update: 16         update32.txt, update32.csv
+#              partitions of 81 M constraints) with a
+#              development key made on the GPU:
+#              CUZK_UPDATE_REPEAT proofs (default 2), verified
 #   register   bench_gpu_key: a key registered from a mapped    register.txt
 #              .params file, its points decoded on the device
 #              and on the host
@@ -67,7 +71,7 @@
 # build-gpu), CUZK_GPU_ARCH (CMAKE_CUDA_ARCHITECTURES, default 90),
 # CUZK_BENCH_FILTER (bench_filecoin; default: all but bm_porep_pce_source),
 # CUZK_KERNEL_FILTER (bench_gpu and bench_gpu_witness), CUZK_PARTITION_FILTER (bench_porep), CUZK_SYNTH_WORKERS
-# (porep32, default 2), CUZK_POST_REPEAT (post32, default 3), CUZK_C2_REPEAT (porep32 and params32: proofs per run,
+# (porep32, default 2), CUZK_POST_REPEAT (post32, default 3), CUZK_UPDATE_REPEAT (update32, default 2), CUZK_C2_REPEAT (porep32 and params32: proofs per run,
 # default 1), CUZK_C2_CONCURRENT=1 (porep32: submit those proofs at once,
 # `porep c2 --concurrent`, for the throughput), CUZK_H_COPIES_GB (porep32:
 # `porep c2 --h-copies-gb`, default 0), CUZK_PARAMS_COMPARE=1 (params32: a
@@ -81,7 +85,7 @@ if [[ ${1:-} == --fetch-deps ]]; then
   mkdir -p "$root/.deps" && cd "$root/.deps" && apt-get download "${pkgs[@]}" && ls -l
   exit
 fi
-all_steps="build tests bench kernels partition register porep porep32 post32 params32 scaling seal512 bn254 profile"
+all_steps="build tests bench kernels partition register porep porep32 post32 update32 params32 scaling seal512 bn254 profile"
 [[ $# -ge 1 ]] || { echo "usage: scripts/gpu.sh OUT [${all_steps// /|}]..." >&2; exit 2; }
 out=$1; shift
 steps=${*:-build tests bench porep}
@@ -189,6 +193,12 @@ step_post32() {
     --randomness 0909090909090909090909090909090909090909090909090909090909090900 --dev-key --synthetic 2349 \
     --repeat "${CUZK_POST_REPEAT:-3}" --out /tmp/cuzk-gpu/post32.bin --timeline "$out/post32.csv" --waterfall &&
   "$root/scripts/post-e2e.sh" "$bin" /tmp/cuzk-gpu/post-e2e
+}
+step_update32() {
+  need "$bin" && mkdir -p /tmp/cuzk-gpu &&
+  "$bin" update circuit --proof StackedDrg32GiBV1 &&
+  "$bin" update prove --proof StackedDrg32GiBV1 --synthetic --dev-key --repeat "${CUZK_UPDATE_REPEAT:-2}" \
+    --out /tmp/cuzk-gpu/update32.bin --timeline "$out/update32.csv" --waterfall
 }
 # Runs a command, sampling its resident memory (anonymous and file-backed,
 # from /proc) every 0.2 s; the peaks go to the file $1.

@@ -9,6 +9,7 @@
 #include "cuzk/error.hpp"
 #include "cuzk/filecoin/update_circuit.hpp"
 #include "cuzk/filecoin/update_prove.hpp"
+#include "cuzk/timeline/sinks.hpp"
 #include "test_support.hpp"
 
 using namespace cuzk;
@@ -314,4 +315,30 @@ TEST_CASE("update: a 2 KiB update proof through the engine verifies; other publi
     auto bad = u.partitions;
     bad[0].challenges[2].r_new.leaf = bad[0].challenges[2].r_old.leaf;
     CHECK_THROWS_AS(update_prove(eng, key, c, u.pub, bad, 2), error);
+}
+
+TEST_CASE("gpu: update proofs through the cuda engine take the sliced witness path and verify", "[fc][update][gpu]")
+{
+    GPU_OR_SKIP();
+    timeline::recorder rec;
+    pipeline::engine_config ec;
+    ec.backend = pipeline::engine_backend::cuda;
+    ec.sink = &rec;
+    pipeline::engine eng(ec);
+    // 2 KiB (one partition) and 16 KiB (two partitions, tree 8-8-0).
+    for (const update_config& c : {registered_update_proof(0), update_config::for_nodes(1u << 9, {8, 8, 0})}) {
+        INFO(c.nodes);
+        const update_synthetic u = update_synthetic_vanilla(c, c.h_default(), 8, 2);
+        const update_key k = update_dev_setup(c, true, 2);
+        const auto key = eng.add_key(k.pk, k.pce, k.density, {c.name});
+        const std::vector<uint8_t> proof = update_prove(eng, key, c, u.pub, u.partitions, 2);
+        REQUIRE(proof.size() == 192 * c.partitions);
+        CHECK(update_verify(k.pk->vk, proof, c, u.pub));
+        update_public other = u.pub;
+        other.comm_d_new[1] ^= 1;
+        CHECK_FALSE(update_verify(k.pk->vk, proof, c, other));
+    }
+    size_t packs = 0;
+    for (const timeline::event& e : rec.events()) packs += e.name == "PACK";
+    CHECK(packs == 0);
 }
