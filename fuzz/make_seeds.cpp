@@ -11,6 +11,7 @@
 #include "cuzk/filecoin/post.hpp"
 #include "cuzk/filecoin/post_bincode.hpp"
 #include "cuzk/filecoin/synthetic_c1.hpp"
+#include "cuzk/filecoin/update_bincode.hpp"
 #include "cuzk/groth16/circuit.hpp"
 #include "cuzk/groth16/setup.hpp"
 #include "cuzk/io/bellperson.hpp"
@@ -211,6 +212,24 @@ void post_vanilla_seeds()
     }
 }
 
+// One made-up partition proof per config the harness picks by its first
+// byte (0: 2 KiB, 1: 16 KiB 8-8-0, 2: 32 KiB 8-8-2, 3: 8 MiB).
+void update_vanilla_seeds()
+{
+    using namespace filecoin;
+    const update_config configs[4] = {registered_update_proof(0), update_config::for_nodes(1u << 9, {8, 8, 0}),
+                                      update_config::for_nodes(1u << 10, {8, 8, 2}), registered_update_proof(1)};
+    const char* const names[4] = {"2KiB.bin", "16KiB-8-8-0.bin", "32KiB-8-8-2.bin", "8MiB.bin"};
+    for (uint8_t i = 0; i < 4; ++i) {
+        const update_config& c = configs[i];
+        const update_synthetic u = update_synthetic_vanilla(c, c.h_default(), 11 + i, 1);
+        std::vector<uint8_t> b{i};
+        const std::vector<uint8_t> v = update_partition_to_bincode(u.partitions.back(), c);
+        b.insert(b.end(), v.begin(), v.end());
+        write_bytes("update_vanilla", names[i], b);
+    }
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -227,6 +246,7 @@ int main(int argc, char** argv)
         timeline_seeds();
         c1_seeds();
         post_vanilla_seeds();
+        update_vanilla_seeds();
     } catch (const std::exception& e) {
         std::cerr << "fuzz_seeds: " << e.what() << "\n";
         return 1;

@@ -14,7 +14,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bdir=${FUZZ_BUILD:-$root/build-fuzz}
-all=(zkey wtns r1cs params vk proof_bytes json_proof json_vk json_public pce timeline c1_json post_vanilla)
+all=(zkey wtns r1cs params vk proof_bytes json_proof json_vk json_public pce timeline c1_json post_vanilla update_vanilla)
 
 # clang with libFuzzer (Debian: clang, and libclang-rt-<v>-dev for the fuzzer runtime).
 ensure_clang() {

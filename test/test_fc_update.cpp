@@ -4,12 +4,16 @@
 // circuit satisfied by their witness, and proofs that verify.
 #include <catch2/catch.hpp>
 
+#include <filesystem>
 #include <map>
 
 #include "cuzk/error.hpp"
+#include "cuzk/filecoin/comm_d.hpp"
+#include "cuzk/filecoin/seal.hpp"
 #include "cuzk/filecoin/update_circuit.hpp"
 #include "cuzk/filecoin/update_prove.hpp"
 #include "cuzk/timeline/sinks.hpp"
+#include "gmp_util.hpp"
 #include "test_support.hpp"
 
 using namespace cuzk;
@@ -59,7 +63,7 @@ domain random_domain(xorshift& rng)
 }
 
 // storage_proofs_core::TEST_SEED.
-constexpr uint8_t test_seed[16] = {0x59, 0x62, 0xbe, 0x5d, 0x76, 0x3d, 0x31, 0x8d,
+constexpr uint8_t fil_test_seed[16] = {0x59, 0x62, 0xbe, 0x5d, 0x76, 0x3d, 0x31, 0x8d,
                                    0x17, 0xdb, 0x37, 0x32, 0x54, 0x06, 0xbc, 0xe5};
 
 // validate_tree_r_shape's shapes.
@@ -111,7 +115,7 @@ TEST_CASE("update: challenges equal rust-fil-proofs' hard-coded vectors", "[fc][
     // storage-proofs-update challenges.rs, test_challenges_against_hardcoded:
     // comm_r_new = TreeRDomain::random(XorShiftRng::from_seed(TEST_SEED)),
     // the first five challenges of partition k.
-    xorshift rng(test_seed);
+    xorshift rng(fil_test_seed);
     const domain comm_r_new = random_domain(rng);
     const std::map<std::pair<uint64_t, unsigned>, std::vector<uint32_t>> expected = {
         {{1u << 5, 0}, {21, 7, 3, 31, 0}},
@@ -289,10 +293,58 @@ TEST_CASE("update: the parallel witness equals sequential synthesis", "[fc][upda
     }
 }
 
+namespace {
+
+// A sealed 2 KiB test sector (sealed once for the whole file).
+const std::string& sealed_sector()
+{
+    static const std::string dir = [] {
+        const auto d = (std::filesystem::temp_directory_path() /
+                        ("cuzk-test-update-" + std::to_string(test::test_seed())))
+                           .string();
+        replica_source r;
+        r.prover_id.fill(1);
+        r.ticket.fill(2);
+        r.prover_id[31] = r.ticket[31] = 0;
+        r.sector_id = 7;
+        std::vector<uint8_t> data(registered_seal_proof(5).sector_bytes(), 0);
+        seal_sector(registered_seal_proof(5), r, data, d, 2);
+        return d;
+    }();
+    return dir;
+}
+
+// New data for a 2 KiB sector: every node a field element.
+std::vector<uint8_t> new_data(uint8_t seed)
+{
+    std::vector<uint8_t> d(2048);
+    for (size_t i = 0; i < d.size(); ++i) d[i] = uint8_t(i * 31 + seed);
+    for (size_t n = 0; n < d.size() / 32; ++n) d[32 * n + 31] &= 0x3f;
+    return d;
+}
+
+} // namespace
+
+TEST_CASE("update: the update of a sealed 2 KiB sector checks; bad data and other sizes are refused", "[fc][update]")
+{
+    const update_config c = registered_update_proof("StackedDrg2KiBV1");
+    const std::vector<uint8_t> data = new_data(5);
+    const update_synthetic u = update_sector_vanilla(sealed_sector(), c, data, 1, 2);
+    CHECK(u.pub.comm_r_old == read_sector_info(sealed_sector()).comm.comm_r);
+    CHECK(u.pub.comm_d_new == compute_comm_d(data));
+    CHECK(u.pub.comm_r_new != u.pub.comm_r_old);
+    check_satisfied(c, u);
+    std::vector<uint8_t> bad = data;
+    bad[32 * 9 + 31] = 0xff;
+    CHECK_THROWS_AS(update_sector_vanilla(sealed_sector(), c, bad, 1, 2), error);
+    CHECK_THROWS_AS(update_sector_vanilla(sealed_sector(), c, std::span(data).first(1024), 1, 2), error);
+    CHECK_THROWS_AS(update_sector_vanilla(sealed_sector(), registered_update_proof(1), data, 10, 2), error);
+}
+
 TEST_CASE("update: a 2 KiB update proof through the engine verifies; other public values do not", "[fc][update]")
 {
     const update_config c = registered_update_proof("StackedDrg2KiBV1");
-    const update_synthetic u = update_synthetic_vanilla(c, 1, 21, 2);
+    const update_synthetic u = update_sector_vanilla(sealed_sector(), c, new_data(9), 1, 2);
     pipeline::engine_config ec;
     ec.synth_workers = 1;
     ec.device_threads = 2;

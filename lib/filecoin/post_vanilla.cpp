@@ -18,20 +18,7 @@ namespace {
 // layer's label i + data node i (in Fr).
 poseidon_tree load_tree_r_last(const std::string& dir, const seal_config& c, unsigned threads)
 {
-    const io::mapped_file data = detail::map_sector_file(dir, "data.bin", c.sector_bytes());
-    const io::mapped_file labels = detail::map_sector_file(dir, "labels.bin", uint64_t(c.layers) * c.sector_bytes());
-    const uint8_t* last = labels.data() + uint64_t(c.layers - 1) * c.sector_bytes();
-    std::vector<fr> replica(c.nodes);
-    parallel_for(threads, c.nodes, [&](size_t b, size_t e, unsigned) {
-        for (size_t i = b; i < e; ++i) {
-            fr d, l;
-            if (!fr::from_bytes_le(data.data() + 32 * i, d) || !fr::from_bytes_le(last + 32 * i, l))
-                throw error(errc::non_canonical,
-                            fmt::format("{}: node {} of data.bin or labels.bin is not a field element", dir, i));
-            replica[i] = l + d;
-        }
-    });
-    return poseidon_tree(std::move(replica), c.tree, threads);
+    return poseidon_tree(detail::read_replica_nodes(dir, c, threads), c.tree, threads);
 }
 
 [[noreturn]] void fail(const std::string& where, const std::string& what)

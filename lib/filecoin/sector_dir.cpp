@@ -12,6 +12,7 @@
 #include "cuzk/error.hpp"
 #include "cuzk/io/json.hpp"
 #include "cuzk/io/mapped_file.hpp"
+#include "cuzk/util/parallel.hpp"
 
 namespace cuzk::filecoin::detail {
 
@@ -152,6 +153,24 @@ io::mapped_file map_sector_file(const std::string& dir, const char* name, uint64
         throw error(errc::bad_length,
                     fmt::format("{}: holds {} bytes, the sector's config needs {}", path, st.st_size, expected_bytes));
     return io::mapped_file(path);
+}
+
+std::vector<fr> read_replica_nodes(const std::string& dir, const seal_config& c, unsigned threads)
+{
+    const io::mapped_file data = map_sector_file(dir, "data.bin", c.sector_bytes());
+    const io::mapped_file labels = map_sector_file(dir, "labels.bin", uint64_t(c.layers) * c.sector_bytes());
+    const uint8_t* last = labels.data() + uint64_t(c.layers - 1) * c.sector_bytes();
+    std::vector<fr> replica(c.nodes);
+    parallel_for(threads, c.nodes, [&](size_t b, size_t e, unsigned) {
+        for (size_t i = b; i < e; ++i) {
+            fr d, l;
+            if (!fr::from_bytes_le(data.data() + 32 * i, d) || !fr::from_bytes_le(last + 32 * i, l))
+                throw error(errc::non_canonical,
+                            fmt::format("{}: node {} of data.bin or labels.bin is not a field element", dir, i));
+            replica[i] = l + d;
+        }
+    });
+    return replica;
 }
 
 } // namespace cuzk::filecoin::detail

@@ -136,4 +136,16 @@ struct update_synthetic {
 update_synthetic update_synthetic_vanilla(const update_config& config, unsigned h, uint64_t seed,
                                           unsigned threads = 0);
 
+// The update of the sealed test sector in `dir` (seal.hpp) with new data
+// `padded` (Fr32-padded, exactly the sector's bytes, every 32-byte node a
+// field element): tree R_old rebuilt from the sector's files (its comm_r
+// checked against sector.json), tree D_new over the data, the new replica
+// encoded with `h`, tree R_new, and every partition's vanilla proof.
+// errc::invalid_argument when the sector's size or tree is not the
+// config's; errc::bad_length for data of another size; errc::non_canonical
+// naming a data node that is not a field element; errc::bad_format when the
+// sector's files do not give its recorded comm_r.
+update_synthetic update_sector_vanilla(const std::string& dir, const update_config& config,
+                                       std::span<const uint8_t> padded, unsigned h, unsigned threads = 0);
+
 } // namespace cuzk::filecoin
