@@ -9,6 +9,7 @@
 //   borrowed.cpp  host-synthesized partitions borrowed until read; query densities
 //   porep.cpp     Filecoin PoRep C2: keys, submission from C1 JSON, verification
 //   post.cpp      Filecoin PoSt (WindowPoSt, WinningPoSt): keys, submission from vanilla proofs, verification
+//   update.cpp    Filecoin SnapDeals: update keys, submission from vanilla partition proofs, verification
 // registry.hpp holds the handle registry and the exception boundary
 // (guard) they all use; objects.hpp the objects behind the handles.
 #include "objects.hpp"

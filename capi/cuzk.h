@@ -1148,6 +1148,57 @@ CUZK_API cuzk_status cuzk_post_verify(int32_t* out, const cuzk_key* key, const c
                                       const uint8_t* randomness, const uint64_t* sector_ids, const uint8_t* comm_rs,
                                       size_t n, uint32_t first_partition, const uint8_t* proof, size_t proof_len);
 
+/* ==== Filecoin SnapDeals (EmptySectorUpdate) ==================================== */
+/* Proving a sector update from its vanilla partition proofs (the bytes
+ * filecoin-proofs-api's generate_partition_proofs returns, one per
+ * partition: bincode of PartitionProof; docs/FORMATS.md) into one Groth16
+ * proof, 192 bytes a partition (32 GiB: 16 partitions, 3072 bytes), and
+ * verifying it. registered_proof is a Filecoin RegisteredUpdateProof: 0 … 4
+ * = StackedDrg 2KiB, 8MiB, 512MiB, 32GiB, 64GiB V1. h is the encoding's h;
+ * 0 means the production value (10; 1 for 2 KiB). comm_r_old, comm_d_new and
+ * comm_r_new are 32 bytes each (Filecoin's byte order). */
+
+/* An update proving key for registered_proof's circuit from a bellperson
+ * .params file (Filecoin's v28-empty-sector-update-…params), mapped as
+ * cuzk_porep_key_load does; the circuit is recorded and kept with the key.
+ * Errors: as cuzk_porep_key_load; CUZK_ERR_INVALID_ARGUMENT for an unknown
+ * registered_proof. */
+CUZK_API cuzk_status cuzk_update_key_load(cuzk_key** out, int32_t registered_proof, const char* params_path,
+                                          uint32_t threads, char* err, size_t err_len);
+/* A development update key (NOT FOR PRODUCTION: see cuzk_key_setup_dev).
+ * Errors: as cuzk_porep_key_setup_dev. */
+CUZK_API cuzk_status cuzk_update_key_setup_dev(cuzk_key** out, int32_t registered_proof, uint32_t threads,
+                                               char* err, size_t err_len);
+
+/* Queues an update proof: vanilla[k] (vanilla_len[k] bytes, borrowed for
+ * the call) is partition k's vanilla proof, n the proof type's partition
+ * count. Every proof is read strictly and checked (comm_c with each tree's
+ * root gives comm_r_old and comm_r_new, the apex leaves reach comm_d_new,
+ * every challenge's paths and its encoding) before anything is queued,
+ * under key_id, an update key. cuzk_job_proofs then gives 192 bytes a
+ * partition. Errors: CUZK_ERR_NULL, CUZK_ERR_INVALID_HANDLE,
+ * CUZK_ERR_BAD_LENGTH and CUZK_ERR_BAD_FORMAT (a vanilla proof that does not
+ * read or check: the message names vanilla[k], the challenge and the field),
+ * CUZK_ERR_NON_CANONICAL, CUZK_ERR_INVALID_ARGUMENT (unknown key id, a key
+ * that is not an update key, n not the partition count, an h the proof type
+ * does not allow), and those of cuzk_engine_submit. */
+CUZK_API cuzk_status cuzk_update_submit(cuzk_job** out, cuzk_engine* engine, uint32_t key_id,
+                                        const uint8_t* comm_r_old, const uint8_t* comm_d_new,
+                                        const uint8_t* comm_r_new, uint32_t h, const uint8_t* const* vanilla,
+                                        const size_t* vanilla_len, size_t n, const cuzk_job_options* opt);
+
+/* Verifies an update proof (192 bytes a partition, borrowed) with `key` (an
+ * update key or a verifying key of the circuit). *out = 1 valid, 0 not
+ * (status CUZK_OK). Errors: CUZK_ERR_NULL, CUZK_ERR_INVALID_HANDLE,
+ * CUZK_ERR_BAD_LENGTH (proof_len), CUZK_ERR_NON_CANONICAL (a commitment),
+ * CUZK_ERR_INVALID_ARGUMENT (an unknown registered_proof or h; a key of
+ * another circuit or a BN254 key), decoding codes for a proof that does not
+ * decode (*out = 0). */
+CUZK_API cuzk_status cuzk_update_verify(int32_t* out, const cuzk_key* key, int32_t registered_proof,
+                                        const uint8_t* comm_r_old, const uint8_t* comm_d_new,
+                                        const uint8_t* comm_r_new, uint32_t h, const uint8_t* proof,
+                                        size_t proof_len);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

@@ -273,7 +273,7 @@ CUZK_API cuzk_status cuzk_engine_add_key(uint32_t* out, cuzk_engine* engine, con
         }
         {
             std::lock_guard lk(e.keys_mu);
-            e.keys[id] = engine_key{k->pk, p, ko.name, k->porep, nullptr, k->post};
+            e.keys[id] = engine_key{k->pk, p, ko.name, k->porep, nullptr, k->post, k->update};
         }
         *out = id;
         return CUZK_OK;

@@ -11,6 +11,7 @@
 
 #include "cuzk/filecoin/porep_prove.hpp"
 #include "cuzk/filecoin/post.hpp"
+#include "cuzk/filecoin/update.hpp"
 #include "cuzk/filecoin/types.hpp"
 #include "cuzk/groth16/types.hpp"
 #include "cuzk/groth16/verifier.hpp"
@@ -23,7 +24,7 @@
 
 namespace cuzk::capi {
 
-// ---- keys (keys.cpp, porep.cpp, post.cpp) ------------------------------------------------------------
+// ---- keys (keys.cpp, porep.cpp, post.cpp, update.cpp) ------------------------------------------------------------
 struct key_obj final : object {
     static constexpr kind static_kind = kind::key;
     kind get_kind() const noexcept override { return static_kind; }
@@ -42,6 +43,7 @@ struct key_obj final : object {
     std::shared_ptr<const r1cs::pce> own_pce;         // the key's own circuit (PoRep keys)
     std::optional<filecoin::seal_config> porep;       // the PoRep shape of a PoRep key
     std::optional<filecoin::post_config> post;        // the PoSt proof type of a PoSt key
+    std::optional<filecoin::update_config> update;    // the update proof type of an update key
 
     // The key's curve. A BN254 key (a bn128 .zkey) is held by pk_bn254 and
     // vk_bn254 alone: every BLS12-381 member above is empty for it (pk null,
@@ -153,6 +155,7 @@ struct engine_key {
     std::optional<filecoin::seal_config> porep;   // set for a PoRep key (cuzk_porep_c2_submit)
     std::shared_ptr<const groth16::proving_key_t<bn254_curve>> pk_bn254;   // set for a BN254 key only
     std::optional<filecoin::post_config> post;    // set for a PoSt key (cuzk_post_submit)
+    std::optional<filecoin::update_config> update;   // set for an update key (cuzk_update_submit)
     bool bn254() const noexcept { return pk_bn254 != nullptr; }
 };
 

@@ -31,7 +31,9 @@
 #   update32   SnapDeals 32 GiB (a made-up update: 16         update32.txt, update32.csv
 #              partitions of 81 M constraints) with a
 #              development key made on the GPU:
-#              CUZK_UPDATE_REPEAT proofs (default 2), verified
+#              CUZK_UPDATE_REPEAT proofs (default 2), verified;
+#              then the update end-to-end run on a sealed
+#              2 KiB sector on the GPU
 #   register   bench_gpu_key: a key registered from a mapped    register.txt
 #              .params file, its points decoded on the device
 #              and on the host
@@ -198,7 +200,8 @@ step_update32() {
   need "$bin" && mkdir -p /tmp/cuzk-gpu &&
   "$bin" update circuit --proof StackedDrg32GiBV1 &&
   "$bin" update prove --proof StackedDrg32GiBV1 --synthetic --dev-key --repeat "${CUZK_UPDATE_REPEAT:-2}" \
-    --out /tmp/cuzk-gpu/update32.bin --timeline "$out/update32.csv" --waterfall
+    --out /tmp/cuzk-gpu/update32.bin --timeline "$out/update32.csv" --waterfall &&
+  "$root/scripts/update-e2e.sh" "$bin" /tmp/cuzk-gpu/update-e2e
 }
 # Runs a command, sampling its resident memory (anonymous and file-backed,
 # from /proc) every 0.2 s; the peaks go to the file $1.

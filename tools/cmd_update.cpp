@@ -1,12 +1,15 @@
 // `cuzk update <command>`: Filecoin SnapDeals (EmptySectorUpdate): the
-// circuit's size, made-up updates, Groth16 proofs through the proving
-// engine, and their verification.
+// update of a sealed test sector and its vanilla proofs, the circuit's
+// size, Groth16 proofs through the proving engine (of vanilla proof files
+// or a made-up update), and their verification.
 #include <chrono>
+#include <filesystem>
 #include <cstdio>
 
 #include <fmt/format.h>
 
 #include "cuzk/error.hpp"
+#include "cuzk/filecoin/update_bincode.hpp"
 #include "cuzk/filecoin/update_circuit.hpp"
 #include "cuzk/filecoin/update_prove.hpp"
 #include "cuzk/io/bellperson.hpp"
@@ -38,12 +41,23 @@ inline constexpr flag_spec json{"--json", nullptr, "print one JSON object"};
 } // namespace flag
 
 constexpr flag_spec circuit_flags[] = {flag::proof, flag::json};
+constexpr flag_spec vanilla_flags[] = {
+    flag::proof,
+    {"--sector", "DIR", "the sealed test sector to update (cuzk porep seal --out DIR)"},
+    {"--data", "FILE", "the new data, unpadded (at most 127/128 of the sector, zero-filled after); default all zero"},
+    flag::h,
+    {"--out-dir", "DIR", "where to write partition-<k>.vanilla (Filecoin's bytes) and public.json"},
+    flag::threads,
+    flag::json,
+};
 constexpr flag_spec prove_flags[] = {
     flag::proof,
     {"--params", "FILE", "the circuit's key (bellperson .params); mapped on the GPU, decoded on the CPU"},
     {"--dev-key", nullptr, "or: make a development key in memory for the circuit (tests, benchmarks)"},
     {"--vk", "FILE", "with --dev-key: write its verifying key here"},
-    {"--synthetic", nullptr, "prove a made-up update (block-constant trees; no sector needed)"},
+    {"--public", "FILE", "the update's public values (public.json from `cuzk update vanilla`), with the vanilla "
+                         "partition proof files in order"},
+    {"--synthetic", nullptr, "or: prove a made-up update (block-constant trees; no sector needed)"},
     {"--gen-seed", "S", "the made-up update's seed (default 0)"},
     flag::h,
     {"--repeat", "N", "prove N times with the same key and engine (a benchmark; default 1)"},
@@ -95,6 +109,78 @@ std::string shape_of(const fc::update_config& c)
                        c.tree.name());
 }
 
+json public_json(const fc::update_config& c, const fc::update_public& pub)
+{
+    return json::object({{"registered_proof", json::string(c.name)},
+                         {"comm_r_old", json::string(fc::to_hex(pub.comm_r_old))},
+                         {"comm_d_new", json::string(fc::to_hex(pub.comm_d_new))},
+                         {"comm_r_new", json::string(fc::to_hex(pub.comm_r_new))},
+                         {"h", json::number(uint64_t(pub.h))}});
+}
+
+fc::update_public read_public(const std::string& path, const fc::update_config& c)
+{
+    return read_as(path, [&] {
+        const io::mapped_file f(path);
+        const json j = json::parse({reinterpret_cast<const char*>(f.data()), f.size()}, path);
+        const auto member = [&](const char* key) -> const json& {
+            const json* m = j.find(key);
+            if (!m) throw error(errc::bad_format, fmt::format("{}: no member \"{}\"", path, key));
+            return *m;
+        };
+        if (member("registered_proof").as_string() != c.name)
+            throw error(errc::bad_format, fmt::format("{}: an update of {}, not {}", path,
+                                                      member("registered_proof").as_string(), c.name));
+        fc::update_public pub;
+        pub.comm_r_old = fc::parse_hex32(member("comm_r_old").as_string(), path + ": comm_r_old");
+        pub.comm_d_new = fc::parse_hex32(member("comm_d_new").as_string(), path + ": comm_d_new");
+        pub.comm_r_new = fc::parse_hex32(member("comm_r_new").as_string(), path + ": comm_r_new");
+        const std::optional<uint64_t> h = member("h").as_u64();
+        if (!h || *h > 64) throw error(errc::bad_format, path + ": h is not a small integer");
+        pub.h = unsigned(*h);
+        c.h_select(pub.h);
+        return pub;
+    });
+}
+
+void write_text(const std::string& path, const std::string& text)
+{
+    io::output_file f(path);
+    f.write(std::span(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
+    f.close();
+}
+
+int update_vanilla_cmd(const options& o)
+{
+    const fc::update_config c = parse_update_proof(o);
+    const unsigned h = parse_h(o, c);
+    const unsigned threads = unsigned(o.get_u64_or("--threads", 0, 1024, 0));
+    const std::string& dir = o.get("--out-dir");
+    const auto t0 = steady::now();
+    const fc::update_synthetic u =
+        fc::update_sector_vanilla(o.get("--sector"), c, porep::sector_data(o, c.sector_bytes()), h, threads);
+    std::filesystem::create_directories(dir);
+    std::vector<json> files;
+    for (unsigned k = 0; k < c.partitions; ++k) {
+        const std::string path = fmt::format("{}/partition-{}.vanilla", dir, k);
+        io::output_file f(path);
+        f.write(fc::update_partition_to_bincode(u.partitions[k], c));
+        f.close();
+        files.push_back(json::string(path));
+    }
+    write_text(dir + "/public.json", public_json(c, u.pub).dump() + "\n");
+    print_result(json::object({{"registered_proof", json::string(c.name)},
+                               {"comm_r_old", json::string(fc::to_hex(u.pub.comm_r_old))},
+                               {"comm_d_new", json::string(fc::to_hex(u.pub.comm_d_new))},
+                               {"comm_r_new", json::string(fc::to_hex(u.pub.comm_r_new))},
+                               {"h", json::number(uint64_t(h))},
+                               {"public", json::string(dir + "/public.json")},
+                               {"vanilla", json::array(std::move(files))},
+                               {"seconds", json::number(fmt::format("{:.3f}", secs_since(t0)))}}),
+                 o.has("--json"));
+    return 0;
+}
+
 int update_circuit_cmd(const options& o)
 {
     const fc::update_config c = parse_update_proof(o);
@@ -109,6 +195,34 @@ int update_circuit_cmd(const options& o)
                                {"seconds", json::number(fmt::format("{:.3f}", secs_since(t0)))}}),
                  o.has("--json"));
     return 0;
+}
+
+// What prove proves: the vanilla partition proof files with --public, or
+// (--synthetic) a made-up update.
+fc::update_synthetic prove_inputs(const options& o, const fc::update_config& c, unsigned threads)
+{
+    const std::vector<std::string>& files = o.positional();
+    if (o.has("--synthetic") == o.has("--public")) throw usage_error("give --public with the vanilla files, or --synthetic");
+    if (o.has("--synthetic")) {
+        if (!files.empty()) throw usage_error("--synthetic takes no vanilla proof files");
+        const auto t0 = steady::now();
+        fc::update_synthetic u =
+            fc::update_synthetic_vanilla(c, parse_h(o, c), o.get_u64_or("--gen-seed", 0, UINT64_MAX, 0), threads);
+        std::fprintf(stderr, "cuzk update prove: made-up %s update (%s) in %.1f s\n", c.name.c_str(),
+                     shape_of(c).c_str(), secs_since(t0));
+        return u;
+    }
+    if (o.has("--h") || o.has("--gen-seed")) throw usage_error("--h and --gen-seed go with --synthetic");
+    if (files.size() != c.partitions)
+        throw usage_error(fmt::format("{} has {} partitions: give their {} vanilla files in order, not {}", c.name,
+                                      c.partitions, c.partitions, files.size()));
+    fc::update_synthetic u;
+    u.pub = read_public(o.get("--public"), c);
+    for (const std::string& f : files) {
+        const io::mapped_file m(f);
+        u.partitions.push_back(fc::update_partition_from_bincode(m.bytes(), c, f));
+    }
+    return u;
 }
 
 fc::update_key prove_key(const options& o, const fc::update_config& c, bool gpu, unsigned threads)
@@ -133,15 +247,11 @@ fc::update_key prove_key(const options& o, const fc::update_config& c, bool gpu,
 int update_prove_cmd(const options& o)
 {
     const fc::update_config c = parse_update_proof(o);
-    if (!o.has("--synthetic")) throw usage_error("give --synthetic (vanilla update proof files are not read yet)");
     const unsigned threads = unsigned(o.get_u64_or("--threads", 0, 1024, 0));
     const unsigned repeat = unsigned(o.get_u64_or("--repeat", 1, 1000, 1));
-    const unsigned h = parse_h(o, c);
     auto t0 = steady::now();
-    const fc::update_synthetic u = fc::update_synthetic_vanilla(c, h, o.get_u64_or("--gen-seed", 0, UINT64_MAX, 0),
-                                                                threads);
-    std::fprintf(stderr, "cuzk update prove: made-up %s update (%s) in %.1f s\n", c.name.c_str(), shape_of(c).c_str(),
-                 secs_since(t0));
+    const fc::update_synthetic u = prove_inputs(o, c, threads);
+    const unsigned h = u.pub.h;
     const bool gpu = porep::use_gpu(o);
     const fc::update_key k = prove_key(o, c, gpu, threads);
     timeline::recorder rec;
@@ -198,11 +308,13 @@ int update_verify_cmd(const options& o)
 }
 
 const subcommand subcommands[] = {
+    {"vanilla", "vanilla --proof P --sector DIR [--data FILE] [--h H] --out-dir DIR", vanilla_flags, 0, 0,
+     update_vanilla_cmd},
     {"circuit", "circuit --proof P", circuit_flags, 0, 0, update_circuit_cmd},
     {"prove",
-     "prove --proof P (--params key.params | --dev-key [--vk key.vk]) --synthetic [--gen-seed S] [--h H] "
-     "[--repeat N] --out proof.bin",
-     prove_flags, 0, 0, update_prove_cmd},
+     "prove --proof P (--params key.params | --dev-key [--vk key.vk]) (--public public.json VANILLA... | "
+     "--synthetic [--gen-seed S] [--h H]) [--repeat N] --out proof.bin",
+     prove_flags, 0, 64, update_prove_cmd},
     {"verify", "verify --proof P --vk key.vk --comm-r-old HEX --comm-d-new HEX --comm-r-new HEX [--h H] proof.bin",
      verify_flags, 1, 1, update_verify_cmd},
 };

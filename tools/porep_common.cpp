@@ -1,11 +1,14 @@
 #include "porep_common.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 #include <fmt/format.h>
 
 #include "cuzk/backend/cuda.hpp"
 #include "cuzk/error.hpp"
+#include "cuzk/filecoin/fr32.hpp"
+#include "cuzk/io/mapped_file.hpp"
 
 namespace cuzk::cli::porep {
 
@@ -75,5 +78,22 @@ void print_result(const io::json& j, bool json)
 }
 
 io::json hex_json(const filecoin::domain& d) { return io::json::string(filecoin::to_hex(d)); }
+
+std::vector<uint8_t> sector_data(const options& o, uint64_t sector_bytes)
+{
+    if (o.has("--data") && o.has("--zero")) throw usage_error("give at most one of --data and --zero");
+    const size_t capacity = filecoin::fr32_unpadded_size(sector_bytes);
+    std::vector<uint8_t> raw(capacity, 0);
+    if (o.has("--data")) {
+        const io::mapped_file f(o.get("--data"));
+        if (f.size() > capacity)
+            throw error(errc::bad_length, fmt::format("{}: {} bytes, the sector holds at most {} unpadded bytes",
+                                                      f.path(), f.size(), capacity));
+        std::copy(f.data(), f.data() + f.size(), raw.begin());
+    }
+    std::vector<uint8_t> padded(sector_bytes);
+    filecoin::fr32_pad(raw, padded);
+    return padded;
+}
 
 } // namespace cuzk::cli::porep

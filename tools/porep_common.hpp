@@ -29,6 +29,10 @@ filecoin::domain hex32(const options& o, const std::string& flag);
 // Prints a result object on stdout: with --json as one line of JSON (for
 // scripts), otherwise one "key: value" line per member (arrays space-separated).
 void print_result(const io::json& j, bool json);
+// A sector's data from --data FILE (unpadded, at most 127/128 of the
+// sector, zero-filled after) or --zero / nothing (all zero), Fr32-padded to
+// sector_bytes.
+std::vector<uint8_t> sector_data(const options& o, uint64_t sector_bytes);
 // A value as print_result shows it without --json (arrays space-separated).
 std::string plain_text(const io::json& v);
 

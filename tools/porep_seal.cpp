@@ -70,23 +70,6 @@ fc::seal_config seal_shape(const options& o)
     throw usage_error(fmt::format("--sector-size: no Filecoin sector has {} bytes", bytes));
 }
 
-std::vector<uint8_t> sector_data(const options& o, const fc::seal_config& c)
-{
-    if (o.has("--data") && o.has("--zero")) throw usage_error("give at most one of --data and --zero");
-    const size_t capacity = fc::fr32_unpadded_size(c.sector_bytes());
-    std::vector<uint8_t> raw(capacity, 0);
-    if (o.has("--data")) {
-        const io::mapped_file f(o.get("--data"));
-        if (f.size() > capacity)
-            throw error(errc::bad_length, fmt::format("{}: {} bytes, the sector holds at most {} unpadded bytes",
-                                                      f.path(), f.size(), capacity));
-        std::copy(f.data(), f.data() + f.size(), raw.begin());
-    }
-    std::vector<uint8_t> padded(c.sector_bytes());
-    fc::fr32_pad(raw, padded);
-    return padded;
-}
-
 fc::replica_source replica_args(const options& o)
 {
     fc::replica_source r;
@@ -162,7 +145,7 @@ int porep_seal(const options& o)
 {
     const fc::seal_config c = seal_shape(o);
     const fc::replica_source r = replica_args(o);
-    const auto c_ = fc::seal_sector(c, r, sector_data(o, c), o.get("--out"), unsigned(o.get_u64_or("--threads", 0, 1024, 0)),
+    const auto c_ = fc::seal_sector(c, r, sector_data(o, c.sector_bytes()), o.get("--out"), unsigned(o.get_u64_or("--threads", 0, 1024, 0)),
                                     progress_lines("seal"), use_gpu(o));
     print_result(json::object({{"comm_d", hex_json(c_.comm_d)},
                                {"comm_c", hex_json(c_.comm_c)},
