@@ -184,17 +184,8 @@ int update_vanilla_cmd(const options& o)
 int update_circuit_cmd(const options& o)
 {
     const fc::update_config c = parse_update_proof(o);
-    const auto t0 = steady::now();
-    r1cs::counting_cs cs;
-    fc::update_circuit(c).synthesize(cs);
-    print_result(json::object({{"registered_proof", json::string(c.name)},
-                               {"shape", json::string(shape_of(c))},
-                               {"constraints", json::number(uint64_t(cs.num_constraints()))},
-                               {"inputs", json::number(uint64_t(cs.num_inputs()))},
-                               {"aux", json::number(uint64_t(cs.num_aux()))},
-                               {"seconds", json::number(fmt::format("{:.3f}", secs_since(t0)))}}),
-                 o.has("--json"));
-    return 0;
+    return porep::print_circuit_size(o, fc::update_circuit(c),
+                                     {{"registered_proof", json::string(c.name)}, {"shape", json::string(shape_of(c))}});
 }
 
 // What prove proves: the vanilla partition proof files with --public, or

@@ -85,17 +85,10 @@ fc::seal_config circuit_shape(const options& o)
 int porep_circuit_cmd(const options& o)
 {
     const fc::seal_config c = circuit_shape(o);
-    const auto t0 = steady::now();
-    r1cs::counting_cs cs;
-    fc::porep_circuit(c).synthesize(cs);
-    print_result(json::object({{"shape", json::string(fmt::format("{} nodes, {} layers, {} challenges, tree {}", c.nodes,
-                                                                  c.layers, c.challenges_per_partition, c.tree.name()))},
-                               {"constraints", json::number(uint64_t(cs.num_constraints()))},
-                               {"inputs", json::number(uint64_t(cs.num_inputs()))},
-                               {"aux", json::number(uint64_t(cs.num_aux()))},
-                               {"seconds", json::number(fmt::format("{:.3f}", secs_since(t0)))}}),
-                 o.has("--json"));
-    return 0;
+    return print_circuit_size(o, fc::porep_circuit(c),
+                              {{"shape", json::string(fmt::format("{} nodes, {} layers, {} challenges, tree {}", c.nodes,
+                                                                  c.layers, c.challenges_per_partition,
+                                                                  c.tree.name()))}});
 }
 
 int porep_setup(const options& o)

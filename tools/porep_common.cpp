@@ -1,6 +1,9 @@
 #include "porep_common.hpp"
 
+#include "cli_util.hpp"
+
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 
 #include <fmt/format.h>
@@ -94,6 +97,19 @@ std::vector<uint8_t> sector_data(const options& o, uint64_t sector_bytes)
     std::vector<uint8_t> padded(sector_bytes);
     filecoin::fr32_pad(raw, padded);
     return padded;
+}
+
+int print_circuit_size(const options& o, const r1cs::circuit& circuit, io::json::object_t head)
+{
+    const auto t0 = std::chrono::steady_clock::now();
+    r1cs::counting_cs cs;
+    circuit.synthesize(cs);
+    head.emplace_back("constraints", io::json::number(uint64_t(cs.num_constraints())));
+    head.emplace_back("inputs", io::json::number(uint64_t(cs.num_inputs())));
+    head.emplace_back("aux", io::json::number(uint64_t(cs.num_aux())));
+    head.emplace_back("seconds", io::json::number(fmt::format("{:.3f}", secs_since(t0))));
+    print_result(io::json::object(std::move(head)), o.has("--json"));
+    return 0;
 }
 
 } // namespace cuzk::cli::porep

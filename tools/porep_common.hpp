@@ -6,6 +6,7 @@
 
 #include "cuzk/filecoin/types.hpp"
 #include "cuzk/io/json.hpp"
+#include "cuzk/r1cs/constraint_system.hpp"
 #include "options.hpp"
 
 namespace cuzk::cli::porep {
@@ -29,6 +30,9 @@ filecoin::domain hex32(const options& o, const std::string& flag);
 // Prints a result object on stdout: with --json as one line of JSON (for
 // scripts), otherwise one "key: value" line per member (arrays space-separated).
 void print_result(const io::json& j, bool json);
+// `circuit`'s size (constraints, inputs, aux, counted by synthesizing it on
+// a counting system) printed after the members `head` (its shape, its name).
+int print_circuit_size(const options& o, const r1cs::circuit& circuit, io::json::object_t head);
 // A sector's data from --data FILE (unpadded, at most 127/128 of the
 // sector, zero-filled after) or --zero / nothing (all zero), Fr32-padded to
 // sector_bytes.

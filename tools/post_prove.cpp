@@ -95,17 +95,8 @@ std::vector<fc::post_public_sector> parse_sectors(const std::string& list)
 int post_circuit_cmd(const options& o)
 {
     const fc::post_config c = parse_post_proof(o);
-    const auto t0 = steady::now();
-    r1cs::counting_cs cs;
-    fc::post_circuit(c).synthesize(cs);
-    print_result(json::object({{"registered_proof", json::string(c.name)},
-                               {"shape", json::string(shape_of(c))},
-                               {"constraints", json::number(uint64_t(cs.num_constraints()))},
-                               {"inputs", json::number(uint64_t(cs.num_inputs()))},
-                               {"aux", json::number(uint64_t(cs.num_aux()))},
-                               {"seconds", json::number(fmt::format("{:.3f}", secs_since(t0)))}}),
-                 o.has("--json"));
-    return 0;
+    return porep::print_circuit_size(o, fc::post_circuit(c),
+                                     {{"registered_proof", json::string(c.name)}, {"shape", json::string(shape_of(c))}});
 }
 
 int post_setup(const options& o)

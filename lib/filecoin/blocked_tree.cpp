@@ -119,19 +119,7 @@ blocked_tree blocked_data_tree(uint64_t leaves, std::vector<domain> blocks, unsi
 
 merkle_proof blocked_poseidon_proof(const blocked_tree& t, const tree_shape& shape, uint64_t leaf)
 {
-    merkle_proof p;
-    p.leaf = t.leaf(leaf);
-    p.root = t.root();
-    p.base = t.path(leaf);
-    if (shape.top) {
-        p.top.push_back(std::move(p.base.back()));
-        p.base.pop_back();
-    }
-    if (shape.sub) {
-        p.sub.push_back(std::move(p.base.back()));
-        p.base.pop_back();
-    }
-    return p;
+    return split_levels(t.leaf(leaf), t.root(), t.path(leaf), shape);
 }
 
 merkle_proof blocked_data_proof(const blocked_tree& t, uint64_t leaf)

@@ -31,4 +31,22 @@ uint64_t merkle_proof::leaf_index() const
     return index;
 }
 
+merkle_proof split_levels(const domain& leaf, const domain& root, std::vector<path_element> levels,
+                          const tree_shape& shape)
+{
+    merkle_proof p;
+    p.leaf = leaf;
+    p.root = root;
+    p.base = std::move(levels);
+    if (shape.top && !p.base.empty()) {
+        p.top.push_back(std::move(p.base.back()));
+        p.base.pop_back();
+    }
+    if (shape.sub && !p.base.empty()) {
+        p.sub.push_back(std::move(p.base.back()));
+        p.base.pop_back();
+    }
+    return p;
+}
+
 } // namespace cuzk::filecoin

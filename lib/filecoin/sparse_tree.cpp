@@ -116,19 +116,7 @@ sparse_tree sparse_poseidon_tree(const tree_shape& shape, uint64_t leaves, std::
 
 merkle_proof sparse_poseidon_proof(const sparse_tree& t, const tree_shape& shape, uint64_t leaf)
 {
-    merkle_proof p;
-    p.leaf = t.at(0, leaf);
-    p.root = t.root();
-    p.base = t.path(leaf);
-    if (shape.top) {
-        p.top.push_back(std::move(p.base.back()));
-        p.base.pop_back();
-    }
-    if (shape.sub) {
-        p.sub.push_back(std::move(p.base.back()));
-        p.base.pop_back();
-    }
-    return p;
+    return split_levels(t.at(0, leaf), t.root(), t.path(leaf), shape);
 }
 
 sparse_tree sparse_data_tree(uint64_t leaves, std::vector<node> known, const sparse_tree::filler_fn& filler,

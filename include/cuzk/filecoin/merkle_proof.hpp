@@ -35,4 +35,10 @@ struct merkle_proof {
     size_t levels() const { return base.size() + sub.size() + top.size(); }
 };
 
+// A proof from all its levels, leaf level first: the last ones become the
+// top and sub elements when `shape` has those levels (from the end: top,
+// then sub), the rest are base.
+merkle_proof split_levels(const domain& leaf, const domain& root, std::vector<path_element> levels,
+                          const tree_shape& shape);
+
 } // namespace cuzk::filecoin
