@@ -433,7 +433,7 @@ BENCHMARK(bm_update_witness)->Args({1, 1})->Args({1, 3})->ArgNames({"shape", "mo
 void bm_update_record(benchmark::State& st)
 {
     const update_config c = registered_update_proof(st.range(0) == 0 ? 0 : 3);
-    for (auto _ : st) benchmark::DoNotOptimize(record_update_pce(c)->num_constraints);
+    for (auto _ : st) benchmark::DoNotOptimize(record_update_pce(c, 0)->num_constraints);
     st.SetItemsProcessed(int64_t(st.iterations()));
 }
 BENCHMARK(bm_update_record)->Arg(0)->Arg(1)->ArgName("shape")->UseRealTime()->Iterations(1)->Unit(benchmark::kMillisecond);

@@ -14,6 +14,7 @@
 #include "cuzk/filecoin/update_prove.hpp"
 #include "cuzk/timeline/sinks.hpp"
 #include "gmp_util.hpp"
+#include "pce_compare.hpp"
 #include "test_support.hpp"
 
 using namespace cuzk;
@@ -273,7 +274,7 @@ TEST_CASE("update: vanilla checks name what is wrong", "[fc][update]")
     refused(p, u.pub, 1, "challenge proofs");
 }
 
-TEST_CASE("update: the parallel witness equals sequential synthesis", "[fc][update]")
+TEST_CASE("update: the parallel witness and R1CS equal sequential synthesis", "[fc][update]")
 {
     for (const update_config& c : {update_config::for_nodes(1u << 9, tree_for(1u << 9)),
                                    registered_update_proof("StackedDrg8MiBV1")}) {
@@ -287,6 +288,9 @@ TEST_CASE("update: the parallel witness equals sequential synthesis", "[fc][upda
         REQUIRE(circuit.witness(inputs, aux, 3));
         CHECK(std::ranges::equal(inputs, w.inputs()));
         CHECK(std::ranges::equal(aux, w.aux()));
+        const r1cs::pce seq = r1cs::record(update_circuit(c));
+        const auto par = record_update_pce(c, 3);
+        CHECK(test::first_difference(seq, *par) == "");
         const update_layout L = update_layout_of(c);
         CHECK(L.inputs == 5);
         CHECK(L.prefix_aux + c.challenge_count * L.challenge_aux == w.aux().size());

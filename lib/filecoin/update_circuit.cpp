@@ -279,9 +279,4 @@ void update_circuit::synthesize(r1cs::constraint_system& cs) const
     for (size_t n = 0; n < challenges_.size(); ++n) synthesize_challenge(cs, sh, n);
 }
 
-std::shared_ptr<const r1cs::pce> record_update_pce(const update_config& config)
-{
-    return std::make_shared<const r1cs::pce>(r1cs::record(update_circuit(config)));
-}
-
 } // namespace cuzk::filecoin

@@ -28,24 +28,24 @@ void check_sizes(const update_config& config, const std::string& path, const r1c
 
 update_key update_dev_setup(const update_config& config, bool gpu, unsigned threads)
 {
-    return porep_dev_setup(record_update_pce(config), gpu, threads);
+    return porep_dev_setup(record_update_pce(config, threads), gpu, threads);
 }
 
 update_key load_update_key(const update_config& config, const std::string& params_path, unsigned threads)
 {
     update_key k;
-    k.pce = record_update_pce(config);
+    k.pce = record_update_pce(config, threads);
     k.pk = std::make_shared<const groth16::proving_key>(io::read_params(params_path, subgroup_check::skip, threads));
     check_sizes(config, params_path, *k.pce, k.pk->l.size(), k.pk->vk.ic.size());
     k.density = groth16::density_of(*k.pce);
     return k;
 }
 
-update_key map_update_key(const update_config& config, const std::string& params_path, unsigned)
+update_key map_update_key(const update_config& config, const std::string& params_path, unsigned threads)
 {
     update_key k;
     k.params = std::make_shared<const io::mapped_params>(params_path, subgroup_check::skip);
-    k.pce = record_update_pce(config);
+    k.pce = record_update_pce(config, threads);
     check_sizes(config, params_path, *k.pce, k.params->count(io::params_query::l), k.params->vk().ic.size());
     k.pk = std::make_shared<const groth16::proving_key>(k.params->key_shell());
     k.density = groth16::density_of(*k.pce);

@@ -8,6 +8,9 @@
 # With CUZK_POST_VANILLA=<prefix> in the environment (set by the ctest, the
 # files written by test_capi_post_fixture) it also has the host prove and
 # verify those 2 KiB WindowPoSt vanilla proofs (-post-vanilla).
+# With CUZK_UPDATE_VANILLA=<prefix> (the files written by
+# test_capi_update_fixture) it also has the host prove and verify that 2 KiB
+# SnapDeals update (-update-vanilla).
 # Needs the `go` program (Debian package golang-go; scripts/setup.sh installs
 # it); without it the test fails and says so.
 set -euo pipefail
@@ -46,6 +49,9 @@ if [[ -n $cli ]]; then
 fi
 if [[ -n ${CUZK_POST_VANILLA:-} ]]; then
   args+=(-post-vanilla "$CUZK_POST_VANILLA")
+fi
+if [[ -n ${CUZK_UPDATE_VANILLA:-} ]]; then
+  args+=(-update-vanilla "$CUZK_UPDATE_VANILLA")
 fi
 status=0
 # cgocheck=2: also check every store of a pointer into C memory (cgo pointer rules).

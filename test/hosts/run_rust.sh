@@ -5,6 +5,9 @@
 # With CUZK_POST_VANILLA=<prefix> in the environment (set by the ctest, the
 # files written by test_capi_post_fixture) the host also proves and verifies
 # those 2 KiB WindowPoSt vanilla proofs (--post-vanilla).
+# With CUZK_UPDATE_VANILLA=<prefix> (the files written by
+# test_capi_update_fixture) it also proves and verifies that 2 KiB SnapDeals
+# update (--update-vanilla).
 # Needs cargo, rustc (>= 1.63) and bindgen (Debian packages cargo, rustc,
 # bindgen; scripts/setup.sh installs them); without them the test fails and
 # says which package is missing.
@@ -41,6 +44,9 @@ cargo build --offline --locked --release --manifest-path "$root/examples/rust/Ca
 args=()
 if [[ -n ${CUZK_POST_VANILLA:-} ]]; then
   args+=(--post-vanilla "$CUZK_POST_VANILLA")
+fi
+if [[ -n ${CUZK_UPDATE_VANILLA:-} ]]; then
+  args+=(--update-vanilla "$CUZK_UPDATE_VANILLA")
 fi
 status=0
 env "${run_env[@]}" "$CARGO_TARGET_DIR/release/cuzk-host" "${args[@]}" || status=$?

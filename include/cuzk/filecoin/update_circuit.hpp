@@ -88,7 +88,9 @@ struct update_layout {
 };
 update_layout update_layout_of(const update_config& config);
 
-// The R1CS of `config`'s circuit (r1cs::record of the blank circuit).
-std::shared_ptr<const r1cs::pce> record_update_pce(const update_config& config);
+// The R1CS of `config`'s circuit, the challenges recorded concurrently on
+// `threads` threads (0 = all cores); equal, array for array, to r1cs::record
+// of update_circuit(config) on one thread.
+std::shared_ptr<const r1cs::pce> record_update_pce(const update_config& config, unsigned threads = 0);
 
 } // namespace cuzk::filecoin
