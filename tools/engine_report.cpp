@@ -26,6 +26,8 @@ pipeline::engine_config proof_engine(const options& o, bool gpu, unsigned partit
     ec.synth_workers = std::max(1u, std::min(2u, partitions));
     ec.synth_threads = std::max(1u, resolve_threads(threads) / ec.synth_workers);
     ec.device_threads = threads;
+    if (o.has("--device-memory-budget"))
+        ec.device_memory_budget = parse_size("--device-memory-budget", o.get("--device-memory-budget"));
     return ec;
 }
 

@@ -69,6 +69,8 @@ inline constexpr flag_spec prove_flags[] = {
     {"--backend", "auto|cpu|cuda", "where to prove (default auto: the GPU when present)"},
     {"--devices", "LIST", "CUDA devices to prove on, e.g. 0,2 (default: every visible GPU)"},
     {"--cpu-devices", "N", "devices the CPU prover models (default 1)"},
+    {"--device-memory-budget", "SIZE", "device memory for resident keys and prove scratch, e.g. 80G (default: all; "
+                                       "a key is kept resident when its points fit the budget)"},
     flag::threads,
     flag::json,
 };
