@@ -17,6 +17,12 @@
 // partition and verifies the proof (post.go); without it that part is
 // skipped.
 //
+// With -update-vanilla PREFIX it proves the vanilla partition proof
+// PREFIX-update-0.vanilla of a 2 KiB SnapDeals update (StackedDrg2KiBV1,
+// h = 1) with the commitments PREFIX-update.public (comm_r_old ‖ comm_d_new
+// ‖ comm_r_new; test_capi_update_fixture writes both) and verifies the
+// proof (update.go); without it that part is skipped.
+//
 // Build: see README.md (pkg-config cuzk, or CGO_CFLAGS / CGO_LDFLAGS by hand).
 package main
 
@@ -258,6 +264,8 @@ func main() {
 	sector := flag.Uint64("sector-id", 0, "the sector number (with -c1)")
 	postVanilla := flag.String("post-vanilla", "", "prefix of 2 KiB WindowPoSt vanilla proofs (PREFIX-window-0.vanilla, "+
 		"-1.vanilla, as test_capi_post_fixture writes them) to prove and verify")
+	updateVanilla := flag.String("update-vanilla", "", "prefix of a 2 KiB SnapDeals update (PREFIX-update-0.vanilla, "+
+		"-update.public, as test_capi_update_fixture writes them) to prove and verify")
 	flag.Parse()
 	if err := run(); err != nil {
 		fmt.Println("cuzk-go: FAIL:", err)
@@ -281,6 +289,17 @@ func main() {
 	} else {
 		fmt.Println("cuzk-go: post: skipped (no -post-vanilla PREFIX: it needs vanilla proofs of 2 KiB sectors, " +
 			"e.g. from test_capi_post_fixture PREFIX)")
+	}
+	if *updateVanilla != "" {
+		parts, err := runUpdate(*updateVanilla)
+		if err != nil {
+			fmt.Println("cuzk-go: FAIL: update:", err)
+			os.Exit(1)
+		}
+		summary += fmt.Sprintf("; SnapDeals proof of %d partition(s) verified", parts)
+	} else {
+		fmt.Println("cuzk-go: update: skipped (no -update-vanilla PREFIX: it needs a vanilla partition proof of a " +
+			"2 KiB update, e.g. from test_capi_update_fixture PREFIX)")
 	}
 	fmt.Printf("cuzk-go: PASS: %s\n", summary)
 }

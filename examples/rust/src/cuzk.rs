@@ -735,7 +735,8 @@ impl Key {
 }
 
 impl Engine {
-    /// Registers a key that carries its circuit (a PoSt or PoRep key: pce NULL).
+    /// Registers a key that carries its circuit (a PoSt, PoRep or update
+    /// key: pce NULL).
     pub fn add_post_key(&self, key: &Key, name: &str) -> Result<u32> {
         let name = CString::new(name).expect("key name without NUL");
         let mut id = 0u32;
@@ -784,4 +785,115 @@ fn vanilla_table<V: AsRef<[u8]>>(vanilla: &[V]) -> (Vec<*const u8>, Vec<ffi::siz
         vanilla.iter().map(|v| v.as_ref().as_ptr()).collect(),
         vanilla.iter().map(|v| v.as_ref().len() as _).collect(),
     )
+}
+
+// ---- Filecoin SnapDeals (EmptySectorUpdate) ---------------------------------------
+
+/// Filecoin's RegisteredUpdateProof ids, the registered proof the update
+/// functions take (the C ABI takes the number).
+#[allow(dead_code)] // the example proves 2 KiB only
+pub mod registered_update {
+    pub const STACKED_DRG_2KIB_V1: i32 = 0;
+    pub const STACKED_DRG_8MIB_V1: i32 = 1;
+    pub const STACKED_DRG_512MIB_V1: i32 = 2;
+    pub const STACKED_DRG_32GIB_V1: i32 = 3;
+    pub const STACKED_DRG_64GIB_V1: i32 = 4;
+}
+
+impl Key {
+    /// A development update key (NOT a ceremony) for a RegisteredUpdateProof.
+    pub fn update_setup_dev(registered_proof: i32) -> Result<Key> {
+        let mut eb = ErrBuf::new();
+        let mut h = ptr::null_mut();
+        let st = unsafe { ffi::cuzk_update_key_setup_dev(&mut h, registered_proof, 0, eb.ptr(), eb.len() as _) };
+        check("cuzk_update_key_setup_dev", st, || eb.text())?;
+        Ok(Key(h))
+    }
+
+    /// An update proving key for a RegisteredUpdateProof mapped from a
+    /// bellperson .params file (Filecoin's v28-empty-sector-update-…params).
+    #[allow(dead_code)] // the production path; the example makes a development key
+    pub fn update_load(registered_proof: i32, params: &std::path::Path) -> Result<Key> {
+        let mut eb = ErrBuf::new();
+        let mut h = ptr::null_mut();
+        let p = c_path(params);
+        let st =
+            unsafe { ffi::cuzk_update_key_load(&mut h, registered_proof, p.as_ptr(), 0, eb.ptr(), eb.len() as _) };
+        check("cuzk_update_key_load", st, || eb.text())?;
+        Ok(Key(h))
+    }
+
+    /// Verifies an update proof (192 bytes a partition) of a
+    /// RegisteredUpdateProof for the commitments and `h` (0: the production
+    /// value); the key is an update key (or verifying key) of its circuit.
+    pub fn update_verify(
+        &self,
+        registered_proof: i32,
+        comm_r_old: &[u8; 32],
+        comm_d_new: &[u8; 32],
+        comm_r_new: &[u8; 32],
+        h: u32,
+        proof: &[u8],
+    ) -> Result<bool> {
+        let mut ok = 0i32;
+        let st = unsafe {
+            ffi::cuzk_update_verify(
+                &mut ok,
+                self.0,
+                registered_proof,
+                comm_r_old.as_ptr(),
+                comm_d_new.as_ptr(),
+                comm_r_new.as_ptr(),
+                h,
+                proof.as_ptr(),
+                proof.len() as _,
+            )
+        };
+        check("cuzk_update_verify", st, || self.last_error())?;
+        Ok(ok == 1)
+    }
+}
+
+impl Engine {
+    /// Registers an update key (its circuit travels with it, as for a PoSt key).
+    pub fn add_update_key(&self, key: &Key, name: &str) -> Result<u32> {
+        self.add_post_key(key, name)
+    }
+
+    /// Queues the update proof of a sector from its vanilla partition proofs
+    /// (`vanilla[k]`: partition k's bytes, borrowed for the call; as many as
+    /// the proof type has partitions) under `key`, an update key of the
+    /// proof type. `h` is the encoding's h, 0 for the production value (1
+    /// for 2 KiB, otherwise 10). The proofs are read and checked against the
+    /// commitments before anything is queued: a bad one fails here
+    /// (bad_length, bad_format), naming `vanilla[k]`.
+    pub fn update_submit<V: AsRef<[u8]>>(
+        &self,
+        key: u32,
+        comm_r_old: &[u8; 32],
+        comm_d_new: &[u8; 32],
+        comm_r_new: &[u8; 32],
+        h: u32,
+        vanilla: &[V],
+    ) -> Result<Job> {
+        let (ptrs, lens) = vanilla_table(vanilla);
+        let mut j = ptr::null_mut();
+        let st = unsafe {
+            ffi::cuzk_update_submit(
+                &mut j,
+                self.h,
+                key,
+                comm_r_old.as_ptr(),
+                comm_d_new.as_ptr(),
+                comm_r_new.as_ptr(),
+                h,
+                ptrs.as_ptr(),
+                lens.as_ptr(),
+                vanilla.len() as _,
+                ptr::null(),
+            )
+        };
+        check("cuzk_update_submit", st, || self.last_error())?;
+        Ok(Job(j))
+    }
 }

@@ -14,6 +14,12 @@
 //! them) and verifies the proof (src/post.rs); without it that part is
 //! skipped.
 //!
+//! With `--update-vanilla PREFIX` it also proves the vanilla partition proof
+//! PREFIX-update-0.vanilla of a 2 KiB SnapDeals update (StackedDrg2KiBV1,
+//! h = 1) with the commitments PREFIX-update.public (comm_r_old ‖
+//! comm_d_new ‖ comm_r_new; test_capi_update_fixture writes both) and
+//! verifies the proof (src/update.rs); without it that part is skipped.
+//!
 //! Build: CUZK_LIB_DIR=<folder of libcuzk.so> cargo build --offline
 
 mod borrowed;
@@ -22,6 +28,7 @@ mod fr;
 mod pce_file;
 mod post;
 mod sha256;
+mod update;
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
@@ -59,7 +66,7 @@ struct Counts {
     by_name: BTreeMap<String, usize>,
 }
 
-fn run(post_vanilla: Option<&str>) -> Result<(), Box<dyn std::error::Error>> {
+fn run(post_vanilla: Option<&str>, update_vanilla: Option<&str>) -> Result<(), Box<dyn std::error::Error>> {
     cuzk::check_abi()?;
     println!("cuzk-rust: {}", cuzk::build_info());
     // Our SHA-256 against the FIPS 180-4 example before trusting it below.
@@ -224,24 +231,44 @@ fn run(post_vanilla: Option<&str>) -> Result<(), Box<dyn std::error::Error>> {
             String::new()
         }
     };
+    let update = match update_vanilla {
+        Some(prefix) => {
+            let partitions = update::run(prefix).map_err(|e| format!("update: {}", e))?;
+            format!("; SnapDeals proof of {} partition(s) verified", partitions)
+        }
+        None => {
+            println!(
+                "cuzk-rust: update: skipped (no --update-vanilla PREFIX: it needs a vanilla partition proof of a \
+                 2 KiB update, e.g. from test_capi_update_fixture PREFIX)"
+            );
+            String::new()
+        }
+    };
     println!(
-        "cuzk-rust: PASS: {} partition proofs and {} assembled proofs verified; borrowed Montgomery ABC proofs verified{}",
-        verified, assembled, post
+        "cuzk-rust: PASS: {} partition proofs and {} assembled proofs verified; borrowed Montgomery ABC proofs verified{}{}",
+        verified, assembled, post, update
     );
     Ok(())
 }
 
+fn usage() -> ! {
+    eprintln!("usage: cuzk-host [--post-vanilla PREFIX] [--update-vanilla PREFIX]");
+    std::process::exit(2);
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let post_vanilla = match args.as_slice() {
-        [] => None,
-        [flag, prefix] if flag == "--post-vanilla" => Some(prefix.as_str()),
-        _ => {
-            eprintln!("usage: cuzk-host [--post-vanilla PREFIX]");
-            std::process::exit(2);
-        }
-    };
-    if let Err(e) = run(post_vanilla) {
+    let (mut post_vanilla, mut update_vanilla) = (None, None);
+    let mut it = args.iter();
+    while let Some(flag) = it.next() {
+        let slot = match flag.as_str() {
+            "--post-vanilla" => &mut post_vanilla,
+            "--update-vanilla" => &mut update_vanilla,
+            _ => usage(),
+        };
+        *slot = Some(it.next().unwrap_or_else(|| usage()).as_str());
+    }
+    if let Err(e) = run(post_vanilla, update_vanilla) {
         println!("cuzk-rust: FAIL: {}", e);
         std::process::exit(1);
     }
