@@ -399,7 +399,7 @@ const update_case& update_case_of(int shape)
     update_case& uc = cases[shape];
     if (uc.circuit) return uc;
     uc.config = registered_update_proof(shape == 0 ? 0 : 3);
-    const update_synthetic u = update_synthetic_vanilla(uc.config, uc.config.h_default(), 1, 0);
+    const update_vanilla u = update_synthetic_vanilla(uc.config, uc.config.h_default(), 1, 0);
     const unsigned k = uc.config.partitions - 1;
     uc.circuit = std::make_unique<update_circuit>(uc.config, u.pub, k, u.partitions[k]);
     r1cs::counting_cs cs;

@@ -222,7 +222,7 @@ void update_vanilla_seeds()
     const char* const names[4] = {"2KiB.bin", "16KiB-8-8-0.bin", "32KiB-8-8-2.bin", "8MiB.bin"};
     for (uint8_t i = 0; i < 4; ++i) {
         const update_config& c = configs[i];
-        const update_synthetic u = update_synthetic_vanilla(c, c.h_default(), 11 + i, 1);
+        const update_vanilla u = update_synthetic_vanilla(c, c.h_default(), 11 + i, 1);
         std::vector<uint8_t> b{i};
         const std::vector<uint8_t> v = update_partition_to_bincode(u.partitions.back(), c);
         b.insert(b.end(), v.begin(), v.end());

@@ -192,7 +192,7 @@ namespace {
 // Every partition of `u` passes the check; the last one (it has the
 // partition bits set, where there are any) satisfies the circuit with the
 // expected public inputs.
-void check_satisfied(const update_config& c, const update_synthetic& u)
+void check_satisfied(const update_config& c, const update_vanilla& u)
 {
     REQUIRE(u.partitions.size() == c.partitions);
     for (unsigned k = 0; k < c.partitions; ++k) {
@@ -214,7 +214,7 @@ TEST_CASE("update: made-up updates pass the check and satisfy the circuit", "[fc
 {
     for (uint64_t nodes : {uint64_t(1) << 5, uint64_t(1) << 6, uint64_t(1) << 9, uint64_t(1) << 10}) {
         const update_config c = update_config::for_nodes(nodes, tree_for(nodes));
-        const update_synthetic u = update_synthetic_vanilla(c, c.h_default(), 5, 2);
+        const update_vanilla u = update_synthetic_vanilla(c, c.h_default(), 5, 2);
         CHECK(u.partitions == update_synthetic_vanilla(c, c.h_default(), 5, 1).partitions);
         check_satisfied(c, u);
     }
@@ -225,7 +225,7 @@ TEST_CASE("update: made-up 8 MiB and 32 GiB updates (block-constant trees) pass 
     const update_config c8 = registered_update_proof("StackedDrg8MiBV1");
     check_satisfied(c8, update_synthetic_vanilla(c8, 12, 4, 0));
     const update_config c = registered_update_proof("StackedDrg32GiBV1");
-    const update_synthetic u = update_synthetic_vanilla(c, 12, 9, 0);
+    const update_vanilla u = update_synthetic_vanilla(c, 12, 9, 0);
     for (unsigned k : {0u, 15u}) {
         INFO("partition " << k);
         CHECK_NOTHROW(update_check_vanilla(c, u.pub, k, u.partitions[k], 0));
@@ -235,7 +235,7 @@ TEST_CASE("update: made-up 8 MiB and 32 GiB updates (block-constant trees) pass 
 TEST_CASE("update: a made-up 32 GiB update satisfies the circuit", "[fc][update][slow]")
 {
     const update_config c = registered_update_proof("StackedDrg32GiBV1");
-    const update_synthetic u = update_synthetic_vanilla(c, 10, 9, 0);
+    const update_vanilla u = update_synthetic_vanilla(c, 10, 9, 0);
     r1cs::checking_cs t;
     update_circuit(c, u.pub, 15, u.partitions[15]).synthesize(t);
     CHECK(t.num_constraints() == 81049499);
@@ -245,7 +245,7 @@ TEST_CASE("update: a made-up 32 GiB update satisfies the circuit", "[fc][update]
 TEST_CASE("update: vanilla checks name what is wrong", "[fc][update]")
 {
     const update_config c = update_config::for_nodes(1u << 9, tree_for(1u << 9));
-    const update_synthetic u = update_synthetic_vanilla(c, 1, 3, 2);
+    const update_vanilla u = update_synthetic_vanilla(c, 1, 3, 2);
     const auto refused = [&](update_partition_proof p, update_public pub, unsigned k, const char* what) {
         INFO(what);
         try {
@@ -279,7 +279,7 @@ TEST_CASE("update: the parallel witness and R1CS equal sequential synthesis", "[
     for (const update_config& c : {update_config::for_nodes(1u << 9, tree_for(1u << 9)),
                                    registered_update_proof("StackedDrg8MiBV1")}) {
         INFO(c.nodes);
-        const update_synthetic u = update_synthetic_vanilla(c, c.hs[4], 11, 2);
+        const update_vanilla u = update_synthetic_vanilla(c, c.hs[4], 11, 2);
         const unsigned k = c.partitions - 1;
         const update_circuit circuit(c, u.pub, k, u.partitions[k]);
         r1cs::witness_cs w;
@@ -333,7 +333,7 @@ TEST_CASE("update: the update of a sealed 2 KiB sector checks; bad data and othe
 {
     const update_config c = registered_update_proof("StackedDrg2KiBV1");
     const std::vector<uint8_t> data = new_data(5);
-    const update_synthetic u = update_sector_vanilla(sealed_sector(), c, data, 1, 2);
+    const update_vanilla u = update_sector_vanilla(sealed_sector(), c, data, 1, 2);
     CHECK(u.pub.comm_r_old == read_sector_info(sealed_sector()).comm.comm_r);
     CHECK(u.pub.comm_d_new == compute_comm_d(data));
     CHECK(u.pub.comm_r_new != u.pub.comm_r_old);
@@ -348,7 +348,7 @@ TEST_CASE("update: the update of a sealed 2 KiB sector checks; bad data and othe
 TEST_CASE("update: a 2 KiB update proof through the engine verifies; other public values do not", "[fc][update]")
 {
     const update_config c = registered_update_proof("StackedDrg2KiBV1");
-    const update_synthetic u = update_sector_vanilla(sealed_sector(), c, new_data(9), 1, 2);
+    const update_vanilla u = update_sector_vanilla(sealed_sector(), c, new_data(9), 1, 2);
     pipeline::engine_config ec;
     ec.synth_workers = 1;
     ec.device_threads = 2;
@@ -384,7 +384,7 @@ TEST_CASE("gpu: update proofs through the cuda engine take the sliced witness pa
     // 2 KiB (one partition) and 16 KiB (two partitions, tree 8-8-0).
     for (const update_config& c : {registered_update_proof(0), update_config::for_nodes(1u << 9, {8, 8, 0})}) {
         INFO(c.nodes);
-        const update_synthetic u = update_synthetic_vanilla(c, c.h_default(), 8, 2);
+        const update_vanilla u = update_synthetic_vanilla(c, c.h_default(), 8, 2);
         const update_key k = update_dev_setup(c, true, 2);
         const auto key = eng.add_key(k.pk, k.pce, k.density, {c.name});
         const std::vector<uint8_t> proof = update_prove(eng, key, c, u.pub, u.partitions, 2);

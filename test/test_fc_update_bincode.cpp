@@ -70,9 +70,9 @@ const update_config& c2k()
     return c;
 }
 
-const update_synthetic& u2k()
+const update_vanilla& u2k()
 {
-    static const update_synthetic u = update_synthetic_vanilla(c2k(), c2k().h_default(), 3, 2);
+    static const update_vanilla u = update_synthetic_vanilla(c2k(), c2k().h_default(), 3, 2);
     return u;
 }
 
@@ -97,7 +97,7 @@ TEST_CASE("update bincode: made-up partition proofs round trip and still check",
     for (const update_config& c : {c2k(), update_config::for_nodes(1u << 9, {8, 8, 0}),
                                    update_config::for_nodes(1u << 10, {8, 8, 2})}) {
         INFO(c.name << ", " << c.nodes << " nodes, tree " << c.tree.name());
-        const update_synthetic u = update_synthetic_vanilla(c, c.h_default(), c.nodes + 1, 2);
+        const update_vanilla u = update_synthetic_vanilla(c, c.h_default(), c.nodes + 1, 2);
         REQUIRE(u.partitions.size() == c.partitions);
         for (unsigned k = 0; k < c.partitions; ++k) {
             INFO("partition " << k);
@@ -118,7 +118,7 @@ TEST_CASE("update bincode: made-up partition proofs round trip and still check",
 TEST_CASE("update bincode: a 32 GiB partition proof is 561,768 bytes", "[fc][update]")
 {
     const update_config c = registered_update_proof(3);
-    const update_synthetic u = update_synthetic_vanilla(c, 10, 17, 0);
+    const update_vanilla u = update_synthetic_vanilla(c, 10, 17, 0);
     const update_partition_proof& p = u.partitions[0];
     const std::vector<uint8_t> bytes = update_partition_to_bincode(p, c);
     // comm_c 32; apex_leafs 8 + 128·32; challenge_proofs 8 + 86 challenges of

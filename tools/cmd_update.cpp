@@ -159,7 +159,7 @@ int update_vanilla_cmd(const options& o)
     const unsigned threads = unsigned(o.get_u64_or("--threads", 0, 1024, 0));
     const std::string& dir = o.get("--out-dir");
     const auto t0 = steady::now();
-    const fc::update_synthetic u =
+    const fc::update_vanilla u =
         fc::update_sector_vanilla(o.get("--sector"), c, porep::sector_data(o, c.sector_bytes()), h, threads);
     std::filesystem::create_directories(dir);
     std::vector<json> files;
@@ -192,14 +192,14 @@ int update_circuit_cmd(const options& o)
 
 // What prove proves: the vanilla partition proof files with --public, or
 // (--synthetic) a made-up update.
-fc::update_synthetic prove_inputs(const options& o, const fc::update_config& c, unsigned threads)
+fc::update_vanilla prove_inputs(const options& o, const fc::update_config& c, unsigned threads)
 {
     const std::vector<std::string>& files = o.positional();
     if (o.has("--synthetic") == o.has("--public")) throw usage_error("give --public with the vanilla files, or --synthetic");
     if (o.has("--synthetic")) {
         if (!files.empty()) throw usage_error("--synthetic takes no vanilla proof files");
         const auto t0 = steady::now();
-        fc::update_synthetic u =
+        fc::update_vanilla u =
             fc::update_synthetic_vanilla(c, parse_h(o, c), o.get_u64_or("--gen-seed", 0, UINT64_MAX, 0), threads);
         std::fprintf(stderr, "cuzk update prove: made-up %s update (%s) in %.1f s\n", c.name.c_str(),
                      shape_of(c).c_str(), secs_since(t0));
@@ -209,7 +209,7 @@ fc::update_synthetic prove_inputs(const options& o, const fc::update_config& c, 
     if (files.size() != c.partitions)
         throw usage_error(fmt::format("{} has {} partitions: give their {} vanilla files in order, not {}", c.name,
                                       c.partitions, c.partitions, files.size()));
-    fc::update_synthetic u;
+    fc::update_vanilla u;
     u.pub = read_public(o.get("--public"), c);
     for (const std::string& f : files) {
         const io::mapped_file m(f);
@@ -243,7 +243,7 @@ int update_prove_cmd(const options& o)
     const unsigned threads = unsigned(o.get_u64_or("--threads", 0, 1024, 0));
     const unsigned repeat = unsigned(o.get_u64_or("--repeat", 1, 1000, 1));
     auto t0 = steady::now();
-    const fc::update_synthetic u = prove_inputs(o, c, threads);
+    const fc::update_vanilla u = prove_inputs(o, c, threads);
     const unsigned h = u.pub.h;
     const bool gpu = porep::use_gpu(o);
     const fc::update_key k = prove_key(o, c, gpu, threads);

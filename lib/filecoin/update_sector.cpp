@@ -35,8 +35,8 @@ std::vector<fr> encode_replica(const update_config& c, std::span<const fr> r_old
 
 } // namespace
 
-update_synthetic update_sector_vanilla(const std::string& dir, const update_config& config,
-                                       std::span<const uint8_t> padded, unsigned h, unsigned threads)
+update_vanilla update_sector_vanilla(const std::string& dir, const update_config& config,
+                                     std::span<const uint8_t> padded, unsigned h, unsigned threads)
 {
     config.h_select(h);
     const sector_info info = read_sector_info(dir);
@@ -56,7 +56,7 @@ update_synthetic update_sector_vanilla(const std::string& dir, const update_conf
     }
     const std::vector<fr> r_old = detail::read_replica_nodes(dir, info.config, threads);
     const poseidon_tree tree_old(r_old, config.tree, threads);
-    update_synthetic out;
+    update_vanilla out;
     out.pub.h = h;
     out.pub.comm_r_old = comm_r_of(info.comm.comm_c, tree_old.root());
     if (out.pub.comm_r_old != info.comm.comm_r)

@@ -47,7 +47,7 @@ domain comm_r_of(const domain& comm_c, const domain& root)
 
 } // namespace
 
-update_synthetic update_synthetic_vanilla(const update_config& config, unsigned h, uint64_t seed, unsigned threads)
+update_vanilla update_synthetic_vanilla(const update_config& config, unsigned h, uint64_t seed, unsigned threads)
 {
     config.h_select(h);
     const uint64_t bsize = block_size(config, h), nblocks = config.nodes / bsize;
@@ -56,7 +56,7 @@ update_synthetic update_synthetic_vanilla(const update_config& config, unsigned 
     const domain comm_c = made_up(seed, 'c', 0);
     const detail::blocked_tree tree_old = detail::blocked_poseidon_tree(config.tree, config.nodes, r_old, threads);
     const detail::blocked_tree tree_d = detail::blocked_data_tree(config.nodes, d_new, threads);
-    update_synthetic out;
+    update_vanilla out;
     out.pub.h = h;
     out.pub.comm_r_old = comm_r_of(comm_c, tree_old.root());
     out.pub.comm_d_new = tree_d.root();

@@ -35,7 +35,7 @@ int main(int argc, char** argv)
     try {
         const std::string prefix = argv[1];
         const update_config c = registered_update_proof(0);
-        const update_synthetic u = update_synthetic_vanilla(c, 1, 13, 1);
+        const update_vanilla u = update_synthetic_vanilla(c, 1, 13, 1);
         const std::vector<uint8_t> v = update_partition_to_bincode(u.partitions[0], c);
         write(prefix + "-update-0.vanilla", v.data(), v.size());
         uint8_t pub[96];

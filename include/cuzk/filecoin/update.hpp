@@ -121,20 +121,22 @@ struct update_partition_proof {
 void update_check_vanilla(const update_config& config, const update_public& pub, unsigned k,
                           const update_partition_proof& proof, unsigned threads = 0);
 
-// A made-up update of `config` (benchmarks and tests, no sector needed):
-// the three trees over leaves that are constant on aligned blocks (every
-// node for sectors up to 2^15 nodes, blocks of 8^m nodes above, so that a
-// 32 GiB tree is hashed in seconds), r_old and d_new random per block, r_new
-// their encoding with phi from the made-up commitments and `h`. Values are
-// trunc(SHA-256("cuzk-synthetic-update" ‖ seed ‖ tag ‖ block)); the same
-// arguments give the same update. Returns the public values and the proofs
-// of every partition (they pass update_check_vanilla).
-struct update_synthetic {
+// An update's public values and the vanilla proofs of all its partitions.
+struct update_vanilla {
     update_public pub;
     std::vector<update_partition_proof> partitions;
 };
-update_synthetic update_synthetic_vanilla(const update_config& config, unsigned h, uint64_t seed,
-                                          unsigned threads = 0);
+
+// A made-up update of `config` (benchmarks and tests, no sector needed):
+// the three trees over leaves that are constant on aligned blocks (the
+// largest power of the base arity that leaves at least 2^15 blocks and fits
+// a base tree and a region of one rho: single nodes up to 2^17 nodes, 8^5
+// for 32 GiB), r_old and d_new random per block, r_new their encoding with
+// phi from the made-up commitments and `h`. Values are
+// trunc(SHA-256("cuzk-synthetic-update" ‖ seed ‖ tag ‖ block)); the same
+// arguments give the same update, and its proofs pass update_check_vanilla.
+update_vanilla update_synthetic_vanilla(const update_config& config, unsigned h, uint64_t seed,
+                                        unsigned threads = 0);
 
 // The update of the sealed test sector in `dir` (seal.hpp) with new data
 // `padded` (Fr32-padded, exactly the sector's bytes, every 32-byte node a
@@ -145,7 +147,7 @@ update_synthetic update_synthetic_vanilla(const update_config& config, unsigned 
 // config's; errc::bad_length for data of another size; errc::non_canonical
 // naming a data node that is not a field element; errc::bad_format when the
 // sector's files do not give its recorded comm_r.
-update_synthetic update_sector_vanilla(const std::string& dir, const update_config& config,
-                                       std::span<const uint8_t> padded, unsigned h, unsigned threads = 0);
+update_vanilla update_sector_vanilla(const std::string& dir, const update_config& config,
+                                     std::span<const uint8_t> padded, unsigned h, unsigned threads = 0);
 
 } // namespace cuzk::filecoin
