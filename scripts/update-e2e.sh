@@ -16,6 +16,11 @@ rm -rf "$w" && mkdir -p "$w"
 python3 -c "import sys; sys.stdout.buffer.write(bytes((i * 37 + 11) % 256 for i in range(2000)))" >"$w/new.bin"
 proof=StackedDrg2KiBV1
 "$cuzk" update vanilla --proof $proof --sector "$w/s3" --data "$w/new.bin" --out-dir "$w/v"
+info=$("$cuzk" info "$w/v/partition-0.vanilla")
+if [[ $info != *"SnapDeals vanilla partition proof"*StackedDrg2KiBV1* ]]; then
+  echo "FAIL: cuzk info does not recognise a vanilla partition proof: $info" >&2
+  exit 1
+fi
 pub() { python3 -c "import json; print(json.load(open('$w/v/public.json'))['$1'])"; }
 "$cuzk" update prove --proof $proof --dev-key --vk "$w/k.vk" --public "$w/v/public.json" --out "$w/u.bin" \
     "$w/v/partition-0.vanilla"

@@ -1,8 +1,8 @@
 // `cuzk info <file>`: what a file holds. Recognises snarkjs .zkey, .wtns,
 // .r1cs (by magic; either curve, from the header), bellperson .params / .vk (by extension, then structure),
 // 192-byte proofs, cuzk PCE files, snarkjs JSON (proof, public signals,
-// verification key), and Filecoin PoSt vanilla proofs (.vanilla, or by
-// structure).
+// verification key), and Filecoin PoSt vanilla proofs and SnapDeals vanilla
+// partition proofs (.vanilla, or by structure).
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -15,6 +15,7 @@
 #include "progress.hpp"
 #include "cuzk/error.hpp"
 #include "cuzk/filecoin/post_bincode.hpp"
+#include "cuzk/filecoin/update_bincode.hpp"
 #include "cuzk/io/bellperson.hpp"
 #include "cuzk/io/json.hpp"
 #include "cuzk/io/mapped_file.hpp"
@@ -139,6 +140,27 @@ bool info_post_vanilla(const std::string& path, std::span<const uint8_t> b, std:
     return true;
 }
 
+// A SnapDeals vanilla partition proof: the registered update proof whose
+// layout the bytes fit (each size has its own). Returns false when none does.
+bool info_update_vanilla(const std::string& path, std::span<const uint8_t> b)
+{
+    for (int id = 0; id < 5; ++id) {
+        const filecoin::update_config c = filecoin::registered_update_proof(id);
+        filecoin::update_partition_proof p;
+        try {
+            p = filecoin::update_partition_from_bincode(b, c, path);
+        } catch (const error&) {
+            continue;
+        }
+        std::printf("%s: Filecoin SnapDeals vanilla partition proof (bincode of PartitionProof) of %s, comm_c %s, "
+                    "%zu apex leaves, %zu challenges\n",
+                    path.c_str(), c.name.c_str(), filecoin::to_hex(p.comm_c).c_str(), p.apex_leaves.size(),
+                    p.challenges.size());
+        return true;
+    }
+    return false;
+}
+
 } // namespace
 
 int cmd_info(args a)
@@ -147,7 +169,8 @@ int cmd_info(args a)
     if (o.help())
         return show_help("info <file>", "What a file holds and whether its points check out: snarkjs .zkey, .wtns, "
                          ".r1cs, bellperson .params, .vk and 192-byte proofs, cuzk PCE files, snarkjs JSON (proof, "
-                         "public signals, verification key), Filecoin PoSt vanilla proofs.", {});
+                         "public signals, verification key), Filecoin PoSt vanilla proofs and SnapDeals vanilla partition "
+                         "proofs.", {});
     const std::string path = o.positional()[0];
     progress_step step("cuzk info", "reading " + path);
     const io::mapped_file f(path);
@@ -177,9 +200,11 @@ int cmd_info(args a)
     }
     if (!b.empty() && (b[0] == '{' || b[0] == '[' || b[0] == ' ' || b[0] == '\n')) return info_json(path);
     std::string why;
-    if (info_post_vanilla(path, b, &why)) return 0;
+    if (info_post_vanilla(path, b, &why) || info_update_vanilla(path, b)) return 0;
     if (ends_with(path, ".vanilla"))
-        throw error(errc::bad_format, fmt::format("not a PoSt vanilla proof of any registered type; as the first: {}", why));
+        throw error(errc::bad_format,
+                    fmt::format("not a PoSt or SnapDeals vanilla proof of any registered type; as the first PoSt "
+                                "type: {}", why));
     if (b.size() % 192 == 0 && !b.empty()) {
         const auto proofs = io::proofs_from_bytes(b);
         std::printf("%s: %zu bellperson Groth16 proof(s) (192 bytes each), points on the curve and in the prime-order subgroup\n", path.c_str(),
