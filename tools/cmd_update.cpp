@@ -220,21 +220,12 @@ fc::update_vanilla prove_inputs(const options& o, const fc::update_config& c, un
 
 fc::update_key prove_key(const options& o, const fc::update_config& c, bool gpu, unsigned threads)
 {
-    if (o.has("--params") == o.has("--dev-key")) throw usage_error("give exactly one of --params and --dev-key");
-    if (o.has("--vk") && !o.has("--dev-key")) throw usage_error("--vk goes with --dev-key");
-    const auto t0 = steady::now();
-    if (o.has("--params")) {
-        fc::update_key k = gpu ? fc::map_update_key(c, o.get("--params"), threads)
-                               : fc::load_update_key(c, o.get("--params"), threads);
-        std::fprintf(stderr, "cuzk update prove: key %s %s, with its circuit, in %.1f s\n", o.get("--params").c_str(),
-                     gpu ? "mapped" : "loaded", secs_since(t0));
-        return k;
-    }
-    fc::update_key k = fc::update_dev_setup(c, gpu, threads);
-    std::fprintf(stderr, "cuzk update prove: development key (NOT a trusted ceremony) made on the %s in %.1f s\n",
-                 gpu ? "GPU" : "CPU", secs_since(t0));
-    if (o.has("--vk")) io::write_vk(o.get("--vk"), k.pk->vk);
-    return k;
+    return proof_key(
+        o, "cuzk update prove", gpu,
+        [&](const std::string& path) {
+            return gpu ? fc::map_update_key(c, path, threads) : fc::load_update_key(c, path, threads);
+        },
+        [&] { return fc::update_dev_setup(c, gpu, threads); });
 }
 
 int update_prove_cmd(const options& o)

@@ -3,6 +3,7 @@
 #include "engine_report.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <memory>
@@ -10,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "cuzk/error.hpp"
+#include "cuzk/io/bellperson.hpp"
 #include "cuzk/timeline/sinks.hpp"
 #include "cuzk/util/parallel.hpp"
 #include "cli_util.hpp"
@@ -29,6 +31,26 @@ pipeline::engine_config proof_engine(const options& o, bool gpu, unsigned partit
     if (o.has("--device-memory-budget"))
         ec.device_memory_budget = parse_size("--device-memory-budget", o.get("--device-memory-budget"));
     return ec;
+}
+
+filecoin::porep_key proof_key(const options& o, const char* who, bool gpu,
+                              const std::function<filecoin::porep_key(const std::string&)>& params,
+                              const std::function<filecoin::porep_key()>& dev)
+{
+    if (o.has("--params") == o.has("--dev-key")) throw usage_error("give exactly one of --params and --dev-key");
+    if (o.has("--vk") && !o.has("--dev-key")) throw usage_error("--vk goes with --dev-key");
+    const auto t0 = std::chrono::steady_clock::now();
+    if (o.has("--params")) {
+        filecoin::porep_key k = params(o.get("--params"));
+        std::fprintf(stderr, "%s: key %s %s, with its circuit, in %.1f s\n", who, o.get("--params").c_str(),
+                     gpu ? "mapped (decoded onto the devices as the engine registers it)" : "loaded", secs_since(t0));
+        return k;
+    }
+    filecoin::porep_key k = dev();
+    std::fprintf(stderr, "%s: development key (NOT a trusted ceremony) made on the %s in %.1f s\n", who,
+                 gpu ? "GPU" : "CPU", secs_since(t0));
+    if (o.has("--vk")) io::write_vk(o.get("--vk"), k.pk->vk);
+    return k;
 }
 
 const char* placement_name(pipeline::engine::key_placement p)

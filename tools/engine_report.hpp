@@ -9,6 +9,10 @@
 #include "cuzk/timeline/event.hpp"
 #include "options.hpp"
 
+#include <functional>
+
+#include "cuzk/filecoin/porep_prove.hpp"
+
 namespace cuzk::cli {
 
 // Prints on stderr, after `who`, how long registering `key` took (for a
@@ -26,6 +30,13 @@ void write_timeline(const std::string& path, const std::vector<timeline::event>&
 // synthesis workers, each running the circuit's parallel witness on its
 // share of `threads` (0 = all cores).
 pipeline::engine_config proof_engine(const options& o, bool gpu, unsigned partitions, unsigned threads);
+// The key of a prove command (post prove, update prove): --params FILE
+// through params(path, gpu) (mapped for the GPU, decoded for the CPU), or
+// --dev-key through dev() with its verifying key written to --vk when
+// given; what was done and how long it took said on stderr after `who`.
+filecoin::porep_key proof_key(const options& o, const char* who, bool gpu,
+                              const std::function<filecoin::porep_key(const std::string&)>& params,
+                              const std::function<filecoin::porep_key()>& dev);
 // The placement in one word: host, resident or streamed.
 const char* placement_name(pipeline::engine::key_placement p);
 

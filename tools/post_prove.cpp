@@ -47,27 +47,18 @@ std::string shape_of(const fc::post_config& c)
 // (--dev-key) a development key made in memory, its .vk written when --vk is given.
 fc::post_key prove_key(const options& o, const fc::post_config& c, bool gpu, unsigned threads)
 {
-    if (o.has("--params") == o.has("--dev-key")) throw usage_error("give exactly one of --params and --dev-key");
-    if (o.has("--vk") && !o.has("--dev-key")) throw usage_error("--vk goes with --dev-key");
     if (o.has("--parameters-json") && !o.has("--params")) throw usage_error("--parameters-json goes with --params");
-    const auto t0 = steady::now();
-    if (o.has("--params")) {
-        if (o.has("--parameters-json")) {
-            fc::check_params_digest(o.get("--params"), o.get("--parameters-json"));
-            std::fprintf(stderr, "cuzk post prove: %s matches its digest in %s\n", o.get("--params").c_str(),
-                         o.get("--parameters-json").c_str());
-        }
-        fc::post_key k = gpu ? fc::map_post_key(c, o.get("--params"), threads)
-                             : fc::load_post_key(c, o.get("--params"), threads);
-        std::fprintf(stderr, "cuzk post prove: key %s %s, with its circuit, in %.1f s\n", o.get("--params").c_str(),
-                     gpu ? "mapped (decoded onto the devices as the engine registers it)" : "loaded", secs_since(t0));
-        return k;
-    }
-    fc::post_key k = fc::post_dev_setup(c, gpu, threads);
-    std::fprintf(stderr, "cuzk post prove: development key (NOT a trusted ceremony) made on the %s in %.1f s\n",
-                 gpu ? "GPU" : "CPU", secs_since(t0));
-    if (o.has("--vk")) io::write_vk(o.get("--vk"), k.pk->vk);
-    return k;
+    return proof_key(
+        o, "cuzk post prove", gpu,
+        [&](const std::string& path) {
+            if (o.has("--parameters-json")) {
+                fc::check_params_digest(path, o.get("--parameters-json"));
+                std::fprintf(stderr, "cuzk post prove: %s matches its digest in %s\n", path.c_str(),
+                             o.get("--parameters-json").c_str());
+            }
+            return gpu ? fc::map_post_key(c, path, threads) : fc::load_post_key(c, path, threads);
+        },
+        [&] { return fc::post_dev_setup(c, gpu, threads); });
 }
 
 // --sectors ID:COMM_R,...
