@@ -1,6 +1,7 @@
 // cuzk — the Poseidon circuit (gadgets/poseidon.hpp).
 #include "cuzk/r1cs/gadgets/poseidon.hpp"
 
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <vector>
@@ -34,6 +35,10 @@ public:
     allocated_num hash(std::span<const allocated_num> preimage, const fr& tag);
 
 private:
+    allocated_num hash_values(std::span<const allocated_num> preimage, const fr& tag);
+    void sbox_values(fr& x, const fr* post);
+    void full_round_values(fr* x, const fr*& key, bool with_key, const fr* matrix);
+
     elt constant(const fr& v) const;
     void add_scaled(elt& acc, const elt& e, const fr& k) const;
     allocated_num ensure_allocated(const elt& e);
@@ -203,6 +208,7 @@ allocated_num poseidon_circuit::hash(std::span<const allocated_num> preimage, co
         throw error(errc::invalid_argument, "poseidon_hash: preimage has " + std::to_string(preimage.size()) +
                                                 " elements, the constants are for arity " +
                                                 std::to_string(c_.arity()));
+    if (!keep_) return hash_values(preimage, tag);
     s_.assign(t_, elt{});
     s_[0] = constant(tag);
     for (unsigned i = 1; i < t_; ++i) s_[i] = {true, preimage[i - 1].var, {}, preimage[i - 1].value};
@@ -216,6 +222,90 @@ allocated_num poseidon_circuit::hash(std::span<const allocated_num> preimage, co
     return ensure_allocated(s_[1]);
 }
 
+
+// ---- values only ---------------------------------------------------------------------------------
+// On a system that keeps no constraints the combinations are never built,
+// so the state is plain values: the same rounds as hash() above (neptune's
+// fast form), the same allocations in the same order, each constraint only
+// counted. This is the native permutation's cost plus one alloc per
+// variable, instead of an elt (value and empty combination) per term.
+
+constexpr unsigned max_width = 37;   // arity 36
+
+// The variable l, then l², l⁴ and l⁵ (+ post): 4 variables, 4 constraints.
+void poseidon_circuit::sbox_values(fr& x, const fr* post)
+{
+    cs_.alloc(x);
+    const fr l2 = x.sqr(), l4 = l2.sqr();
+    cs_.alloc(l2);
+    cs_.alloc(l4);
+    x = post ? l4 * x + *post : l4 * x;
+    cs_.alloc(x);
+    for (int i = 0; i < 4; ++i) cs_.enforce_count();
+}
+
+// y_j = Σ_i x_i·m[i][j] over the first t_ elements.
+void dense_values(fr* x, const fr* m, unsigned t)
+{
+    fr y[max_width];
+    for (unsigned j = 0; j < t; ++j) y[j] = x[0] * m[j];
+    for (unsigned i = 1; i < t; ++i)
+        for (unsigned j = 0; j < t; ++j) y[j] += x[i] * m[size_t(i) * t + j];
+    std::copy(y, y + t, x);
+}
+
+// A full round after the first: every element's S-box (+ its key when the
+// round has one), then the matrix.
+void poseidon_circuit::full_round_values(fr* x, const fr*& key, bool with_key, const fr* matrix)
+{
+    for (unsigned i = 0; i < t_; ++i) sbox_values(x[i], with_key ? key + i : nullptr);
+    if (with_key) key += t_;
+    dense_values(x, matrix, t_);
+}
+
+allocated_num poseidon_circuit::hash_values(std::span<const allocated_num> preimage, const fr& tag)
+{
+    const unsigned half = filecoin::poseidon_constants::full_rounds / 2;
+    fr x[max_width];
+    x[0] = tag;
+    for (unsigned i = 1; i < t_; ++i) x[i] = preimage[i - 1].value;
+    const fr* pre = c_.compressed_round_constants().data();
+    const fr* key = pre + t_;
+    // First round: the tag's S-box is a constant; a preimage element's is
+    // l2 = (x + pre)², l4 = l2², l5 = l4·(x + pre) + post (3 each).
+    {
+        const fr x0 = x[0] + pre[0];
+        x[0] = x0.sqr().sqr() * x0 + key[0];
+        for (unsigned i = 1; i < t_; ++i) {
+            const fr xp = x[i] + pre[i];
+            const fr l2 = xp.sqr(), l4 = l2.sqr();
+            cs_.alloc(l2);
+            cs_.alloc(l4);
+            x[i] = l4 * xp + key[i];
+            cs_.alloc(x[i]);
+            for (int k = 0; k < 3; ++k) cs_.enforce_count();
+        }
+        key += t_;
+        dense_values(x, c_.mds().data(), t_);
+    }
+    for (unsigned r = 1; r + 1 < half; ++r) full_round_values(x, key, true, c_.mds().data());
+    full_round_values(x, key, true, c_.pre_sparse().data());
+    const fr* sparse = c_.sparse().data();
+    for (unsigned r = 0; r < c_.partial_rounds(); ++r, sparse += 2 * t_ - 1) {
+        sbox_values(x[0], key++);
+        const fr x0 = x[0];
+        fr y0 = x0 * sparse[0];
+        for (unsigned i = 1; i < t_; ++i) y0 += x[i] * sparse[i];
+        for (unsigned j = 1; j < t_; ++j) x[j] += x0 * sparse[t_ + j - 1];
+        x[0] = y0;
+    }
+    for (unsigned r = 1; r < half; ++r) full_round_values(x, key, true, c_.mds().data());
+    full_round_values(x, key, false, c_.mds().data());
+    // The output: state[1] allocated (lc·1 = v).
+    const variable out = cs_.alloc(x[1]);
+    cs_.enforce_count();
+    return {out, x[1]};
+}
 } // namespace
 
 allocated_num poseidon_hash(constraint_system& cs, std::span<const allocated_num> preimage,
