@@ -31,11 +31,14 @@ public:
     void finish(unsigned threads) override
     {
         uint32_t* off = tags_.data() + tiles_of(n_) * tile_words;
-        others_.assign(packer_.count(off, threads), fr::zero());
+        others_n_ = packer_.count(off, threads);
+        // Like the device sink's page-locked buffer: reused, never cleared
+        // (place() writes every value).
+        if (others_.size() < others_n_) others_.resize(others_n_);
         packer_.place(others_.data(), threads);
     }
 
-    size_t others() const { return others_.size(); }
+    size_t others() const { return others_n_; }
     // The values back, as the device expansion makes them.
     std::vector<fr> unpack() const
     {
@@ -50,7 +53,8 @@ public:
 private:
     size_t n_ = 0;
     std::vector<uint32_t> tags_;
-    std::vector<fr> others_;
+    std::vector<fr> others_;   // the first others_n_ hold this packing's others
+    size_t others_n_ = 0;
     slice_packer packer_;
 };
 

@@ -39,6 +39,12 @@ public:
     {
         tags_ = tags;
         n_ = n;
+        // The last packing's buffers keep their capacity for this one's
+        // slices: no allocation, no fresh pages once a packer is warm.
+        for (slice& s : slices_) {
+            s.others.clear();
+            spare_.push_back(std::move(s.others));
+        }
         slices_.clear();
     }
 
@@ -100,6 +106,17 @@ public:
 
     uint32_t* tags() const { return tags_; }
 
+    // An empty buffer for a slice's others, with the capacity an earlier
+    // packing left it when there is one.
+    std::vector<fr> take_spare()
+    {
+        std::lock_guard lk(mu_);
+        if (spare_.empty()) return {};
+        std::vector<fr> v = std::move(spare_.back());
+        spare_.pop_back();
+        return v;
+    }
+
 private:
     struct slice {
         size_t at, n;
@@ -125,6 +142,7 @@ private:
     size_t n_ = 0;
     std::mutex mu_;
     std::vector<slice> slices_;
+    std::vector<std::vector<fr>> spare_;   // emptied buffers of the last packing
 };
 
 // The constraint system of one slice (see the top of this file). Tiles are
@@ -132,7 +150,7 @@ private:
 class packing_cs final : public r1cs::constraint_system, public r1cs::packed_slice {
 public:
     packing_cs(slice_packer& owner, size_t at, size_t n, std::span<fr> inputs, size_t in_at)
-        : owner_(owner), inputs_(inputs), at_(at), n_(n), in_at_(in_at)
+        : owner_(owner), inputs_(inputs), at_(at), n_(n), in_at_(in_at), others_(owner.take_spare())
     {
     }
 
