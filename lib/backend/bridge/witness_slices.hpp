@@ -10,7 +10,8 @@
 // value. When every slice is closed, count() sums the tiles' others from the
 // tags and writes the tile offsets, and place() copies each slice's others
 // to where the offsets put them. The tag words must be zero before the
-// first slice opens.
+// first slice opens. A packer reused for the next witness hands its slices
+// the last packing's buffers (emptied, their capacity kept).
 #pragma once
 
 #include <algorithm>

@@ -17,7 +17,9 @@
 //  - the output state[1] is allocated at the end (1 constraint).
 // Total 3·arity + 4·(t·(R_F − 1) + R_P) + 1, e.g. 311 for arity 2 and 505
 // for arity 8. Allocation order equals neptune's, so the aux layout and
-// constraints match bellperson's.
+// constraints match bellperson's. On a system that keeps no constraints
+// (witness generation, counting) the state is plain values: the same
+// allocations in the same order at the native permutation's cost.
 #pragma once
 
 #include <span>
