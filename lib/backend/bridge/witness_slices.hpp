@@ -74,6 +74,7 @@ public:
         if (next != n_)
             throw error(errc::internal, "packed aux: the slices do not cover the " + std::to_string(n_) +
                                             " values exactly (a gap or an overlap at value " + std::to_string(next) + ")");
+        spare_.clear();   // buffers this packing did not take: freed, so a packer holds one packing's at most
         const size_t tiles = tiles_of(n_);
         std::vector<uint32_t> cnt(tiles);
         parallel_for(threads, tiles, [&](size_t b, size_t e, unsigned) {
