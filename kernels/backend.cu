@@ -109,6 +109,30 @@ void* scratch_malloc(size_t bytes, const char* what)
     return p;
 }
 
+namespace {
+// What an out-of-memory message about slot s adds: the device's free and
+// total memory and what this lane's cached scratch holds (its largest slot).
+std::string scratch_held(const context& c, int s)
+{
+    size_t free_b = 0, total_b = 0;
+    if (cudaMemGetInfo(&free_b, &total_b) != cudaSuccess) cudaGetLastError();
+    size_t held = c.sort_temp_bytes;
+    int largest = -1;
+    for (int i = 0; i < slot_count_all; ++i) {
+        held += c.slots[i].bytes;
+        if (c.slots[i].bytes && (largest < 0 || c.slots[i].bytes > c.slots[largest].bytes)) largest = i;
+    }
+    for (const auto& t : c.twiddles) held += t.second.bytes;
+    char buf[320];
+    std::snprintf(buf, sizeof buf,
+                  "slot %s; device %d lane %d: %.2f GB free of %.2f GB; this lane's cached scratch holds %.2f GB, "
+                  "the largest slot %s %.2f GB",
+                  scratch_slot_name(s), c.device, c.lane, free_b / 1e9, total_b / 1e9, held / 1e9,
+                  largest < 0 ? "none" : scratch_slot_name(largest), largest < 0 ? 0.0 : c.slots[largest].bytes / 1e9);
+    return buf;
+}
+} // namespace
+
 void* ctx_slot(int s, size_t bytes)
 {
     context& c = ctx();
@@ -119,7 +143,12 @@ void* ctx_slot(int s, size_t bytes)
             CUZK_CUDA_CHECK(cudaFree(b.p));
             b = {};
         }
-        b.p = scratch_malloc(bytes, "backend scratch");
+        try {
+            b.p = scratch_malloc(bytes, "backend scratch");
+        } catch (const error& e) {
+            if (e.code() != errc::out_of_memory) throw;
+            throw error(errc::out_of_memory, std::string(e.what()) + " (" + scratch_held(c, s) + ")");
+        }
         b.bytes = bytes;
     }
     return b.p;

@@ -37,4 +37,17 @@ enum scratch_slot : int {
     slot_count_all
 };
 
+// A slot's name, for messages.
+inline const char* scratch_slot_name(int s)
+{
+    static constexpr const char* names[] = {
+        "keys_a",   "keys_b",   "vals_a",     "vals_b",      "buckets",    "part_pts",  "part_keys",
+        "part_flags", "part_pos", "list_pts", "list_keys",   "count",      "seg_a",     "seg_b",
+        "ntt_scratch", "ntt_tables", "points", "scalars",    "io",         "aff_count", "aff_pos",
+        "aff_pre",  "aff_tot",  "aff_keys_a", "aff_pts_a",   "aff_keys_b", "aff_pts_b", "merge",
+        "pce_class"};
+    static_assert(sizeof(names) / sizeof(names[0]) == slot_count_all, "a name for every slot");
+    return s >= 0 && s < slot_count_all ? names[s] : "?";
+}
+
 } // namespace cuzk::dev
