@@ -35,7 +35,9 @@
 //   bm_post_witness/shape/mode          the witness of one WindowPoSt V1_2
 //                                       partition of synthetic vanilla proofs:
 //                                       shape 0 = 2 KiB (2 sectors), 1 = 32 GiB
-//                                       (2349 sectors, 125 M constraints); mode
+//                                       (2349 sectors, 125 M constraints), 2 =
+//                                       32 GiB of 234 sectors (the rest of the
+//                                       partition repeats the last); mode
 //                                       1 = post_circuit::witness on all cores
 //                                       into vectors warmed by one untimed
 //                                       call, 3 = witness_packed as for PoRep
@@ -330,7 +332,8 @@ BENCHMARK(bm_porep_witness)->Args({1, 0})->Args({1, 1})->Args({1, 2})->Args({1, 
 
 // ---- PoSt partition witness and circuit -------------------------------------------------------
 // One WindowPoSt V1_2 partition of synthetic vanilla proofs (made once,
-// untimed): shape 0 = 2 KiB (2 sectors), 1 = 32 GiB (2349 sectors).
+// untimed): shape 0 = 2 KiB (2 sectors), 1 = 32 GiB (2349 sectors), 2 = 32 GiB
+// of 234 sectors and the last repeated to fill the partition.
 struct post_case {
     post_config config;
     std::unique_ptr<post_circuit> circuit;
@@ -345,7 +348,9 @@ const post_case& post_case_of(int shape)
     pc.config = registered_post_proof(shape == 0 ? 10 : 13);
     domain randomness{};
     randomness[0] = 9;
-    const auto proofs = post_synthetic_vanilla(pc.config, randomness, pc.config.sector_count, 1, 1, 0);
+    // shape 2: a tenth of the sectors, the rest of the partition repeats the last
+    const size_t sectors = shape == 2 ? pc.config.sector_count / 10 : pc.config.sector_count;
+    const auto proofs = post_synthetic_vanilla(pc.config, randomness, sectors, 1, 1, 0);
     pc.circuit = std::make_unique<post_circuit>(pc.config, proofs);
     post_config one = pc.config;
     one.sector_count = 1;
@@ -377,7 +382,7 @@ void bm_post_witness(benchmark::State& st)
     st.counters["threads"] = double(resolve_threads(0));
 }
 BENCHMARK(bm_post_witness)->Args({0, 1})->Args({0, 3})->ArgNames({"shape", "mode"})->UseRealTime()->Unit(benchmark::kMillisecond);
-BENCHMARK(bm_post_witness)->Args({1, 1})->Args({1, 3})->ArgNames({"shape", "mode"})->UseRealTime()->Iterations(2)->Unit(benchmark::kMillisecond);
+BENCHMARK(bm_post_witness)->Args({1, 1})->Args({1, 3})->Args({2, 1})->Args({2, 3})->ArgNames({"shape", "mode"})->UseRealTime()->Iterations(2)->Unit(benchmark::kMillisecond);
 
 // The circuit's PCE recorded in parallel (record_post_pce), shape as above.
 void bm_post_record(benchmark::State& st)

@@ -12,6 +12,7 @@
 #include "cuzk/filecoin/post_prove.hpp"
 #include "cuzk/filecoin/seal.hpp"
 #include "cuzk/timeline/sinks.hpp"
+#include "backend/bridge/packed_host_sink.hpp"
 #include "gmp_util.hpp"
 #include "pce_compare.hpp"
 #include "test_support.hpp"
@@ -318,6 +319,34 @@ TEST_CASE("synthetic PoSt vanilla proofs of full-size sectors pass the check and
             const auto expected = post_public_inputs(c, randomness, ppub, k);
             CHECK(std::equal(expected.begin(), expected.end(), t.inputs().begin() + 1));
         }
+    }
+}
+
+// A short partition repeats its last sector; the parallel witnesses copy
+// the repeats' slices instead of synthesizing them again. Both must still
+// equal sequential synthesis, with and without repeats, and on a blank
+// circuit (every sector a repeat of the first).
+TEST_CASE("the PoSt witnesses of short, full and blank partitions equal sequential synthesis", "[filecoin][post]")
+{
+    const post_config c = post_config::custom(post_type::window, uint64_t(1) << 30, {8, 8, 0}, 5, 3,
+                                              api_version::v1_2);
+    const auto proofs = post_synthetic_vanilla(c, filled(4), 5, 11, 1000, 2);
+    const post_circuit blank(c);
+    for (const size_t m : {size_t(2), size_t(1), size_t(5), size_t(0)}) {
+        const post_circuit circuit = m ? post_circuit(c, std::span(proofs.data(), m)) : blank;
+        INFO(m << " vanilla proofs (0: the blank circuit)");
+        CHECK(circuit.distinct_sectors() == (m ? m : 1));
+        r1cs::witness_cs w;
+        circuit.synthesize(w);
+        std::vector<fr> inputs, aux;
+        REQUIRE(circuit.witness(inputs, aux, 3));
+        CHECK(std::ranges::equal(inputs, w.inputs()));
+        CHECK(std::ranges::equal(aux, w.aux()));
+        witness_pack::host_sink sink;
+        std::vector<fr> packed_inputs;
+        REQUIRE(circuit.witness_packed(packed_inputs, sink, 3));
+        CHECK(std::ranges::equal(packed_inputs, w.inputs()));
+        CHECK(std::ranges::equal(sink.unpack(), w.aux()));
     }
 }
 

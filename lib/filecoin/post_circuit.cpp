@@ -52,6 +52,7 @@ g::tree_shape post_circuit::tree_shape_of(const post_config& config)
 post_circuit::post_circuit(const post_config& config) : config_(config)
 {
     sectors_.assign(config.circuit_sectors(), blank_sector(config, tree_shape_of(config)));
+    distinct_ = sectors_.empty() ? 0 : 1;
 }
 
 post_circuit::post_circuit(const post_config& config, std::span<const post_sector_proof> proofs) : config_(config)
@@ -69,11 +70,13 @@ post_circuit::post_circuit(const post_config& config, std::span<const post_secto
     if (winning) {
         for (unsigned n = 0; n < config.challenge_count; ++n)
             sectors_.push_back(to_sector(proofs[0], n, 1, shape, "vanilla proof 0"));
+        distinct_ = sectors_.size();
         return;
     }
     for (size_t i = 0; i < proofs.size(); ++i)
         sectors_.push_back(
             to_sector(proofs[i], 0, config.challenge_count, shape, fmt::format("vanilla proof {}", i)));
+    distinct_ = sectors_.size();
     while (sectors_.size() < config.sector_count) sectors_.push_back(sectors_.back());
 }
 

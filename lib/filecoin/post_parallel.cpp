@@ -10,6 +10,7 @@
 // is synthesized on its own slice system, concurrently, straight into its
 // place: slice_witness_cs for the witness, the packed sink's slices for the
 // engine, slice_recording_cs for the R1CS.
+#include <algorithm>
 #include <map>
 #include <mutex>
 #include <tuple>
@@ -84,13 +85,21 @@ bool post_circuit::witness(std::vector<fr>& inputs, std::vector<fr>& aux, unsign
 {
     const std::shared_ptr<const sector_layout> L = layout_of(config_);
     const r1cs::gadgets::tree_shape shape = tree_shape_of(config_);
-    inputs = sized_inputs(sectors_.size(), *L);
-    r1cs::size_for_slices(aux, sectors_.size() * L->aux());
-    parallel_tasks(threads, sectors_.size(), [&](size_t i, unsigned) {
-        r1cs::slice_witness_cs cs(std::span<fr>(aux).subspan(i * L->aux(), L->aux()), i * L->aux(),
-                                  std::span<fr>(inputs).subspan(1 + i * L->inputs(), L->inputs()), 1 + i * L->inputs());
+    const size_t n = sectors_.size(), d = distinct_, na = L->aux(), ni = L->inputs();
+    inputs = sized_inputs(n, *L);
+    r1cs::size_for_slices(aux, n * na);
+    parallel_tasks(threads, d, [&](size_t i, unsigned) {
+        r1cs::slice_witness_cs cs(std::span<fr>(aux).subspan(i * na, na), i * na,
+                                  std::span<fr>(inputs).subspan(1 + i * ni, ni), 1 + i * ni);
         post_synthesize_sector(cs, shape, sectors_[i]);
         expect_full(cs.full(), i, "wrote");
+    });
+    // The repeats of sector d − 1: its values (they do not depend on where
+    // the variables are).
+    parallel_tasks(threads, n - d, [&](size_t k, unsigned) {
+        const size_t i = d + k;
+        std::copy_n(aux.begin() + (d - 1) * na, na, aux.begin() + i * na);
+        std::copy_n(inputs.begin() + 1 + (d - 1) * ni, ni, inputs.begin() + 1 + i * ni);
     });
     return true;
 }
@@ -99,12 +108,29 @@ bool post_circuit::witness_packed(std::vector<fr>& inputs, r1cs::packed_aux_sink
 {
     const std::shared_ptr<const sector_layout> L = layout_of(config_);
     const r1cs::gadgets::tree_shape shape = tree_shape_of(config_);
-    inputs = sized_inputs(sectors_.size(), *L);
-    aux.begin(sectors_.size() * L->aux());
-    parallel_tasks(threads, sectors_.size(), [&](size_t i, unsigned) {
-        const std::unique_ptr<r1cs::packed_slice> s = aux.open(
-            i * L->aux(), L->aux(), std::span<fr>(inputs).subspan(1 + i * L->inputs(), L->inputs()), 1 + i * L->inputs());
-        post_synthesize_sector(s->cs(), shape, sectors_[i]);
+    const size_t n = sectors_.size(), d = distinct_, na = L->aux(), ni = L->inputs();
+    inputs = sized_inputs(n, *L);
+    aux.begin(n * na);
+    // Sector d − 1 and its repeats: synthesized once into plain values, then
+    // handed to each of their slices.
+    std::vector<fr> last_aux, last_inputs;
+    if (d > 0 && d < n) {
+        last_aux.resize(na);
+        last_inputs.resize(ni);
+        r1cs::slice_witness_cs cs(last_aux, (d - 1) * na, last_inputs, 1 + (d - 1) * ni);
+        post_synthesize_sector(cs, shape, sectors_[d - 1]);
+        expect_full(cs.full(), d - 1, "wrote");
+    }
+    const size_t synthesized = last_aux.empty() ? d : d - 1;
+    parallel_tasks(threads, n, [&](size_t i, unsigned) {
+        const std::unique_ptr<r1cs::packed_slice> s =
+            aux.open(i * na, na, std::span<fr>(inputs).subspan(1 + i * ni, ni), 1 + i * ni);
+        if (i < synthesized) {
+            post_synthesize_sector(s->cs(), shape, sectors_[i]);
+        } else {
+            for (const fr& v : last_aux) s->cs().alloc(v);
+            for (const fr& v : last_inputs) s->cs().alloc_input(v);
+        }
         expect_full(s->full(), i, "wrote");
         s->close();
     });

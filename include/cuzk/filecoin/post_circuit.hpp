@@ -52,18 +52,25 @@ public:
     void synthesize(r1cs::constraint_system& cs) const override;
     // The witness of synthesize(), bit for bit, with the circuit sectors
     // synthesized concurrently on `threads` threads (0 = all cores), each
-    // into its own slice. Always returns true.
+    // into its own slice (a repeated sector's slice copied from the sector
+    // it repeats). Always returns true.
     bool witness(std::vector<fr>& inputs, std::vector<fr>& aux, unsigned threads) const override;
     bool witness_packed(std::vector<fr>& inputs, r1cs::packed_aux_sink& aux, unsigned threads) const override;
 
     const post_config& config() const noexcept { return config_; }
     const std::vector<post_circuit_sector>& sectors() const noexcept { return sectors_; }
+    // The leading circuit sectors that are not repeats of the one before
+    // them: sectors from distinct_sectors() on equal the last of those (a
+    // short WindowPoSt partition's filling; every sector of a blank
+    // circuit). Their witness slices are copies, not synthesized again.
+    size_t distinct_sectors() const noexcept { return distinct_; }
     // Tree R_last's circuit shape for `config`.
     static r1cs::gadgets::tree_shape tree_shape_of(const post_config& config);
 
 private:
     post_config config_;
     std::vector<post_circuit_sector> sectors_;
+    size_t distinct_ = 0;
 };
 
 // One circuit sector's synthesis (the unit the circuit repeats).
