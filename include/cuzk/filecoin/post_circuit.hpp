@@ -59,10 +59,10 @@ public:
 
     const post_config& config() const noexcept { return config_; }
     const std::vector<post_circuit_sector>& sectors() const noexcept { return sectors_; }
-    // The leading circuit sectors that are not repeats of the one before
-    // them: sectors from distinct_sectors() on equal the last of those (a
-    // short WindowPoSt partition's filling; every sector of a blank
-    // circuit). Their witness slices are copies, not synthesized again.
+    // How many leading circuit sectors the witnesses synthesize: those made
+    // from the vanilla proofs (1 for a blank circuit). The sectors after
+    // them repeat the last of those (a short WindowPoSt partition's
+    // filling), and their witness slices are copied from its slice.
     size_t distinct_sectors() const noexcept { return distinct_; }
     // Tree R_last's circuit shape for `config`.
     static r1cs::gadgets::tree_shape tree_shape_of(const post_config& config);
