@@ -9,7 +9,8 @@
 // first sector holds every coefficient the others use); then every sector
 // is synthesized on its own slice system, concurrently, straight into its
 // place: slice_witness_cs for the witness, the packed sink's slices for the
-// engine, slice_recording_cs for the R1CS.
+// engine, slice_recording_cs for the R1CS. The sectors that fill a short
+// partition (repeats of its last) get the last sector's values, copied.
 #include <algorithm>
 #include <map>
 #include <mutex>
@@ -113,15 +114,16 @@ bool post_circuit::witness_packed(std::vector<fr>& inputs, r1cs::packed_aux_sink
     aux.begin(n * na);
     // Sector d − 1 and its repeats: synthesized once into plain values, then
     // handed to each of their slices.
+    const bool repeats = d > 0 && d < n;
     std::vector<fr> last_aux, last_inputs;
-    if (d > 0 && d < n) {
+    if (repeats) {
         last_aux.resize(na);
         last_inputs.resize(ni);
         r1cs::slice_witness_cs cs(last_aux, (d - 1) * na, last_inputs, 1 + (d - 1) * ni);
         post_synthesize_sector(cs, shape, sectors_[d - 1]);
         expect_full(cs.full(), d - 1, "wrote");
     }
-    const size_t synthesized = last_aux.empty() ? d : d - 1;
+    const size_t synthesized = repeats ? d - 1 : d;
     parallel_tasks(threads, n, [&](size_t i, unsigned) {
         const std::unique_ptr<r1cs::packed_slice> s =
             aux.open(i * na, na, std::span<fr>(inputs).subspan(1 + i * ni, ni), 1 + i * ni);
