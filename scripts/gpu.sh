@@ -73,7 +73,9 @@
 # build-gpu), CUZK_GPU_ARCH (CMAKE_CUDA_ARCHITECTURES, default 90),
 # CUZK_BENCH_FILTER (bench_filecoin; default: all but bm_porep_pce_source),
 # CUZK_KERNEL_FILTER (bench_gpu and bench_gpu_witness), CUZK_PARTITION_FILTER (bench_porep), CUZK_SYNTH_WORKERS
-# (porep32, default 2), CUZK_POST_REPEAT (post32, default 3), CUZK_UPDATE_REPEAT (update32, default 2), CUZK_C2_REPEAT (porep32 and params32: proofs per run,
+# (porep32, default 2), CUZK_POST_REPEAT (post32, default 3), CUZK_POST_SECTORS (post32: the
+# made-up sectors, default 2349; fewer make a short partition), CUZK_POST_BUDGET (post32:
+# `post prove --device-memory-budget`, e.g. 200G to ask for a resident key), CUZK_UPDATE_REPEAT (update32, default 2), CUZK_C2_REPEAT (porep32 and params32: proofs per run,
 # default 1), CUZK_C2_CONCURRENT=1 (porep32: submit those proofs at once,
 # `porep c2 --concurrent`, for the throughput), CUZK_H_COPIES_GB (porep32:
 # `porep c2 --h-copies-gb`, default 0), CUZK_PARAMS_COMPARE=1 (params32: a
@@ -192,7 +194,8 @@ step_post32() {
   need "$bin" && mkdir -p /tmp/cuzk-gpu &&
   "$bin" post circuit --proof StackedDrgWindow32GiBV1_2 &&
   "$bin" post prove --proof StackedDrgWindow32GiBV1_2 \
-    --randomness 0909090909090909090909090909090909090909090909090909090909090900 --dev-key --synthetic 2349 \
+    --randomness 0909090909090909090909090909090909090909090909090909090909090900 --dev-key \
+    --synthetic "${CUZK_POST_SECTORS:-2349}" ${CUZK_POST_BUDGET:+--device-memory-budget "$CUZK_POST_BUDGET"} \
     --repeat "${CUZK_POST_REPEAT:-3}" --out /tmp/cuzk-gpu/post32.bin --timeline "$out/post32.csv" --waterfall &&
   "$root/scripts/post-e2e.sh" "$bin" /tmp/cuzk-gpu/post-e2e
 }
