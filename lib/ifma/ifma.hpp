@@ -1,6 +1,6 @@
 // cuzk — eight-lane Montgomery arithmetic with AVX-512 IFMA (52-bit limb
-// multiply-add) for the CPU MSM's batch-affine additions and the NTT's
-// butterflies, on the base fields of BN254
+// multiply-add) for the CPU MSM's batch-affine additions (G1 only), on the
+// base fields of BN254
 // (L = 5 limbs of 52 bits, W = 4 words of 64) and BLS12-381's Fp (L = 8,
 // W = 6). Internal to the library (lib/).
 //
