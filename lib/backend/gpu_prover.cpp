@@ -772,7 +772,7 @@ size_t gpu_packed_witness::size() const noexcept { return p_->n; }
 size_t gpu_packed_witness::others() const noexcept { return size_t(p_->others); }
 uint64_t gpu_packed_witness::host_bytes() const noexcept
 {
-    return uint64_t(p_->tags_cap) * sizeof(uint32_t) + uint64_t(p_->vals_cap) * sizeof(fr);
+    return uint64_t(p_->tags_cap) * sizeof(uint32_t) + uint64_t(p_->vals_cap) * sizeof(fr) + p_->slices.held_bytes();
 }
 
 namespace {
@@ -839,7 +839,7 @@ void gpu_packed_witness::finish(unsigned threads)
     const uint64_t total = p.slices.count(p.tags + wp::tiles_of(p.filling) * wp::tile_words, th);
     grow_pinned(p.vals, p.vals_cap, size_t(total), size_t(total + total / 4));   // headroom as in pack()
     p.slices.place(p.vals, th);
-    p.slices.begin(nullptr, 0);   // the slices' other values are freed
+    p.slices.begin(nullptr, 0);   // the slices' buffers kept (emptied) for the next packing: host_bytes counts them
     p.n = p.filling;
     p.others = total;
 }

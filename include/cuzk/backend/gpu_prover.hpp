@@ -268,7 +268,9 @@ public:
     void finish(unsigned threads) override;
     size_t size() const noexcept;     // values packed
     size_t others() const noexcept;   // of them neither 0 nor 1
-    uint64_t host_bytes() const noexcept;   // page-locked memory held
+    // Host memory held between packings: the page-locked buffers and the
+    // slice buffers kept for the next packing.
+    uint64_t host_bytes() const noexcept;
 
     // Copies the packed values to the key's device now, on a stream of
     // their own, and returns without waiting: called by the thread that

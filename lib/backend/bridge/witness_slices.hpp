@@ -108,6 +108,16 @@ public:
 
     uint32_t* tags() const { return tags_; }
 
+    // Bytes the packer's buffers hold (the slices' and the spare ones); call
+    // between packings.
+    uint64_t held_bytes() const
+    {
+        uint64_t b = 0;
+        for (const slice& s : slices_) b += s.others.capacity() * sizeof(fr);
+        for (const std::vector<fr>& v : spare_) b += v.capacity() * sizeof(fr);
+        return b;
+    }
+
     // An empty buffer for a slice's others, with the capacity an earlier
     // packing left it when there is one.
     std::vector<fr> take_spare()
