@@ -101,6 +101,7 @@ TEST_CASE("witness pack: slices put in any order from several threads give the w
         std::vector<uint32_t> tags(wp::scratch_words(n)), cnt;
         const uint64_t total = wp::tag(v.data(), n, tags.data(), tags.data() + wp::tiles_of(n) * wp::tile_words, cnt, 2);
         CHECK(sink.others() == total);
+        CHECK(sink.packer_bytes() >= total * sizeof(fr));   // the slices' buffers, kept for the next packing
         CHECK(sink.words() == tags);
         const std::vector<fr> back = sink.unpack();
         CHECK(std::memcmp(back.data(), v.data(), n * sizeof(fr)) == 0);

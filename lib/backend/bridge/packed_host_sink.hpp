@@ -39,6 +39,8 @@ public:
     }
 
     size_t others() const { return others_n_; }
+    // What the packer keeps for the next packing (its slice buffers).
+    uint64_t packer_bytes() const { return packer_.held_bytes(); }
     // The values back, as the device expansion makes them.
     std::vector<fr> unpack() const
     {
