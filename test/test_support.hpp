@@ -7,12 +7,14 @@
 #include <cstdint>
 #include <cstdio>
 #include <random>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "cuzk/backend/cuda.hpp"
 #include "cuzk/ec/bls12_381.hpp"
 #include "cuzk/ec/encoding.hpp"
+#include "cuzk/r1cs/constraint_system.hpp"
 
 namespace cuzk::test {
 
@@ -84,6 +86,25 @@ inline std::vector<fr> witness_pattern(size_t n, int pattern, std::mt19937_64& r
     }
     if (others) *others = cnt;
     return v;
+}
+
+// "" when the circuit's parallel witness on `threads` threads equals a
+// sequential synthesis on a witness_cs, else where they first differ.
+inline std::string witness_mismatch(const r1cs::circuit& c, unsigned threads)
+{
+    r1cs::witness_cs w;
+    c.synthesize(w);
+    std::vector<fr> inputs, aux;
+    if (!c.witness(inputs, aux, threads)) return "witness() returned false";
+    auto first = [](std::span<const fr> a, std::span<const fr> b, const char* what) -> std::string {
+        if (a.size() != b.size())
+            return std::string(what) + ": " + std::to_string(a.size()) + " values, sequential " + std::to_string(b.size());
+        for (size_t i = 0; i < a.size(); ++i)
+            if (a[i] != b[i]) return std::string(what) + " differ first at " + std::to_string(i);
+        return "";
+    };
+    const std::string in = first(inputs, w.inputs(), "inputs");
+    return in.empty() ? first(aux, w.aux(), "aux") : in;
 }
 
 } // namespace cuzk::test
