@@ -11,37 +11,10 @@ namespace cuzk::filecoin {
 
 namespace {
 
-constexpr unsigned max_width = 37;
-
 inline fr pow5(const fr& x)
 {
     const fr x4 = x.sqr().sqr();
     return x4 * x;
-}
-
-// y = x·A for the row vector x and the t×t row-major A: y_j = Σ_i x_i·A[i][j].
-inline void mul_row(fr* x, const fr* a, unsigned t)
-{
-    fr y[max_width];
-    for (unsigned j = 0; j < t; ++j) y[j] = x[0] * a[j];
-    for (unsigned i = 1; i < t; ++i) {
-        const fr xi = x[i];
-        const fr* row = a + size_t(i) * t;
-        for (unsigned j = 0; j < t; ++j) y[j] += xi * row[j];
-    }
-    for (unsigned j = 0; j < t; ++j) x[j] = y[j];
-}
-
-// A sparse partial-round matrix: block = w (t values) ‖ v (t−1 values).
-inline void mul_sparse(fr* x, const fr* block, unsigned t)
-{
-    const fr* w = block;
-    const fr* v = block + t;
-    fr y0 = x[0] * w[0];
-    for (unsigned i = 1; i < t; ++i) y0 += x[i] * w[i];
-    const fr x0 = x[0];
-    for (unsigned j = 1; j < t; ++j) x[j] += x0 * v[j - 1];
-    x[0] = y0;
 }
 
 // A full round of the fast form: S-box everywhere, then the post-S-box key
@@ -53,7 +26,7 @@ inline void fast_full_round(fr* x, unsigned t, const fr*& key, const fr* mat)
         for (unsigned i = 0; i < t; ++i) x[i] += key[i];
         key += t;
     }
-    mul_row(x, mat, t);
+    poseidon_dense_layer(x, mat, t);
 }
 
 void check_state(const poseidon_constants& c, std::span<fr> state)
@@ -77,7 +50,7 @@ void poseidon_permute_plain(const poseidon_constants& c, std::span<fr> state)
         for (unsigned i = 0; i < t; ++i) x[i] += rc[i];
         const bool full = r < half || r >= half + c.partial_rounds();
         for (unsigned i = 0; i < (full ? t : 1); ++i) x[i] = pow5(x[i]);
-        mul_row(x, m, t);   // M is symmetric: x·M = M·x
+        poseidon_dense_layer(x, m, t);   // M is symmetric: x·M = M·x
     }
 }
 
@@ -95,7 +68,7 @@ void poseidon_permute_fast(const poseidon_constants& c, std::span<fr> state)
     const fr* sparse = c.sparse().data();
     for (unsigned r = 0; r < c.partial_rounds(); ++r, sparse += 2 * t - 1) {
         x[0] = pow5(x[0]) + *key++;
-        mul_sparse(x, sparse, t);
+        poseidon_sparse_layer(x, sparse, t);
     }
     for (unsigned r = 0; r + 1 < half; ++r) fast_full_round(x, t, key, m);
     const fr* none = nullptr;
@@ -127,7 +100,7 @@ namespace {
 
 fr hash_with_tag(const poseidon_constants& c, const fr& tag, std::span<const fr> preimage, poseidon_mode mode)
 {
-    fr state[max_width];
+    fr state[poseidon_max_width];
     const unsigned t = c.width();
     state[0] = tag;
     for (unsigned i = 1; i < t; ++i) state[i] = i - 1 < preimage.size() ? preimage[i - 1] : fr::zero();

@@ -1,7 +1,6 @@
 // cuzk — the Poseidon circuit (gadgets/poseidon.hpp).
 #include "cuzk/r1cs/gadgets/poseidon.hpp"
 
-#include <algorithm>
 #include <optional>
 #include <string>
 #include <vector>
@@ -222,15 +221,12 @@ allocated_num poseidon_circuit::hash(std::span<const allocated_num> preimage, co
     return ensure_allocated(s_[1]);
 }
 
-
 // ---- values only ---------------------------------------------------------------------------------
 // On a system that keeps no constraints the combinations are never built,
 // so the state is plain values: the same rounds as hash() above (neptune's
 // fast form), the same allocations in the same order, each constraint only
 // counted. This is the native permutation's cost plus one alloc per
 // variable, instead of an elt (value and empty combination) per term.
-
-constexpr unsigned max_width = 37;   // arity 36
 
 // The variable l, then l², l⁴ and l⁵ (+ post): 4 variables, 4 constraints.
 void poseidon_circuit::sbox_values(fr& x, const fr* post)
@@ -244,29 +240,19 @@ void poseidon_circuit::sbox_values(fr& x, const fr* post)
     for (int i = 0; i < 4; ++i) cs_.enforce_count();
 }
 
-// y_j = Σ_i x_i·m[i][j] over the first t_ elements.
-void dense_values(fr* x, const fr* m, unsigned t)
-{
-    fr y[max_width];
-    for (unsigned j = 0; j < t; ++j) y[j] = x[0] * m[j];
-    for (unsigned i = 1; i < t; ++i)
-        for (unsigned j = 0; j < t; ++j) y[j] += x[i] * m[size_t(i) * t + j];
-    std::copy(y, y + t, x);
-}
-
 // A full round after the first: every element's S-box (+ its key when the
 // round has one), then the matrix.
 void poseidon_circuit::full_round_values(fr* x, const fr*& key, bool with_key, const fr* matrix)
 {
     for (unsigned i = 0; i < t_; ++i) sbox_values(x[i], with_key ? key + i : nullptr);
     if (with_key) key += t_;
-    dense_values(x, matrix, t_);
+    filecoin::poseidon_dense_layer(x, matrix, t_);
 }
 
 allocated_num poseidon_circuit::hash_values(std::span<const allocated_num> preimage, const fr& tag)
 {
     const unsigned half = filecoin::poseidon_constants::full_rounds / 2;
-    fr x[max_width];
+    fr x[filecoin::poseidon_max_width];
     x[0] = tag;
     for (unsigned i = 1; i < t_; ++i) x[i] = preimage[i - 1].value;
     const fr* pre = c_.compressed_round_constants().data();
@@ -286,18 +272,14 @@ allocated_num poseidon_circuit::hash_values(std::span<const allocated_num> preim
             for (int k = 0; k < 3; ++k) cs_.enforce_count();
         }
         key += t_;
-        dense_values(x, c_.mds().data(), t_);
+        filecoin::poseidon_dense_layer(x, c_.mds().data(), t_);
     }
     for (unsigned r = 1; r + 1 < half; ++r) full_round_values(x, key, true, c_.mds().data());
     full_round_values(x, key, true, c_.pre_sparse().data());
     const fr* sparse = c_.sparse().data();
     for (unsigned r = 0; r < c_.partial_rounds(); ++r, sparse += 2 * t_ - 1) {
         sbox_values(x[0], key++);
-        const fr x0 = x[0];
-        fr y0 = x0 * sparse[0];
-        for (unsigned i = 1; i < t_; ++i) y0 += x[i] * sparse[i];
-        for (unsigned j = 1; j < t_; ++j) x[j] += x0 * sparse[t_ + j - 1];
-        x[0] = y0;
+        filecoin::poseidon_sparse_layer(x, sparse, t_);
     }
     for (unsigned r = 1; r < half; ++r) full_round_values(x, key, true, c_.mds().data());
     full_round_values(x, key, false, c_.mds().data());

@@ -83,6 +83,36 @@ fr poseidon_tag_merkle(unsigned arity);          // 2^arity − 1
 fr poseidon_tag_constant_length(uint64_t n);     // n·2^64
 fr poseidon_tag_custom(uint64_t id);             // id·2^40, id in 1..256 (neptune's Custom(Arbitrary(id)))
 
+// The widest state of a supported arity (36 + 1).
+constexpr unsigned poseidon_max_width = 37;
+
+// The linear layers of the fast form, on the first t ≤ poseidon_max_width
+// elements of x, in place (the permutations and the circuit's witness use
+// them): x ← x·A for a t×t row-major matrix A (M, the pre-sparse matrix),
+// y_j = Σ_i x_i·A[i][j]; and a sparse partial-round matrix block = w (t
+// values) ‖ v (t−1 values): x_0 ← Σ_i x_i·w_i, x_j ← x_j + x_0·v_{j−1}.
+inline void poseidon_dense_layer(fr* x, const fr* a, unsigned t)
+{
+    fr y[poseidon_max_width];
+    for (unsigned j = 0; j < t; ++j) y[j] = x[0] * a[j];
+    for (unsigned i = 1; i < t; ++i) {
+        const fr xi = x[i];
+        const fr* row = a + size_t(i) * t;
+        for (unsigned j = 0; j < t; ++j) y[j] += xi * row[j];
+    }
+    for (unsigned j = 0; j < t; ++j) x[j] = y[j];
+}
+inline void poseidon_sparse_layer(fr* x, const fr* block, unsigned t)
+{
+    const fr* w = block;
+    const fr* v = block + t;
+    fr y0 = x[0] * w[0];
+    for (unsigned i = 1; i < t; ++i) y0 += x[i] * w[i];
+    const fr x0 = x[0];
+    for (unsigned j = 1; j < t; ++j) x[j] += x0 * v[j - 1];
+    x[0] = y0;
+}
+
 // The permutations on a state of width() elements.
 void poseidon_permute_plain(const poseidon_constants& c, std::span<fr> state);
 void poseidon_permute_fast(const poseidon_constants& c, std::span<fr> state);
