@@ -7,6 +7,7 @@
 #include <string>
 
 #include "backend/bridge/cuda_bridge.hpp"
+#include "backend/device_ledger.hpp"
 #include "cuda_backend.cuh"
 
 namespace cuzk::dev {
@@ -98,15 +99,50 @@ void copy_timer::finish(std::chrono::steady_clock::time_point copy_done, std::ch
 
 void* scratch_malloc(size_t bytes, const char* what)
 {
+    int device = 0;
+    CUZK_CUDA_CHECK(cudaGetDevice(&device));
+    detail::memory_ledger& ledger = detail::device_ledger(device);
+    if (!ledger.reserve(bytes)) {
+        const gpu_memory_use u = ledger.use();
+        throw error(errc::out_of_memory,
+                    std::string(what) + ": " + std::to_string(bytes) + " bytes would pass device " +
+                        std::to_string(device) + "'s memory cap of " + std::to_string(u.cap) + " bytes (" +
+                        std::to_string(u.used) + " in use)");
+    }
     void* p = nullptr;
     const cudaError_t e = cudaMalloc(&p, bytes);
+    if (e != cudaSuccess) ledger.unreserve(bytes);
     if (e == cudaErrorMemoryAllocation) {
         cudaGetLastError();
         throw error(errc::out_of_memory,
                     std::string(what) + ": cudaMalloc of " + std::to_string(bytes) + " bytes: out of device memory");
     }
     CUZK_CUDA_CHECK(e);
+    ledger.bind(p, bytes);
     return p;
+}
+
+cudaError_t scratch_free(void* p)
+{
+    if (!p) return cudaSuccess;
+    int device = 0;
+    const cudaError_t d = cudaGetDevice(&device);
+    const cudaError_t e = cudaFree(p);
+    if (d == cudaSuccess && e == cudaSuccess) detail::device_ledger(device).release(p);
+    return e;
+}
+
+cudaError_t mem_get_info(size_t* free_bytes, size_t* total_bytes)
+{
+    int device = 0;
+    cudaError_t e = cudaGetDevice(&device);
+    if (e == cudaSuccess) e = cudaMemGetInfo(free_bytes, total_bytes);
+    if (e != cudaSuccess) return e;
+    uint64_t f = *free_bytes, t = *total_bytes;
+    detail::device_ledger(device).clip(&f, &t);
+    *free_bytes = size_t(f);
+    *total_bytes = size_t(t);
+    return cudaSuccess;
 }
 
 namespace {
@@ -115,7 +151,7 @@ namespace {
 std::string scratch_held(const context& c, int s)
 {
     size_t free_b = 0, total_b = 0;
-    if (cudaMemGetInfo(&free_b, &total_b) != cudaSuccess) cudaGetLastError();
+    if (mem_get_info(&free_b, &total_b) != cudaSuccess) cudaGetLastError();
     size_t held = c.sort_temp_bytes;
     int largest = -1;
     for (int i = 0; i < slot_count_all; ++i) {
@@ -140,7 +176,7 @@ void* ctx_slot(int s, size_t bytes)
     if (b.bytes < bytes) {
         if (b.p) {
             CUZK_CUDA_CHECK(cudaStreamSynchronize(c.stream));
-            CUZK_CUDA_CHECK(cudaFree(b.p));
+            CUZK_CUDA_CHECK(scratch_free(b.p));
             b = {};
         }
         try {
@@ -160,7 +196,7 @@ void ctx_release_slot(int s)
     auto& b = c.slots[s];
     if (!b.p) return;
     CUZK_CUDA_CHECK(cudaStreamSynchronize(c.stream));
-    CUZK_CUDA_CHECK(cudaFree(b.p));
+    CUZK_CUDA_CHECK(scratch_free(b.p));
     b = {};
 }
 
@@ -168,13 +204,13 @@ void ctx_release_all(context& c)
 {
     CUZK_CUDA_CHECK(cudaStreamSynchronize(c.stream));
     for (auto& b : c.slots) {
-        if (b.p) CUZK_CUDA_CHECK(cudaFree(b.p));
+        if (b.p) CUZK_CUDA_CHECK(scratch_free(b.p));
         b = {};
     }
     for (auto& [k, b] : c.twiddles)
-        if (b.p) CUZK_CUDA_CHECK(cudaFree(b.p));
+        if (b.p) CUZK_CUDA_CHECK(scratch_free(b.p));
     c.twiddles.clear();
-    if (c.sort_temp) CUZK_CUDA_CHECK(cudaFree(c.sort_temp));
+    if (c.sort_temp) CUZK_CUDA_CHECK(scratch_free(c.sort_temp));
     c.sort_temp = nullptr;
     c.sort_temp_bytes = 0;
 }
@@ -320,7 +356,7 @@ std::string device_info()
     context& c = ctx();
     std::lock_guard<std::recursive_mutex> lk(c.mu);
     size_t free_b = 0, total_b = 0;
-    CUZK_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+    CUZK_CUDA_CHECK(mem_get_info(&free_b, &total_b));
     int rt = 0, drv = 0;
     cudaRuntimeGetVersion(&rt);
     cudaDriverGetVersion(&drv);
@@ -344,11 +380,11 @@ void release(void* p, int device) noexcept
     if (!p) return;
     const int cur = current_device();
     if (device == cur) {
-        cudaFree(p);
+        scratch_free(p);
         return;
     }
     // Free it on its own device, then return to the thread's choice.
-    if (cudaSetDevice(device) == cudaSuccess) cudaFree(p);
+    if (cudaSetDevice(device) == cudaSuccess) scratch_free(p);
     cudaSetDevice(cur);
     cudaGetLastError();
 }

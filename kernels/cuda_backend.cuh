@@ -69,8 +69,16 @@ int select_device(int device);
 int current_lane() noexcept;
 int select_lane(int lane);
 // cudaMalloc that raises errc::out_of_memory (naming `what` and the size)
-// when the device has no room, errc::device on other failures.
+// when the device has no room or the allocation would pass the device's
+// memory cap (gpu_set_memory_cap), errc::device on other failures. Every
+// device allocation of the kernels goes through it, and every free through
+// scratch_free, so that the device's count (lib/backend/device_ledger.hpp)
+// stays exact.
 void* scratch_malloc(size_t bytes, const char* what);
+// cudaFree of the calling thread's device, the bytes given back to its count.
+cudaError_t scratch_free(void* p);
+// cudaMemGetInfo seen through the device's memory cap (free ≤ cap − counted).
+cudaError_t mem_get_info(size_t* free_bytes, size_t* total_bytes);
 // Grows slot s to at least `bytes` (contents are lost when it grows).
 void* ctx_slot(int s, size_t bytes);
 // Frees the caches of c (its mu held by the caller).
@@ -194,7 +202,7 @@ struct cuda_be {
     size_t max_entries() const
     {
         size_t free_b = 0, total_b = 0;
-        if (cudaMemGetInfo(&free_b, &total_b) != cudaSuccess) return size_t{1} << 26;
+        if (mem_get_info(&free_b, &total_b) != cudaSuccess) return size_t{1} << 26;
         size_t cap = free_b / 4 / 16;
         const size_t room = free_b / 4 * 3, knee = size_t{1} << 24;
         const size_t fit = room <= 72 * knee ? room / 72 : (room - 48 * knee) / 24;

@@ -18,15 +18,7 @@ namespace {
 
 void* checked_malloc(size_t bytes, const char* what)
 {
-    void* p = nullptr;
-    const cudaError_t e = cudaMalloc(&p, bytes);
-    if (e != cudaSuccess) {
-        cudaGetLastError();
-        throw error(e == cudaErrorMemoryAllocation ? errc::out_of_memory : errc::device,
-                    std::string("gpu setup: cudaMalloc of ") + std::to_string(bytes) + " bytes for " + what +
-                        " failed: " + cudaGetErrorString(e));
-    }
-    return p;
+    return scratch_malloc(bytes, (std::string("gpu setup: ") + what).c_str());
 }
 
 } // namespace
@@ -49,7 +41,7 @@ struct cuzk::bridge::fixed_base_handle {
     {
         for (void** p : {&scalars, &xz, &aff})
             if (*p) {
-                cudaFree(*p);
+                dev::scratch_free(*p);
                 *p = nullptr;
             }
         cap = 0;
@@ -90,7 +82,7 @@ fb_handle* create(const HostAff* table, unsigned w, unsigned windows, bool g2)
         CUZK_CUDA_CHECK(cudaMemcpyAsync(h->table, table, h->table_bytes, cudaMemcpyHostToDevice, c.stream));
         CUZK_CUDA_CHECK(cudaStreamSynchronize(c.stream));
     } catch (...) {
-        if (h->table) cudaFree(h->table);
+        if (h->table) scratch_free(h->table);
         delete h;
         throw;
     }
@@ -167,7 +159,7 @@ void table_destroy(bridge::fixed_base_table h) noexcept
         std::lock_guard<std::recursive_mutex> lk(c.mu);
         cudaStreamSynchronize(c.stream);
         h->free_chunks();
-        if (h->table) cudaFree(h->table);
+        if (h->table) scratch_free(h->table);
     } catch (...) {
     }
     delete h;

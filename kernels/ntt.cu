@@ -54,7 +54,7 @@ void ntt_on(Fr* data, unsigned log_n, unsigned field_tag, root_convention conv, 
     auto& tw = c.twiddles[{log_n, unsigned(conv) | field_tag << 8}];
     if (!tw.p) {
         tw.bytes = ntt_twiddle_count(log_n) * sizeof(dfr);
-        CUZK_CUDA_CHECK(cudaMalloc(&tw.p, tw.bytes));
+        tw.p = scratch_malloc(tw.bytes, "NTT twiddles");
         ntt_build_twiddles(be, static_cast<dfr*>(tw.p), log_n, dfr::from_host(omega), tables);
     }
     ntt_scaling_t<dfr> sc;

@@ -37,13 +37,12 @@ poseidon_dconsts device_constants(const poseidon_bridge::constants& h)
         packed.insert(packed.end(), h.mds, h.mds + n_mat);
         packed.insert(packed.end(), h.pre_sparse, h.pre_sparse + n_mat);
         packed.insert(packed.end(), h.sparse, h.sparse + n_sparse);
-        void* p = nullptr;
-        CUZK_CUDA_CHECK(cudaMalloc(&p, packed.size() * sizeof(fr)));
+        void* p = scratch_malloc(packed.size() * sizeof(fr), "Poseidon constants");
         const cudaError_t e =
             cudaMemcpyAsync(p, packed.data(), packed.size() * sizeof(fr), cudaMemcpyHostToDevice, ctx().stream);
         const cudaError_t s = e == cudaSuccess ? cudaStreamSynchronize(ctx().stream) : e;
         if (s != cudaSuccess) {
-            cudaFree(p);
+            scratch_free(p);
             CUZK_CUDA_CHECK(s);
         }
         d = static_cast<dfr*>(p);

@@ -235,7 +235,7 @@ void mem_info(size_t* free_bytes, size_t* total_bytes)
     context& c = ctx();
     std::lock_guard<std::recursive_mutex> lk(c.mu);
     size_t f = 0, t = 0;
-    CUZK_CUDA_CHECK(cudaMemGetInfo(&f, &t));
+    CUZK_CUDA_CHECK(mem_get_info(&f, &t));
     if (free_bytes) *free_bytes = f;
     if (total_bytes) *total_bytes = t;
 }

@@ -15,7 +15,7 @@ void* sort_temp(context& c, size_t bytes)
     if (c.sort_temp_bytes < bytes) {
         if (c.sort_temp) {
             CUZK_CUDA_CHECK(cudaStreamSynchronize(c.stream));
-            CUZK_CUDA_CHECK(cudaFree(c.sort_temp));
+            CUZK_CUDA_CHECK(scratch_free(c.sort_temp));
             c.sort_temp = nullptr;
             c.sort_temp_bytes = 0;
         }

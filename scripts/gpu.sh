@@ -43,6 +43,10 @@
 #              process's peak anonymous and file-backed memory;
 #              with CUZK_PARAMS_COMPARE=1 the same C2 again with
 #              the points decoded on the host (--host-decode)
+#   cards      the 32 GiB C2 (3 proofs at once, from a .params  cards.txt, cards-rss.txt,
+#              key written once) under each device memory       cards-BUDGET.csv
+#              budget of CUZK_CARDS: the cards storage
+#              providers own, modelled on this one
 #   scaling    the 32 GiB-shaped C2 on the first GPU, then on   scaling.txt, scaling-1.csv,
 #              every GPU, back to back (3 proofs each with one  scaling-N.csv
 #              key; the last two timed): seconds per proof,
@@ -89,7 +93,7 @@ if [[ ${1:-} == --fetch-deps ]]; then
   mkdir -p "$root/.deps" && cd "$root/.deps" && apt-get download "${pkgs[@]}" && ls -l
   exit
 fi
-all_steps="build tests bench kernels partition register porep porep32 post32 update32 params32 scaling seal512 bn254 profile"
+all_steps="build tests bench kernels partition register porep porep32 post32 update32 params32 cards scaling seal512 bn254 profile"
 [[ $# -ge 1 ]] || { echo "usage: scripts/gpu.sh OUT [${all_steps// /|}]..." >&2; exit 2; }
 out=$1; shift
 steps=${*:-build tests bench porep}
@@ -237,6 +241,34 @@ step_params32() {
   fi
   local rc=$?
   rm -rf "$w"
+  return $rc
+}
+# The cards storage providers own: a 32 GiB development key written once as
+# .params (kept in /tmp/cuzk-gpu/cards for the next run on the same machine),
+# then, per device memory budget in CUZK_CARDS (default "0 80G 48G 32G 24G
+# 16G"; 0 = none), C2 of CUZK_C2_REPEAT proofs (default 3) submitted at once
+# from that file, each verified by the engine, the last by `porep verify`;
+# CUZK_CARDS_BATCH passes --batch (1: one partition at a time, the old
+# streamed path). The waterfall's summary gives device busy and bus traffic;
+# cards-rss.txt the peak host memory of each run. A budget the model refuses
+# is a result too (the message names the figures).
+step_cards() {
+  local w=/tmp/cuzk-gpu/cards b rc=0
+  need "$bin" && mkdir -p "$w" || return 1
+  [[ -f $w/c1.json ]] || "$bin" porep c1 --synthetic --sector-size 32GiB --out "$w/c1.json" || return 1
+  [[ -f $w/key.params ]] || "$bin" porep setup --sector-size 32GiB --out "$w/key.params" --vk "$w/key.vk" || return 1
+  for b in ${CUZK_CARDS:-0 80G 48G 32G 24G 16G}; do
+    echo "== device memory budget $b"
+    rm -f "$w/proof.bin"
+    if peak_rss "$out/cards-rss.txt" "$bin" porep c2 "$w/c1.json" --params "$w/key.params" --out "$w/proof.bin" \
+         --synth-workers "${CUZK_SYNTH_WORKERS:-2}" --repeat "${CUZK_C2_REPEAT:-3}" --concurrent \
+         ${CUZK_CARDS_BATCH:+--batch "$CUZK_CARDS_BATCH"} $([[ $b != 0 ]] && echo --device-memory-budget "$b") \
+         --timeline "$out/cards-$b.csv" --waterfall; then
+      "$bin" porep verify --vk "$w/key.vk" --proof "$w/proof.bin" --c1 "$w/c1.json" || rc=1
+    else
+      echo "(budget $b: c2 failed or was refused)"
+    fi
+  done
   return $rc
 }
 # One C2 run of the synthetic 32 GiB C1 on the devices $2 (a CUDA list),

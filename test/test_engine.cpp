@@ -1545,6 +1545,77 @@ TEST_CASE("engine: backend cuda proves every partition form, device spans on the
     CHECK(an.source == timeline::busy_source::device_spans);
 }
 
+TEST_CASE("engine: a streamed key's partitions proved in batches on the cuda backend", "[engine][gpu]")
+{
+    std::string why;
+    if (!cuda_available(&why)) {
+        WARN("skipped: " << why);
+        std::printf("SKIPPED: %s\n", why.c_str());
+        return;
+    }
+    const test_key k(test::test_seed() + 56, 2, 300);
+    test_recorder rec;
+    pipeline::engine_config cfg;
+    cfg.backend = pipeline::engine_backend::cuda;
+    cfg.synth_workers = 2;
+    cfg.workers_per_device = 2;
+    cfg.max_batch = 3;
+    cfg.device_memory_budget = uint64_t{4} << 30;   // every allocation counted against it
+    cfg.sink = &rec;
+    std::vector<pipeline::job_handle> hs;
+    std::vector<std::vector<uint64_t>> values;
+    {
+        pipeline::engine eng(cfg);
+        pipeline::key_options ko{"streamed", 0};
+        ko.force_streaming = true;
+        const auto key = eng.add_key(k.pk, k.pce, ko);
+        REQUIRE(eng.placement(key) == pipeline::engine::key_placement::streamed);
+        CHECK(eng.batch(key) == 3);
+        REQUIRE(eng.plans(key).size() == 1);
+        CHECK(eng.plans(key)[0].batch == 3);
+        CHECK(eng.plans(key)[0].total() <= cfg.device_memory_budget);
+        for (int j = 0; j < 6; ++j) {
+            std::vector<pipeline::partition> parts;
+            std::vector<uint64_t> v;
+            for (int p = 0; p < 4; ++p) {
+                v.push_back(uint64_t(j * 10 + p));
+                const part_kind kind = j == 4 && p == 2 ? part_kind::unsatisfied
+                                                        : (p % 2 ? part_kind::witness : part_kind::circuit);
+                parts.push_back(make_partition(k, kind, v.back()));
+            }
+            values.push_back(v);
+            hs.push_back(eng.submit({key, std::move(parts), 0, "b" + std::to_string(j)}));
+        }
+        for (auto& h : hs) REQUIRE(h.wait_for(300s));
+        const auto st = eng.stats();
+        CHECK(st.device_memory_high_water.at(0) > 0);
+        CHECK(st.device_memory_high_water.at(0) <= cfg.device_memory_budget);
+    }
+    for (size_t j = 0; j < hs.size(); ++j) {
+        const auto& r = hs[j].result();
+        INFO("job " << j << ": " << r.message);
+        if (j == 4) {   // its bad partition fails it alone (the batch is proved again one by one)
+            REQUIRE(r.status == job_status::failed);
+            CHECK(r.failed_partition == 2);
+            continue;
+        }
+        REQUIRE(r.status == job_status::completed);
+        CHECK(verify_result(k, r, values[j]));
+    }
+    const auto ev = rec.take();
+    check_timeline(ev);
+    // Calls of more than one partition happened (GPU_PICKUP events share the call's number).
+    std::map<std::string, int> per_call;
+    for (const auto& e : ev)
+        if (e.name == "GPU_PICKUP")
+            for (const auto& [name, value] : e.details)
+                if (name == "call") ++per_call[value];
+    int largest = 0;
+    for (const auto& [c, n] : per_call) largest = std::max(largest, n);
+    CHECK(largest >= 2);
+    CHECK(largest <= 3);
+}
+
 // ---- injected faults ------------------------------------------------------------------------
 
 #include "cuzk/backend/fault.hpp"

@@ -578,6 +578,104 @@ TEST_CASE("gpu prover: streamed keys give the same sums", "[gpu]")
     }
 }
 
+TEST_CASE("gpu prover: a batch of partitions equals each partition proved alone", "[gpu]")
+{
+    GPU_OR_SKIP();
+    std::mt19937_64 rng(test::test_seed() + 31);
+    for (const auto& [ni, nc] : std::vector<std::pair<size_t, size_t>>{{2, 29}, {3, 4093}}) {
+        const fixture f(rng(), ni, nc);
+        INFO("inputs " << ni << ", constraints " << nc);
+        // Streamed with chunks of 7 (or 331) G2 points: many chunks, each serving every partition.
+        const gpu_key key(f.pk, f.density, f.pce, {0, true, nc < 2000 ? size_t(7) : size_t(331)});
+        REQUIRE_FALSE(key.resident());
+        CHECK(key.batch_slot_bytes() == (f.pk->num_inputs + f.pk->num_aux + f.pk->domain_size) * sizeof(fr));
+        for (size_t parts : {size_t(2), size_t(3)}) {
+            INFO(parts << " partitions");
+            std::vector<groth16::assignment> ws;
+            std::vector<groth16::prove_sums> want;
+            for (size_t p = 0; p < parts; ++p) {
+                ws.push_back(groth16::synthesize_witness(f.circuit(rng(), p == 1 ? 0.3 : 0.9)));
+                want.push_back(cpu_sums(f, f.evaluate(ws.back()), ws.back()));
+            }
+            gpu_packed_witness packed;   // the second partition comes packed and staged
+            packed.pack(ws[1].aux);
+            packed.stage(key);
+            std::vector<recording_observer> obs(parts);
+            std::vector<gpu_batch_part> bp;
+            for (size_t p = 0; p < parts; ++p)
+                bp.push_back(p == 1 ? gpu_batch_part{ws[p].inputs, {}, &packed, &obs[p]}
+                                    : gpu_batch_part{ws[p].inputs, ws[p].aux, nullptr, &obs[p]});
+            const auto got = gpu_prove_start_witness_batch(key, bp);
+            REQUIRE(got.size() == parts);
+            for (size_t p = 0; p < parts; ++p) {
+                INFO("partition " << p);
+                check_sums(got[p], want[p]);
+                std::set<std::string> steps;
+                for (const auto& sp : obs[p].spans) steps.insert(sp.step + ":" + sp.query);
+                for (const char* s : {"H2D:", "PCE_EVAL:", "NTT:", "MSM_H:h", "MSM_L:l", "MSM_A:a", "MSM_B1:b1", "MSM_B2:b2"})
+                    CHECK(steps.count(s) == 1);
+            }
+        }
+        // A resident key takes the same call (one partition after the other).
+        const gpu_key resident(f.pk, f.density, f.pce);
+        const auto w0 = groth16::synthesize_witness(f.circuit(rng(), 0.9));
+        const auto w1 = groth16::synthesize_witness(f.circuit(rng(), 0.5));
+        const std::vector<gpu_batch_part> two{{w0.inputs, w0.aux, nullptr, nullptr}, {w1.inputs, w1.aux, nullptr, nullptr}};
+        const auto r = gpu_prove_start_witness_batch(resident, two);
+        check_sums(r[0], cpu_sums(f, f.evaluate(w0), w0));
+        check_sums(r[1], cpu_sums(f, f.evaluate(w1), w1));
+        // A partition of the wrong size is refused, naming it.
+        std::vector<fr> short_aux(w1.aux.begin(), w1.aux.end() - 1);
+        const std::vector<gpu_batch_part> bad{{w0.inputs, w0.aux, nullptr, nullptr}, {w1.inputs, short_aux, nullptr, nullptr}};
+        std::string what;
+        CHECK(code_of([&] { gpu_prove_start_witness_batch(key, bad); }, &what) == errc::invalid_argument);
+        CHECK(what.find("partition 1") != std::string::npos);
+    }
+}
+
+TEST_CASE("gpu prover: an unsatisfied partition fails the batch with errc::unsatisfied", "[gpu]")
+{
+    GPU_OR_SKIP();
+    std::mt19937_64 rng(test::test_seed() + 32);
+    const fixture f(rng(), 2, 1021);
+    const gpu_key key(f.pk, f.density, f.pce, {0, true, 64});
+    const auto good = groth16::synthesize_witness(f.circuit(rng(), 0.9));
+    auto bad_c = f.circuit(rng(), 0.9);
+    bad_c.break_at = 17;
+    const auto bad = groth16::synthesize_witness(bad_c);
+    const std::vector<gpu_batch_part> bp{{good.inputs, good.aux, nullptr, nullptr}, {bad.inputs, bad.aux, nullptr, nullptr}};
+    CHECK(code_of([&] { gpu_prove_start_witness_batch(key, bp); }) == errc::unsatisfied);
+    const std::vector<gpu_batch_part> ok{{good.inputs, good.aux, nullptr, nullptr}, {good.inputs, good.aux, nullptr, nullptr}};
+    const auto r = gpu_prove_start_witness_batch(key, ok);
+    check_sums(r[1], cpu_sums(f, f.evaluate(good), good));
+}
+
+TEST_CASE("gpu memory cap: allocations past it are refused, the high-water mark is measured", "[gpu]")
+{
+    GPU_OR_SKIP();
+    const int dev = cuda_current_device();
+    struct uncap {
+        int d;
+        ~uncap() { gpu_set_memory_cap(d, 0); }
+    } restore{dev};
+    const gpu_memory_use before = gpu_memory_use_of(dev);
+    gpu_reset_memory_peak(dev);
+    {
+        gpu_buffer a(uint64_t{64} << 20);
+        CHECK(gpu_memory_use_of(dev).used == before.used + (uint64_t{64} << 20));
+    }
+    CHECK(gpu_memory_use_of(dev).used == before.used);
+    CHECK(gpu_memory_use_of(dev).peak >= before.used + (uint64_t{64} << 20));
+    gpu_set_memory_cap(dev, before.used + (uint64_t{100} << 20));
+    CHECK(gpu_memory().free <= uint64_t{100} << 20);
+    CHECK(gpu_memory().total == before.used + (uint64_t{100} << 20));
+    std::string what;
+    CHECK(code_of([&] { gpu_buffer b(uint64_t{128} << 20); }, &what) == errc::out_of_memory);
+    CHECK(what.find("memory cap") != std::string::npos);
+    gpu_buffer c(uint64_t{32} << 20);   // within the cap
+    CHECK(gpu_memory_use_of(dev).used <= gpu_memory_use_of(dev).cap);
+}
+
 TEST_CASE("gpu prover: a streamed key whose proves cannot fit the device is refused with the figures", "[gpu]")
 {
     GPU_OR_SKIP();

@@ -82,6 +82,7 @@ constexpr flag_spec bench_flags[] = {
     {"--verify", nullptr, "the engine verifies every proof as it ends (the default)"},
     {"--no-verify", nullptr, "no engine self-verify"},
     {"--mem-budget", "SIZE", "host memory budget for partitions in flight, e.g. 512MiB, 2G (default unlimited)"},
+    {"--batch", "N", "GPU, a key streamed from host memory: at most N partitions proved together, each chunk of points copied once for all (default: as the device's plan fits; 1: one at a time)"},
     {"--device-memory-budget", "SIZE", "device memory budget: resident keys and prove scratch (default unlimited)"},
     {"--timeline", "FILE", "write the timeline: CSV lines, or Chrome trace JSON when FILE ends in .json"},
     {"--waterfall", nullptr, "print the waterfall and its summary instead of the short figures"},
@@ -116,6 +117,7 @@ void parse_engine(const options& o, pipeline::engine_config& ec)
     ec.lookahead = count_flag(o, "--lookahead", nullptr, 1, 2);
     ec.workers_per_device = count_flag(o, "--gpu-workers", nullptr, 1, 2);
     ec.partitions_per_call = count_flag(o, "--partitions-per-call", nullptr, 1, 1);
+    ec.max_batch = count_flag(o, "--batch", nullptr, 1, 0);
     ec.device_threads = count_flag(o, "--device-threads", nullptr, 0, 0);
     ec.tail_threads = count_flag(o, "--tail-threads", nullptr, 0, 1);
     if (o.has("--verify") && o.has("--no-verify")) throw usage_error("give --verify or --no-verify, not both");

@@ -30,6 +30,7 @@ pipeline::engine_config proof_engine(const options& o, bool gpu, unsigned partit
     ec.device_threads = threads;
     if (o.has("--device-memory-budget"))
         ec.device_memory_budget = parse_size("--device-memory-budget", o.get("--device-memory-budget"));
+    if (o.has("--batch")) ec.max_batch = unsigned(o.get_u64("--batch", 1, 1024));
     return ec;
 }
 
@@ -76,13 +77,31 @@ pipeline::engine::key_placement report_key(const char* who, const pipeline::engi
     } else {
         std::fprintf(stderr, "%s: key registered on the devices in %.1f s\n", who, seconds);
     }
+    const unsigned batch = eng.batch(key);
+    const std::string streamed =
+        batch > 1 ? fmt::format("streamed: the devices cannot hold its points beside a prove, so they are copied from "
+                                "host memory once for each batch of up to {} partitions",
+                                batch)
+                  : std::string("streamed: the devices cannot hold its points beside a prove, so they are copied "
+                                "from host memory at every prove (slower)");
     std::fprintf(stderr, "%s: key %s (%.1f GB on each device)\n", who,
-                 placement == pipeline::engine::key_placement::resident
-                     ? "resident on the devices"
-                     : "streamed: the devices cannot hold its points beside a prove, so they are copied from "
-                       "host memory at every prove (slower)",
+                 placement == pipeline::engine::key_placement::resident ? "resident on the devices" : streamed.c_str(),
                  eng.resident_bytes(key) / 1e9);
+    const std::vector<gpu_plan> plans = eng.plans(key);
+    for (size_t d = 0; d < plans.size(); ++d)
+        std::fprintf(stderr, "%s: device %zu plan: %s\n", who, d, plans[d].summary().c_str());
     return placement;
+}
+
+void report_device_memory(const char* who, const pipeline::engine& eng)
+{
+    if (eng.config().backend != pipeline::engine_backend::cuda) return;
+    const pipeline::engine_stats st = eng.stats();
+    const uint64_t budget = eng.config().device_memory_budget;
+    for (size_t d = 0; d < st.device_memory_high_water.size(); ++d)
+        std::fprintf(stderr, "%s: device %zu held at most %.2f GB of device memory%s\n", who, d,
+                     st.device_memory_high_water[d] / 1e9,
+                     budget ? fmt::format(" (budget {:.2f} GB)", budget / 1e9).c_str() : "");
 }
 
 void write_timeline(const std::string& path, const std::vector<timeline::event>& events)

@@ -21,6 +21,10 @@ namespace cuzk::cli {
 pipeline::engine::key_placement report_key(const char* who, const pipeline::engine& eng, pipeline::key_id key,
                                            bool mapped, double seconds);
 
+// Prints on stderr, after `who`, the most device memory the engine held on
+// each device (its high-water mark) against the budget, when it ran on GPUs.
+void report_device_memory(const char* who, const pipeline::engine& eng);
+
 // The run's timeline as CSV, or as a Chrome trace when the name ends in .json.
 void write_timeline(const std::string& path, const std::vector<timeline::event>& events);
 

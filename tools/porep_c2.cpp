@@ -259,6 +259,9 @@ int porep_c2(const options& o)
     // Each synthesis runs the circuit's parallel witness on its share of the cores.
     ec.synth_threads = std::max(1u, resolve_threads(threads) / ec.synth_workers);
     ec.sink = &sinks;
+    if (o.has("--device-memory-budget"))
+        ec.device_memory_budget = parse_size("--device-memory-budget", o.get("--device-memory-budget"));
+    ec.max_batch = unsigned(o.get_u64_or("--batch", 1, 1024, 0));
     pipeline::engine eng(ec);
     auto t_add = steady::now();
     pipeline::key_options ko{"porep"};
@@ -273,6 +276,10 @@ int porep_c2(const options& o)
     const std::vector<timeline::event> events = rec.events();
     if (o.has("--timeline")) write_timeline(o.get("--timeline"), events);
     if (o.has("--waterfall")) std::fputs(timeline::render_text(timeline::analyse(events)).c_str(), stderr);
+    report_device_memory("cuzk porep c2", eng);
+    if (const uint64_t sb = eng.streamed_bytes(key))
+        std::fprintf(stderr, "cuzk porep c2: the key's points crossed the bus %.1f GB (%.1f GB per proof)\n", sb / 1e9,
+                     sb / 1e9 / repeat);
     json result = json::object({{"proof", json::string(o.get("--out"))},
                                 {"bytes", json::number(uint64_t(runs.out.proof.size()))},
                                 {"partitions", json::number(uint64_t(c1.partitions.size()))},

@@ -157,6 +157,12 @@ inline constexpr flag_spec c2_flags[] = {
     {"--h-copies-gb", "G",
      "GPU: up to G GiB of device memory per device for shifted copies of the H query, which shorten MSM_H "
      "(default 0: none)"},
+    {"--device-memory-budget", "SIZE",
+     "GPU: the most device memory the engine may hold on each device, every allocation counted, e.g. 16G to "
+     "prove as a 16 GB card would (default: all of it)"},
+    {"--batch", "N",
+     "GPU, a key streamed from host memory: at most N partitions proved together, each chunk of points "
+     "copied once for all of them (default: as many as the device's plan fits; 1: one at a time)"},
     {"--timeline", "FILE", "write the run's timeline (CSV, or a Chrome trace for *.json)"},
     {"--waterfall", nullptr, "print the waterfall and timeline summary on stderr"},
     flag::threads,

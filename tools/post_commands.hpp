@@ -69,6 +69,7 @@ inline constexpr flag_spec prove_flags[] = {
     {"--backend", "auto|cpu|cuda", "where to prove (default auto: the GPU when present)"},
     {"--devices", "LIST", "CUDA devices to prove on, e.g. 0,2 (default: every visible GPU)"},
     {"--cpu-devices", "N", "devices the CPU prover models (default 1)"},
+    {"--batch", "N", "GPU, a key streamed from host memory: at most N partitions proved together, each chunk of points copied once for all (default: as the device's plan fits; 1: one at a time)"},
     {"--device-memory-budget", "SIZE", "device memory for resident keys and prove scratch, e.g. 80G (default: all; "
                                        "a key is kept resident when its points fit the budget)"},
     flag::threads,

@@ -29,6 +29,13 @@ namespace db = decode_bridge;
 
 namespace {
 
+// The key's sizes for the device memory model (device_plan.hpp).
+gpu_key_shape shape_of(const gpu_key::impl& k)
+{
+    return {uint64_t(k.n), uint64_t(k.ni), uint64_t(k.na), uint64_t(k.na_pts), uint64_t(k.nb_pts),
+            k.dpce ? k.dpce->device_bytes() : 0};
+}
+
 // ---- scratch estimate --------------------------------------------------------------------
 // An estimate from the sizes, meant as an upper bound of what one prove
 // allocates on the device beside the key:
@@ -456,12 +463,9 @@ uint64_t stream_chunk_bytes(const gpu_key::impl& k, const gpu_key_options& opt)
 {
     if (opt.stream_chunk_points)
         return std::max<uint64_t>(bytes_of<g2_affine>(opt.stream_chunk_points), sizeof(g2_affine));
-    const uint64_t largest = std::max<uint64_t>(
-        {bytes_of<g1_affine>(std::max({k.h.size(), k.l.size(), k.a.size(), k.b1.size()})),
-         bytes_of<g2_affine>(k.b2.size()), sizeof(g2_affine)});
     size_t free_b = 0, total_b = 0;
     pb::mem_info(&free_b, &total_b);
-    return std::min(largest, std::max<uint64_t>(free_b / 32, uint64_t{128} << 20));
+    return gpu_stream_chunk_bytes(shape_of(k), free_b);
 }
 
 // A streamed key on a device too small for any prove of it: refused here,
@@ -636,6 +640,7 @@ const groth16::query_density& gpu_key::density() const noexcept { return p_->den
 bool gpu_key::has_pce() const noexcept { return p_->has_user_pce; }
 bool gpu_key::resident() const noexcept { return p_->resident; }
 uint64_t gpu_key::chunk_bytes() const noexcept { return p_->resident ? 0 : p_->chunk_bytes; }
+uint64_t gpu_key::streamed_bytes() const noexcept { return p_->streamed_bytes.load(); }
 bool gpu_key::overlaps() const noexcept { return p_->overlaps(); }
 void gpu_key::set_overlap(bool on) noexcept { p_->overlap = on; }
 int gpu_key::device() const noexcept { return p_->device; }
@@ -659,6 +664,34 @@ gpu_msm_table_plan gpu_key::set_h_copies(uint64_t budget)
     return h_copies();
 }
 uint64_t gpu_key::prove_scratch_bytes() const noexcept { return estimate_scratch(*p_); }
+uint64_t gpu_key::batch_slot_bytes() const noexcept
+{
+    return (uint64_t(p_->ni) + p_->na + p_->n) * sizeof(fr);
+}
+gpu_key_shape gpu_key::shape() const noexcept { return shape_of(*p_); }
+gpu_plan gpu_key::plan(uint64_t device_bytes) const
+{
+    const impl& k = *p_;
+    if (device_bytes == 0) {
+        const cuda_device_scope on(k.device);
+        size_t free_b = 0, total_b = 0;
+        pb::mem_info(&free_b, &total_b);
+        device_bytes = std::min<uint64_t>(total_b, uint64_t(free_b) + this->device_bytes());
+    }
+    if (!k.resident) {   // batches need the PCE's bellperson prove
+        gpu_plan p = plan_gpu_key_streamed(shape_of(k), device_bytes, k.chunk_bytes);
+        if (k.snarkjs || !k.has_user_pce) p.batch = 1;
+        return p;
+    }
+    // Resident: as made, one partition at a time, the key's own MSM estimate as room.
+    const uint64_t fixed = gpu_prove_fixed_bytes(shape_of(k)), est = estimate_scratch(k);
+    gpu_plan p = plan_gpu_key(shape_of(k), device_bytes, 1, est > fixed ? est - fixed : 1);
+    p.fits = p.resident = true;
+    p.batch = 1;
+    p.chunk = 0;
+    p.one_prove = fixed;
+    return p;
+}
 gpu_key_timings gpu_key::timings() const noexcept { return p_->timings; }
 uint64_t gpu_key::host_bytes() const noexcept
 {
@@ -708,6 +741,7 @@ const groth16::query_density& gpu_key::density() const noexcept { return p_->den
 bool gpu_key::has_pce() const noexcept { return false; }
 bool gpu_key::resident() const noexcept { return false; }
 uint64_t gpu_key::chunk_bytes() const noexcept { return 0; }
+uint64_t gpu_key::streamed_bytes() const noexcept { return 0; }
 bool gpu_key::overlaps() const noexcept { return false; }
 void gpu_key::set_overlap(bool) noexcept {}
 int gpu_key::device() const noexcept { return 0; }
@@ -715,6 +749,9 @@ uint64_t gpu_key::device_bytes() const noexcept { return 0; }
 gpu_msm_table_plan gpu_key::h_copies() const noexcept { return {}; }
 gpu_msm_table_plan gpu_key::set_h_copies(uint64_t) { return {}; }
 uint64_t gpu_key::prove_scratch_bytes() const noexcept { return 0; }
+uint64_t gpu_key::batch_slot_bytes() const noexcept { return 0; }
+gpu_key_shape gpu_key::shape() const noexcept { return {}; }
+gpu_plan gpu_key::plan(uint64_t) const { return {}; }
 uint64_t gpu_key::host_bytes() const noexcept { return 0; }
 gpu_key_timings gpu_key::timings() const noexcept { return {}; }
 

@@ -125,6 +125,7 @@ struct gpu_key::impl {
     bool proved = false;             // a prove has run: its scratch is held by the key and the backend's caches
     gpu_buffer idx_a, idx_b;   // unified variable index of each A / B point (bellperson)
     uint64_t chunk_bytes = 0;   // streamed keys: bytes of each chunk buffer (G1 and G2 chunks fill it)
+    std::atomic<uint64_t> streamed_bytes{0};   // points copied to the device by proves so far
     gpu_key_timings timings;    // of the construction
 
     // Per-prove scratch, grown on demand and kept (bounded by the key's sizes).
@@ -134,6 +135,11 @@ struct gpu_key::impl {
     bridge::stream copy_stream = nullptr;
     bridge::event chunk_ev[2] = {nullptr, nullptr};
     std::vector<bridge::event> events;   // timing and ordering events, reused
+    // A batch's further partitions (gpu_prove_start_witness_batch): the
+    // witness of partition p > 0 in batch_w[p − 1], the h of every partition
+    // but the last in batch_h[p], each partition's timing events.
+    std::vector<gpu_buffer> batch_w, batch_h;
+    std::vector<std::vector<bridge::event>> batch_events;
     // Witness MSMs on the second lane (resident keys; see gpu_key_options).
     std::atomic<bool> overlap{true};
     std::atomic<bool> overlap_oom{false};   // an overlapped prove ran out of device memory: serial since
@@ -146,6 +152,8 @@ struct gpu_key::impl {
     {
         pb::drain(copy_stream);
         for (bridge::event e : events) pb::event_destroy(e);
+        for (const auto& pool : batch_events)
+            for (bridge::event e : pool) pb::event_destroy(e);
         for (bridge::event e : chunk_ev) pb::event_destroy(e);
         pb::stream_destroy(copy_stream);
     }

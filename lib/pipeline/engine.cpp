@@ -98,6 +98,19 @@ std::vector<int> resolve_devices(const engine_config& cfg)
     return out;
 }
 
+// cuda: the device memory budget becomes each device's memory cap (every
+// allocation counted, cuda.hpp), and the high-water marks start from here.
+void cap_devices(detail::engine_core& c)
+{
+    for (int n : c.numbers) {
+        if (c.cfg.device_memory_budget != 0) {
+            c.caps_set.emplace_back(n, gpu_memory_use_of(n).cap);
+            gpu_set_memory_cap(n, c.cfg.device_memory_budget);
+        }
+        gpu_reset_memory_peak(n);
+    }
+}
+
 } // namespace
 
 engine::engine(const engine_config& cfg) : cfg_(cfg)
@@ -112,6 +125,7 @@ engine::engine(const engine_config& cfg) : cfg_(cfg)
     auto p = std::make_shared<detail::engine_core>();
     p->cfg = cfg;
     p->numbers = resolve_devices(cfg);
+    p->lookahead_cap = cfg.lookahead;
     const size_t n_dev = p->numbers.size();
     cfg_.devices = p->cfg.devices = unsigned(n_dev);
     cfg_.cuda_devices = p->cfg.cuda_devices = cfg.backend == engine_backend::cuda ? p->numbers : std::vector<int>{};
@@ -137,6 +151,7 @@ engine::engine(const engine_config& cfg) : cfg_(cfg)
         p->peak = p->resident_host;
     }
     for (size_t d = 0; d < n_dev; ++d) p->device_locks.push_back(std::make_unique<detail::fifo_mutex>());
+    if (cfg.backend == engine_backend::cuda) cap_devices(*p);
     p_ = std::move(p);
     // Worker numbers: synthesis, then prove workers (device-major), then tails.
     try {
@@ -156,6 +171,7 @@ engine::engine(const engine_config& cfg) : cfg_(cfg)
         p_->cv_tail.notify_all();
         p_->cv_devmem.notify_all();
         for (auto& t : p_->threads) t.join();
+        for (const auto& [n, cap] : p_->caps_set) gpu_set_memory_cap(n, cap);
         throw;
     }
 }
@@ -175,6 +191,7 @@ engine::~engine()
     std::sort(pending.begin(), pending.end(), [](const auto& x, const auto& y) { return x->seq < y->seq; });
     for (auto& j : pending) p_->finish(j, job_status::cancelled, fmt::format("job {}: engine shut down", j->id), errc::cancelled, -1);
     for (auto& t : p_->threads) t.join();
+    for (const auto& [n, cap] : p_->caps_set) gpu_set_memory_cap(n, cap);
     {
         std::lock_guard lk(p_->mu);
         p_->lookahead.clear();
@@ -319,6 +336,10 @@ engine_stats engine::stats() const
     s.lookahead_queued = p_->lookahead.size();
     s.device_memory_reserved = p_->dev_reserved;
     s.device_memory_peak = p_->dev_peak;
+    s.device_memory_high_water = p_->dev_peak;
+    if (p_->cfg.backend == engine_backend::cuda)
+        for (size_t d = 0; d < p_->numbers.size(); ++d)
+            s.device_memory_high_water[d] = gpu_memory_use_of(p_->numbers[d]).peak;
     s.uptime_ns = p_->now_ns();
     return s;
 }

@@ -13,6 +13,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <deque>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -48,7 +49,13 @@ struct key_entry {
     groth16::query_density density;
     groth16::prepared_verifying_key pvk;
     uint64_t partition_bytes = 0;
-    uint64_t device_bytes = 0;     // device memory per device part
+    uint64_t device_bytes = 0;     // device memory per device call (a batch's when the key batches)
+    // cuda, streamed bellperson keys with a PCE: the partitions one device
+    // call proves together (gpu_prove_start_witness_batch), from the key's
+    // plan on every device (device_plan.hpp) and engine_config::max_batch;
+    // 1 = one at a time. batch_slot: device bytes of each partition after the first.
+    unsigned batch = 1;
+    uint64_t batch_slot = 0;
     uint64_t resident_bytes = 0;   // device memory the key holds (cuda: its gpu_key), per device
     uint64_t host_bytes = 0;       // host memory counted for the key in the host budget
     bool snarkjs = false;          // pk->conv == snarkjs (always for BN254 keys)
@@ -190,6 +197,7 @@ struct engine_core {
     }
     std::map<std::pair<int64_t, uint64_t>, std::shared_ptr<job_state>> dispatch;   // jobs with partitions left
     std::map<order_key, std::unique_ptr<work_item>> lookahead;
+    unsigned lookahead_cap = 1;         // cfg.lookahead, or the largest key batch when larger
     std::set<order_key> slot_waiters;   // synthesised partitions waiting for a lookahead slot
     std::deque<tail_item> tails;
     std::unordered_map<std::string, std::shared_ptr<job_state>> live;
@@ -212,6 +220,7 @@ struct engine_core {
 
     std::vector<std::unique_ptr<detail::fifo_mutex>> device_locks;   // served in arrival order
     std::vector<int> numbers;                  // per device: CUDA device number (cuda) or index (cpu)
+    std::vector<std::pair<int, uint64_t>> caps_set;   // cuda: (device, its cap before) where the budget set one
     std::vector<unsigned> consecutive_errors;  // per device: device errors in a row
     unsigned live_devices = 0;                 // devices not excluded
     std::vector<std::thread> threads;
@@ -427,7 +436,19 @@ struct engine_core {
 
     void prove_loop(int32_t worker, int32_t device);   // a prove worker's thread
     void device_call(std::vector<std::unique_ptr<work_item>>& batch, const key_entry& k, int32_t worker,
-                     int32_t device);
+                     int32_t device, const std::string& call);
+    // A device part's outcome, until it is handed on.
+    struct part_outcome {
+        work_item* it;
+        device_sums sums;
+        std::optional<failure> err;
+        uint64_t gpu_start;
+    };
+    void top_up(std::vector<std::unique_ptr<work_item>>& batch, const key_entry& k, int32_t worker, int32_t device,
+                const std::string& call);
+    bool batch_device_parts(std::vector<std::unique_ptr<work_item>>& batch, size_t first, const key_entry& k,
+                            int32_t worker, int32_t device, uint64_t gpu_start,
+                            const std::function<void(part_outcome)>& done);
     device_sums run_device_part(work_item& it, const key_entry& k, int32_t device, span_observer& obs);
     void hand_on(work_item& it, const device_sums& sums, const std::optional<failure>& err, int32_t worker,
                  int32_t device, uint64_t gpu_start, std::vector<tail_item>& own_tails);

@@ -2,21 +2,23 @@
 // follows it of the same key, up to partitions_per_call), reserves the
 // device's memory, waits its turn at the device lock, runs the device parts
 // and hands each partition on to its CPU tail (engine_core.hpp).
+#include <deque>
+#include <functional>
+
 #include "engine_core.hpp"
 
 namespace cuzk::pipeline::detail {
 
 void engine_core::prove_loop(int32_t worker, int32_t device)
 {
-    const size_t per_call = std::max(1u, cfg.partitions_per_call);
     std::vector<std::unique_ptr<work_item>> batch;
-    batch.reserve(per_call);
     std::unique_lock lk(mu);
     for (;;) {
         cv_prove.wait(lk, [&] { return stopping || counters.device_excluded[size_t(device)] || !lookahead.empty(); });
         if (stopping || counters.device_excluded[size_t(device)]) return;
         // The head of the order, then what follows it while it is of the same key.
         const key_entry* key = lookahead.begin()->second->job->key.get();
+        const size_t per_call = key->batch > 1 ? key->batch : std::max(1u, cfg.partitions_per_call);
         const uint64_t call_no = next_call++;
         const std::string call = cfg.sink ? std::to_string(call_no) : std::string();
         while (batch.size() < per_call && !lookahead.empty() && lookahead.begin()->second->job->key.get() == key) {
@@ -27,7 +29,7 @@ void engine_core::prove_loop(int32_t worker, int32_t device)
         }
         cv_synth.notify_all();   // lookahead slots are free
         lk.unlock();
-        device_call(batch, *key, worker, device);
+        device_call(batch, *key, worker, device, call);
         batch.clear();
         lk.lock();
     }
@@ -73,7 +75,7 @@ void engine_core::release_device(uint64_t bytes, int32_t device)
 // bytes reserved around it; each partition's tail is handed on as soon
 // as its device part ends.
 void engine_core::device_call(std::vector<std::unique_ptr<work_item>>& batch, const key_entry& k, int32_t worker,
-                 int32_t device)
+                              int32_t device, const std::string& call)
 {
     // Partitions of jobs that have ended are dropped here, and again
     // before each device part.
@@ -103,37 +105,43 @@ void engine_core::device_call(std::vector<std::unique_ptr<work_item>>& batch, co
     std::unique_lock dev(dev_lock, std::adopt_lock);
     emit(timeline::phase::end, "LOCK_WAIT", head.job.get(), int32_t(head.part), worker, device);
     const uint64_t t_busy = now_ns();
+    if (k.batch > 1) top_up(batch, k, worker, device, call);
     uint64_t proved = 0;
     std::vector<tail_item> own_tails;   // tail_threads == 0: run after the lock
     // The call's last partition is handed on only after the lock, the
     // device bytes and the counters are released: once every job has
     // ended and the synthesis workers are idle, no call holds any of them.
-    struct last_part {
-        work_item* it;
-        device_sums sums;
-        std::optional<failure> err;
-        uint64_t gpu_start;
-    };
-    std::optional<last_part> last;
+    std::optional<part_outcome> last;
     bool exclude_now = false;   // device_error_limit reached
-    for (size_t i = first; i < batch.size(); ++i) {
-        work_item& it = *batch[i];
-        if (i != first) {
-            if (!live(it)) continue;
-            gpu_start = now_ns();
-            emit(timeline::phase::instant, "GPU_START", it.job.get(), int32_t(it.part), worker, device);
-        }
+    // Each partition is handed on once the next one's device part starts
+    // (so that its tail runs meanwhile), or, in a batch, once the batch is done.
+    auto flush = [&] {
         if (last) hand_on(*last->it, last->sums, last->err, worker, device, last->gpu_start, own_tails);
         last.reset();
-        device_sums sums;   // read only when err is empty
-        // Device-timed spans come from the BLS12-381 cuda prover; the
-        // BN254 one (and the cpu backend) bracket the steps on the host.
-        span_observer obs(this, it.job.get(), int32_t(it.part), worker, device, !k.gpu.empty());
-        auto err = capture([&] { sums = run_device_part(it, k, device, obs); });
+    };
+    auto done = [&](part_outcome o) {
+        flush();
         ++proved;
-        if (err) err->what = fmt::format("{}: {}", device_name(device), err->what);
-        exclude_now |= count_device_result(device, err);
-        last = last_part{&it, sums, err, gpu_start};
+        if (o.err) o.err->what = fmt::format("{}: {}", device_name(device), o.err->what);
+        exclude_now |= count_device_result(device, o.err);
+        last = std::move(o);
+    };
+    if (!batch_device_parts(batch, first, k, worker, device, gpu_start, done)) {
+        for (size_t i = first; i < batch.size(); ++i) {
+            work_item& it = *batch[i];
+            if (i != first) {
+                if (!live(it)) continue;
+                gpu_start = now_ns();
+                emit(timeline::phase::instant, "GPU_START", it.job.get(), int32_t(it.part), worker, device);
+            }
+            flush();
+            device_sums sums;   // read only when err is empty
+            // Device-timed spans come from the BLS12-381 cuda prover; the
+            // BN254 one (and the cpu backend) bracket the steps on the host.
+            span_observer obs(this, it.job.get(), int32_t(it.part), worker, device, !k.gpu.empty());
+            auto err = capture([&] { sums = run_device_part(it, k, device, obs); });
+            done(part_outcome{&it, sums, err, gpu_start});
+        }
     }
     dev.unlock();
     const uint64_t busy = now_ns() - t_busy;
@@ -149,6 +157,51 @@ void engine_core::device_call(std::vector<std::unique_ptr<work_item>>& batch, co
     if (exclude_now)
         exclude(unsigned(device), fmt::format("{} consecutive device errors (device_error_limit)",
                                               cfg.device_error_limit));
+}
+
+// A batching key's call, the device lock held: more synthesized partitions
+// of the same key from the head of the lookahead, up to k.batch (those that
+// arrived while the call waited for the lock).
+void engine_core::top_up(std::vector<std::unique_ptr<work_item>>& batch, const key_entry& k, int32_t worker,
+                         int32_t device, const std::string& call)
+{
+    std::lock_guard lk(mu);
+    const size_t before = batch.size();
+    while (batch.size() < k.batch && !lookahead.empty() && lookahead.begin()->second->job->key.get() == &k) {
+        auto node = lookahead.extract(lookahead.begin());
+        batch.push_back(std::move(node.mapped()));
+        emit(timeline::phase::instant, "GPU_PICKUP", batch.back()->job.get(), int32_t(batch.back()->part), worker,
+             device, {{"call", call}});
+    }
+    if (batch.size() != before) cv_synth.notify_all();   // lookahead slots are free
+}
+
+// A batching key (k.batch > 1; cuda, device-evaluated partitions): the
+// partitions from `first` in one gpu_prove_start_witness_batch, each
+// outcome passed to `done` in order. False when the call is no batch (fewer
+// than two partitions, or one not device-evaluated) or the batch failed:
+// the caller then proves them one at a time, so that a failure stays with
+// its own partition. Partitions whose job has ended are proved all the
+// same and discarded by hand_on.
+bool engine_core::batch_device_parts(std::vector<std::unique_ptr<work_item>>& batch, size_t first,
+                                     const key_entry& k, int32_t worker, int32_t device, uint64_t gpu_start,
+                                     const std::function<void(part_outcome)>& done)
+{
+    if (k.batch < 2 || k.gpu.empty() || k.snarkjs || batch.size() - first < 2) return false;
+    for (size_t i = first; i < batch.size(); ++i)
+        if (!batch[i]->device_eval) return false;
+    std::deque<span_observer> obs;
+    std::vector<gpu_batch_part> parts;
+    for (size_t i = first; i < batch.size(); ++i) {
+        work_item& it = *batch[i];
+        if (i != first) emit(timeline::phase::instant, "GPU_START", it.job.get(), int32_t(it.part), worker, device);
+        obs.emplace_back(this, it.job.get(), int32_t(it.part), worker, device, true);
+        parts.push_back({it.inputs, it.packed ? std::span<const fr>() : it.aux_span(), it.packed.get(), &obs.back()});
+    }
+    std::vector<groth16::prove_sums> sums;
+    if (capture([&] { sums = gpu_prove_start_witness_batch(*k.gpu[size_t(device)], parts); })) return false;
+    for (size_t i = first; i < batch.size(); ++i) done(part_outcome{batch[i].get(), sums[i - first], std::nullopt, gpu_start});
+    return true;
 }
 
 // "device 1 (CUDA 3)" / "device 1 of the cpu backend", for messages.

@@ -1,6 +1,8 @@
 // engine::add_key and what a key must pass before the engine takes it: its
 // counts against the circuit, the host and device memory budgets, and the
 // device keys the cuda backend builds from it (engine_core.hpp).
+#include <limits>
+
 #include "engine_core.hpp"
 
 namespace cuzk::pipeline {
@@ -180,6 +182,30 @@ make_device_keys_bn254(const std::vector<int>& numbers,
 
 key_id admit_key(detail::engine_core& c, std::shared_ptr<key_entry> e, const void* key_ptr, uint64_t key_bytes);
 
+// cuda: a streamed key with a PCE proves its partitions in batches as large
+// as every device's plan allows (device_plan.hpp; engine_config::max_batch
+// caps it); a device call then reserves the plan's bytes for a whole batch:
+// one prove's buffers, the MSMs' room and a slot per further partition.
+// The lookahead grows to a batch, so that one can form.
+void plan_batches(detail::engine_core& c, key_entry& e)
+{
+    unsigned batch = c.cfg.max_batch ? c.cfg.max_batch : std::numeric_limits<unsigned>::max();
+    uint64_t call_bytes = 0;
+    for (const auto& g : e.gpu) {
+        if (g->resident() || !g->has_pce()) return;
+        const gpu_plan p = g->plan();
+        if (!p.fits) return;
+        batch = std::min(batch, p.batch);
+        call_bytes = std::max(call_bytes, p.one_prove + p.msm_room);
+    }
+    if (e.gpu.empty() || batch < 2) return;
+    e.batch = batch;
+    e.batch_slot = e.gpu.front()->batch_slot_bytes();
+    e.device_bytes = call_bytes + (batch - 1) * e.batch_slot;
+    std::lock_guard lk(c.mu);
+    c.lookahead_cap = std::max(c.lookahead_cap, batch);
+}
+
 // The part of add_key common to both conventions: the estimates, the cuda
 // backend's resident key, the memory budgets, the key table. With params
 // (cuda backend only), pk is the mapping's key shell and the device keys
@@ -200,6 +226,7 @@ key_id register_key(detail::engine_core& c, std::shared_ptr<key_entry> e,
         gpu_key_options go;
         go.h_copies_budget = opt.h_copies_bytes;
         go.device_decode = !opt.host_decode;
+        go.force_streaming = opt.force_streaming;
         if (budget != 0) {
             std::lock_guard lk(c.mu);
             const uint64_t used = c.resident_total;
@@ -211,6 +238,7 @@ key_id register_key(detail::engine_core& c, std::shared_ptr<key_entry> e,
             e->resident_bytes = std::max(e->resident_bytes, g->device_bytes());
             e->device_bytes = std::max(e->device_bytes, opt.device_bytes ? opt.device_bytes : g->prove_scratch_bytes());
         }
+        if (!opt.device_bytes) plan_batches(c, *e);
     } else {
         e->device_bytes = opt.device_bytes ? opt.device_bytes : device_bytes_estimate(*pk);
     }
@@ -431,6 +459,32 @@ engine::key_placement engine::placement(key_id k) const
         for (const auto& g : e.gpu)
             if (!g->resident()) return key_placement::streamed;
         return key_placement::resident;   // BN254 keys are always resident
+    });
+}
+
+std::vector<gpu_plan> engine::plans(key_id k) const
+{
+    return with_key(*p_, k, "plans", [](const key_entry& e) {
+        std::vector<gpu_plan> out;
+        for (const auto& g : e.gpu) {
+            out.push_back(g->plan());
+            out.back().batch = e.batch;
+        }
+        return out;
+    });
+}
+
+unsigned engine::batch(key_id k) const
+{
+    return with_key(*p_, k, "batch", [](const key_entry& e) { return e.batch; });
+}
+
+uint64_t engine::streamed_bytes(key_id k) const
+{
+    return with_key(*p_, k, "streamed_bytes", [](const key_entry& e) {
+        uint64_t s = 0;
+        for (const auto& g : e.gpu) s += g->streamed_bytes();
+        return s;
     });
 }
 

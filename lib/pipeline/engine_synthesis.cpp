@@ -454,7 +454,7 @@ bool engine_core::wait_for_slot(std::unique_lock<std::mutex>& lk, const order_ke
     emit(timeline::phase::instant, "SYNTH_END", &job, int32_t(item.part), worker, -1,
          {{"synth_ms", fmt::format("{:.3f}", synth_ms)}});
     cv_synth.wait(lk, [&] {
-        return stopping || job.ending.load() || (lookahead.size() < cfg.lookahead && *slot_waiters.begin() == key);
+        return stopping || job.ending.load() || (lookahead.size() < lookahead_cap && *slot_waiters.begin() == key);
     });
     slot_waiters.erase(key);
     cv_synth.notify_all();   // the next waiter may have a slot too

@@ -142,6 +142,30 @@ struct gpu_memory_info {
 };
 gpu_memory_info gpu_memory();
 
+// ---- device memory budget ---------------------------------------------------------------
+// Every device allocation cuzk makes (gpu_buffer, the backend's cached
+// scratch, sort buffers and twiddle tables, keys and their PCE and index
+// lists, chunk buffers, staged witnesses, setup tables, hash constants) is
+// counted per CUDA device. With a cap, an allocation that would take the
+// count past it fails with errc::out_of_memory as if the device had no
+// more room, and gpu_memory() (and every size the backend derives from the
+// free memory: chunk buffers, sort groups, copies of H, a key's residency)
+// sees free = min(free, cap − counted) and total = min(total, cap): a 16 GB
+// card is modelled exactly on a larger one. Not counted: the CUDA context
+// and what the driver and libraries keep for themselves (a few hundred MB),
+// so a card of G GB is modelled by a cap of G less that. The high-water
+// mark is the largest count since the last reset. Thread-safe. Without CUDA
+// nothing allocates and the counts stay 0. Devices 0 … 63; others throw
+// errc::invalid_argument.
+struct gpu_memory_use {
+    uint64_t used = 0;   // bytes counted now
+    uint64_t peak = 0;   // the high-water mark since the last reset
+    uint64_t cap = 0;    // 0 = none
+};
+void gpu_set_memory_cap(int device, uint64_t bytes);   // 0 removes the cap
+gpu_memory_use gpu_memory_use_of(int device);
+void gpu_reset_memory_peak(int device);   // peak = used
+
 // ---- field arithmetic (tests) and multiply throughput (benchmarks) -------------------------
 enum class gpu_field_op : uint8_t { mul, sqr, add, sub, neg };
 // out[i] = a[i] op b[i] (b ignored for sqr and neg), computed on the device.

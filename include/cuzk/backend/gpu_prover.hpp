@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "cuzk/backend/cuda.hpp"
+#include "cuzk/backend/device_plan.hpp"
 #include "cuzk/groth16/prover_split.hpp"
 #include "cuzk/groth16/types.hpp"
 #include "cuzk/r1cs/packed_aux.hpp"
@@ -166,6 +167,7 @@ public:
     bool has_pce() const noexcept;
     bool resident() const noexcept;          // false: points are streamed per prove
     uint64_t chunk_bytes() const noexcept;   // streamed: bytes of each of the two chunk buffers; resident: 0
+    uint64_t streamed_bytes() const noexcept;   // streamed: points copied to the device by its proves so far
     // Whether proves run the witness MSMs on the second stream now
     // (gpu_key_options::overlap, a resident bellperson key, no fallback so
     // far); set_overlap switches the option (benchmarks compare the two).
@@ -184,6 +186,17 @@ public:
     // Device scratch one prove needs on top of device_bytes() (a, b, c, h,
     // witness, scalars, MSM buckets and sort buffers, streaming chunks).
     uint64_t prove_scratch_bytes() const noexcept;
+    // Device memory each partition of a batch after the first adds (its
+    // witness and its h; gpu_prove_start_witness_batch).
+    uint64_t batch_slot_bytes() const noexcept;
+    // The key's sizes for the device memory model (device_plan.hpp), and
+    // its plan for a device of device_bytes (0: the device's memory as the
+    // key sees it, min(total, free + device_bytes()), under the cap of
+    // gpu_set_memory_cap when set). The plan's residency and chunk are the
+    // key's own (decided when it was made); its batch is what the model
+    // allows beside them.
+    gpu_key_shape shape() const noexcept;
+    gpu_plan plan(uint64_t device_bytes = 0) const;
     // Host memory the key holds beside the proving key and the given PCE:
     // page-locked copies of streamed queries whose registration failed, the
     // decoded queries of a mapped key that is streamed, and the PCE built
@@ -300,6 +313,33 @@ private:
 groth16::prove_sums gpu_prove_start_witness(const gpu_key& k, std::span<const fr> inputs,
                                             const gpu_packed_witness& aux, groth16::prove_observer* observer = nullptr,
                                             groth16::prove_timings* timings = nullptr);
+
+// One partition of a batch: its inputs and its aux, as host values or
+// packed beforehand (packed set, aux then empty); its steps go to observer.
+struct gpu_batch_part {
+    std::span<const fr> inputs;
+    std::span<const fr> aux;
+    const gpu_packed_witness* packed = nullptr;
+    groth16::prove_observer* observer = nullptr;
+};
+
+// The device parts of several partitions of one key (with a PCE) in one
+// call, each equal to gpu_prove_start_witness's sums for that partition.
+// For a streamed key every chunk of points is copied to the device once and
+// used by every partition of the batch, so the points cross the bus once a
+// batch instead of once a partition: the partitions' H2D, PCE_EVAL and NTT
+// run one after the other, each keeping its witness and h on the device
+// (gpu_key::batch_slot_bytes() more per partition after the first; the key
+// keeps them as scratch), then each query's chunks are copied in turn and
+// every partition's MSM runs on each. A partition's MSM_x span runs from
+// its first chunk to its last, so the batch's spans overlap. A resident key
+// gains nothing from it: its partitions are proved one after the other.
+// When the batch's scratch does not fit the device, the backend's caches
+// are freed and it is tried again; failing that, the partitions are proved
+// one after the other (the same sums). Errors as gpu_prove_start_witness
+// (the first failing partition's).
+std::vector<groth16::prove_sums> gpu_prove_start_witness_batch(const gpu_key& k,
+                                                               std::span<const gpu_batch_part> parts);
 
 // The snarkjs convention (a key built from a snarkjs proving key): a, b from
 // the key's coefficient list on the device, the H step of

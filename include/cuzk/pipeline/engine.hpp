@@ -71,10 +71,21 @@ struct engine_config {
     unsigned device_error_limit = 0;
     unsigned workers_per_device = 2;   // prove workers per device, sharing its lock (>= 1)
     unsigned partitions_per_call = 1;  // partitions of one key a prove worker runs per lock hold (>= 1)
+    // cuda, keys whose points are streamed (too large for the device or its
+    // budget) and that have a PCE: the most partitions one device call
+    // proves together, each chunk of points crossing the bus once for all
+    // of them (gpu_prove_start_witness_batch). 0 = as many as the key's
+    // plan fits on every device (gpu_key::plan), 1 = one at a time. Such a
+    // key takes batches instead of partitions_per_call, and the lookahead
+    // grows to its batch so that one can form.
+    unsigned max_batch = 0;
     unsigned device_threads = 0;       // threads of the CPU backend's device work; 0 = all
     unsigned tail_threads = 1;         // CPU-tail threads; 0 = the prove worker runs its tail after the lock
     uint64_t host_memory_budget = 0;   // bytes for keys, partitions in flight and pools; 0 = unlimited
-    uint64_t device_memory_budget = 0; // bytes per device for keys and device parts; 0 = unlimited
+    // Bytes per device for keys and device parts; 0 = unlimited. cuda: also
+    // each device's memory cap (gpu_set_memory_cap) while the engine lives,
+    // so that no allocation passes it: a smaller card is modelled exactly.
+    uint64_t device_memory_budget = 0;
     engine_backend backend = engine_backend::cpu;
     bool self_verify = true;           // verify every proof before reporting it
     timeline::sink* sink = nullptr;    // borrowed, may be null; must outlive the engine
@@ -91,6 +102,10 @@ struct key_options {
     // CUDA backend, keys added from a mapped .params file: decode the points
     // on the host rather than on the devices (gpu_key_options::device_decode).
     bool host_decode = false;
+    // CUDA backend, bellperson keys: keep the points in host memory and
+    // stream them at every device call even where they would fit the device
+    // (gpu_key_options::force_streaming; tests and benchmarks).
+    bool force_streaming = false;
 };
 
 // The host memory one partition of this key holds at its peak (bytes), for
@@ -274,6 +289,11 @@ struct engine_stats {
     std::vector<int> device_numbers;           // cuda: the CUDA device number; cpu: the index
     std::vector<uint64_t> device_memory_reserved;   // per device: bytes of the device budget reserved now
     std::vector<uint64_t> device_memory_peak;       // per device: the most ever reserved at once
+    // Per device: the most device memory held at once since the engine
+    // started, measured (cuda: every allocation of the process on that
+    // device counted, gpu_memory_use_of(...).peak; cpu: device_memory_peak,
+    // the model's reservations).
+    std::vector<uint64_t> device_memory_high_water;
     uint64_t uptime_ns = 0;
 };
 
@@ -367,6 +387,17 @@ public:
     // prove, which is slower: bench/RESULTS.md, "a smaller device").
     enum class key_placement { host, resident, streamed };
     key_placement placement(key_id k) const;
+    // cuda, BLS12-381 keys: each device's memory plan for the key (its
+    // placement, chunk buffers, one prove's buffers, the MSMs' room; see
+    // backend/device_plan.hpp) with the batch the engine proves it in (the
+    // smallest of the devices' plans, capped by max_batch); empty on the cpu
+    // backend and for BN254 keys.
+    std::vector<gpu_plan> plans(key_id k) const;
+    // The partitions one device call of this key proves together (1: one at a time).
+    unsigned batch(key_id k) const;
+    // cuda: the key's points copied to the devices by proves so far (a
+    // streamed key's traffic over the bus, all devices; 0 when resident).
+    uint64_t streamed_bytes(key_id k) const;
     // The device memory the engine counts as a key's on each device (its
     // points when resident, its PCE and index lists, a BN254 key's kept
     // proof scratch; 0 on the cpu backend).

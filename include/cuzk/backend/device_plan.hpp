@@ -1,0 +1,80 @@
+// cuzk — the device memory model of a bellperson key on the GPU prover, and
+// the plan made from it: whether the point queries stay resident, the size
+// of a streamed key's chunk buffers, and how many partitions one prove call
+// takes together (gpu_prove_start_witness_batch), for a device of a given
+// size. gpu_key makes its chunk and batch decisions with it, the engine and
+// `cuzk porep c2` print it, and the CPU tests check its arithmetic for the
+// real Filecoin shapes. Plain C++, no device needed.
+//
+// The model (bytes; Fr values are 32 bytes, G1 affine points 96, G2 192):
+//   beside the queries, always on the device: the PCE's matrices and the
+//     A/B index lists (4 bytes per A and B point);
+//   queries: (|H| + |L| + |A| + |B|)·96 + |B|·192, with |H| = n − 1;
+//   one prove's fixed buffers: the witness (inputs + aux), a, b, c (3n),
+//     the A/B gather buffer (only when |A| or |B| > 2n), the NTT's scratch
+//     and twiddles (2n), the packed witness's tags (witness_pack);
+//   streamed: two chunk buffers of min(largest query, max(free/32, 128 MiB))
+//     each, free being what the PCE and index lists leave;
+//   one more partition in a batch (a slot): its witness and its h (n);
+//   MSM room: what is left free for the MSMs' sorts, buckets and the
+//     witness MSM's compaction, which adapt to the memory free (less room,
+//     more sort passes): max(device/16, min(4 GiB, twice the largest
+//     query's points)) when streaming; a resident
+//     key leaves its full estimate (gpu_key::prove_scratch_bytes), which the
+//     model does not reproduce: it takes msm_room_resident.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace cuzk {
+
+// A bellperson key's sizes as the GPU prover holds them.
+struct gpu_key_shape {
+    uint64_t domain = 0;     // n (a power of two)
+    uint64_t inputs = 0;     // public inputs, the constant one included
+    uint64_t aux = 0;        // private variables
+    uint64_t a_points = 0;   // |A| after the density filter
+    uint64_t b_points = 0;   // |B| (in G1 and in G2)
+    uint64_t pce_bytes = 0;  // the PCE's matrices on the device
+};
+
+struct gpu_plan {
+    bool fits = false;        // one prove fits the device (else `why` says why, with the figures)
+    bool resident = false;    // the queries stay on the device
+    unsigned batch = 1;       // partitions one prove call takes together (1: one at a time)
+    uint64_t device = 0;      // the device bytes planned for
+    uint64_t beside = 0;      // PCE and index lists
+    uint64_t queries = 0;     // the five point queries (on the device only when resident)
+    uint64_t one_prove = 0;   // one prove's fixed buffers (chunk buffers included when streamed)
+    uint64_t chunk = 0;       // streamed: each of the two chunk buffers
+    uint64_t slot = 0;        // one more partition of a batch
+    uint64_t msm_room = 0;    // left free for the MSMs
+    std::string why;          // when !fits
+    // The device bytes the plan holds at its peak: beside + queries (when
+    // resident) + one_prove + (batch − 1)·slot + msm_room.
+    uint64_t total() const noexcept;
+    // One line: placement, the figures in GB, the batch; or `why`.
+    std::string summary() const;
+};
+
+// The fixed buffers of one prove, without chunk buffers.
+uint64_t gpu_prove_fixed_bytes(const gpu_key_shape& s);
+// A streamed key's chunk buffer for `free_bytes` free beside the PCE and
+// index lists (each of two).
+uint64_t gpu_stream_chunk_bytes(const gpu_key_shape& s, uint64_t free_bytes);
+
+// The plan for a device of `device_bytes` (a budget, or its memory).
+// max_batch caps the batch (0: no cap); msm_room_resident is what a
+// resident key must leave free beside its fixed buffers (the prover's own
+// estimate of its MSMs; 0: the streamed rule). A key is resident when it
+// fits with that room; otherwise streamed, when one prove fits with its
+// chunk buffers and the MSM room; otherwise refused.
+gpu_plan plan_gpu_key(const gpu_key_shape& s, uint64_t device_bytes, unsigned max_batch = 0,
+                      uint64_t msm_room_resident = 0);
+// The streamed plan with a given chunk buffer size (a key's own): refused
+// when one prove does not fit, else the largest batch that does.
+gpu_plan plan_gpu_key_streamed(const gpu_key_shape& s, uint64_t device_bytes, uint64_t chunk_bytes,
+                               unsigned max_batch = 0);
+
+} // namespace cuzk

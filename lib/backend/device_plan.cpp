@@ -1,0 +1,117 @@
+// cuzk — the GPU prover's device memory model and plan
+// (include/cuzk/backend/device_plan.hpp).
+#include "cuzk/backend/device_plan.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "backend/bridge/witness_pack.hpp"
+
+namespace cuzk {
+
+namespace {
+
+constexpr uint64_t fr_bytes = 32, g1_bytes = 96, g2_bytes = 192;
+
+uint64_t beside_bytes(const gpu_key_shape& s) { return s.pce_bytes + 4 * (s.a_points + s.b_points); }
+
+uint64_t query_bytes(const gpu_key_shape& s)
+{
+    const uint64_t h = s.domain ? s.domain - 1 : 0;
+    return (h + s.aux + s.a_points + s.b_points) * g1_bytes + s.b_points * g2_bytes;
+}
+
+uint64_t largest_query_bytes(const gpu_key_shape& s)
+{
+    const uint64_t h = s.domain ? s.domain - 1 : 0;
+    return std::max({std::max({h, s.aux, s.a_points, s.b_points}) * g1_bytes, s.b_points * g2_bytes, g2_bytes});
+}
+
+uint64_t streamed_msm_room(const gpu_key_shape& s, uint64_t device)
+{
+    return std::max(device / 16, std::min(uint64_t{4} << 30, 2 * largest_query_bytes(s)));
+}
+
+std::string gb(uint64_t b) { return fmt::format("{:.2f}", double(b) / 1e9); }
+
+} // namespace
+
+uint64_t gpu_prove_fixed_bytes(const gpu_key_shape& s)
+{
+    const uint64_t w = (s.inputs + s.aux) * fr_bytes, abc = 3 * s.domain * fr_bytes, ntt = 2 * s.domain * fr_bytes;
+    const uint64_t m = std::max(s.a_points, s.b_points);
+    const uint64_t gath = m > 2 * s.domain ? m * fr_bytes : 0;
+    const uint64_t tags = uint64_t(witness_pack::scratch_words(size_t(s.aux))) * sizeof(uint32_t);
+    return w + abc + gath + ntt + tags;
+}
+
+uint64_t gpu_stream_chunk_bytes(const gpu_key_shape& s, uint64_t free_bytes)
+{
+    return std::min(largest_query_bytes(s), std::max<uint64_t>(free_bytes / 32, uint64_t{128} << 20));
+}
+
+uint64_t gpu_plan::total() const noexcept
+{
+    return beside + (resident ? queries : 0) + one_prove + (batch > 0 ? batch - 1 : 0) * slot + msm_room;
+}
+
+std::string gpu_plan::summary() const
+{
+    if (!fits) return why;
+    const std::string place = resident ? fmt::format("queries resident ({} GB)", gb(queries))
+                                       : fmt::format("queries streamed through 2 × {} GB chunk buffers", gb(chunk));
+    return fmt::format("{}; PCE and index lists {} GB; one prove {} GB; batch of {} partition{}{}; MSM room {} GB; "
+                       "{} of {} GB",
+                       place, gb(beside), gb(one_prove), batch, batch == 1 ? "" : "s",
+                       batch > 1 ? fmt::format(" ({} GB more each)", gb(slot)) : std::string(), gb(msm_room),
+                       gb(total()), gb(device));
+}
+
+gpu_plan plan_gpu_key(const gpu_key_shape& s, uint64_t device_bytes, unsigned max_batch, uint64_t msm_room_resident)
+{
+    gpu_plan p;
+    p.device = device_bytes;
+    p.beside = beside_bytes(s);
+    p.queries = query_bytes(s);
+    p.slot = (s.inputs + s.aux + s.domain) * fr_bytes;
+    const uint64_t fixed = gpu_prove_fixed_bytes(s);
+    // Resident: the queries, one prove and the resident MSM room.
+    p.resident = true;
+    p.one_prove = fixed;
+    p.msm_room = msm_room_resident ? msm_room_resident : streamed_msm_room(s, device_bytes);
+    if (p.total() <= device_bytes) {
+        p.fits = true;
+        return p;
+    }
+    // Streamed: chunk buffers planned in what the PCE and index lists leave.
+    const uint64_t free_beside = device_bytes > p.beside ? device_bytes - p.beside : 0;
+    return plan_gpu_key_streamed(s, device_bytes, gpu_stream_chunk_bytes(s, free_beside), max_batch);
+}
+
+gpu_plan plan_gpu_key_streamed(const gpu_key_shape& s, uint64_t device_bytes, uint64_t chunk_bytes, unsigned max_batch)
+{
+    gpu_plan p;
+    p.device = device_bytes;
+    p.beside = beside_bytes(s);
+    p.queries = query_bytes(s);
+    p.slot = (s.inputs + s.aux + s.domain) * fr_bytes;
+    const uint64_t fixed = gpu_prove_fixed_bytes(s);
+    p.chunk = chunk_bytes;
+    p.one_prove = fixed + 2 * p.chunk;
+    p.msm_room = streamed_msm_room(s, device_bytes);
+    if (p.total() > device_bytes) {
+        p.why = fmt::format("a device of {} GB is too small for this key: a prove needs {} GB (PCE and index lists {}, "
+                            "witness, a/b/c, NTT scratch and tags {}, chunk buffers 2 × {}, room for the MSMs {})",
+                            gb(device_bytes), gb(p.total()), gb(p.beside), gb(fixed), gb(p.chunk), gb(p.msm_room));
+        return p;
+    }
+    p.fits = true;
+    const uint64_t spare = device_bytes - p.total();
+    uint64_t b = 1 + (p.slot ? spare / p.slot : 0);
+    if (max_batch) b = std::min<uint64_t>(b, max_batch);
+    p.batch = unsigned(std::min<uint64_t>(b, 1024));
+    return p;
+}
+
+} // namespace cuzk

@@ -1,0 +1,502 @@
+// cuzk — internal (lib/backend/, not installed): the steps of a bellperson
+// prove on the GPU, shared by one partition's prove (gpu_prover.cpp) and a
+// batch's (gpu_prover_batch.cpp): the device step timing, the key's scratch,
+// one query's MSM over resident or streamed points, and the H2D, PCE_EVAL,
+// NTT, MSM_H and witness MSM steps. Only meaningful with CUDA; included by
+// those two files alone (its functions are inline).
+#pragma once
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "cuzk/backend/cuda.hpp"
+#include "cuzk/backend/fault.hpp"
+#include "cuzk/error.hpp"
+#include "cuzk/ntt/ntt.hpp"
+
+#if CUZK_WITH_CUDA
+#include "backend/bridge/cuda_bridge.hpp"
+#include "backend/bridge/prove_bridge.hpp"
+#include "backend/gpu_key_impl.hpp"
+
+namespace cuzk::gpu_prove_steps {
+
+using namespace gpu_detail;
+
+// ---- device step timing ------------------------------------------------------------------
+struct step_rec {
+    std::string_view step, query;
+    bridge::event begin;
+    bridge::event end;
+};
+struct host_span {
+    size_t after;   // index into recs: reported after that step
+    std::string_view step, query;
+    clock::time_point begin, end;
+};
+
+// The steps' events and spans. With an overlapping key two threads (one per
+// lane) open and close steps at once: every member is guarded by mu_, so the
+// observer's step_begin/step_end calls come from either thread but never at
+// the same time. finish() runs once both threads are done.
+class device_steps {
+public:
+    // pool: the events to use (the key's own by default; each partition of a
+    // batch has its own, since their steps are open at once).
+    device_steps(gpu_key::impl& k, groth16::prove_observer* obs, std::vector<bridge::event>* pool = nullptr)
+        : obs_(obs), pool_(pool ? pool : &k.events)
+    {
+        cuda_bridge::synchronize();
+        anchor_ = event();
+        pb::event_record(anchor_, nullptr);
+        t0_ = clock::now();
+    }
+
+    // Brackets one kernel group on the calling thread's lane: step_begin and
+    // a begin event now, the end event and step_end at end() (or only
+    // step_end when unwinding).
+    class scope {
+    public:
+        scope(device_steps& d, std::string_view step, std::string_view query) : d_(d), step_(step), query_(query)
+        {
+            std::lock_guard<std::mutex> lk(d_.mu_);
+            if (d_.obs_) d_.obs_->step_begin(step_, query_);
+            begin_ = d_.event_locked();
+            pb::event_record(begin_, nullptr);
+        }
+        void end()
+        {
+            if (done_) return;
+            std::lock_guard<std::mutex> lk(d_.mu_);
+            bridge::event e = d_.event_locked();
+            pb::event_record(e, nullptr);
+            d_.recs_.push_back({step_, query_, begin_, e});
+            done_ = true;
+            if (d_.obs_) d_.obs_->step_end(step_, query_);
+        }
+        ~scope()
+        {
+            if (done_ || !d_.obs_) return;
+            std::lock_guard<std::mutex> lk(d_.mu_);
+            d_.obs_->step_end(step_, query_);
+        }
+        scope(const scope&) = delete;
+        scope& operator=(const scope&) = delete;
+
+    private:
+        device_steps& d_;
+        std::string_view step_, query_;
+        bridge::event begin_ = nullptr;
+        bool done_ = false;
+    };
+
+    void add_span(std::string_view step, std::string_view query, clock::time_point b, clock::time_point e)
+    {
+        std::lock_guard<std::mutex> lk(mu_);
+        spans_.push_back({recs_.size(), step, query, b, e});
+    }
+
+    // An event of the key's pool (for ordering the two lanes).
+    bridge::event event()
+    {
+        std::lock_guard<std::mutex> lk(mu_);
+        return event_locked();
+    }
+
+    // After the last step: waits for the device, reports the spans in step
+    // order and fills the timings.
+    void finish(groth16::prove_timings* tm, clock::time_point t_all)
+    {
+        cuda_bridge::synchronize();
+        groth16::prove_timings t;
+        size_t si = 0;
+        auto flush_spans = [&](size_t upto) {
+            for (; si < spans_.size() && spans_[si].after <= upto; ++si)
+                if (obs_ && spans_[si].end >= spans_[si].begin && spans_[si].end != clock::time_point{})
+                    obs_->step_span(spans_[si].step, spans_[si].query, spans_[si].begin, spans_[si].end);
+        };
+        for (size_t i = 0; i < recs_.size(); ++i) {
+            const double b = pb::event_elapsed_ms(anchor_, recs_[i].begin);
+            const double e = pb::event_elapsed_ms(anchor_, recs_[i].end);
+            const auto to_tp = [&](double ms) {
+                return t0_ + std::chrono::duration_cast<clock::duration>(std::chrono::duration<double, std::milli>(ms));
+            };
+            if (obs_) obs_->step_span(recs_[i].step, recs_[i].query, to_tp(b), to_tp(e));
+            const uint64_t ns = uint64_t(std::max(0.0, e - b) * 1e6);
+            const std::string_view s = recs_[i].step;
+            if (s == "NTT") t.h_ns += ns;
+            else if (s == "MSM_H") t.msm_h_ns += ns;
+            else if (s == "MSM_L") t.msm_l_ns += ns;
+            else if (s == "MSM_A") t.msm_a_ns += ns;
+            else if (s == "MSM_B1") t.msm_b1_ns += ns;
+            else if (s == "MSM_B2") t.msm_b2_ns += ns;
+            flush_spans(i);   // the BATCH_ADD spans inside step i
+        }
+        flush_spans(recs_.size());
+        t.total_ns = uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(clock::now() - t_all).count());
+        if (tm) *tm = t;
+    }
+
+private:
+    bridge::event event_locked()
+    {
+        if (next_ == pool_->size()) pool_->push_back(pb::event_create());
+        return (*pool_)[next_++];
+    }
+
+    groth16::prove_observer* obs_;
+    std::vector<bridge::event>* pool_;
+    std::mutex mu_;
+    bridge::event anchor_ = nullptr;
+    clock::time_point t0_;
+    size_t next_ = 0;
+    std::vector<step_rec> recs_;
+    std::vector<host_span> spans_;
+};
+
+// ---- scratch ---------------------------------------------------------------------------------
+inline void grow(gpu_buffer& b, size_t bytes)
+{
+    bytes = std::max<size_t>(bytes, 1);
+    if (b.size() < bytes) {
+        b = gpu_buffer();   // free first
+        b = gpu_buffer(bytes);
+    }
+}
+
+inline void ensure_scratch(gpu_key::impl& k)
+{
+    auto alloc_all = [&] {
+        grow(k.w, (k.ni + k.na) * sizeof(fr));
+        grow(k.abc, 3 * k.n * sizeof(fr));
+        if (k.gath_elems()) grow(k.gath, k.gath_elems() * sizeof(fr));
+        if (k.packs()) grow(k.wtag, pb::packed_scratch_words(k.packed_elems()) * sizeof(uint32_t));
+        if (!k.resident) {
+            grow(k.chunk[0], k.chunk_bytes);
+            grow(k.chunk[1], k.chunk_bytes);
+            if (!k.copy_stream) k.copy_stream = pb::stream_create();
+            for (bridge::event& e : k.chunk_ev)
+                if (!e) e = pb::event_create();
+        }
+    };
+    try {
+        alloc_all();
+    } catch (const error& e) {
+        if (e.code() != errc::out_of_memory) throw;
+        // Free the backend's cached MSM/NTT scratch and try once more.
+        gpu_release_cache();
+        alloc_all();
+    }
+}
+
+// ---- one query's MSM, resident or streamed ------------------------------------------------
+// The query's points in pieces: each(points, off, len) for the whole query
+// at once (resident), or chunk by chunk (streamed): chunk i+1 is copied
+// (copy stream) while chunk i is used; the buffer chunk i+1 goes to was
+// read by chunk i−1's MSMs, which have returned (the MSM entry points return
+// their result to the host, so the backend stream has finished with it).
+// Before chunk i is used the host waits for its copy event. A batch's
+// `each` runs every partition's MSM on the chunk: its points cross the bus
+// once for all of them.
+template <class Aff, class Each>
+void query_chunks(gpu_key::impl& k, const query<Aff>& q, Each&& each)
+{
+    const size_t total = q.size();
+    if (total == 0) return;
+    if (k.resident) {
+        each(q.dev.template as<Aff>(), size_t{0}, total);
+        return;
+    }
+    const size_t cp = size_t(k.chunk_bytes / sizeof(Aff));
+    const size_t chunks = (total + cp - 1) / cp;
+    const auto* src = static_cast<const Aff*>(q.pin->data());
+    auto issue = [&](size_t i) {
+        const size_t off = i * cp, len = std::min(cp, total - off);
+        pb::copy_h2d_on(k.copy_stream, k.chunk[i % 2].data(), src + off, len * sizeof(Aff));
+        pb::event_record(k.chunk_ev[i % 2], k.copy_stream);
+        k.streamed_bytes += len * sizeof(Aff);
+    };
+    issue(0);
+    for (size_t i = 0; i < chunks; ++i) {
+        if (i + 1 < chunks) issue(i + 1);
+        pb::event_synchronize(k.chunk_ev[i % 2]);
+        const size_t off = i * cp, len = std::min(cp, total - off);
+        each(k.chunk[i % 2].template as<Aff>(), off, len);
+    }
+}
+
+// One partition's MSM of a query: the sum of msm(points, off, len) over the pieces.
+template <class Aff, class Jac, class Msm>
+Jac query_msm(gpu_key::impl& k, const query<Aff>& q, Msm&& msm)
+{
+    Jac acc = Jac::identity();
+    query_chunks(k, q, [&](const Aff* pts, size_t off, size_t len) { acc = acc.add(msm(pts, off, len)); });
+    return acc;
+}
+
+// The spans of one partition's witness MSM of a query over its pieces: the
+// 0/1 batch addition as one BATCH_ADD span (first begin to last end) and
+// each copy of partial sums back to the host as a D2H span (one per piece:
+// between pieces the device does other work).
+class witness_spans {
+public:
+    template <class Aff, class Jac>
+    Jac msm(device_steps& ds, const Aff* pts, const fr* sc, size_t len, std::string_view name)
+    {
+        gpu_msm_witness_stats st;
+        const Jac part = gpu_msm_witness_device(pts, sc, len, &st);
+        if (st.d2h_end != clock::time_point{}) ds.add_span("D2H", name, st.d2h_begin, st.d2h_end);
+        if (st.others_d2h.set()) ds.add_span("D2H", name, st.others_d2h.begin, st.others_d2h.end);
+        if (st.batch_add_end != clock::time_point{}) {
+            if (b_ == clock::time_point{} || st.batch_add_begin < b_) b_ = st.batch_add_begin;
+            if (st.batch_add_end > e_) e_ = st.batch_add_end;
+        }
+        return part;
+    }
+    void finish(device_steps& ds, std::string_view name)
+    {
+        if (e_ != clock::time_point{}) ds.add_span("BATCH_ADD", name, b_, e_);
+    }
+
+private:
+    clock::time_point b_{}, e_{};
+};
+
+// Witness MSM of one query with Montgomery scalars sc (device).
+template <class Aff, class Jac>
+Jac witness_query(gpu_key::impl& k, device_steps& ds, const query<Aff>& q, const fr* sc, std::string_view name)
+{
+    witness_spans sp;
+    const Jac r = query_msm<Aff, Jac>(k, q, [&](const Aff* pts, size_t off, size_t len) {
+        return sp.msm<Aff, Jac>(ds, pts, sc + off, len, name);
+    });
+    sp.finish(ds, name);
+    return r;
+}
+
+// A witness vector into w: packed (2 bits per 0/1 value, the others sent
+// alone; prove_bridge::upload_witness_packed) when the key's scratch allows,
+// through the compact array in abc, which the prove overwrites afterwards.
+inline void upload_witness(gpu_key::impl& k, fr* dst, std::span<const fr> v)
+{
+    if (k.packs() && v.size() == k.packed_elems())
+        pb::upload_witness_packed(dst, v.data(), v.size(), k.abc.as<fr>(), k.wtag.as<uint32_t>());
+    else
+        pb::upload_pageable(dst, v.data(), v.size_bytes());
+}
+
+// ---- the prove ---------------------------------------------------------------------------------
+struct abc_host {
+    std::span<const fr> a, b, c;
+};
+
+// aux_size: the number of aux values (aux.size() unless they come packed).
+inline void check_assignment(const gpu_key::impl& k, std::span<const fr> inputs, std::span<const fr> aux, const char* fn,
+                      size_t aux_size = size_t(-1))
+{
+    if (aux_size == size_t(-1)) aux_size = aux.size();
+    if (inputs.size() != k.ni || aux_size != k.na)
+        throw error(errc::invalid_argument,
+                    fmt::format("{}: assignment has {} inputs and {} aux, the key expects {} and {}", fn,
+                                inputs.size(), aux_size, k.ni, k.na));
+    if (inputs.empty() || !inputs[0].is_one())
+        throw error(errc::invalid_argument, fmt::format("{}: input 0 must be the constant one", fn));
+}
+
+// Runs `body` with the key locked and the scratch ready; on any failure the
+// queued device work is drained (so the next prove starts clean) before the
+// error propagates.
+template <class Body>
+auto guarded(gpu_key::impl& k, Body&& body)
+{
+    const cuda_device_scope on(k.device);
+    std::lock_guard<std::mutex> lk(k.mu);
+    try {
+        fault::check(fault::point::alloc, "gpu prove: device scratch", k.device);
+        ensure_scratch(k);
+        return body();
+    } catch (...) {
+        pb::drain(k.copy_stream);
+        throw;
+    }
+}
+
+// ---- the bellperson prove, step by step -------------------------------------------------------
+// The device vectors of one prove: the witness w (inputs ‖ aux) and a, b, c
+// (n values each, one after the other in abc). Their first m rows are the
+// constraints' (from the host, or PCE_EVAL); the H step pads the rest.
+struct bp_vectors {
+    size_t m;
+    fr* w;
+    fr* a;
+    fr* b;
+    fr* c;
+};
+
+inline bp_vectors bellperson_vectors(gpu_key::impl& k, const abc_host* host_abc)
+{
+    fr* a = k.abc.as<fr>();
+    return {host_abc ? host_abc->a.size() : size_t(k.pce_rows), k.w.as<fr>(), a, a + k.n, a + 2 * k.n};
+}
+
+// H2D: inputs ‖ aux → w (aux as host values, or packed beforehand), and a,
+// b, c when the host gives them.
+inline void bellperson_h2d(gpu_key::impl& k, device_steps& ds, const bp_vectors& v, std::span<const fr> inputs,
+                    std::span<const fr> aux, const abc_host* host_abc, const gpu_packed_witness::impl* packed)
+{
+    device_steps::scope s(ds, "H2D", "");
+    fault::check(fault::point::copy, "gpu prove: H2D of the witness", k.device);
+    pb::upload_pageable(v.w, inputs.data(), inputs.size_bytes());
+    // Before a, b, c: the compact form of aux passes through abc, unless
+    // it was staged on this device beforehand.
+    if (packed && packed->staged.valid && packed->staged.device == k.device) {
+        pb::stream_wait(packed->staged.done);
+        pb::expand_packed(v.w + k.ni, packed->n, packed->staged.vals.as<fr>(), packed->staged.tags.as<uint32_t>());
+    } else if (packed) {
+        grow(k.wtag, pb::packed_scratch_words(packed->n) * sizeof(uint32_t));
+        pb::upload_packed(v.w + k.ni, packed->n, packed->tags, packed->vals, packed->others, k.abc.as<fr>(),
+                          k.wtag.as<uint32_t>());
+    } else {
+        upload_witness(k, v.w + k.ni, aux);
+    }
+    if (host_abc) {
+        pb::upload_pageable(v.a, host_abc->a.data(), v.m * sizeof(fr));
+        pb::upload_pageable(v.b, host_abc->b.data(), v.m * sizeof(fr));
+        pb::upload_pageable(v.c, host_abc->c.data(), v.m * sizeof(fr));
+    }
+    s.end();
+}
+
+// PCE_EVAL: a, b, c = A·w, B·w, C·w; errc::unsatisfied names the first row
+// with a·b != c (after the step's span is closed).
+inline void bellperson_pce_eval(gpu_key::impl& k, device_steps& ds, const bp_vectors& v)
+{
+    device_steps::scope s(ds, "PCE_EVAL", "");
+    int64_t bad = -1;
+    if (v.m) bad = gpu_pce_eval_check_device(*k.dpce, v.w, v.a, v.b, v.c);
+    s.end();
+    if (bad >= 0)
+        throw error(errc::unsatisfied, fmt::format("gpu_prove_start_witness: constraint {} of {} is not satisfied by "
+                                                   "the witness (a·b != c)",
+                                                   bad, v.m));
+}
+
+// NTT: bellperson's H step (compute_h_bellperson). Leaves h in a as
+// canonical integers, ready for MSM_H.
+// b_free (when set) runs once the space of the witness MSMs' gathers (b,
+// then c) is no longer read by the queued work: after the last transform,
+// which reads b for the product A'·B' and c for the subtraction of C.
+inline void bellperson_h_step(gpu_key::impl& k, device_steps& ds, const bp_vectors& v,
+                       const std::function<void()>& b_free = {})
+{
+    const size_t n = k.n, ni = k.ni, m = v.m;
+    fr* a = v.a;
+    device_steps::scope s(ds, "NTT", "");
+    fault::check(fault::point::kernel, "gpu prove: NTT", k.device);
+    // The input constraints input_i · 0 = 0, then zeros up to n.
+    pb::copy_d2d(a + m, v.w, ni * sizeof(fr));
+    pb::fill_zero(a + m + ni, (n - m - ni) * sizeof(fr));
+    pb::fill_zero(v.b + m, (n - m) * sizeof(fr));
+    pb::fill_zero(v.c + m, (n - m) * sizeof(fr));
+    const fr g = fr::from_u64(7);   // bellperson's coset shift
+    // On the coset g·⟨ω⟩, Z(x) = x^n − 1 is the constant g^n − 1, so
+    //   h = cosetINTT((A'·B' − C')/Z) = z_inv·(cosetINTT(A'·B') − C),
+    // with A', B', C' the coset values and C the coefficients of c: the
+    // coset iNTT of C' gives C back (deg C < n). C is the iNTT of c, so c
+    // needs no coset transform: six transforms instead of seven.
+    // The constant factors ride on the transforms' own scalings: the iNTT of
+    // a and b leaves out its 1/n (scale n), which joins the coset NTT's
+    // powers g^i. The MSM wants h as canonical integers: a scale whose words
+    // are the integer z_inv (the field element z_inv·R⁻¹) makes the
+    // transforms' last Montgomery products leave words equal to the integers
+    // z_inv·x, and the subtraction of such words is that of the integers.
+    const fr n_fr = fr::from_u64(n), n_inv = n_fr.inverse();
+    const fr z_inv = (g.pow(bigint<1>{{uint64_t(n)}}) - fr::one()).inverse();
+    const fr z_inv_words = fr::from_mont(z_inv.to_repr());
+    gpu_ntt_device(v.c, k.log_n, root_convention::bellperson, gpu_ntt_kind::inverse, fr::one(), z_inv_words);
+    for (fr* x : {a, v.b}) {
+        gpu_ntt_device(x, k.log_n, root_convention::bellperson, gpu_ntt_kind::inverse, fr::one(), n_fr);
+        gpu_ntt_device(x, k.log_n, root_convention::bellperson, gpu_ntt_kind::coset_forward, g, n_inv);
+    }
+    // cosetINTT(A'·B') − C in one transform: the product on its first pass's
+    // load, the subtraction on its last pass's store (no passes of their own).
+    cuda_bridge::ntt(a, k.log_n, root_convention::bellperson, root_of_unity_of<fr>(k.log_n, root_convention::bellperson),
+                     true, true, g, z_inv_words, v.b, v.c);
+    if (b_free) b_free();   // b's and c's last read
+    s.end();
+}
+
+// One piece of MSM_H: Pippenger of the canonical scalars hr with the points
+// pts (len of them), or with the key's copies of H when pts is null; the
+// copy of the window sums back to the host is a D2H span.
+inline g1_jacobian msm_h_piece(gpu_key::impl& k, device_steps& ds, const g1_affine* pts, const fr::repr* hr,
+                               size_t len)
+{
+    gpu_copy_span d2h;
+    gpu_msm_options mo;
+    mo.window_copy = &d2h;
+    const g1_jacobian part = pts ? gpu_msm_device(pts, hr, len, mo) : gpu_msm_device(k.h_table, hr, mo);
+    if (d2h.set()) ds.add_span("D2H", "h", d2h.begin, d2h.end);
+    return part;
+}
+
+// MSM_H: the canonical h (in a) with H, or with its copies (resident keys
+// that have them).
+inline g1_jacobian bellperson_msm_h(gpu_key::impl& k, device_steps& ds, fr* a)
+{
+    device_steps::scope s(ds, "MSM_H", "h");
+    const auto* hr = reinterpret_cast<const fr::repr*>(a);
+    const g1_jacobian h =
+        !k.h_table.empty() ? msm_h_piece(k, ds, nullptr, hr, 0)
+                           : query_msm<g1_affine, g1_jacobian>(k, k.h, [&](const g1_affine* p, size_t off, size_t len) {
+                                 return msm_h_piece(k, ds, p, hr + off, len);
+                             });
+    s.end();
+    return h;
+}
+
+// MSM_L, MSM_A, MSM_B1, MSM_B2: witness MSMs; A and B take w gathered by
+// their index lists. The gathered scalars go to b, reaching into c when |A|
+// or |B| exceeds n (both free once the H step has used them: wait_b runs
+// before the first gather there), unless they exceed 2n, when they have a
+// buffer of their own.
+inline void bellperson_witness_msms(gpu_key::impl& k, device_steps& ds, const bp_vectors& v, groth16::prove_sums& out,
+                             const std::function<void()>& wait_b = {})
+{
+    fr* w = v.w;
+    {
+        device_steps::scope s(ds, "MSM_L", "l");
+        out.l = witness_query<g1_affine, g1_jacobian>(k, ds, k.l, w + k.ni, "l");
+        s.end();
+    }
+    fr* g = k.gath_elems() ? k.gath.as<fr>() : v.b;
+    if (g == v.b && wait_b) wait_b();
+    {
+        device_steps::scope s(ds, "MSM_A", "a");
+        pb::gather(w, k.idx_a.as<uint32_t>(), k.na_pts, g);
+        out.a = witness_query<g1_affine, g1_jacobian>(k, ds, k.a, g, "a");
+        s.end();
+    }
+    {
+        device_steps::scope s(ds, "MSM_B1", "b1");
+        pb::gather(w, k.idx_b.as<uint32_t>(), k.nb_pts, g);
+        out.b1 = witness_query<g1_affine, g1_jacobian>(k, ds, k.b1, g, "b1");
+        s.end();
+    }
+    {
+        device_steps::scope s(ds, "MSM_B2", "b2");
+        out.b2 = witness_query<g2_affine, g2_jacobian>(k, ds, k.b2, g, "b2");
+        s.end();
+    }
+}
+
+} // namespace cuzk::gpu_prove_steps
+
+#endif // CUZK_WITH_CUDA

@@ -1,0 +1,150 @@
+// The device memory model and plan (backend/device_plan.hpp) for the real
+// 32 GiB PoRep partition at the device sizes storage providers own, and the
+// device memory ledger (the count, cap and high-water mark behind
+// gpu_set_memory_cap) without a device.
+//
+// The shape: a 32 GiB PoRep partition as the GPU prover holds it (domain
+// 2^27, 328 inputs, 130,169,893 aux, 129,753,620 A and 33,112,282 B points
+// after the density filter: bellperson's counts for the StackedDrg circuit,
+// docs/FILECOIN.md) and a PCE of 7.65 GB on the device (the 8.30 GB of PCE
+// and index lists measured on a GPU machine, less the index lists' 0.65 GB).
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <string>
+
+#include "backend/device_ledger.hpp"
+#include "cuzk/backend/cuda.hpp"
+#include "cuzk/backend/device_plan.hpp"
+#include "cuzk/error.hpp"
+
+using namespace cuzk;
+
+namespace {
+
+constexpr uint64_t GB = 1000000000;
+
+gpu_key_shape porep_32gib()
+{
+    return {uint64_t{1} << 27, 328, 130169893, 129753620, 33112282, 7650000000};
+}
+
+} // namespace
+
+TEST_CASE("device plan: the model's figures for a 32 GiB PoRep partition")
+{
+    const gpu_key_shape s = porep_32gib();
+    const uint64_t n = uint64_t{1} << 27;
+    // The prove's fixed buffers: witness 32·(328 + aux), a/b/c 3·32·n, NTT 2·32·n,
+    // tags (one word per 16 values and one per tile of 4096 values).
+    const uint64_t tiles = (130169893 + 4095) / 4096;
+    CHECK(gpu_prove_fixed_bytes(s) == uint64_t{32} * (328 + 130169893) + 5 * 32 * n + tiles * 257 * 4);
+    const gpu_plan p = plan_gpu_key(s, 80 * GB);
+    CHECK(p.beside == 7650000000 + 4 * (129753620 + 33112282));
+    CHECK(p.queries == (n - 1 + 130169893 + 129753620 + 33112282) * 96 + uint64_t{33112282} * 192);
+    CHECK(p.slot == 32 * (328 + 130169893 + n));
+    // Chunk buffers: 1/32 of what the PCE and index lists leave.
+    CHECK(p.chunk == (80 * GB - p.beside) / 32);
+    CHECK(gpu_stream_chunk_bytes(s, 1) == uint64_t{128} << 20);             // at least 128 MiB
+    CHECK(gpu_stream_chunk_bytes(s, 1000 * GB) == (n - 1) * 96);   // at most the largest query (H)
+}
+
+TEST_CASE("device plan: a 32 GiB PoRep partition on 16, 24, 32, 48, 80 and 141 GB devices")
+{
+    const gpu_key_shape s = porep_32gib();
+    for (uint64_t g : {16, 24, 32}) {
+        INFO(g << " GB");
+        const gpu_plan p = plan_gpu_key(s, g * GB);
+        CHECK_FALSE(p.fits);
+        CHECK(p.why.find("too small") != std::string::npos);
+        CHECK(p.why.find("needs 3") != std::string::npos);   // 38.75 … 39.75 GB, with the figures
+        CHECK(p.summary() == p.why);
+    }
+    const gpu_plan p48 = plan_gpu_key(s, 48 * GB);
+    CHECK(p48.fits);
+    CHECK_FALSE(p48.resident);
+    CHECK(p48.batch == 1);   // 7.25 GB to spare, a slot is 8.46
+    CHECK(p48.total() <= 48 * GB);
+
+    const gpu_plan p80 = plan_gpu_key(s, 80 * GB);
+    CHECK(p80.fits);
+    CHECK_FALSE(p80.resident);
+    CHECK(p80.batch == 5);   // 36.5 GB to spare: four more partitions
+    CHECK(p80.total() <= 80 * GB);
+    CHECK(p80.total() + p80.slot > 80 * GB);
+    CHECK(p80.summary().find("batch of 5 partitions") != std::string::npos);
+    CHECK(plan_gpu_key(s, 80 * GB, 3).batch == 3);   // capped
+
+    const gpu_plan p141 = plan_gpu_key(s, 141 * GB);
+    CHECK(p141.fits);
+    CHECK(p141.resident);
+    CHECK(p141.batch == 1);
+    CHECK(p141.chunk == 0);
+    CHECK(p141.total() <= 141 * GB);
+    // A resident key's own MSM estimate as its room: too large a room streams it.
+    CHECK_FALSE(plan_gpu_key(s, 141 * GB, 0, 60 * GB).resident);
+}
+
+TEST_CASE("device plan: the streamed plan with a key's own chunk size")
+{
+    const gpu_key_shape s = porep_32gib();
+    const gpu_plan a = plan_gpu_key_streamed(s, 80 * GB, uint64_t{1} << 30);
+    const gpu_plan b = plan_gpu_key_streamed(s, 80 * GB, uint64_t{8} << 30);
+    CHECK(a.fits);
+    CHECK(b.fits);
+    CHECK(a.one_prove + 14 * (uint64_t{1} << 30) == b.one_prove);
+    CHECK(a.batch >= b.batch);
+    CHECK_FALSE(plan_gpu_key_streamed(s, 40 * GB, uint64_t{8} << 30).fits);
+}
+
+TEST_CASE("device memory ledger: counts, cap, high-water mark, clipped free memory")
+{
+    detail::memory_ledger l;
+    int x = 0, y = 0;
+    CHECK(l.reserve(100));
+    l.bind(&x, 100);
+    CHECK(l.reserve(50));
+    l.bind(&y, 50);
+    CHECK(l.use().used == 150);
+    CHECK(l.use().peak == 150);
+    l.release(&x);
+    CHECK(l.use().used == 50);
+    CHECK(l.use().peak == 150);
+    l.release(&x);   // twice: nothing more
+    l.release(nullptr);
+    CHECK(l.use().used == 50);
+    l.reset_peak();
+    CHECK(l.use().peak == 50);
+
+    l.set_cap(120);
+    CHECK_FALSE(l.reserve(71));   // 50 + 71 > 120: refused, nothing counted
+    CHECK(l.use().used == 50);
+    CHECK(l.reserve(70));
+    l.unreserve(70);   // the allocation failed
+    CHECK(l.use().used == 50);
+    uint64_t free_b = 1000, total_b = 2000;
+    l.clip(&free_b, &total_b);
+    CHECK(free_b == 70);
+    CHECK(total_b == 120);
+    free_b = 10;
+    l.clip(&free_b, nullptr);
+    CHECK(free_b == 10);   // the device's own figure when smaller
+    l.set_cap(40);        // a cap below the count: nothing fits, nothing free
+    CHECK_FALSE(l.reserve(1));
+    free_b = 1000;
+    l.clip(&free_b, nullptr);
+    CHECK(free_b == 0);
+    l.set_cap(0);
+    CHECK(l.reserve(1000000));
+    CHECK(l.use().cap == 0);
+}
+
+TEST_CASE("device memory ledger: the public functions, and devices out of range")
+{
+    gpu_set_memory_cap(63, 12345);
+    CHECK(gpu_memory_use_of(63).cap == 12345);
+    gpu_set_memory_cap(63, 0);
+    CHECK(gpu_memory_use_of(63).cap == 0);
+    CHECK_THROWS_AS(gpu_set_memory_cap(64, 1), cuzk::error);
+    CHECK_THROWS_AS(gpu_memory_use_of(-1), cuzk::error);
+}
