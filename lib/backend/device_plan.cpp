@@ -78,17 +78,28 @@ std::string gpu_plan::summary() const
                        gb(total()), gb(device));
 }
 
-gpu_plan plan_gpu_key(const gpu_key_shape& s, uint64_t device_bytes, unsigned max_batch, uint64_t msm_room_resident)
+namespace {
+
+// The figures every plan has: the device, what stays beside the queries,
+// the queries, a slot, one prove's fixed buffers.
+gpu_plan plan_base(const gpu_key_shape& s, uint64_t device_bytes)
 {
     gpu_plan p;
     p.device = device_bytes;
     p.beside = beside_bytes(s);
     p.queries = query_bytes(s);
     p.slot = (s.inputs + s.aux + s.domain) * fr_bytes;
-    const uint64_t fixed = gpu_prove_fixed_bytes(s);
+    p.one_prove = gpu_prove_fixed_bytes(s);
+    return p;
+}
+
+} // namespace
+
+gpu_plan plan_gpu_key(const gpu_key_shape& s, uint64_t device_bytes, unsigned max_batch, uint64_t msm_room_resident)
+{
     // Resident: the queries, one prove and the resident MSM room.
+    gpu_plan p = plan_base(s, device_bytes);
     p.resident = true;
-    p.one_prove = fixed;
     p.msm_room = msm_room_resident ? msm_room_resident : streamed_msm_room(s, device_bytes);
     if (p.total() <= device_bytes) {
         p.fits = true;
@@ -100,12 +111,8 @@ gpu_plan plan_gpu_key(const gpu_key_shape& s, uint64_t device_bytes, unsigned ma
 
 gpu_plan plan_gpu_key_streamed(const gpu_key_shape& s, uint64_t device_bytes, uint64_t chunk_bytes, unsigned max_batch)
 {
-    gpu_plan p;
-    p.device = device_bytes;
-    p.beside = beside_bytes(s);
-    p.queries = query_bytes(s);
-    p.slot = (s.inputs + s.aux + s.domain) * fr_bytes;
-    const uint64_t fixed = gpu_prove_fixed_bytes(s);
+    gpu_plan p = plan_base(s, device_bytes);
+    const uint64_t fixed = p.one_prove;
     p.chunk = chunk_bytes;
     p.one_prove = fixed + 2 * p.chunk;
     p.msm_room = streamed_msm_room(s, device_bytes);
