@@ -11,11 +11,16 @@
 // -DCUZK_SANITIZE=address,undefined too).
 #include <catch2/catch.hpp>
 
+#include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/types.h>
 #include <unistd.h>
 
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <initializer_list>
 #include <random>
 #include <string>
@@ -1384,4 +1389,119 @@ TEST_CASE("only regular files are opened: FIFOs and devices are refused by name"
     // An ordinary file still reads.
     write_text_file(td.file("a.txt"), "hello");
     CHECK(read_text_file(td.file("a.txt")) == "hello");
+}
+
+// ---- output_file: a failed write never destroys what it would replace ----------------------
+
+namespace {
+std::string slurp_text(const std::string& p)
+{
+    std::ifstream f(p, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(f), {});
+}
+size_t temp_files(const std::filesystem::path& dir)
+{
+    size_t n = 0;
+    for (const auto& e : std::filesystem::directory_iterator(dir))
+        n += e.path().filename().string().find(".cuzk-tmp-") != std::string::npos;
+    return n;
+}
+} // namespace
+
+TEST_CASE("output_file: written in place only when complete; other kinds of path refused", "[io]")
+{
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::temp_directory_path() / ("cuzk-output-" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    const std::string file = (dir / "out.bin").string();
+    io::write_text_file(file, "old contents");
+    ::chmod(file.c_str(), 0640);
+    {
+        io::output_file out(file);
+        out.write("new", 3);
+        CHECK(slurp_text(file) == "old contents");   // not in place before close()
+        out.close();
+    }
+    CHECK(slurp_text(file) == "new");
+    struct stat st {};
+    REQUIRE(::stat(file.c_str(), &st) == 0);
+    CHECK((st.st_mode & 0777) == 0640);   // the permissions of the file it replaced
+    {   // abandoned (an exception in the writer): the old file stays, the temporary goes
+        io::output_file out(file);
+        out.write("partial", 7);
+    }
+    CHECK(slurp_text(file) == "new");
+    CHECK(temp_files(dir) == 0);
+    SECTION("a write that fails (the file size limit) leaves the old file")
+    {
+        struct sigaction ign {}, old_sa {};
+        ign.sa_handler = SIG_IGN;
+        ::sigaction(SIGXFSZ, &ign, &old_sa);
+        rlimit old_lim {};
+        ::getrlimit(RLIMIT_FSIZE, &old_lim);
+        rlimit lim = old_lim;
+        lim.rlim_cur = 1 << 20;
+        ::setrlimit(RLIMIT_FSIZE, &lim);
+        std::string what;
+        try {
+            io::output_file out(file);
+            const std::vector<uint8_t> big(size_t{3} << 20, 7);
+            out.write(big);
+            out.close();
+        } catch (const error& e) {
+            what = e.what();
+        }
+        ::setrlimit(RLIMIT_FSIZE, &old_lim);
+        ::sigaction(SIGXFSZ, &old_sa, nullptr);
+        CHECK(what.find(file) != std::string::npos);
+        CHECK(slurp_text(file) == "new");
+        CHECK(temp_files(dir) == 0);
+    }
+    SECTION("a FIFO, a directory and a device are refused by name and left alone")
+    {
+        const std::string fifo = (dir / "fifo").string(), sub = (dir / "sub").string(), dev = (dir / "full").string();
+        REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+        fs::create_directories(sub);
+        const bool have_dev = ::mknod(dev.c_str(), S_IFCHR | 0600, makedev(1, 7)) == 0;   // /dev/full, where allowed
+        std::vector<std::string> paths{fifo, sub};
+        if (have_dev) paths.push_back(dev);
+        for (const std::string& p : paths) {
+            INFO(p);
+            std::string what;
+            try {
+                io::output_file out(p);
+            } catch (const error& e) {
+                CHECK(e.code() == errc::invalid_argument);
+                what = e.what();
+            }
+            CHECK(what.find(p + ": exists and is not a regular file") != std::string::npos);
+        }
+        struct stat s1 {};
+        CHECK((::stat(fifo.c_str(), &s1) == 0 && S_ISFIFO(s1.st_mode)));
+        CHECK(fs::is_directory(sub));
+        if (have_dev) CHECK((::stat(dev.c_str(), &s1) == 0 && S_ISCHR(s1.st_mode)));
+        CHECK(temp_files(dir) == 0);
+    }
+    SECTION("a symbolic link is kept and its target replaced")
+    {
+        const std::string link = (dir / "link.bin").string();
+        fs::create_symlink(file, link);
+        io::write_text_file(link, "through the link");
+        CHECK(fs::is_symlink(link));
+        CHECK(slurp_text(file) == "through the link");
+    }
+    SECTION("a folder that cannot be written: errc::io naming the file, nothing changed")
+    {
+        if (::geteuid() != 0) {   // root writes anywhere
+            const std::string ro = (dir / "ro").string();
+            fs::create_directories(ro);
+            io::write_text_file(ro + "/x", "x");
+            ::chmod(ro.c_str(), 0500);
+            CHECK_THROWS_AS(io::write_text_file(ro + "/x", "y"), error);
+            ::chmod(ro.c_str(), 0700);
+            CHECK(slurp_text(ro + "/x") == "x");
+        }
+    }
+    fs::remove_all(dir);
 }

@@ -6,7 +6,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <memory>
@@ -125,10 +127,71 @@ std::string read_text_file(const std::string& path, uint64_t max_bytes)
 
 // ---- output_file ---------------------------------------------------------------
 
+namespace {
+
+// The path the output goes to: `path` itself, or where a symbolic link at
+// `path` points (the link is kept and its target replaced). A target that
+// exists and is not a regular file (a device, FIFO, socket or directory)
+// is refused by name: the program never replaces or removes it.
+std::string output_target(const std::string& path)
+{
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0) {
+        if (errno != ENOENT) io_fail(path, "cannot stat", errno);
+        return path;
+    }
+    if (!S_ISREG(st.st_mode))
+        throw error(errc::invalid_argument,
+                    fmt::format("{}: exists and is not a regular file ({}); refusing to write over it", path,
+                                S_ISDIR(st.st_mode) ? "a directory" : S_ISFIFO(st.st_mode) ? "a FIFO"
+                                                      : S_ISSOCK(st.st_mode)                ? "a socket"
+                                                      : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device"
+                                                                                                   : "not a file"));
+    struct stat lst {};
+    if (::lstat(path.c_str(), &lst) == 0 && S_ISLNK(lst.st_mode)) {
+        std::unique_ptr<char, decltype(&std::free)> real(::realpath(path.c_str(), nullptr), &std::free);
+        if (!real) io_fail(path, "cannot resolve the link", errno);
+        return real.get();
+    }
+    return path;
+}
+
+// A new temporary file beside `target` (same folder, so the rename is
+// atomic), with the permissions the target has, or a new file would get.
+std::string create_temp(const std::string& target, std::FILE*& f)
+{
+    static std::atomic<uint64_t> counter{0};
+    const size_t slash = target.find_last_of('/');
+    const std::string dir = slash == std::string::npos ? std::string() : target.substr(0, slash + 1);
+    const std::string base = slash == std::string::npos ? target : target.substr(slash + 1);
+    struct stat st {};
+    const bool exists = ::stat(target.c_str(), &st) == 0;
+    for (int attempt = 0;; ++attempt) {
+        const std::string tmp =
+            fmt::format("{}.{}.cuzk-tmp-{}-{}", dir, base, ::getpid(), counter.fetch_add(1));
+        const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd < 0) {
+            if (errno == EEXIST && attempt < 100) continue;
+            io_fail(target, "cannot create", errno);
+        }
+        if (exists) (void)::fchmod(fd, st.st_mode & 07777);
+        f = ::fdopen(fd, "wb");
+        if (!f) {
+            const int e = errno;
+            ::close(fd);
+            ::unlink(tmp.c_str());
+            io_fail(target, "cannot create", e);
+        }
+        return tmp;
+    }
+}
+
+} // namespace
+
 output_file::output_file(std::string path) : path_(std::move(path))
 {
-    f_ = std::fopen(path_.c_str(), "wb");
-    if (!f_) io_fail(path_, "cannot create", errno);
+    target_ = output_target(path_);
+    tmp_ = create_temp(target_, f_);
     // 4 MiB buffer: large sequential writes of point arrays.
     std::setvbuf(f_, nullptr, _IOFBF, size_t{4} << 20);
 }
@@ -137,7 +200,7 @@ output_file::~output_file()
 {
     if (f_) {
         std::fclose(f_);
-        std::remove(path_.c_str());
+        ::unlink(tmp_.c_str());
     }
 }
 
@@ -147,7 +210,7 @@ void output_file::fail(const char* what)
     if (f_) {
         std::fclose(f_);
         f_ = nullptr;
-        std::remove(path_.c_str());
+        ::unlink(tmp_.c_str());
     }
     io_fail(path_, what, e);
 }
@@ -196,8 +259,13 @@ void output_file::close()
     std::FILE* f = std::exchange(f_, nullptr);
     if (std::fclose(f) != 0) {
         const int e = errno;
-        std::remove(path_.c_str());
+        ::unlink(tmp_.c_str());
         io_fail(path_, "close failed", e);
+    }
+    if (::rename(tmp_.c_str(), target_.c_str()) != 0) {
+        const int e = errno;
+        ::unlink(tmp_.c_str());
+        io_fail(path_, "cannot put the finished file in place", e);
     }
 }
 

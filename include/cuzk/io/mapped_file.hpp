@@ -6,10 +6,11 @@
 // message that names the file and the system error.
 //
 // output_file writes a file through a large stdio buffer, checks every write,
-// and can patch bytes already written (binfile section sizes). If it is
-// destroyed without close() — an exception escaped the writer — the partial
-// file is removed, so a failed writer never leaves a truncated file behind
-// under the requested name.
+// and can patch bytes already written (binfile section sizes). It writes a
+// temporary file beside the target and renames it into place at close(): a
+// failed writer (an exception, a full disk) leaves neither a truncated file
+// nor a missing one under the requested name, and never removes a path it
+// did not create.
 #pragma once
 
 #include <cstddef>
@@ -65,11 +66,18 @@ inline constexpr uint64_t max_text_file_bytes = uint64_t(1) << 30;
 // failure, errc::bad_length past max_bytes.
 std::string read_text_file(const std::string& path, uint64_t max_bytes = max_text_file_bytes);
 
+// Writes go to a new temporary file beside `path` (`.NAME.cuzk-tmp-…`,
+// with the permissions of the file it replaces), which close() renames onto
+// `path` once complete: a failed or abandoned write leaves whatever was at
+// `path` as it was, and removes only its own temporary file. A `path` that
+// exists and is not a regular file (a device, FIFO, socket or directory)
+// is refused by name before anything is written (errc::invalid_argument);
+// a symbolic link is kept and the file it points to replaced.
 class output_file {
 public:
-    // Creates or truncates `path`; errc::io on failure.
+    // Checks `path` and creates the temporary file; errc::io on failure.
     explicit output_file(std::string path);
-    ~output_file();   // removes the file if close() was not reached
+    ~output_file();   // removes the temporary file if close() was not reached
     output_file(const output_file&) = delete;
     output_file& operator=(const output_file&) = delete;
 
@@ -82,13 +90,16 @@ public:
     uint64_t tell() const noexcept { return pos_; }
     // Overwrites n bytes at `offset` (< tell()), then continues at the end.
     void write_at(uint64_t offset, const void* p, size_t n);
-    // Flushes and closes; errc::io if anything failed. The file is kept.
+    // Flushes, closes and renames the file onto `path`; errc::io if
+    // anything failed (then `path` is untouched).
     void close();
     const std::string& path() const noexcept { return path_; }
 
 private:
     [[noreturn]] void fail(const char* what);
     std::string path_;
+    std::string target_;   // path_, or the file a link at path_ points to
+    std::string tmp_;      // the temporary file being written
     std::FILE* f_ = nullptr;
     uint64_t pos_ = 0;
 };
