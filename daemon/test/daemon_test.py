@@ -305,6 +305,12 @@ def mode_api(cuzk, w):
         sub = s.SubmitProof(wpost_request(w, rid=""))
         check(sub.job_id != "", "no generated job id")
 
+        # A Prove client that gives up (its deadline) leaves the job running.
+        expect_code(lambda: s.Prove(pb.ProveRequest(submit=wpost_request(w, rid="impatient")), timeout=0.05),
+                    grpc.StatusCode.DEADLINE_EXCEEDED, "")
+        a = s.AwaitProof(pb.AwaitProofRequest(job_id="impatient", timeout_ms=120000))
+        check(a.status == pb.AwaitProofResponse.COMPLETED, f"job of a gone client: {a.status} {a.error_message}")
+
         # Cancel: a queue of jobs, the last ones cancelled while queued.
         ids = [f"c{i}" for i in range(6)]
         for i in ids:
@@ -353,6 +359,23 @@ def mode_api(cuzk, w):
               f"after evict: {r.status} {r.error_message} (srs_load_ms {r.srs_load_ms})")
     finally:
         check(d.stop() == 0, "daemon exit status")
+
+    # A config file: curio's keys, an unknown key named in a warning, and
+    # cancel_on_disconnect: a Prove client that gives up cancels its job.
+    with open(f"{w}/cuzk.toml", "w") as f:
+        f.write('[daemon]\nlisten = "unix:///nowhere.sock"\n[jobs]\ncancel_on_disconnect = true\n'
+                '[gpus]\ngpu_workers_per_device = 1\n[mystery]\nknob = 3\n')
+    d = Daemon(cuzk, w, "api-config", extra=["--config", f"{w}/cuzk.toml"])
+    try:
+        expect_code(lambda: d.stub.Prove(pb.ProveRequest(submit=wpost_request(w, rid="impatient")), timeout=0.05),
+                    grpc.StatusCode.DEADLINE_EXCEEDED, "")
+        a = d.stub.AwaitProof(pb.AwaitProofRequest(job_id="impatient", timeout_ms=120000))
+        check(a.status == pb.AwaitProofResponse.CANCELLED, f"cancel_on_disconnect: {a.status} {a.error_message}")
+        m = d.stub.GetMetrics(pb.GetMetricsRequest()).prometheus_text
+        check("cuzk_gpu_workers 1" in m, "gpus.gpu_workers_per_device = 1 not applied")
+    finally:
+        check(d.stop() == 0, "daemon exit status")
+    check("mystery.knob: unknown key" in d.text(), "no warning for an unknown config key")
 
     # Key files: a digest that does not match parameters.json, and no file at all without --dev-keys.
     params = f"{w}/params-bad"
