@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "cuzk/backend/cuda.hpp"
+#include "cuzk/timeline/analysis.hpp"
 
 namespace cuzk::daemon {
 
@@ -59,6 +60,31 @@ v1::SRSStatus::Tier tier_of(const loaded_key& k)
 uint64_t uptime_s(const daemon_view& d)
 {
     return d.tap.now_ns() / 1'000'000'000;
+}
+
+// The recent timeline's device idle time by cause and its utilisation
+// (timeline::analyse: device spans where the engine logs them).
+void append_timeline_metrics(const daemon_view& d, fmt::memory_buffer& b)
+{
+    const std::vector<timeline::event> events = d.tap.recent();
+    if (events.empty()) return;
+    const timeline::analysis a = timeline::analyse(events);
+    auto out = std::back_inserter(b);
+    fmt::format_to(out, "# HELP cuzk_timeline_window_seconds The span of the recent events the idle figures cover.\n"
+                        "# TYPE cuzk_timeline_window_seconds gauge\ncuzk_timeline_window_seconds {:.3f}\n",
+                   double(a.span.end - a.span.begin) / 1e9);
+    fmt::format_to(out, "# HELP cuzk_timeline_utilisation Device busy share over the recent events' device windows.\n"
+                        "# TYPE cuzk_timeline_utilisation gauge\n");
+    for (const timeline::device_report& r : a.devices)
+        fmt::format_to(out, "cuzk_timeline_utilisation{{device=\"{}\"}} {:.4f}\n", r.device, r.utilisation);
+    static const char* const causes[] = {"lock_held", "cpu_tail", "nothing_submitted", "no_partition_ready",
+                                         "queued_not_picked"};
+    fmt::format_to(out, "# HELP cuzk_device_idle_seconds Device idle time in the recent events, by cause.\n"
+                        "# TYPE cuzk_device_idle_seconds gauge\n");
+    for (const timeline::device_report& r : a.devices)
+        for (size_t c = 0; c < timeline::gap_cause_count; ++c)
+            fmt::format_to(out, "cuzk_device_idle_seconds{{device=\"{}\",cause=\"{}\"}} {:.3f}\n", r.device, causes[c],
+                           double(r.idle_by_cause[c]) / 1e9);
 }
 
 } // namespace
@@ -162,6 +188,7 @@ std::string metrics_text(const daemon_view& d)
     for (size_t i = 0; i < ndev; ++i)
         fmt::format_to(std::back_inserter(b), "cuzk_device_utilisation{{device=\"{}\"}} {:.4f}\n", i,
                        double(d.tap.busy_ns(int(i))) / 1e9 / up);
+    append_timeline_metrics(d, b);
     return fmt::to_string(b);
 }
 

@@ -35,7 +35,11 @@ std::string status_json(const daemon_view& d);
 // cuzk_proof_duration_seconds_{count,sum}{proof_kind}, cuzk_running_jobs,
 // cuzk_gpu_workers) and cuzk's: cuzk_proofs_cancelled{proof_kind},
 // cuzk_keys_loaded, cuzk_key_bytes{circuit_id}, cuzk_device_busy_seconds_total{device},
-// cuzk_device_utilisation{device} (busy time over uptime).
+// cuzk_device_utilisation{device} (busy time over uptime), and from the
+// last events (timeline::analyse): cuzk_timeline_window_seconds,
+// cuzk_timeline_utilisation{device}, cuzk_device_idle_seconds{device,cause}
+// (cause: lock_held, cpu_tail, nothing_submitted, no_partition_ready,
+// queued_not_picked).
 std::string metrics_text(const daemon_view& d);
 
 } // namespace cuzk::daemon

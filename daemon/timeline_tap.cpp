@@ -23,9 +23,12 @@ void timeline_tap::record(const timeline::event& e, uint64_t offset_ns) noexcept
         shifted.t_ns = t;
         lines_->record(shifted);
     }
-    if (e.ph != timeline::phase::instant || e.job.empty()) return;
     try {
         std::lock_guard lk(mu_);
+        if (recent_.size() == recent_capacity) recent_.pop_front();
+        recent_.push_back(e);
+        recent_.back().t_ns = t;
+        if (e.ph != timeline::phase::instant || e.job.empty()) return;
         open_span& s = open_[{e.job, e.partition}];
         if (e.name == "SYNTH_START") {
             s.synth_start = t;
@@ -71,6 +74,16 @@ uint64_t timeline_tap::busy_ns(int device) const
     std::lock_guard lk(mu_);
     const auto it = busy_.find(device);
     return it == busy_.end() ? 0 : it->second;
+}
+
+} // namespace cuzk::daemon
+
+namespace cuzk::daemon {
+
+std::vector<timeline::event> timeline_tap::recent() const
+{
+    std::lock_guard lk(mu_);
+    return {recent_.begin(), recent_.end()};
 }
 
 } // namespace cuzk::daemon

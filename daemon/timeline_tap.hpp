@@ -1,7 +1,8 @@
 // cuzk serve — what the daemon takes from its engines' timelines: each
 // job's synthesis and device time (AwaitProofResponse's synthesis_ms and
 // gpu_compute_ms), the job each device is proving (GetStatus), each
-// device's busy time (the utilisation metric), and, when asked, the events
+// device's busy time (the utilisation metric), the most recent events (the
+// metrics' idle causes: timeline::analyse over them), and, when asked, the events
 // as TIMELINE lines on stderr in the format of curio's daemon, so that
 // `cuzk waterfall` reads the daemon's log.
 //
@@ -12,6 +13,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -39,6 +41,9 @@ public:
     // The job proving on engine device d now ("" = none), and the device's busy time.
     std::string current_job(int device) const;
     uint64_t busy_ns(int device) const;
+    // The last `recent_capacity` events, on the daemon's clock, oldest first.
+    std::vector<timeline::event> recent() const;
+    static constexpr size_t recent_capacity = 1 << 16;
 
 private:
     struct open_span {
@@ -51,6 +56,7 @@ private:
     std::map<std::pair<std::string, int>, open_span> open_;   // (job, partition)
     std::map<int, std::string> current_;
     std::map<int, uint64_t> busy_;
+    std::deque<timeline::event> recent_;
 };
 
 // The sink one engine gets: its events go to the tap with its start.

@@ -342,7 +342,9 @@ def mode_api(cuzk, w):
                      "cuzk_queue_depth", 'cuzk_proofs_completed{proof_kind="window_post"}',
                      'cuzk_proof_duration_seconds_count{proof_kind="window_post"}',
                      'cuzk_proof_duration_seconds_sum{proof_kind="window_post"}', "cuzk_running_jobs",
-                     "cuzk_gpu_workers", 'cuzk_device_utilisation{device="0"}'):
+                     "cuzk_gpu_workers", 'cuzk_device_utilisation{device="0"}', "cuzk_timeline_window_seconds",
+                     'cuzk_timeline_utilisation{device="0"}',
+                     'cuzk_device_idle_seconds{device="0",cause="no_partition_ready"}'):
             check(name in m, f"metrics: no {name}")
         http = json.loads(urllib.request.urlopen(f"http://127.0.0.1:{d.status_port}/status", timeout=10).read())
         check(int(http["totalProofsCompleted"]) >= st.total_proofs_completed and http["loadedSrs"], f"HTTP /status: {http}")
