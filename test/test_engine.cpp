@@ -1545,6 +1545,71 @@ TEST_CASE("engine: backend cuda proves every partition form, device spans on the
     CHECK(an.source == timeline::busy_source::device_spans);
 }
 
+#include "cuzk/backend/fault.hpp"
+
+TEST_CASE("engine: batches on the cpu backend: formed per call, failures stay with their partition", "[engine]")
+{
+    // The 6th device part fails (an injected device error): its job alone fails.
+    struct disarm_at_end {
+        disarm_at_end() { fault::arm(fault::point::kernel, 5, 1); }
+        ~disarm_at_end() { fault::disarm(); }
+    } faults;
+    const test_key k(test::test_seed() + 57, 2, 40);
+    test_recorder rec;
+    pipeline::engine_config cfg;
+    cfg.synth_workers = 2;
+    cfg.workers_per_device = 2;
+    cfg.max_batch = 3;
+    cfg.device_threads = 1;
+    cfg.sink = &rec;
+    std::vector<pipeline::job_handle> hs;
+    std::vector<std::vector<uint64_t>> values;
+    {
+        pipeline::engine eng(cfg);
+        const auto key = eng.add_key(k.pk, k.pce, {"cpu-batches", 0});
+        CHECK(eng.batch(key) == 3);
+        CHECK(eng.plans(key).empty());
+        for (int j = 0; j < 5; ++j) {
+            std::vector<pipeline::partition> parts;
+            std::vector<uint64_t> v;
+            for (int p = 0; p < 4; ++p) {
+                v.push_back(uint64_t(j * 10 + p));
+                const part_kind kind = p % 3 == 0 ? part_kind::abc : p % 3 == 1 ? part_kind::witness : part_kind::circuit;
+                parts.push_back(make_partition(k, kind, v.back()));
+            }
+            values.push_back(v);
+            hs.push_back(eng.submit({key, std::move(parts), 0, "c" + std::to_string(j)}));
+        }
+        for (auto& h : hs) REQUIRE(h.wait_for(120s));
+    }
+    CHECK(fault::fired(fault::point::kernel) == 1);
+    size_t failed = 0;
+    for (size_t j = 0; j < hs.size(); ++j) {
+        const auto& r = hs[j].result();
+        INFO("job " << j << ": " << r.message);
+        if (r.status == job_status::failed) {
+            ++failed;
+            CHECK(r.code == errc::device);
+            CHECK(r.message.find("injected") != std::string::npos);
+            continue;
+        }
+        REQUIRE(r.status == job_status::completed);
+        CHECK(verify_result(k, r, values[j]));
+    }
+    CHECK(failed == 1);
+    const auto ev = rec.take();
+    check_timeline(ev);
+    std::map<std::string, int> per_call;
+    for (const auto& e : ev)
+        if (e.name == "GPU_PICKUP")
+            for (const auto& [name, value] : e.details)
+                if (name == "call") ++per_call[value];
+    int largest = 0;
+    for (const auto& [c, n] : per_call) largest = std::max(largest, n);
+    CHECK(largest >= 2);
+    CHECK(largest <= 3);
+}
+
 TEST_CASE("engine: a streamed key's partitions proved in batches on the cuda backend", "[engine][gpu]")
 {
     std::string why;

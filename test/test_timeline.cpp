@@ -903,3 +903,43 @@ TEST_CASE("D2H spans are device work", "[timeline]")
     REQUIRE(a.partitions.size() == 1);
     CHECK(a.partitions[0].device_work_ns == 22 * ms);
 }
+
+TEST_CASE("copies over the bus: link busy, bytes, rate, link-bound verdict and bus rows", "[timeline]")
+{
+    // One partition of job J on device 0: H2D chunk copies with their bytes
+    // at [0, 40) and [45, 85) (the link), MSM spans [40, 45) and [85, 90)
+    // (device work): the device is busy 10 of its 90 ms window, the link 80.
+    std::vector<event> v;
+    v.push_back(inst(0, "GPU_START", "J", 0, 0, 0));
+    for (uint64_t t : {0, 45}) {
+        span(v, t, t + 40, "H2D", "J", 0, 0, 0);
+        v[v.size() - 2].details = {{"query", "h"}, {"bytes", "2000000000"}};
+        span(v, t + 40, t + 45, "MSM_H", "J", 0, 0, 0);
+    }
+    v.push_back(inst(90, "GPU_END", "J", 0, 0, 0));
+    CHECK(copy_bytes(v[1]) == 2000000000);
+    CHECK_FALSE(is_device_work(v[1]));
+    CHECK(copy_bytes(v[3]) == 0);   // MSM_H: no bytes
+    CHECK(is_device_work(v[3]));
+    const analysis a = analyse(v);
+    REQUIRE(a.devices.size() == 1);
+    const device_report& d = a.devices[0];
+    CHECK(d.busy_ns == 10 * ms);
+    CHECK(d.link_busy_ns == 80 * ms);
+    CHECK(d.link_bytes == 4000000000u);
+    CHECK(d.link_gbps == Approx(50.0));   // 4 GB in 80 ms
+    CHECK(d.utilisation == Approx(10.0 / 50.0));   // the device's window is 40 .. 90 ms
+    CHECK(d.link_share == Approx(80.0 / 90.0));    // stretched over the copies: 0 .. 90 ms
+    CHECK(a.bus_bytes == 4000000000u);
+    CHECK(a.bus_bytes_per_proof == Approx(4e9));   // one completed job
+    CHECK(a.verdict == verdict_kind::link_bound);
+    CHECK(a.verdict_text.find("link-bound") == 0);
+    const std::string text = render_text(a);
+    CHECK(text.find("bus: 4.0 GB copied host to device, 4.0 GB per proof") != std::string::npos);
+    CHECK(text.find("dev 0 bus") != std::string::npos);
+    CHECK(text.find("> (bus rows) copying host to device") != std::string::npos);
+    // A bad bytes detail is no copy.
+    event bad = v[1];
+    bad.details = {{"bytes", "12x"}};
+    CHECK(copy_bytes(bad) == 0);
+}

@@ -454,18 +454,19 @@ bool upload_resident(gpu_key::impl& k, const point_source& src, const gpu_key_op
 }
 
 // Bytes of each of a streamed key's two chunk buffers: the option's count of
-// G2 points, else 1/32 of the device memory free once the PCE and the index
-// lists are placed (a 2^27 partition on an 80 GB device: 2.4 GB, 25 M G1
-// points; each chunk is an MSM with its own sort and bucket reduction, and
-// 128 MiB ones made that partition 2.1× slower), at least 128 MiB, at most
-// the largest query.
+// G2 points, else the model's (gpu_stream_chunk_bytes, device_plan.hpp: the
+// largest query in as few chunks as still leave a batch of 3, else 1/32 of
+// the memory free beside the PCE and index lists; 128 MiB chunks once made a
+// 2^27 partition 2.1× slower than 2.4 GB ones) for the device as this key
+// sees it: its free memory and the PCE and index lists already placed.
 uint64_t stream_chunk_bytes(const gpu_key::impl& k, const gpu_key_options& opt)
 {
     if (opt.stream_chunk_points)
         return std::max<uint64_t>(bytes_of<g2_affine>(opt.stream_chunk_points), sizeof(g2_affine));
     size_t free_b = 0, total_b = 0;
     pb::mem_info(&free_b, &total_b);
-    return gpu_stream_chunk_bytes(shape_of(k), free_b);
+    const gpu_key_shape sh = shape_of(k);
+    return gpu_stream_chunk_bytes(sh, uint64_t(free_b) + sh.pce_bytes + k.index_bytes());
 }
 
 // A streamed key on a device too small for any prove of it: refused here,

@@ -35,6 +35,7 @@ struct step_rec {
     std::string_view step, query;
     bridge::event begin;
     bridge::event end;
+    uint64_t bytes = 0;   // a copy's (reported through copy_span), else 0
 };
 struct host_span {
     size_t after;   // index into recs: reported after that step
@@ -97,6 +98,14 @@ public:
         bool done_ = false;
     };
 
+    // A copy on the key's copy stream, between events b and e recorded
+    // there: reported as an H2D span with its bytes (copy_span).
+    void add_copy(std::string_view query, uint64_t bytes, bridge::event b, bridge::event e)
+    {
+        std::lock_guard<std::mutex> lk(mu_);
+        recs_.push_back({"H2D", query, b, e, bytes});
+    }
+
     void add_span(std::string_view step, std::string_view query, clock::time_point b, clock::time_point e)
     {
         std::lock_guard<std::mutex> lk(mu_);
@@ -128,7 +137,10 @@ public:
             const auto to_tp = [&](double ms) {
                 return t0_ + std::chrono::duration_cast<clock::duration>(std::chrono::duration<double, std::milli>(ms));
             };
-            if (obs_) obs_->step_span(recs_[i].step, recs_[i].query, to_tp(b), to_tp(e));
+            if (obs_ && recs_[i].bytes)
+                obs_->copy_span(recs_[i].step, recs_[i].query, recs_[i].bytes, to_tp(b), to_tp(e));
+            else if (obs_)
+                obs_->step_span(recs_[i].step, recs_[i].query, to_tp(b), to_tp(e));
             const uint64_t ns = uint64_t(std::max(0.0, e - b) * 1e6);
             const std::string_view s = recs_[i].step;
             if (s == "NTT") t.h_ns += ns;
@@ -205,8 +217,10 @@ inline void ensure_scratch(gpu_key::impl& k)
 // Before chunk i is used the host waits for its copy event. A batch's
 // `each` runs every partition's MSM on the chunk: its points cross the bus
 // once for all of them.
+// Each chunk's copy is timed on the copy stream and reported to `copies`
+// (an H2D span of the query `name` with its bytes).
 template <class Aff, class Each>
-void query_chunks(gpu_key::impl& k, const query<Aff>& q, Each&& each)
+void query_chunks(gpu_key::impl& k, const query<Aff>& q, device_steps& copies, std::string_view name, Each&& each)
 {
     const size_t total = q.size();
     if (total == 0) return;
@@ -219,8 +233,12 @@ void query_chunks(gpu_key::impl& k, const query<Aff>& q, Each&& each)
     const auto* src = static_cast<const Aff*>(q.pin->data());
     auto issue = [&](size_t i) {
         const size_t off = i * cp, len = std::min(cp, total - off);
+        const bridge::event b = copies.event(), e = copies.event();
+        pb::event_record(b, k.copy_stream);
         pb::copy_h2d_on(k.copy_stream, k.chunk[i % 2].data(), src + off, len * sizeof(Aff));
+        pb::event_record(e, k.copy_stream);
         pb::event_record(k.chunk_ev[i % 2], k.copy_stream);
+        copies.add_copy(name, len * sizeof(Aff), b, e);
         k.streamed_bytes += len * sizeof(Aff);
     };
     issue(0);
@@ -234,10 +252,10 @@ void query_chunks(gpu_key::impl& k, const query<Aff>& q, Each&& each)
 
 // One partition's MSM of a query: the sum of msm(points, off, len) over the pieces.
 template <class Aff, class Jac, class Msm>
-Jac query_msm(gpu_key::impl& k, const query<Aff>& q, Msm&& msm)
+Jac query_msm(gpu_key::impl& k, const query<Aff>& q, device_steps& ds, std::string_view name, Msm&& msm)
 {
     Jac acc = Jac::identity();
-    query_chunks(k, q, [&](const Aff* pts, size_t off, size_t len) { acc = acc.add(msm(pts, off, len)); });
+    query_chunks(k, q, ds, name, [&](const Aff* pts, size_t off, size_t len) { acc = acc.add(msm(pts, off, len)); });
     return acc;
 }
 
@@ -274,7 +292,7 @@ template <class Aff, class Jac>
 Jac witness_query(gpu_key::impl& k, device_steps& ds, const query<Aff>& q, const fr* sc, std::string_view name)
 {
     witness_spans sp;
-    const Jac r = query_msm<Aff, Jac>(k, q, [&](const Aff* pts, size_t off, size_t len) {
+    const Jac r = query_msm<Aff, Jac>(k, q, ds, name, [&](const Aff* pts, size_t off, size_t len) {
         return sp.msm<Aff, Jac>(ds, pts, sc + off, len, name);
     });
     sp.finish(ds, name);
@@ -455,7 +473,7 @@ inline g1_jacobian bellperson_msm_h(gpu_key::impl& k, device_steps& ds, fr* a)
     const auto* hr = reinterpret_cast<const fr::repr*>(a);
     const g1_jacobian h =
         !k.h_table.empty() ? msm_h_piece(k, ds, nullptr, hr, 0)
-                           : query_msm<g1_affine, g1_jacobian>(k, k.h, [&](const g1_affine* p, size_t off, size_t len) {
+                           : query_msm<g1_affine, g1_jacobian>(k, k.h, ds, "h", [&](const g1_affine* p, size_t off, size_t len) {
                                  return msm_h_piece(k, ds, p, hr + off, len);
                              });
     s.end();

@@ -85,7 +85,8 @@ void batch_front(gpu_key::impl& k, device_steps& ds, size_t p, size_t parts, con
 
 // One query for every partition, chunk by chunk: msm(p, points, off, len)
 // gives partition p's sum over a piece; partition p's step span runs from
-// its first piece to its last.
+// its first piece to its last. The chunks' copies are reported to the
+// first partition's steps (each chunk is copied once for all).
 template <class Aff, class Jac, class Msm>
 std::vector<Jac> batch_query(gpu_key::impl& k, steps_list& ds, const query<Aff>& q, std::string_view step,
                              std::string_view name, Msm&& msm)
@@ -93,7 +94,7 @@ std::vector<Jac> batch_query(gpu_key::impl& k, steps_list& ds, const query<Aff>&
     const size_t parts = ds.size(), total = q.size();
     std::vector<Jac> acc(parts, Jac::identity());
     std::vector<std::unique_ptr<device_steps::scope>> open(parts);
-    query_chunks(k, q, [&](const Aff* pts, size_t off, size_t len) {
+    query_chunks(k, q, *ds.front(), name, [&](const Aff* pts, size_t off, size_t len) {
         for (size_t p = 0; p < parts; ++p) {
             if (!open[p]) open[p] = std::make_unique<device_steps::scope>(*ds[p], step, name);
             acc[p] = acc[p].add(msm(p, pts, off, len));

@@ -302,6 +302,17 @@ struct engine_core {
             at(b, timeline::phase::begin, step, query);
             at(std::max(b, eng->to_engine_ns(end)), timeline::phase::end, step, query);
         }
+        // A copy over the bus: its span carries the bytes (the begin event).
+        void copy_span(std::string_view step, std::string_view query, uint64_t bytes, clock::time_point begin,
+                       clock::time_point end) noexcept override
+        {
+            if (!device_timed) return;
+            const uint64_t b = eng->to_engine_ns(begin);
+            eng->emit_at(b, timeline::phase::begin, step, job, part, worker, device,
+                         {{"query", std::string(query)}, {"bytes", std::to_string(bytes)}});
+            eng->emit_at(std::max(b, eng->to_engine_ns(end)), timeline::phase::end, step, job, part, worker, device,
+                         {{"query", std::string(query)}});
+        }
     };
 
     // ---- budget (mu held) ---------------------------------------------------------------

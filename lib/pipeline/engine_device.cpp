@@ -176,31 +176,49 @@ void engine_core::top_up(std::vector<std::unique_ptr<work_item>>& batch, const k
     if (batch.size() != before) cv_synth.notify_all();   // lookahead slots are free
 }
 
-// A batching key (k.batch > 1; cuda, device-evaluated partitions): the
-// partitions from `first` in one gpu_prove_start_witness_batch, each
-// outcome passed to `done` in order. False when the call is no batch (fewer
-// than two partitions, or one not device-evaluated) or the batch failed:
-// the caller then proves them one at a time, so that a failure stays with
-// its own partition. Partitions whose job has ended are proved all the
-// same and discarded by hand_on.
+// A batching key (k.batch > 1): the partitions from `first` as one batch,
+// each outcome passed to `done` in order. cuda (device-evaluated
+// partitions): one gpu_prove_start_witness_batch; false when the call is no
+// batch (fewer than two partitions, or one not device-evaluated) or the
+// batch failed: the caller then proves them one at a time, so that a
+// failure stays with its own partition. cpu (max_batch): each partition's
+// device part in turn, each with its own outcome, all handed on together.
+// Partitions whose job has ended are proved all the same and discarded by
+// hand_on.
 bool engine_core::batch_device_parts(std::vector<std::unique_ptr<work_item>>& batch, size_t first,
                                      const key_entry& k, int32_t worker, int32_t device, uint64_t gpu_start,
                                      const std::function<void(part_outcome)>& done)
 {
-    if (k.batch < 2 || k.gpu.empty() || k.snarkjs || batch.size() - first < 2) return false;
+    const bool cuda = !k.gpu.empty();
+    if (k.batch < 2 || k.snarkjs || k.bn || batch.size() - first < 2) return false;
     for (size_t i = first; i < batch.size(); ++i)
-        if (!batch[i]->device_eval) return false;
+        if (cuda && !batch[i]->device_eval) return false;
     std::deque<span_observer> obs;
-    std::vector<gpu_batch_part> parts;
     for (size_t i = first; i < batch.size(); ++i) {
         work_item& it = *batch[i];
         if (i != first) emit(timeline::phase::instant, "GPU_START", it.job.get(), int32_t(it.part), worker, device);
-        obs.emplace_back(this, it.job.get(), int32_t(it.part), worker, device, true);
-        parts.push_back({it.inputs, it.packed ? std::span<const fr>() : it.aux_span(), it.packed.get(), &obs.back()});
+        obs.emplace_back(this, it.job.get(), int32_t(it.part), worker, device, cuda);
     }
-    std::vector<groth16::prove_sums> sums;
-    if (capture([&] { sums = gpu_prove_start_witness_batch(*k.gpu[size_t(device)], parts); })) return false;
-    for (size_t i = first; i < batch.size(); ++i) done(part_outcome{batch[i].get(), sums[i - first], std::nullopt, gpu_start});
+    std::vector<part_outcome> out;
+    if (!cuda) {   // the cpu backend: each partition's device part in turn, handed on together
+        for (size_t i = first; i < batch.size(); ++i) {
+            device_sums sums;
+            auto err = capture([&] { sums = run_device_part(*batch[i], k, device, obs[i - first]); });
+            out.push_back(part_outcome{batch[i].get(), sums, err, gpu_start});
+        }
+    } else {
+        std::vector<gpu_batch_part> parts;
+        for (size_t i = first; i < batch.size(); ++i) {
+            const work_item& it = *batch[i];
+            parts.push_back({it.inputs, it.packed ? std::span<const fr>() : it.aux_span(), it.packed.get(),
+                             &obs[i - first]});
+        }
+        std::vector<groth16::prove_sums> sums;
+        if (capture([&] { sums = gpu_prove_start_witness_batch(*k.gpu[size_t(device)], parts); })) return false;
+        for (size_t i = first; i < batch.size(); ++i)
+            out.push_back(part_outcome{batch[i].get(), sums[i - first], std::nullopt, gpu_start});
+    }
+    for (part_outcome& o : out) done(std::move(o));
     return true;
 }
 

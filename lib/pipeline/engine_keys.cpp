@@ -241,6 +241,15 @@ key_id register_key(detail::engine_core& c, std::shared_ptr<key_entry> e,
         if (!opt.device_bytes) plan_batches(c, *e);
     } else {
         e->device_bytes = opt.device_bytes ? opt.device_bytes : device_bytes_estimate(*pk);
+        // The cpu backend batches only when asked (max_batch): the modelled
+        // device holds each partition's device part of the batch.
+        if (c.cfg.max_batch > 1 && pk->conv != groth16::convention::snarkjs) {
+            e->batch = c.cfg.max_batch;
+            e->batch_slot = e->device_bytes;
+            e->device_bytes *= c.cfg.max_batch;
+            std::lock_guard lk(c.mu);
+            c.lookahead_cap = std::max(c.lookahead_cap, e->batch);
+        }
     }
     e->pk = std::move(pk);
     e->pce = std::move(pce);

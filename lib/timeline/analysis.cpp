@@ -153,15 +153,31 @@ const char* verdict_name(verdict_kind k) noexcept
     case verdict_kind::idle_submission_bound: return "idle/submission-bound";
     case verdict_kind::dispatch_bound: return "dispatch-bound";
     case verdict_kind::no_device_work: return "no device work";
+    case verdict_kind::link_bound: return "link-bound";
     }
     return "?";
+}
+
+uint64_t copy_bytes(const event& e) noexcept
+{
+    if (e.device < 0 || e.ph != phase::begin) return 0;
+    for (const auto& [k, v] : e.details)
+        if (k == "bytes") {
+            uint64_t b = 0;
+            for (char c : v) {
+                if (c < '0' || c > '9' || b > (UINT64_MAX - 9) / 10) return 0;
+                b = b * 10 + uint64_t(c - '0');
+            }
+            return b;
+        }
+    return 0;
 }
 
 bool is_device_work(const event& e) noexcept
 {
     if (e.device < 0 || e.ph == phase::instant) return false;
     if (e.name == "LOCK_WAIT" || e.name == "CPU_TAIL" || ends_with(e.name, "_WAIT")) return false;
-    return true;
+    return copy_bytes(e) == 0;
 }
 
 stage_stats compute_stats(std::vector<uint64_t> v)
@@ -567,6 +583,30 @@ void synthesis_concurrency(analysis& a)
 }
 
 // Jobs completed (every partition done, not failed) over the log's span.
+// The bus: each device's copies (merged), their bytes, share and rate.
+void report_links(const std::vector<span_rec>& spans, analysis& a)
+{
+    std::map<int32_t, std::vector<interval>> ivs;
+    std::map<int32_t, uint64_t> bytes;
+    for (const span_rec& s : spans)
+        if (const uint64_t b = copy_bytes(*s.begin)) {
+            ivs[s.begin->device].push_back(s.iv);
+            bytes[s.begin->device] += b;
+        }
+    for (device_report& d : a.devices) {
+        auto it = ivs.find(d.device);
+        if (it == ivs.end()) continue;
+        d.link = merge_intervals(std::move(it->second));
+        for (const interval& iv : d.link) d.link_busy_ns += iv.length();
+        d.link_bytes = bytes[d.device];
+        // The share of the window both cover (copies may begin before the first device work).
+        const interval both{std::min(d.window.begin, d.link.front().begin), std::max(d.window.end, d.link.back().end)};
+        d.link_share = both.length() ? double(d.link_busy_ns) / double(both.length()) : 0;
+        d.link_gbps = d.link_busy_ns ? double(d.link_bytes) / double(d.link_busy_ns) : 0;
+        a.bus_bytes += d.link_bytes;
+    }
+}
+
 void measure_throughput(const std::set<std::string>& failed_jobs, analysis& a)
 {
     std::map<std::string, std::pair<size_t, size_t>> per_job;   // partitions, done
@@ -626,6 +666,15 @@ std::string idle_verdict(analysis& a)
                        format_duration(idle));
 }
 
+// The device whose link was busy the largest share of its window, or null.
+const device_report* busiest_link(const analysis& a)
+{
+    const device_report* best = nullptr;
+    for (const device_report& d : a.devices)
+        if (d.link_busy_ns && (!best || d.link_share > best->link_share)) best = &d;
+    return best;
+}
+
 void decide_verdict(analysis& a, const analysis_options& opt)
 {
     const std::string busy_txt = fmt::format("device busy {} of its {} window (from {})", pct(a.utilisation),
@@ -642,6 +691,13 @@ void decide_verdict(analysis& a, const analysis_options& opt)
         a.verdict = verdict_kind::device_bound;
         a.verdict_text = fmt::format("{}: {} >= {}{}", verdict_name(a.verdict), busy_txt,
                                      pct(opt.device_bound_threshold), stages_txt);
+    } else if (const device_report* l = busiest_link(a); l && l->link_share >= opt.device_bound_threshold) {
+        a.verdict = verdict_kind::link_bound;
+        a.verdict_text = fmt::format("{}: {} < {}; the bus to device {} was busy {} of its window ({} GB at {:.1f} "
+                                     "GB/s){}",
+                                     verdict_name(a.verdict), busy_txt, pct(opt.device_bound_threshold), l->device,
+                                     pct(l->link_share), fmt::format("{:.1f}", double(l->link_bytes) / 1e9),
+                                     l->link_gbps, stages_txt);
     } else {
         const std::string detail = idle_verdict(a);
         a.verdict_text = fmt::format("{}: {} < {}; {}{}", verdict_name(a.verdict), busy_txt,
@@ -683,6 +739,8 @@ analysis analyse(std::span<const event> input, const analysis_options& opt)
     stage_statistics(a);
     synthesis_concurrency(a);
     measure_throughput(failed_jobs, a);
+    report_links(spans, a);
+    if (a.throughput.jobs_completed) a.bus_bytes_per_proof = double(a.bus_bytes) / double(a.throughput.jobs_completed);
     a.kernel = analyse_kernel_timing(input, a.partitions, opt.devices);
     decide_verdict(a, opt);
     return a;

@@ -23,7 +23,7 @@ namespace {
 constexpr unsigned min_width = 40;
 
 struct row {
-    enum kind_t { job_header, partition, device } kind;
+    enum kind_t { job_header, partition, device, link } kind;   // link: a device's copies over the bus
     std::string label;
     const job_timing* job = nullptr;
     const partition_timing* part = nullptr;
@@ -89,6 +89,10 @@ std::vector<row> layout(const analysis& a, size_t max_rows, size_t& hidden, cons
         row r{row::device, device_label(d.device, short_word) + " busy"};
         r.dev = &d;
         rows.push_back(r);
+        if (d.link.empty()) continue;
+        row l{row::link, device_label(d.device, short_word) + " bus"};
+        l.dev = &d;
+        rows.push_back(l);
     }
     return rows;
 }
@@ -153,6 +157,21 @@ std::string device_plot(const device_report& d, const scale& s)
             }
         }
         plot[i] = c;
+    }
+    return plot;
+}
+
+// A device's copies over the bus: '>' where they fill at least half a cell.
+std::string link_plot(const device_report& d, const scale& s)
+{
+    std::string plot(s.w, ' ');
+    for (unsigned i = 0; i < s.w; ++i) {
+        const uint64_t b = s.cell_begin(i), e = std::max(s.cell_begin(i + 1), b + 1);
+        uint64_t busy = 0;
+        auto it = std::upper_bound(d.link.begin(), d.link.end(), b,
+                                   [](uint64_t t, const interval& iv) { return t < iv.end; });
+        for (; it != d.link.end() && it->begin < e; ++it) busy += overlap(*it, b, e);
+        if (2 * busy >= e - b) plot[i] = '>';
     }
     return plot;
 }
@@ -288,7 +307,7 @@ std::string legend(const std::vector<row>& rows, const std::vector<std::string>&
     const std::pair<char, std::string> dev_marks[] = {
         {'#', "busy"}, {'S', "no synthesized partition ready"}, {'L', "lock held by a worker not using it"},
         {'T', "CPU tail"}, {'N', "nothing submitted"}, {'Q', "partition ready, not yet dispatched"},
-        {'-', "short idle gaps"}};
+        {'-', "short idle gaps"}, {'>', "(bus rows) copying host to device"}};
     std::string out = "legend: rows pN";
     out += workers ? " wK: partition N of the job, run by prove worker K;" : ": partition N of the job;";
     for (const auto& [c, text] : part_marks)
@@ -297,7 +316,8 @@ std::string legend(const std::vector<row>& rows, const std::vector<std::string>&
     bool first = true;
     for (const auto& [c, text] : dev_marks)
         if (dev.find(c) != std::string::npos) {
-            out += fmt::format("{}{} {}", first ? "" : ", ", c, c == '#' || c == '-' ? text : "idle, " + text);
+            out += fmt::format("{}{} {}", first ? "" : ", ", c,
+                               c == '#' || c == '-' || c == '>' ? text : "idle, " + text);
             first = false;
         }
     return out + (first ? "none." : ".");
@@ -347,7 +367,9 @@ std::string render_waterfall(const analysis& a, const render_options& opt)
     bool workers = false;
     for (size_t i = 0; i < rows.size(); ++i) {
         if (rows[i].kind == row::job_header) continue;
-        plots[i] = rows[i].kind == row::partition ? partition_plot(*rows[i].part, s) : device_plot(*rows[i].dev, s);
+        plots[i] = rows[i].kind == row::partition ? partition_plot(*rows[i].part, s)
+                   : rows[i].kind == row::link    ? link_plot(*rows[i].dev, s)
+                                                  : device_plot(*rows[i].dev, s);
         workers = workers || (rows[i].kind == row::partition && rows[i].part->worker >= 0);
     }
     std::string head = fmt::format("waterfall: {} in {} over {}", plural(a.partitions.size(), "partition"),
@@ -407,6 +429,20 @@ struct summary_text {
     void add(const std::string& text, size_t indent = 4) { out += wrap(in_device_words(text, opt), width, indent); }
 };
 
+// The bus: bytes copied host to device, per proof, and each link's share and rate.
+void summary_bus(const analysis& a, summary_text& s)
+{
+    if (!a.bus_bytes) return;
+    std::string line = fmt::format("bus: {:.1f} GB copied host to device", double(a.bus_bytes) / 1e9);
+    if (a.bus_bytes_per_proof > 0) line += fmt::format(", {:.1f} GB per proof", a.bus_bytes_per_proof / 1e9);
+    s.add(line + " (a streamed key's points)");
+    for (const device_report& d : a.devices)
+        if (d.link_busy_ns)
+            s.add(fmt::format("  {:<6} link busy {:.1f}% of the window ({}), {:.1f} GB/s while copying",
+                              device_label(d.device, s.opt.device_short), 100 * d.link_share,
+                              format_duration(d.link_busy_ns), d.link_gbps));
+}
+
 // Utilisation per device and in all, then the kernel time.
 void summary_utilisation(const analysis& a, summary_text& s)
 {
@@ -421,6 +457,7 @@ void summary_utilisation(const analysis& a, summary_text& s)
     if (a.devices.empty()) s.add("  no device busy intervals");
     else s.add(fmt::format("  {:<6} {:>6.1f}%", "total", 100 * a.utilisation));
     if (a.kernel.present()) s.out += render_kernel(a.kernel, s.width);
+    summary_bus(a, s);
 }
 
 // The longest listed gaps (longest first), each with its other causes.
@@ -648,6 +685,9 @@ void svg_rows(svg_canvas& cv, const std::vector<row>& rows, size_t hidden, doubl
             cv.o += fmt::format("<text x=\"4\" y=\"{:.1f}\" font-weight=\"bold\">{}</text>\n", y + 12, xml_escape(h));
         } else if (r.kind == row::partition) {
             svg_partition_row(cv, r, y, by);
+        } else if (r.kind == row::link) {
+            cv.o += fmt::format("<text x=\"4\" y=\"{:.1f}\">{}</text>\n", y + 12, xml_escape(r.label));
+            for (const interval& iv : r.dev->link) cv.bar(iv, by, "#4e79a7", cv.iv_title("copy host to device", iv));
         } else {
             svg_device_row(cv, r, y, by);
         }

@@ -13,8 +13,14 @@
 //   one prove's fixed buffers: the witness (inputs + aux), a, b, c (3n),
 //     the A/B gather buffer (only when |A| or |B| > 2n), the NTT's scratch
 //     and twiddles (2n), the packed witness's tags (witness_pack);
-//   streamed: two chunk buffers of min(largest query, max(free/32, 128 MiB))
-//     each, free being what the PCE and index lists leave;
+//   streamed: two chunk buffers, each the largest query split in as few
+//     chunks as still leave room for a batch of gpu_batch_target partitions
+//     (each chunk is an MSM of its own: its windows are chosen for fewer
+//     points, and a witness MSM's fixed costs are paid per chunk, so fewer
+//     chunks prove faster; a batch of 3 hides a chunk's copy behind the
+//     partitions' MSMs on it); where no split leaves such a batch,
+//     min(largest query, max(free/32, 128 MiB)), free being what the PCE
+//     and index lists leave;
 //   one more partition in a batch (a slot): its witness and its h (n);
 //   MSM room: what is left free for the MSMs' sorts, buckets and the
 //     witness MSM's compaction, which adapt to the memory free (less room,
@@ -58,11 +64,12 @@ struct gpu_plan {
     std::string summary() const;
 };
 
+// The batch the chunk size aims to keep (see the model above).
+constexpr unsigned gpu_batch_target = 3;
 // The fixed buffers of one prove, without chunk buffers.
 uint64_t gpu_prove_fixed_bytes(const gpu_key_shape& s);
-// A streamed key's chunk buffer for `free_bytes` free beside the PCE and
-// index lists (each of two).
-uint64_t gpu_stream_chunk_bytes(const gpu_key_shape& s, uint64_t free_bytes);
+// A streamed key's chunk buffer (each of two) on a device of device_bytes.
+uint64_t gpu_stream_chunk_bytes(const gpu_key_shape& s, uint64_t device_bytes);
 
 // The plan for a device of `device_bytes` (a budget, or its memory).
 // max_batch caps the batch (0: no cap); msm_room_resident is what a

@@ -57,6 +57,17 @@ public:
     {
         (void)step, (void)query, (void)begin, (void)end;
     }
+    // A copy between host and device that the GPU prover timed with CUDA
+    // events on its copy stream (step "H2D": a streamed key's chunk of
+    // points for `query`), with its bytes. The default reports it as a
+    // step_span.
+    virtual void copy_span(std::string_view step, std::string_view query, uint64_t bytes,
+                           std::chrono::steady_clock::time_point begin,
+                           std::chrono::steady_clock::time_point end) noexcept
+    {
+        (void)bytes;
+        step_span(step, query, begin, end);
+    }
 };
 
 // The device part's results: the five query sums, before blinding (a

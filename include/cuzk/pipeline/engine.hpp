@@ -77,7 +77,9 @@ struct engine_config {
     // of them (gpu_prove_start_witness_batch). 0 = as many as the key's
     // plan fits on every device (gpu_key::plan), 1 = one at a time. Such a
     // key takes batches instead of partitions_per_call, and the lookahead
-    // grows to its batch so that one can form.
+    // grows to its batch so that one can form. cpu: batches only when
+    // max_batch > 1 (the modelled device runs the batch's device parts in
+    // turn and hands them on together; bellperson keys).
     unsigned max_batch = 0;
     unsigned device_threads = 0;       // threads of the CPU backend's device work; 0 = all
     unsigned tail_threads = 1;         // CPU-tail threads; 0 = the prove worker runs its tail after the lock

@@ -20,6 +20,14 @@
 //   stage_brackets), grouped by the device of the GPU_START / GPU_END event;
 //   a log without device numbers (curio's) gives one pseudo-device -1, the
 //   union over all devices.
+// - Copies over the bus: spans with device >= 0 whose begin event carries a
+//   `bytes` detail (the GPU prover's chunks of a streamed key's points,
+//   H2D, timed on its copy stream). They are the link's work, not device
+//   work: per device, their merged intervals (link busy), their bytes, the
+//   link's busy share of the device's window stretched over the copies
+//   (first busy or copy .. last busy or copy), the rate while copying
+//   (bytes / link busy time); bytes per proof = all copies' bytes / the
+//   completed jobs.
 // - Utilisation of a device = |union of busy| / (end of its last busy −
 //   start of its first busy). Total = Σ busy / Σ windows over devices (the
 //   time-weighted mean; with one device it equals that device's).
@@ -51,7 +59,8 @@
 //   runs from the first event to the last; s/proof = wall / completed,
 //   proofs/min = 60 · completed / wall.
 // - Verdict: device-bound when total utilisation >= device_bound_threshold;
-//   otherwise the idle time is split into synthesis (no_partition_ready),
+//   otherwise link-bound when some device's link was busy at least that
+//   share of its window; otherwise the idle time is split into synthesis (no_partition_ready),
 //   lock/CPU tail (lock_held + cpu_tail), submission (nothing_submitted) and
 //   dispatch (queued_not_picked), and the largest names the bottleneck.
 // - Kernel time (curio logs): from the CUZK_TIMING events (parse.hpp).
@@ -155,6 +164,12 @@ struct device_report {
     std::array<uint64_t, gap_cause_count> idle_by_cause{};   // all gaps, listed or not
     uint64_t small_gaps_ns = 0;   // idle in gaps below min_gap_ns
     size_t small_gaps = 0;
+    // The bus (copies, see above).
+    std::vector<interval> link;   // merged
+    uint64_t link_busy_ns = 0;
+    uint64_t link_bytes = 0;
+    double link_share = 0;   // link_busy_ns / (the window stretched over the copies)
+    double link_gbps = 0;    // link_bytes / link_busy_ns, in GB/s
 };
 
 struct stage_stats {
@@ -186,9 +201,10 @@ enum class verdict_kind : uint8_t {
     idle_submission_bound,
     dispatch_bound,
     no_device_work,
+    link_bound,
 };
 // "device-bound", "synthesis-bound", "lock/CPU-tail-bound",
-// "idle/submission-bound", "dispatch-bound", "no device work"
+// "idle/submission-bound", "dispatch-bound", "no device work", "link-bound"
 const char* verdict_name(verdict_kind k) noexcept;
 
 struct analysis_options {
@@ -232,6 +248,8 @@ struct analysis {
     verdict_kind verdict = verdict_kind::no_device_work;
     std::string verdict_text;                     // one line, with the numbers
     kernel_report kernel;                         // from CUZK_TIMING events
+    uint64_t bus_bytes = 0;                       // Σ link_bytes over devices
+    double bus_bytes_per_proof = 0;               // bus_bytes / completed jobs (0 when none)
     size_t events = 0;
     size_t unmatched_spans = 0;
     analysis_options options;
@@ -247,6 +265,8 @@ kernel_report analyse_kernel_timing(std::span<const event> events, const std::ve
 
 // True for a span that counts as device work (see above).
 bool is_device_work(const event& e) noexcept;
+// True for a copy over the bus (see above); its bytes, 0 when none.
+uint64_t copy_bytes(const event& e) noexcept;
 
 // "1.23 s", "45.6 ms", "789 us", "12 ns" (three significant digits).
 std::string format_duration(uint64_t ns);
