@@ -17,8 +17,8 @@ MODE:
   api         Submit/Await (timeout), Cancel, a repeated id, GetStatus,
               GetMetrics, PreloadSRS/EvictSRS, HTTP /status and /metrics, a
               digest mismatch, a missing key file
-  bad         malformed requests: INVALID_ARGUMENT naming the field, and the
-              daemon still proves afterwards
+  bad         malformed requests (over TCP): INVALID_ARGUMENT naming the
+              field, and the daemon still proves afterwards
   concurrent  200 Prove calls at once on the WindowPoSt 2 KiB key, over 20
               request ids: every call answered with its job's proof
   concurrent200  the same with 200 distinct jobs (slow: minutes on two cores)
@@ -102,18 +102,21 @@ def write_manifest(w):
 # ---- the daemon -----------------------------------------------------------------------
 
 class Daemon:
-    def __init__(self, cuzk, w, name, extra=(), params=None, dev_keys=True):
+    def __init__(self, cuzk, w, name, extra=(), params=None, dev_keys=True, tcp=False):
         self.sock = f"{w}/{name}/run/cuzk.sock"
         os.makedirs(os.path.dirname(self.sock), exist_ok=True)
+        # Curio dials a unix: address as it is and host:port as dns:///host:port.
+        listen = f"127.0.0.1:{free_port()}" if tcp else "unix://" + self.sock
+        target = "dns:///" + listen if tcp else listen
         self.status_port = free_port()
         self.log_path = f"{w}/{name}.log"
         self.log = open(self.log_path, "w")
-        args = [cuzk, "serve", "--listen", "unix://" + self.sock, "--backend", "cpu",
+        args = [cuzk, "serve", "--listen", listen, "--backend", "cpu",
                 "--param-cache", params or f"{w}/params", "--status-listen", f"127.0.0.1:{self.status_port}",
                 "--timeline", *(["--dev-keys"] if dev_keys else []), *extra]
         env = dict(os.environ, FIL_PROOFS_PARAMETER_CACHE="/nonexistent")
         self.proc = subprocess.Popen(args, stdout=self.log, stderr=subprocess.STDOUT, env=env)
-        self.channel = grpc.insecure_channel("unix://" + self.sock, options=[
+        self.channel = grpc.insecure_channel(target, options=[
             ("grpc.max_send_message_length", 256 << 20), ("grpc.max_receive_message_length", 256 << 20)])
         grpc.channel_ready_future(self.channel).result(timeout=30)
         self.stub = rpc.ProvingEngineStub(self.channel)
@@ -417,7 +420,7 @@ def expect_code(call, code, needle):
 
 
 def mode_bad(cuzk, w):
-    d = Daemon(cuzk, w, "bad")
+    d = Daemon(cuzk, w, "bad", tcp=True)   # over TCP
     try:
         s = d.stub
         inv = grpc.StatusCode.INVALID_ARGUMENT
