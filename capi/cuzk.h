@@ -555,6 +555,14 @@ typedef struct cuzk_engine_options {
     const int32_t* cuda_devices;
     uint32_t num_cuda_devices;
     uint32_t device_error_limit;   /* exclude a device after this many device errors in a row; 0 = never (default) */
+    /* (Appended at ABI 2 for small cards.) cuda: keys streamed from host
+     * memory prove up to this many partitions per device call, each chunk of
+     * points copied once for all of them; 0 = as many as the key's device
+     * memory plan fits (default), 1 = one at a time. cpu: batches only when
+     * > 1. The cuda backend also makes device_memory_budget each device's
+     * cap: no allocation of the engine passes it. */
+    uint32_t max_batch;
+    uint32_t reserved1;            /* 0 */
 } cuzk_engine_options;
 
 /* Sets struct_size and the defaults above. Errors: CUZK_ERR_NULL. */
@@ -711,6 +719,10 @@ typedef struct cuzk_device_stats {
     uint64_t failures;             /* device parts failed with a device error */
     uint64_t memory_reserved;      /* bytes of its device budget reserved now (resident keys, parts) */
     uint64_t memory_peak;
+    /* (Appended at ABI 2 for small cards.) cuda: the most device memory held
+     * on it at once since the engine started, every allocation counted
+     * (measured); cpu: memory_peak. */
+    uint64_t memory_high_water;
 } cuzk_device_stats;
 
 /* *out = the number of devices the engine proves on.

@@ -142,6 +142,7 @@ CUZK_API cuzk_status cuzk_engine_options_init(cuzk_engine_options* out)
     out->partitions_per_call = d.partitions_per_call;
     out->backend = d.backend == pipeline::engine_backend::cuda ? CUZK_BACKEND_CUDA : CUZK_BACKEND_CPU;
     out->device_memory_budget = d.device_memory_budget;
+    out->max_batch = d.max_batch;
     return CUZK_OK;
 }
 
@@ -153,7 +154,8 @@ CUZK_API cuzk_status cuzk_engine_create(cuzk_engine** out, const cuzk_engine_opt
         cuzk_engine_options o;
         if (opt) o = read_struct(opt, sizeof(cuzk_engine_options), fn, "cuzk_engine_options");
         else cuzk_engine_options_init(&o);
-        if (o.reserved0 != 0) fail(CUZK_ERR_INVALID_ARGUMENT, fmt::format("{}: reserved0 must be 0", fn));
+        if (o.reserved0 != 0 || o.reserved1 != 0)
+            fail(CUZK_ERR_INVALID_ARGUMENT, fmt::format("{}: reserved0 and reserved1 must be 0", fn));
 
         auto reaper = std::make_shared<engine_reaper>();
         std::shared_ptr<engine_obj> e(new engine_obj, engine_deleter{reaper});
@@ -187,6 +189,7 @@ CUZK_API cuzk_status cuzk_engine_create(cuzk_engine** out, const cuzk_engine_opt
         cfg.partitions_per_call = o.partitions_per_call;
         cfg.device_memory_budget = o.device_memory_budget;
         cfg.device_error_limit = o.device_error_limit;
+        cfg.max_batch = o.max_batch;
         if (o.num_cuda_devices > 4096)
             fail(CUZK_ERR_INVALID_ARGUMENT, fmt::format("{}: num_cuda_devices {} is above 4096", fn, o.num_cuda_devices));
         if (o.num_cuda_devices && !o.cuda_devices)
@@ -392,6 +395,7 @@ CUZK_API cuzk_status cuzk_device_stats_get(cuzk_device_stats* out, const cuzk_en
         v.failures = s.device_failures[device];
         v.memory_reserved = s.device_memory_reserved[device];
         v.memory_peak = s.device_memory_peak[device];
+        v.memory_high_water = s.device_memory_high_water[device];
         write_struct(out, v, sizeof(cuzk_device_stats), fn);
         return CUZK_OK;
     });

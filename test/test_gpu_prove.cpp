@@ -686,7 +686,7 @@ TEST_CASE("gpu prover: a streamed key whose proves cannot fit the device is refu
     std::string what;
     CHECK(code_of([&] { gpu_key key(f.pk, f.density, f.pce, opt); }, &what) == errc::out_of_memory);
     INFO(what);
-    CHECK(what.find("a prove needs at least") != std::string::npos);
+    CHECK(what.find("too small for this key: a prove needs") != std::string::npos);
     CHECK(what.find("chunk buffers") != std::string::npos);
     // The device is left as it was: a key that fits proves.
     opt.stream_chunk_points = 7;

@@ -470,22 +470,17 @@ uint64_t stream_chunk_bytes(const gpu_key::impl& k, const gpu_key_options& opt)
 }
 
 // A streamed key on a device too small for any prove of it: refused here,
-// with the figures, rather than by an allocation in the middle of a prove.
-// Counted are only fixed_buffers and the two chunk buffers (the MSMs'
-// sorts adapt to the memory left).
+// with the figures of the device memory model (device_plan.hpp: one prove's
+// fixed buffers, the chunk buffers and the room its MSMs' sorts need), for
+// the device as this key sees it (its free memory and the PCE and index
+// lists already placed), rather than by an allocation in a prove.
 void check_streamed_room(const gpu_key::impl& k)
 {
-    const prove_buffers b = fixed_buffers(k);
-    const uint64_t chunks = 2 * k.chunk_bytes, need = b.sum() + chunks;
     size_t free_b = 0, total_b = 0;
     pb::mem_info(&free_b, &total_b);
-    if (free_b >= need) return;
-    throw error(errc::out_of_memory,
-                fmt::format("gpu_key: device {} has {:.2f} GB free beside the key's PCE and index lists, but a prove "
-                            "needs at least {:.2f} GB (witness {:.2f}, a/b/c {:.2f}, gathered scalars {:.2f}, NTT "
-                            "scratch and twiddles {:.2f}, chunk buffers {:.2f}) and its MSMs' sorts",
-                            k.device, free_b / 1e9, need / 1e9, b.w / 1e9, b.abc / 1e9, b.gath / 1e9, b.ntt / 1e9,
-                            chunks / 1e9));
+    const gpu_key_shape sh = shape_of(k);
+    const gpu_plan p = plan_gpu_key_streamed(sh, uint64_t(free_b) + sh.pce_bytes + k.index_bytes(), k.chunk_bytes);
+    if (!p.fits) throw error(errc::out_of_memory, fmt::format("gpu_key: device {}: {}", k.device, p.why));
 }
 
 // The PCE upload, residency (the queries uploaded when they fit the budget,
