@@ -8,7 +8,7 @@
 # Both prove on the GPU when one is usable (--backend auto), else on the CPU.
 #   scripts/demo.sh [cuzk demo flags, e.g. --quick or --backend cpu]
 # Builds only the target cuzk_cli, in build-demo/ (no tests, benchmarks or
-# examples). The CUDA backend is compiled only when a GPU is present
+# examples, nor the proving daemon, cuzk serve). The CUDA backend is compiled only when a GPU is present
 # (nvidia-smi lists one): without a GPU it cannot run, and its kernels take
 # about two thirds of the build. CUZK_CUDA=AUTO|ON|OFF overrides the choice.
 set -euo pipefail
@@ -22,7 +22,7 @@ if [[ -z ${CUZK_CUDA:-} ]]; then
 fi
 echo "demo: building the cuzk program in $bdir (CUDA backend: $CUZK_CUDA)"
 cmake -S "$root" -B "$bdir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA="$CUZK_CUDA" \
-  -DCUZK_BUILD_TESTS=OFF -DCUZK_BUILD_BENCH=OFF -DCUZK_BUILD_EXAMPLES=OFF -DCUZK_BUILD_CAPI=OFF >/dev/null
+  -DCUZK_BUILD_TESTS=OFF -DCUZK_BUILD_BENCH=OFF -DCUZK_BUILD_EXAMPLES=OFF -DCUZK_BUILD_CAPI=OFF -DCUZK_DAEMON=OFF >/dev/null
 cmake --build "$bdir" --target cuzk_cli --parallel "$(nproc)"
 echo
 "$bdir/bin/cuzk" demo "$@"

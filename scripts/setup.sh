@@ -24,6 +24,10 @@ if ((only_program == 0)); then
   pkgs+=(golang-go bindgen libclang1-14 libclang-common-14-dev)
   command -v cargo >/dev/null 2>&1 || pkgs+=(cargo)
   command -v rustc >/dev/null 2>&1 || pkgs+=(rustc)
+  # The proving daemon, cuzk serve (daemon/, built when these are present):
+  # C++ gRPC and protobuf with their compilers, and Python's grpcio and
+  # protobuf for its tests' client.
+  pkgs+=(libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc python3-grpcio python3-protobuf)
 fi
 
 missing=()

@@ -18,5 +18,6 @@ int cmd_bench(args a);
 int cmd_porep(args a);
 int cmd_post(args a);
 int cmd_update(args a);
+int cmd_serve(args a);   // tools/cmd_serve.cpp: the daemon, when built (daemon/)
 
 } // namespace cuzk::cli

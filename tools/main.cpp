@@ -46,6 +46,8 @@ const command commands[] = {
      "prove, verify"},
     {"update", cuzk::cli::cmd_update, "update <command> ...",
      "Filecoin SnapDeals (EmptySectorUpdate): circuit, prove (a made-up update), verify"},
+    {"serve", cuzk::cli::cmd_serve, "serve [--config cuzk.toml] [--listen ADDR] [...]",
+     "a proving daemon for Curio: the cuzk.v1.ProvingEngine gRPC service (docs/DAEMON.md)"},
 };
 
 void print_synopsis(FILE* out, const char* synopsis, const char* first, const char* rest)
