@@ -43,14 +43,9 @@ TEST_CASE("device plan: the model's figures for a 32 GiB PoRep partition")
     CHECK(p.beside == 7650000000 + 4 * (129753620 + 33112282));
     CHECK(p.queries == (n - 1 + 130169893 + 129753620 + 33112282) * 96 + uint64_t{33112282} * 192);
     CHECK(p.slot == 32 * (328 + 130169893 + n));
-    // Chunk buffers at 80 GB: H (the largest query) in two chunks, a whole
-    // number of G2 points, since one chunk would leave a batch of 2 only.
-    CHECK(p.chunk == (n / 2) * 96);
-    CHECK(p.chunk % 192 == 0);
-    CHECK(plan_gpu_key_streamed(s, 80 * GB, (n - 1) * 96).batch == 2);
-    // Where no split leaves a batch of 3: 1/32 of what the PCE and index lists leave.
-    const gpu_plan p48 = plan_gpu_key(s, 48 * GB);
-    CHECK(p48.chunk == (48 * GB - p48.beside) / 32);
+    // Chunk buffers: 1/32 of what the PCE and index lists leave.
+    CHECK(p.chunk == (80 * GB - p.beside) / 32);
+    CHECK(plan_gpu_key_streamed(s, 80 * GB, (n - 1) * 96).batch == 2);   // whole-query chunks: a batch of 2
     CHECK(gpu_stream_chunk_bytes(s, p.beside + 1) == uint64_t{128} << 20);   // at least 128 MiB
     CHECK(gpu_stream_chunk_bytes(s, 1000 * GB) == (n - 1) * 96);             // at most the largest query (H)
 }
@@ -75,10 +70,10 @@ TEST_CASE("device plan: a 32 GiB PoRep partition on 16, 24, 32, 48, 80 and 141 G
     const gpu_plan p80 = plan_gpu_key(s, 80 * GB);
     CHECK(p80.fits);
     CHECK_FALSE(p80.resident);
-    CHECK(p80.batch == 4);   // 2 × 6.44 GB of chunks leave 28.1 GB: three more partitions
+    CHECK(p80.batch == 5);   // 36.5 GB to spare: four more partitions
     CHECK(p80.total() <= 80 * GB);
     CHECK(p80.total() + p80.slot > 80 * GB);
-    CHECK(p80.summary().find("batch of 4 partitions") != std::string::npos);
+    CHECK(p80.summary().find("batch of 5 partitions") != std::string::npos);
     CHECK(plan_gpu_key(s, 80 * GB, 3).batch == 3);   // capped
 
     const gpu_plan p141 = plan_gpu_key(s, 141 * GB);

@@ -48,17 +48,9 @@ uint64_t gpu_prove_fixed_bytes(const gpu_key_shape& s)
 
 uint64_t gpu_stream_chunk_bytes(const gpu_key_shape& s, uint64_t device_bytes)
 {
-    const uint64_t largest = largest_query_bytes(s), beside = beside_bytes(s);
+    const uint64_t beside = beside_bytes(s);
     const uint64_t free_beside = device_bytes > beside ? device_bytes - beside : 0;
-    const uint64_t fallback = std::min(largest, std::max<uint64_t>(free_beside / 32, uint64_t{128} << 20));
-    // The largest query in k = 1, 2, … chunks (a multiple of a G2 point, so
-    // that G1 chunks hold exactly twice the points), while that is above the
-    // fallback: the first whose plan still takes gpu_batch_target partitions.
-    for (uint64_t k = 1;; ++k) {
-        const uint64_t chunk = std::min(largest, (largest / k + g2_bytes - 1) / g2_bytes * g2_bytes);
-        if (chunk <= fallback) return fallback;
-        if (plan_gpu_key_streamed(s, device_bytes, chunk).batch >= gpu_batch_target) return chunk;
-    }
+    return std::min(largest_query_bytes(s), std::max<uint64_t>(free_beside / 32, uint64_t{128} << 20));
 }
 
 uint64_t gpu_plan::total() const noexcept

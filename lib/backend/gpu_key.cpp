@@ -454,11 +454,11 @@ bool upload_resident(gpu_key::impl& k, const point_source& src, const gpu_key_op
 }
 
 // Bytes of each of a streamed key's two chunk buffers: the option's count of
-// G2 points, else the model's (gpu_stream_chunk_bytes, device_plan.hpp: the
-// largest query in as few chunks as still leave a batch of 3, else 1/32 of
-// the memory free beside the PCE and index lists; 128 MiB chunks once made a
-// 2^27 partition 2.1× slower than 2.4 GB ones) for the device as this key
-// sees it: its free memory and the PCE and index lists already placed.
+// G2 points, else the model's (gpu_stream_chunk_bytes, device_plan.hpp: 1/32
+// of the memory free beside the PCE and index lists, at least 128 MiB, at
+// most the largest query; 128 MiB chunks once made a 2^27 partition 2.1×
+// slower than 2.4 GB ones) for the device as this key sees it: its free
+// memory and the PCE and index lists already placed.
 uint64_t stream_chunk_bytes(const gpu_key::impl& k, const gpu_key_options& opt)
 {
     if (opt.stream_chunk_points)

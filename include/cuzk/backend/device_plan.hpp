@@ -13,14 +13,11 @@
 //   one prove's fixed buffers: the witness (inputs + aux), a, b, c (3n),
 //     the A/B gather buffer (only when |A| or |B| > 2n), the NTT's scratch
 //     and twiddles (2n), the packed witness's tags (witness_pack);
-//   streamed: two chunk buffers, each the largest query split in as few
-//     chunks as still leave room for a batch of gpu_batch_target partitions
-//     (each chunk is an MSM of its own: its windows are chosen for fewer
-//     points, and a witness MSM's fixed costs are paid per chunk, so fewer
-//     chunks prove faster; a batch of 3 hides a chunk's copy behind the
-//     partitions' MSMs on it); where no split leaves such a batch,
-//     min(largest query, max(free/32, 128 MiB)), free being what the PCE
-//     and index lists leave;
+//   streamed: two chunk buffers of min(largest query, max(free/32, 128 MiB))
+//     each, free being what the PCE and index lists leave (each chunk is an
+//     MSM of its own, so fewer, larger chunks would prove faster, but each
+//     query's first chunk is copied while the device waits: with whole-query
+//     chunks that wait is the whole copy; see bench/RESULTS.md);
 //   one more partition in a batch (a slot): its witness and its h (n);
 //   MSM room: what is left free for the MSMs' sorts, buckets and the
 //     witness MSM's compaction, which adapt to the memory free (less room,
@@ -64,8 +61,6 @@ struct gpu_plan {
     std::string summary() const;
 };
 
-// The batch the chunk size aims to keep (see the model above).
-constexpr unsigned gpu_batch_target = 3;
 // The fixed buffers of one prove, without chunk buffers.
 uint64_t gpu_prove_fixed_bytes(const gpu_key_shape& s);
 // A streamed key's chunk buffer (each of two) on a device of device_bytes.
