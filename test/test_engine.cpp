@@ -1547,6 +1547,21 @@ TEST_CASE("engine: backend cuda proves every partition form, device spans on the
 
 #include "cuzk/backend/fault.hpp"
 
+namespace {
+// The most partitions one device call took (GPU_PICKUP events share the call's number).
+int largest_call(const std::vector<timeline::event>& ev)
+{
+    std::map<std::string, int> per_call;
+    for (const auto& e : ev)
+        if (e.name == "GPU_PICKUP")
+            for (const auto& [name, value] : e.details)
+                if (name == "call") ++per_call[value];
+    int largest = 0;
+    for (const auto& [c, n] : per_call) largest = std::max(largest, n);
+    return largest;
+}
+} // namespace
+
 TEST_CASE("engine: batches on the cpu backend: formed per call, failures stay with their partition", "[engine]")
 {
     // The 6th device part fails (an injected device error): its job alone fails.
@@ -1599,13 +1614,7 @@ TEST_CASE("engine: batches on the cpu backend: formed per call, failures stay wi
     CHECK(failed == 1);
     const auto ev = rec.take();
     check_timeline(ev);
-    std::map<std::string, int> per_call;
-    for (const auto& e : ev)
-        if (e.name == "GPU_PICKUP")
-            for (const auto& [name, value] : e.details)
-                if (name == "call") ++per_call[value];
-    int largest = 0;
-    for (const auto& [c, n] : per_call) largest = std::max(largest, n);
+    const int largest = largest_call(ev);
     CHECK(largest >= 2);
     CHECK(largest <= 3);
 }
@@ -1669,14 +1678,7 @@ TEST_CASE("engine: a streamed key's partitions proved in batches on the cuda bac
     }
     const auto ev = rec.take();
     check_timeline(ev);
-    // Calls of more than one partition happened (GPU_PICKUP events share the call's number).
-    std::map<std::string, int> per_call;
-    for (const auto& e : ev)
-        if (e.name == "GPU_PICKUP")
-            for (const auto& [name, value] : e.details)
-                if (name == "call") ++per_call[value];
-    int largest = 0;
-    for (const auto& [c, n] : per_call) largest = std::max(largest, n);
+    const int largest = largest_call(ev);
     CHECK(largest >= 2);
     CHECK(largest <= 3);
 }
