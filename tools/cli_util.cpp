@@ -1,5 +1,7 @@
 #include "cli_util.hpp"
 
+#include <cstdint>
+
 #include <cctype>
 #include <cmath>
 #include <cstdio>
@@ -13,21 +15,31 @@ namespace cuzk::cli {
 
 uint64_t parse_size(const std::string& flag, const std::string& text)
 {
-    char* end = nullptr;
-    const double x = std::strtod(text.c_str(), &end);
-    std::string unit(end ? end : "");
+    auto refuse = [&](const char* why) -> uint64_t {
+        throw usage_error(fmt::format("{}: expected a whole size such as 4096, 512MiB or 2G, got '{}' ({})", flag,
+                                      text, why));
+    };
+    size_t i = 0;
+    uint64_t x = 0;
+    for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i) {
+        if (x > (UINT64_MAX - 9) / 10) return refuse("too large");
+        x = x * 10 + uint64_t(text[i] - '0');
+    }
+    if (i == 0) return refuse(!text.empty() && text[0] == '-' ? "negative" : "no digits");
+    if (i < text.size() && text[i] == '.') return refuse("a fraction");
+    std::string unit = text.substr(i);
     for (auto& ch : unit) ch = char(std::toupper(static_cast<unsigned char>(ch)));
     if (unit.size() == 3 && unit.substr(1) == "IB") unit.resize(1);
     if (unit.size() == 2 && unit[1] == 'B') unit.resize(1);
-    double mul = -1;
-    if (unit.empty() || unit == "B") mul = 1;
-    else if (unit == "K") mul = 1024.0;
-    else if (unit == "M") mul = 1024.0 * 1024;
-    else if (unit == "G") mul = 1024.0 * 1024 * 1024;
-    else if (unit == "T") mul = 1024.0 * 1024 * 1024 * 1024;
-    if (text.empty() || end == text.c_str() || mul < 0 || !(x >= 0) || x * mul > 1.8e19)
-        throw usage_error(fmt::format("{}: expected a size such as 4096, 512MiB or 2G, got '{}'", flag, text));
-    return uint64_t(std::llround(x * mul));
+    unsigned shift = 0;
+    if (unit.empty() || unit == "B") shift = 0;
+    else if (unit == "K") shift = 10;
+    else if (unit == "M") shift = 20;
+    else if (unit == "G") shift = 30;
+    else if (unit == "T") shift = 40;
+    else return refuse("unknown unit");
+    if (shift && x > (UINT64_MAX >> shift)) return refuse("too large");
+    return x << shift;
 }
 
 std::string no_gpu_reason()

@@ -236,6 +236,11 @@ int porep_c2(const options& o)
     if (o.has("--concurrent") && !o.has("--repeat")) throw usage_error("--concurrent goes with --repeat N");
     const std::string& c1_path = o.positional()[0];
     const unsigned threads = unsigned(o.get_u64_or("--threads", 0, 1024, 0));
+    // Flags are checked before any file is read or key made.
+    const uint64_t device_budget = o.has("--device-memory-budget")
+                                       ? parse_size("--device-memory-budget", o.get("--device-memory-budget"))
+                                       : 0;
+    const unsigned max_batch = unsigned(o.get_u64_or("--batch", 1, 1024, 0));
     const fc::c1_output c1 = read_c1(c1_path);
     try {
         fc::verify_c1(c1, threads);
@@ -259,9 +264,8 @@ int porep_c2(const options& o)
     // Each synthesis runs the circuit's parallel witness on its share of the cores.
     ec.synth_threads = std::max(1u, resolve_threads(threads) / ec.synth_workers);
     ec.sink = &sinks;
-    if (o.has("--device-memory-budget"))
-        ec.device_memory_budget = parse_size("--device-memory-budget", o.get("--device-memory-budget"));
-    ec.max_batch = unsigned(o.get_u64_or("--batch", 1, 1024, 0));
+    ec.device_memory_budget = device_budget;
+    ec.max_batch = max_batch;
     pipeline::engine eng(ec);
     auto t_add = steady::now();
     pipeline::key_options ko{"porep"};

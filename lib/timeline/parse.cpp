@@ -461,8 +461,14 @@ parse_result parse_log(std::string_view text, const std::string& name, const par
 parse_result read_log_file(const std::string& path, const parse_options& opt)
 {
     std::string text;
-    if (path == "-") {
-        text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+    if (path == "-") {   // the same bound as a file
+        char buf[1 << 16];
+        while (std::cin.read(buf, sizeof buf) || std::cin.gcount() > 0) {
+            if (text.size() + size_t(std::cin.gcount()) > io::max_text_file_bytes)
+                throw error(errc::bad_length, fmt::format("<stdin>: more than {} bytes (the limit of a log read)",
+                                                          io::max_text_file_bytes));
+            text.append(buf, size_t(std::cin.gcount()));
+        }
         return parse_log(text, "<stdin>", opt);
     }
     text = io::read_text_file(path);   // regular files only, bounded

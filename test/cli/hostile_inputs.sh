@@ -42,6 +42,18 @@ expect seed-abc "2" "--seed" -- "$CUZK" prove sha256 "$WORK/a.params" "$WORK/p.b
 expect threads-abc "2" "--threads" -- "$CUZK" prove "$WORK/c.zkey" "$WORK/w.wtns" "$WORK/p.json" "$WORK/pub.json" --threads abc
 expect bench-proofs "1 2" "--proofs" -- "$CUZK" bench --proofs 99999999999999999999
 expect waterfall-width "1 2" "--width" -- "$CUZK" waterfall "$WORK/none.log" --width -3
+# ---- size flags: whole numbers with units only
+expect mem-budget-fraction "2" "--mem-budget: expected a whole size" -- "$CUZK" bench --mem-budget 0.4
+expect mem-budget-exponent "2" "a fraction" -- "$CUZK" bench --mem-budget 1.7e19
+expect mem-budget-negative "2" "negative" -- "$CUZK" bench --mem-budget -5
+expect mem-budget-overflow "2" "too large" -- "$CUZK" bench --mem-budget 18446744073709551615G
+expect device-budget-unit "2" "unknown unit" -- "$CUZK" bench --device-memory-budget 3X
+
+# ---- standard input is bounded as a file is
+out=$( (ulimit -v $vlimit; timeout 60 "$CUZK" waterfall -) 2>&1 </dev/zero ); rc=$?
+if [[ $rc != 1 || $out != *"<stdin>: more than"* ]]; then
+    echo "FAIL waterfall-stdin-zero: exit $rc"; echo "$out" | head -3; fails=$((fails + 1))
+fi
 
 # ---- FIFOs and devices are refused by name, without blocking
 mkfifo "$WORK/fifo"
