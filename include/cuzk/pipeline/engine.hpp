@@ -17,6 +17,13 @@
 //     that could never fit is refused at add_key / submit, never queued;
 //   - every device has a lock, prove workers and its own copy of each key
 //     (cuda); a failing device names itself and can be excluded;
+//   - a key whose points are streamed (cuda) proves its partitions in
+//     batches, each chunk of points copied once for the batch (max_batch,
+//     the key's plan); a batch's partitions end their device parts together,
+//     and a failure in a batch stays with the partition that caused it;
+//   - cuda: device_memory_budget caps every device allocation (the device's
+//     memory cap while the engine lives), and stats() reports the measured
+//     high-water mark;
 //   - keys are BLS12-381 (bellperson or snarkjs convention) or BN254
 //     (snarkjs convention only); a BN254 key takes bn254_witness_partition
 //     only, passes the same stages, spans, budgets, cancellation and
