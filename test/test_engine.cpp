@@ -235,6 +235,18 @@ struct test_key {
 };
 
 // How a partition of the stress test is given and what should happen to it.
+// The cuda cases' first line: without a usable device (or a build without
+// CUDA) the case prints "SKIPPED: <reason>" and returns.
+#define CUDA_OR_SKIP()                                       \
+    do {                                                     \
+        std::string why_;                                    \
+        if (!cuda_available(&why_)) {                        \
+            WARN("skipped: " << why_);                       \
+            std::printf("SKIPPED: %s\n", why_.c_str());      \
+            return;                                          \
+        }                                                    \
+    } while (0)
+
 enum class part_kind { circuit, witness, abc, unsatisfied, throws, bad_abc, bad_size };
 
 struct planned_job {
@@ -1457,12 +1469,7 @@ TEST_CASE("engine: backend cuda fails cleanly where CUDA is not available", "[en
 
 TEST_CASE("engine: backend cuda proves every partition form, device spans on the timeline", "[engine][gpu]")
 {
-    std::string why;
-    if (!cuda_available(&why)) {
-        WARN("skipped: " << why);
-        std::printf("SKIPPED: %s\n", why.c_str());
-        return;
-    }
+    CUDA_OR_SKIP();
     const test_key k(test::test_seed() + 50, 2, 300);
     test_recorder rec;
     pipeline::engine_config cfg;
@@ -1621,12 +1628,7 @@ TEST_CASE("engine: batches on the cpu backend: formed per call, failures stay wi
 
 TEST_CASE("engine: a streamed key's partitions proved in batches on the cuda backend", "[engine][gpu]")
 {
-    std::string why;
-    if (!cuda_available(&why)) {
-        WARN("skipped: " << why);
-        std::printf("SKIPPED: %s\n", why.c_str());
-        return;
-    }
+    CUDA_OR_SKIP();
     const test_key k(test::test_seed() + 56, 2, 300);
     test_recorder rec;
     pipeline::engine_config cfg;
@@ -1814,12 +1816,7 @@ TEST_CASE("fault: CUZK_FAULT specifications", "[engine]")
 
 TEST_CASE("engine: injected device faults on the cuda backend", "[engine][gpu]")
 {
-    std::string why;
-    if (!cuda_available(&why)) {
-        WARN("skipped: " << why);
-        std::printf("SKIPPED: %s\n", why.c_str());
-        return;
-    }
+    CUDA_OR_SKIP();
     for (fault::point p : {fault::point::alloc, fault::point::kernel, fault::point::copy})
         fault_drill(pipeline::engine_backend::cuda, p);
 }
@@ -2114,12 +2111,7 @@ TEST_CASE("engine: device configuration checks", "[engine]")
 
 TEST_CASE("engine: backend cuda over the listed devices: partitions spread, a failing device named", "[engine][gpu]")
 {
-    std::string why;
-    if (!cuda_available(&why)) {
-        WARN("skipped: " << why);
-        std::printf("SKIPPED: %s\n", why.c_str());
-        return;
-    }
+    CUDA_OR_SKIP();
     const fault_guard guard;
     const int visible = cuda_device_count();
     const test_key k(test::test_seed() + 74, 2, 300);
@@ -2283,11 +2275,6 @@ TEST_CASE("engine: borrowed partitions of a cancelled or refused job are release
 
 TEST_CASE("engine: borrowed partitions on the cuda backend", "[engine][gpu]")
 {
-    std::string why;
-    if (!cuda_available(&why)) {
-        WARN("skipped: " << why);
-        std::printf("SKIPPED: %s\n", why.c_str());
-        return;
-    }
+    CUDA_OR_SKIP();
     borrowed_drill(pipeline::engine_backend::cuda);
 }
