@@ -77,7 +77,7 @@
 # build-gpu), CUZK_GPU_ARCH (CMAKE_CUDA_ARCHITECTURES, default 90),
 # CUZK_BENCH_FILTER (bench_filecoin; default: all but bm_porep_pce_source),
 # CUZK_KERNEL_FILTER (bench_gpu and bench_gpu_witness), CUZK_PARTITION_FILTER (bench_porep), CUZK_SYNTH_WORKERS
-# (porep32, default 2), CUZK_POST_REPEAT (post32, default 3), CUZK_POST_SECTORS (post32: the
+# (porep32, default 2), CUZK_BUILD_TARGETS (build: the targets, default every program the steps run), CUZK_POST_REPEAT (post32, default 3), CUZK_POST_SECTORS (post32: the
 # made-up sectors, default 2349; fewer make a short partition), CUZK_POST_BUDGET (post32:
 # `post prove --device-memory-budget`, e.g. 200G to ask for a resident key), CUZK_UPDATE_REPEAT (update32, default 2), CUZK_C2_REPEAT (porep32 and params32: proofs per run,
 # default 1), CUZK_C2_CONCURRENT=1 (porep32: submit those proofs at once,
@@ -132,8 +132,8 @@ gpu_tests() { grep -lE '"(\[[a-z0-9_:]+\])*\[gpu\]' "$root"/test/test_*.cpp | xa
 step_build() {
   cmake -S "$root" -B "$b" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA=ON \
         -DCMAKE_CUDA_ARCHITECTURES="${CUZK_GPU_ARCH:-90}" -DCUZK_BUILD_EXAMPLES=OFF &&
-  cmake --build "$b" --parallel "$(nproc)" --target cuzk_cli $(gpu_tests) bench_filecoin bench_gpu bench_gpu_witness \
-        bench_gpu_prove bench_gpu_key bench_porep
+  cmake --build "$b" --parallel "$(nproc)" --target ${CUZK_BUILD_TARGETS:-cuzk_cli $(gpu_tests) bench_filecoin bench_gpu \
+        bench_gpu_witness bench_gpu_prove bench_gpu_key bench_porep}
 }
 # Every [gpu] case of every program that has them; the number of cases that
 # ran must reach test/test-counts.txt's minimum for the gpu label.
@@ -249,7 +249,7 @@ step_params32() {
 # 16G"; 0 = none), C2 of CUZK_C2_REPEAT proofs (default 3) submitted at once
 # from that file, each verified by the engine, the last by `porep verify`;
 # CUZK_CARDS_BATCH passes --batch (1: one partition at a time, the old
-# streamed path). The waterfall's summary gives device busy and bus traffic;
+# streamed path); an entry BUDGET:SIZE also passes --chunk-size SIZE. The waterfall's summary gives device busy and bus traffic;
 # cards-rss.txt the peak host memory of each run. A budget the model refuses
 # is a result too (the message names the figures).
 step_cards() {
@@ -257,13 +257,14 @@ step_cards() {
   need "$bin" && mkdir -p "$w" || return 1
   [[ -f $w/c1.json ]] || "$bin" porep c1 --synthetic --sector-size 32GiB --out "$w/c1.json" || return 1
   [[ -f $w/key.params ]] || "$bin" porep setup --sector-size 32GiB --out "$w/key.params" --vk "$w/key.vk" || return 1
-  for b in ${CUZK_CARDS:-0 80G 48G 32G 24G 16G}; do
-    echo "== device memory budget $b"
+  for e in ${CUZK_CARDS:-0 80G 48G 32G 24G 16G}; do
+    b=${e%%:*}; c=; [[ $e == *:* ]] && c=${e#*:}
+    echo "== device memory budget $b${c:+, chunk buffers of $c}"
     rm -f "$w/proof.bin"
     if peak_rss "$out/cards-rss.txt" "$bin" porep c2 "$w/c1.json" --params "$w/key.params" --out "$w/proof.bin" \
          --synth-workers "${CUZK_SYNTH_WORKERS:-2}" --repeat "${CUZK_C2_REPEAT:-3}" --concurrent \
          ${CUZK_CARDS_BATCH:+--batch "$CUZK_CARDS_BATCH"} $([[ $b != 0 ]] && echo --device-memory-budget "$b") \
-         --timeline "$out/cards-$b.csv" --waterfall; then
+         ${c:+--chunk-size "$c"} --timeline "$out/cards-$b${c:+-$c}.csv" --waterfall; then
       "$bin" porep verify --vk "$w/key.vk" --proof "$w/proof.bin" --c1 "$w/c1.json" || rc=1
     else
       echo "(budget $b: c2 failed or was refused)"

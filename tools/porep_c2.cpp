@@ -241,6 +241,9 @@ int porep_c2(const options& o)
                                        ? parse_size("--device-memory-budget", o.get("--device-memory-budget"))
                                        : 0;
     const unsigned max_batch = unsigned(o.get_u64_or("--batch", 1, 1024, 0));
+    const uint64_t chunk_bytes = o.has("--chunk-size") ? parse_size("--chunk-size", o.get("--chunk-size")) : 0;
+    if (o.has("--chunk-size") && chunk_bytes < 192)
+        throw usage_error("--chunk-size: at least one point (192 bytes)");
     const fc::c1_output c1 = read_c1(c1_path);
     try {
         fc::verify_c1(c1, threads);
@@ -271,6 +274,7 @@ int porep_c2(const options& o)
     pipeline::key_options ko{"porep"};
     ko.h_copies_bytes = uint64_t(o.get_u64_or("--h-copies-gb", 0, 1024, 0)) << 30;
     ko.host_decode = o.has("--host-decode");
+    ko.stream_chunk_bytes = chunk_bytes;
     const auto key = fc::add_porep_key(eng, k, ko);
     const auto placement = report_key("cuzk porep c2", eng, key, k.params != nullptr, secs_since(t_add));
     const unsigned repeat = unsigned(o.get_u64_or("--repeat", 1, 100, 1));

@@ -163,6 +163,9 @@ inline constexpr flag_spec c2_flags[] = {
     {"--batch", "N",
      "GPU, a key streamed from host memory: at most N partitions proved together, each chunk of points "
      "copied once for all of them (default: as many as the device's plan fits; 1: one at a time)"},
+    {"--chunk-size", "SIZE",
+     "GPU, a key streamed from host memory: each of its two device chunk buffers, e.g. 4G (default: the "
+     "device's plan; larger chunks mean fewer MSMs and a smaller batch)"},
     {"--timeline", "FILE", "write the run's timeline (CSV, or a Chrome trace for *.json)"},
     {"--waterfall", nullptr, "print the waterfall and timeline summary on stderr"},
     flag::threads,

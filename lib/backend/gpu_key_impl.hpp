@@ -134,6 +134,11 @@ struct gpu_key::impl {
     gpu_buffer wtag;   // tags and tile offsets of the packed witness upload
     bridge::stream copy_stream = nullptr;
     bridge::event chunk_ev[2] = {nullptr, nullptr};
+    // Streamed keys: the chunk buffer the next copy goes to, and the query
+    // (its pinned points) whose first chunk was copied ahead into primed_buf
+    // (gpu_prove_steps::prime); null when none.
+    unsigned chunk_next = 0, primed_buf = 0;
+    const void* primed = nullptr;
     std::vector<bridge::event> events;   // timing and ordering events, reused
     // A batch's further partitions (gpu_prove_start_witness_batch): the
     // witness of partition p > 0 in batch_w[p − 1], the h of every partition

@@ -209,53 +209,89 @@ inline void ensure_scratch(gpu_key::impl& k)
 }
 
 // ---- one query's MSM, resident or streamed ------------------------------------------------
-// The query's points in pieces: each(points, off, len) for the whole query
-// at once (resident), or chunk by chunk (streamed): chunk i+1 is copied
-// (copy stream) while chunk i is used; the buffer chunk i+1 goes to was
-// read by chunk i−1's MSMs, which have returned (the MSM entry points return
-// their result to the host, so the backend stream has finished with it).
-// Before chunk i is used the host waits for its copy event. A batch's
-// `each` runs every partition's MSM on the chunk: its points cross the bus
-// once for all of them.
-// Each chunk's copy is timed on the copy stream and reported to `copies`
-// (an H2D span of the query `name` with its bytes).
+// A streamed query's points in pieces: chunk i+1 is copied (copy stream)
+// while chunk i is used. The two chunk buffers alternate across queries
+// (k.chunk_next is where the next copy goes), so that the next query's first
+// chunk can be copied while the current query's last chunk is used (prime),
+// and the first query's while the prove's H2D, PCE_EVAL and NTT run: no
+// query starts with the device waiting for its first copy. The buffer a copy
+// goes to was read by the chunk before the previous one, whose MSMs have
+// returned (the MSM entry points return their result to the host, so the
+// backend stream has finished with it). Before a chunk is used the host
+// waits for its copy event. Each copy is timed on the copy stream and
+// reported to `copies` (an H2D span of the query `name` with its bytes).
+template <class Aff>
+unsigned issue_chunk(gpu_key::impl& k, const query<Aff>& q, device_steps& copies, std::string_view name, size_t i)
+{
+    const size_t cp = size_t(k.chunk_bytes / sizeof(Aff)), total = q.size();
+    const size_t off = i * cp, len = std::min(cp, total - off);
+    const unsigned buf = k.chunk_next;
+    k.chunk_next ^= 1u;
+    const auto* src = static_cast<const Aff*>(q.pin->data());
+    const bridge::event b = copies.event(), e = copies.event();
+    pb::event_record(b, k.copy_stream);
+    pb::copy_h2d_on(k.copy_stream, k.chunk[buf].data(), src + off, len * sizeof(Aff));
+    pb::event_record(e, k.copy_stream);
+    pb::event_record(k.chunk_ev[buf], k.copy_stream);
+    copies.add_copy(name, len * sizeof(Aff), b, e);
+    k.streamed_bytes += len * sizeof(Aff);
+    return buf;
+}
+
+// The first chunk of a streamed query copied ahead of its use (no-op for a
+// resident key, an empty query or one already primed).
+template <class Aff>
+void prime(gpu_key::impl& k, const query<Aff>& q, device_steps& copies, std::string_view name)
+{
+    if (k.resident || q.size() == 0 || k.primed == q.pin->data()) return;
+    k.primed_buf = issue_chunk(k, q, copies, name, 0);
+    k.primed = q.pin->data();
+}
+
+// each(points, off, len) over the whole query at once (resident) or chunk by
+// chunk (streamed); `next` (when set) primes the query that follows, once
+// this one's last copy is issued. A batch's `each` runs every partition's
+// MSM on the chunk: its points cross the bus once for all of them.
 template <class Aff, class Each>
-void query_chunks(gpu_key::impl& k, const query<Aff>& q, device_steps& copies, std::string_view name, Each&& each)
+void query_chunks(gpu_key::impl& k, const query<Aff>& q, device_steps& copies, std::string_view name, Each&& each,
+                  const std::function<void()>& next = {})
 {
     const size_t total = q.size();
-    if (total == 0) return;
+    if (total == 0) {
+        if (next) next();
+        return;
+    }
     if (k.resident) {
         each(q.dev.template as<Aff>(), size_t{0}, total);
         return;
     }
     const size_t cp = size_t(k.chunk_bytes / sizeof(Aff));
     const size_t chunks = (total + cp - 1) / cp;
-    const auto* src = static_cast<const Aff*>(q.pin->data());
-    auto issue = [&](size_t i) {
-        const size_t off = i * cp, len = std::min(cp, total - off);
-        const bridge::event b = copies.event(), e = copies.event();
-        pb::event_record(b, k.copy_stream);
-        pb::copy_h2d_on(k.copy_stream, k.chunk[i % 2].data(), src + off, len * sizeof(Aff));
-        pb::event_record(e, k.copy_stream);
-        pb::event_record(k.chunk_ev[i % 2], k.copy_stream);
-        copies.add_copy(name, len * sizeof(Aff), b, e);
-        k.streamed_bytes += len * sizeof(Aff);
-    };
-    issue(0);
+    unsigned b0 = 0;
+    if (k.primed == q.pin->data()) {
+        b0 = k.primed_buf;
+        k.primed = nullptr;
+    } else {
+        b0 = issue_chunk(k, q, copies, name, 0);
+    }
     for (size_t i = 0; i < chunks; ++i) {
-        if (i + 1 < chunks) issue(i + 1);
-        pb::event_synchronize(k.chunk_ev[i % 2]);
+        if (i + 1 < chunks) issue_chunk(k, q, copies, name, i + 1);
+        else if (next) next();
+        const unsigned buf = (b0 + unsigned(i)) % 2;
+        pb::event_synchronize(k.chunk_ev[buf]);
         const size_t off = i * cp, len = std::min(cp, total - off);
-        each(k.chunk[i % 2].template as<Aff>(), off, len);
+        each(k.chunk[buf].template as<Aff>(), off, len);
     }
 }
 
 // One partition's MSM of a query: the sum of msm(points, off, len) over the pieces.
 template <class Aff, class Jac, class Msm>
-Jac query_msm(gpu_key::impl& k, const query<Aff>& q, device_steps& ds, std::string_view name, Msm&& msm)
+Jac query_msm(gpu_key::impl& k, const query<Aff>& q, device_steps& ds, std::string_view name, Msm&& msm,
+              const std::function<void()>& next = {})
 {
     Jac acc = Jac::identity();
-    query_chunks(k, q, ds, name, [&](const Aff* pts, size_t off, size_t len) { acc = acc.add(msm(pts, off, len)); });
+    query_chunks(
+        k, q, ds, name, [&](const Aff* pts, size_t off, size_t len) { acc = acc.add(msm(pts, off, len)); }, next);
     return acc;
 }
 
@@ -289,12 +325,13 @@ private:
 
 // Witness MSM of one query with Montgomery scalars sc (device).
 template <class Aff, class Jac>
-Jac witness_query(gpu_key::impl& k, device_steps& ds, const query<Aff>& q, const fr* sc, std::string_view name)
+Jac witness_query(gpu_key::impl& k, device_steps& ds, const query<Aff>& q, const fr* sc, std::string_view name,
+                  const std::function<void()>& next = {})
 {
     witness_spans sp;
-    const Jac r = query_msm<Aff, Jac>(k, q, ds, name, [&](const Aff* pts, size_t off, size_t len) {
-        return sp.msm<Aff, Jac>(ds, pts, sc + off, len, name);
-    });
+    const Jac r = query_msm<Aff, Jac>(
+        k, q, ds, name,
+        [&](const Aff* pts, size_t off, size_t len) { return sp.msm<Aff, Jac>(ds, pts, sc + off, len, name); }, next);
     sp.finish(ds, name);
     return r;
 }
@@ -314,6 +351,17 @@ inline void upload_witness(gpu_key::impl& k, fr* dst, std::span<const fr> v)
 struct abc_host {
     std::span<const fr> a, b, c;
 };
+
+// The PCE's matrices on the device, for the entry points that evaluate a, b, c there.
+inline void check_device_pce(const gpu_key::impl& k, const char* fn)
+{
+    if (!k.has_user_pce) throw error(errc::invalid_argument, fmt::format("{}: the key has no PCE", fn));
+    if (!k.dpce)
+        throw error(errc::invalid_argument,
+                    fmt::format("{}: the key's PCE stays on the host (the device has no room for it beside a "
+                                "prove): evaluate a, b, c there and call gpu_prove_start",
+                                fn));
+}
 
 // aux_size: the number of aux values (aux.size() unless they come packed).
 inline void check_assignment(const gpu_key::impl& k, std::span<const fr> inputs, std::span<const fr> aux, const char* fn,
@@ -336,12 +384,14 @@ auto guarded(gpu_key::impl& k, Body&& body)
 {
     const cuda_device_scope on(k.device);
     std::lock_guard<std::mutex> lk(k.mu);
+    k.primed = nullptr;   // a failed prove's copy ahead was drained with it
     try {
         fault::check(fault::point::alloc, "gpu prove: device scratch", k.device);
         ensure_scratch(k);
         return body();
     } catch (...) {
         pb::drain(k.copy_stream);
+        k.primed = nullptr;
         throw;
     }
 }
@@ -466,16 +516,18 @@ inline g1_jacobian msm_h_piece(gpu_key::impl& k, device_steps& ds, const g1_affi
 }
 
 // MSM_H: the canonical h (in a) with H, or with its copies (resident keys
-// that have them).
+// that have them). A streamed key's L is primed during H's last chunk.
 inline g1_jacobian bellperson_msm_h(gpu_key::impl& k, device_steps& ds, fr* a)
 {
     device_steps::scope s(ds, "MSM_H", "h");
     const auto* hr = reinterpret_cast<const fr::repr*>(a);
     const g1_jacobian h =
-        !k.h_table.empty() ? msm_h_piece(k, ds, nullptr, hr, 0)
-                           : query_msm<g1_affine, g1_jacobian>(k, k.h, ds, "h", [&](const g1_affine* p, size_t off, size_t len) {
-                                 return msm_h_piece(k, ds, p, hr + off, len);
-                             });
+        !k.h_table.empty()
+            ? msm_h_piece(k, ds, nullptr, hr, 0)
+            : query_msm<g1_affine, g1_jacobian>(
+                  k, k.h, ds, "h",
+                  [&](const g1_affine* p, size_t off, size_t len) { return msm_h_piece(k, ds, p, hr + off, len); },
+                  [&] { prime(k, k.l, ds, "l"); });
     s.end();
     return h;
 }
@@ -491,7 +543,7 @@ inline void bellperson_witness_msms(gpu_key::impl& k, device_steps& ds, const bp
     fr* w = v.w;
     {
         device_steps::scope s(ds, "MSM_L", "l");
-        out.l = witness_query<g1_affine, g1_jacobian>(k, ds, k.l, w + k.ni, "l");
+        out.l = witness_query<g1_affine, g1_jacobian>(k, ds, k.l, w + k.ni, "l", [&] { prime(k, k.a, ds, "a"); });
         s.end();
     }
     fr* g = k.gath_elems() ? k.gath.as<fr>() : v.b;
@@ -499,13 +551,13 @@ inline void bellperson_witness_msms(gpu_key::impl& k, device_steps& ds, const bp
     {
         device_steps::scope s(ds, "MSM_A", "a");
         pb::gather(w, k.idx_a.as<uint32_t>(), k.na_pts, g);
-        out.a = witness_query<g1_affine, g1_jacobian>(k, ds, k.a, g, "a");
+        out.a = witness_query<g1_affine, g1_jacobian>(k, ds, k.a, g, "a", [&] { prime(k, k.b1, ds, "b1"); });
         s.end();
     }
     {
         device_steps::scope s(ds, "MSM_B1", "b1");
         pb::gather(w, k.idx_b.as<uint32_t>(), k.nb_pts, g);
-        out.b1 = witness_query<g1_affine, g1_jacobian>(k, ds, k.b1, g, "b1");
+        out.b1 = witness_query<g1_affine, g1_jacobian>(k, ds, k.b1, g, "b1", [&] { prime(k, k.b2, ds, "b2"); });
         s.end();
     }
     {

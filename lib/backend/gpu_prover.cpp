@@ -175,6 +175,7 @@ groth16::prove_sums prove_bellperson_device(gpu_key::impl& k, std::span<const fr
         const bp_vectors v = bellperson_vectors(k, host_abc);
         device_steps ds(k, obs);
         bellperson_h2d(k, ds, v, inputs, aux, host_abc, packed);
+        prime(k, k.h, ds, "h");   // a streamed key's first chunk, during PCE_EVAL and NTT
         groth16::prove_sums out;
         if (overlap) {
             bellperson_overlapped(k, ds, v, !host_abc, out);
@@ -311,7 +312,7 @@ groth16::prove_sums gpu_prove_start_witness(const gpu_key& key, std::span<const 
     gpu_key::impl& k = gpu_prover_access::get(key);
     if (k.snarkjs)
         throw error(errc::invalid_argument, "gpu_prove_start_witness: the key follows the snarkjs convention");
-    if (!k.has_user_pce) throw error(errc::invalid_argument, "gpu_prove_start_witness: the key has no PCE");
+    check_device_pce(k, "gpu_prove_start_witness");
     check_assignment(k, inputs, aux, "gpu_prove_start_witness");
     return prove_bellperson_device(k, inputs, aux, nullptr, observer, timings);
 }
@@ -324,7 +325,7 @@ groth16::prove_sums gpu_prove_start_witness(const gpu_key& key, std::span<const 
     const gpu_packed_witness::impl& pw = gpu_prover_access::get(aux);
     if (k.snarkjs)
         throw error(errc::invalid_argument, "gpu_prove_start_witness: the key follows the snarkjs convention");
-    if (!k.has_user_pce) throw error(errc::invalid_argument, "gpu_prove_start_witness: the key has no PCE");
+    check_device_pce(k, "gpu_prove_start_witness");
     if (pw.n != k.na)
         throw error(errc::invalid_argument,
                     fmt::format("gpu_prove_start_witness: the packed aux has {} values, the key expects {}", pw.n,

@@ -15,6 +15,7 @@
 // partition (its witness and h); the model that sizes P is device_plan.hpp.
 #include <fmt/format.h>
 
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -77,6 +78,7 @@ void batch_front(gpu_key::impl& k, device_steps& ds, size_t p, size_t parts, con
     const bp_vectors v = part_vectors(k, p);
     const gpu_packed_witness::impl* packed = part.packed ? &gpu_prover_access::get(*part.packed) : nullptr;
     bellperson_h2d(k, ds, v, part.inputs, part.aux, nullptr, packed);
+    if (p == 0) prime(k, k.h, ds, "h");   // H's first chunk, during the partitions' NTTs
     bellperson_pce_eval(k, ds, v);
     bellperson_h_step(k, ds, v);
     fr* h = part_h(k, p, parts);
@@ -86,10 +88,11 @@ void batch_front(gpu_key::impl& k, device_steps& ds, size_t p, size_t parts, con
 // One query for every partition, chunk by chunk: msm(p, points, off, len)
 // gives partition p's sum over a piece; partition p's step span runs from
 // its first piece to its last. The chunks' copies are reported to the
-// first partition's steps (each chunk is copied once for all).
+// first partition's steps (each chunk is copied once for all); `next`
+// primes the query that follows.
 template <class Aff, class Jac, class Msm>
 std::vector<Jac> batch_query(gpu_key::impl& k, steps_list& ds, const query<Aff>& q, std::string_view step,
-                             std::string_view name, Msm&& msm)
+                             std::string_view name, Msm&& msm, const std::function<void()>& next)
 {
     const size_t parts = ds.size(), total = q.size();
     std::vector<Jac> acc(parts, Jac::identity());
@@ -100,7 +103,7 @@ std::vector<Jac> batch_query(gpu_key::impl& k, steps_list& ds, const query<Aff>&
             acc[p] = acc[p].add(msm(p, pts, off, len));
             if (off + len == total) open[p]->end();
         }
-    });
+    }, next);
     return acc;
 }
 
@@ -108,28 +111,34 @@ std::vector<Jac> batch_query(gpu_key::impl& k, steps_list& ds, const query<Aff>&
 // partition p's scalars of a piece on the device and returns them.
 template <class Aff, class Jac, class Scalars>
 std::vector<Jac> batch_witness_query(gpu_key::impl& k, steps_list& ds, const query<Aff>& q, std::string_view step,
-                                     std::string_view name, Scalars&& scalars)
+                                     std::string_view name, Scalars&& scalars, const std::function<void()>& next = {})
 {
     std::vector<witness_spans> sp(ds.size());
-    std::vector<Jac> r = batch_query<Aff, Jac>(k, ds, q, step, name, [&](size_t p, const Aff* pts, size_t off, size_t len) {
-        return sp[p].template msm<Aff, Jac>(*ds[p], pts, scalars(p, off, len), len, name);
-    });
+    std::vector<Jac> r = batch_query<Aff, Jac>(
+        k, ds, q, step, name,
+        [&](size_t p, const Aff* pts, size_t off, size_t len) {
+            return sp[p].template msm<Aff, Jac>(*ds[p], pts, scalars(p, off, len), len, name);
+        },
+        next);
     for (size_t p = 0; p < ds.size(); ++p) sp[p].finish(*ds[p], name);
     return r;
 }
 
-// MSM_H … MSM_B2 of every partition of the batch.
+// MSM_H … MSM_B2 of every partition of the batch; each query's first chunk
+// is copied during the one before (H's during the NTTs).
 void batch_msms(gpu_key::impl& k, steps_list& ds, std::vector<groth16::prove_sums>& out)
 {
     const size_t parts = ds.size();
+    device_steps& d0 = *ds.front();   // the chunks' copies are reported here
     const auto h = batch_query<g1_affine, g1_jacobian>(k, ds, k.h, "MSM_H", "h",
                                                        [&](size_t p, const g1_affine* pts, size_t off, size_t len) {
         const auto* hr = reinterpret_cast<const fr::repr*>(part_h(k, p, parts));
         return msm_h_piece(k, *ds[p], pts, hr + off, len);
-    });
-    const auto l = batch_witness_query<g1_affine, g1_jacobian>(k, ds, k.l, "MSM_L", "l", [&](size_t p, size_t off, size_t) {
-        return static_cast<const fr*>(part_vectors(k, p).w + k.ni + off);
-    });
+    }, [&] { prime(k, k.l, d0, "l"); });
+    const auto l = batch_witness_query<g1_affine, g1_jacobian>(
+        k, ds, k.l, "MSM_L", "l",
+        [&](size_t p, size_t off, size_t) { return static_cast<const fr*>(part_vectors(k, p).w + k.ni + off); },
+        [&] { prime(k, k.a, d0, "a"); });
     // A and B: partition p's scalars of a piece gathered into b (free: every
     // h is in batch_h or a), or the gather buffer when |A| or |B| > 2n.
     fr* g = k.gath_elems() ? k.gath.as<fr>() : k.abc.as<fr>() + k.n;
@@ -139,8 +148,10 @@ void batch_msms(gpu_key::impl& k, steps_list& ds, std::vector<groth16::prove_sum
             return static_cast<const fr*>(g);
         };
     };
-    const auto a = batch_witness_query<g1_affine, g1_jacobian>(k, ds, k.a, "MSM_A", "a", gathered(k.idx_a));
-    const auto b1 = batch_witness_query<g1_affine, g1_jacobian>(k, ds, k.b1, "MSM_B1", "b1", gathered(k.idx_b));
+    const auto a = batch_witness_query<g1_affine, g1_jacobian>(k, ds, k.a, "MSM_A", "a", gathered(k.idx_a),
+                                                               [&] { prime(k, k.b1, d0, "b1"); });
+    const auto b1 = batch_witness_query<g1_affine, g1_jacobian>(k, ds, k.b1, "MSM_B1", "b1", gathered(k.idx_b),
+                                                                [&] { prime(k, k.b2, d0, "b2"); });
     const auto b2 = batch_witness_query<g2_affine, g2_jacobian>(k, ds, k.b2, "MSM_B2", "b2", gathered(k.idx_b));
     for (size_t p = 0; p < parts; ++p) {
         out[p].h = h[p];
@@ -193,7 +204,7 @@ std::vector<groth16::prove_sums> gpu_prove_start_witness_batch(const gpu_key& ke
     gpu_key::impl& k = gpu_prover_access::get(key);
     if (k.snarkjs)
         throw error(errc::invalid_argument, "gpu_prove_start_witness_batch: the key follows the snarkjs convention");
-    if (!k.has_user_pce) throw error(errc::invalid_argument, "gpu_prove_start_witness_batch: the key has no PCE");
+    check_device_pce(k, "gpu_prove_start_witness_batch");
     for (size_t p = 0; p < parts.size(); ++p) check_part(k, parts[p], p);
     if (parts.size() < 2 || k.resident) return one_by_one(key, parts);
     try {

@@ -115,6 +115,11 @@ struct key_options {
     // stream them at every device call even where they would fit the device
     // (gpu_key_options::force_streaming; tests and benchmarks).
     bool force_streaming = false;
+    // CUDA backend, a key streamed from host memory: bytes of each of its two
+    // device chunk buffers (gpu_key_options::stream_chunk_points); 0 = the
+    // device plan's (device_plan.hpp). Larger chunks mean fewer MSMs per
+    // query and a smaller batch of partitions.
+    uint64_t stream_chunk_bytes = 0;
 };
 
 // The host memory one partition of this key holds at its peak (bytes), for
