@@ -58,10 +58,26 @@ TEST_CASE("device plan: a 32 GiB PoRep partition on 16, 24, 32, 48, 80 and 141 G
         const gpu_plan p = plan_gpu_key(s, g * GB);
         CHECK_FALSE(p.fits);
         CHECK(p.why.find("too small") != std::string::npos);
-        CHECK(p.why.find("needs 3") != std::string::npos);   // 38.75 … 39.75 GB, with the figures
+        CHECK(p.why.find("needs 3") != std::string::npos);   // 31.6 … 32.6 GB with the PCE on the host
         CHECK(p.summary() == p.why);
     }
+    // A card of 32 GiB (34.36 GB): streamed with the PCE on the host, one
+    // partition at a time; 24 GiB: refused with the host-PCE figures.
+    const uint64_t GiB = uint64_t{1} << 30;
+    const gpu_plan p32 = plan_gpu_key(s, 32 * GiB);
+    CHECK(p32.fits);
+    CHECK(p32.pce_on_host);
+    CHECK_FALSE(p32.resident);
+    CHECK(p32.batch == 1);
+    CHECK(p32.beside == 4 * (129753620 + 33112282));   // the index lists alone
+    CHECK(p32.total() <= 32 * GiB);
+    CHECK(p32.summary().find("PCE on the host") != std::string::npos);
+    const gpu_plan p24 = plan_gpu_key(s, 24 * GiB);
+    CHECK_FALSE(p24.fits);
+    CHECK(p24.why.find("with the PCE on the host (7.65 GB more with it on the device)") != std::string::npos);
+
     const gpu_plan p48 = plan_gpu_key(s, 48 * GB);
+    CHECK_FALSE(p48.pce_on_host);
     CHECK(p48.fits);
     CHECK_FALSE(p48.resident);
     CHECK(p48.batch == 1);   // 7.25 GB to spare, a slot is 8.46

@@ -63,9 +63,12 @@ std::string gpu_plan::summary() const
     if (!fits) return why;
     const std::string place = resident ? fmt::format("queries resident ({} GB)", gb(queries))
                                        : fmt::format("queries streamed through 2 × {} GB chunk buffers", gb(chunk));
-    return fmt::format("{}; PCE and index lists {} GB; one prove {} GB; batch of {} partition{}{}; MSM room {} GB; "
+    const std::string pce = pce_on_host ? fmt::format("PCE on the host (a, b, c evaluated there); index lists {} GB",
+                                                      gb(beside))
+                                        : fmt::format("PCE and index lists {} GB", gb(beside));
+    return fmt::format("{}; {}; one prove {} GB; batch of {} partition{}{}; MSM room {} GB; "
                        "{} of {} GB",
-                       place, gb(beside), gb(one_prove), batch, batch == 1 ? "" : "s",
+                       place, pce, gb(one_prove), batch, batch == 1 ? "" : "s",
                        batch > 1 ? fmt::format(" ({} GB more each)", gb(slot)) : std::string(), gb(msm_room),
                        gb(total()), gb(device));
 }
@@ -98,7 +101,16 @@ gpu_plan plan_gpu_key(const gpu_key_shape& s, uint64_t device_bytes, unsigned ma
         return p;
     }
     // Streamed: the chunk buffers as gpu_stream_chunk_bytes plans them.
-    return plan_gpu_key_streamed(s, device_bytes, gpu_stream_chunk_bytes(s, device_bytes), max_batch);
+    const gpu_plan streamed = plan_gpu_key_streamed(s, device_bytes, gpu_stream_chunk_bytes(s, device_bytes), max_batch);
+    if (streamed.fits || s.pce_bytes == 0) return streamed;
+    // Streamed with the PCE on the host.
+    gpu_key_shape h = s;
+    h.pce_bytes = 0;
+    gpu_plan ph = plan_gpu_key_streamed(h, device_bytes, gpu_stream_chunk_bytes(h, device_bytes), 1);
+    ph.pce_on_host = true;
+    if (!ph.fits) ph.why = fmt::format("{} with the PCE on the host ({} GB more with it on the device)", ph.why,
+                                       gb(s.pce_bytes));
+    return ph;
 }
 
 gpu_plan plan_gpu_key_streamed(const gpu_key_shape& s, uint64_t device_bytes, uint64_t chunk_bytes, unsigned max_batch)

@@ -474,12 +474,17 @@ uint64_t stream_chunk_bytes(const gpu_key::impl& k, const gpu_key_options& opt)
 // fixed buffers, the chunk buffers and the room its MSMs' sorts need), for
 // the device as this key sees it (its free memory and the PCE and index
 // lists already placed), rather than by an allocation in a prove.
-void check_streamed_room(const gpu_key::impl& k)
+gpu_plan streamed_plan(const gpu_key::impl& k)
 {
     size_t free_b = 0, total_b = 0;
     pb::mem_info(&free_b, &total_b);
     const gpu_key_shape sh = shape_of(k);
-    const gpu_plan p = plan_gpu_key_streamed(sh, uint64_t(free_b) + sh.pce_bytes + k.index_bytes(), k.chunk_bytes);
+    return plan_gpu_key_streamed(sh, uint64_t(free_b) + sh.pce_bytes + k.index_bytes(), k.chunk_bytes);
+}
+bool streamed_fits(const gpu_key::impl& k) { return streamed_plan(k).fits; }
+void check_streamed_room(const gpu_key::impl& k)
+{
+    const gpu_plan p = streamed_plan(k);
     if (!p.fits) throw error(errc::out_of_memory, fmt::format("gpu_key: device {}: {}", k.device, p.why));
 }
 
@@ -487,12 +492,17 @@ void check_streamed_room(const gpu_key::impl& k)
 // otherwise page-locked on the host), and a streamed key's chunk size.
 void place_queries(gpu_key::impl& k, const point_source& src, const gpu_key_options& opt)
 {
-    // The PCE is always resident.
+    // The PCE on the device, unless it must stay on the host (below).
     const auto t_pce = std::chrono::steady_clock::now();
-    if (k.pce && k.pce_rows) {
+    if (k.pce && k.pce_rows && !opt.host_pce) {
         gpu_pce_options po;
         po.group_tile_log = opt.pce_group_tile_log;
-        k.dpce.emplace(*k.pce, po);
+        try {
+            k.dpce.emplace(*k.pce, po);
+        } catch (const error& e) {
+            if (e.code() != errc::out_of_memory) throw;
+            k.dpce.reset();   // larger than the device: a, b, c are evaluated on the host
+        }
     }
     const auto t_points = std::chrono::steady_clock::now();
     k.timings.pce_s = std::chrono::duration<double>(t_points - t_pce).count();
@@ -512,6 +522,10 @@ void place_queries(gpu_key::impl& k, const point_source& src, const gpu_key_opti
     if (k.resident) k.resident = upload_resident(k, src, opt);
     if (!k.resident) {
         k.chunk_bytes = stream_chunk_bytes(k, opt);
+        if (k.dpce && !streamed_fits(k)) {   // the PCE goes back to the host to make room
+            k.dpce.reset();
+            k.chunk_bytes = stream_chunk_bytes(k, opt);
+        }
         check_streamed_room(k);
         decode_and_pin(src, k.h);
         decode_and_pin(src, k.l);
@@ -633,7 +647,7 @@ gpu_key::~gpu_key()
 }
 const groth16::proving_key& gpu_key::pk() const noexcept { return *p_->pk; }
 const groth16::query_density& gpu_key::density() const noexcept { return p_->density; }
-bool gpu_key::has_pce() const noexcept { return p_->has_user_pce; }
+bool gpu_key::has_pce() const noexcept { return p_->has_user_pce && p_->dpce.has_value(); }
 bool gpu_key::resident() const noexcept { return p_->resident; }
 uint64_t gpu_key::chunk_bytes() const noexcept { return p_->resident ? 0 : p_->chunk_bytes; }
 uint64_t gpu_key::streamed_bytes() const noexcept { return p_->streamed_bytes.load(); }
@@ -676,7 +690,8 @@ gpu_plan gpu_key::plan(uint64_t device_bytes) const
     }
     if (!k.resident) {   // batches need the PCE's bellperson prove
         gpu_plan p = plan_gpu_key_streamed(shape_of(k), device_bytes, k.chunk_bytes);
-        if (k.snarkjs || !k.has_user_pce) p.batch = 1;
+        if (k.snarkjs || !k.has_user_pce || !k.dpce) p.batch = 1;
+        p.pce_on_host = k.has_user_pce && !k.dpce;
         return p;
     }
     // Resident: as made, one partition at a time, the key's own MSM estimate as room.

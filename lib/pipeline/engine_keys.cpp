@@ -187,18 +187,23 @@ key_id admit_key(detail::engine_core& c, std::shared_ptr<key_entry> e, const voi
 // caps it); a device call then reserves the plan's bytes for a whole batch:
 // one prove's buffers, the MSMs' room and a slot per further partition.
 // The lookahead grows to a batch, so that one can form.
+// A streamed key of one partition a call (its PCE on the host, or no room
+// for a second) reserves the plan's bytes too, not the prover's estimate of
+// a resident key's MSMs.
 void plan_batches(detail::engine_core& c, key_entry& e)
 {
     unsigned batch = c.cfg.max_batch ? c.cfg.max_batch : std::numeric_limits<unsigned>::max();
     uint64_t call_bytes = 0;
     for (const auto& g : e.gpu) {
-        if (g->resident() || !g->has_pce()) return;
+        if (g->resident()) return;
         const gpu_plan p = g->plan();
         if (!p.fits) return;
-        batch = std::min(batch, p.batch);
+        batch = std::min(batch, g->has_pce() ? p.batch : 1u);
         call_bytes = std::max(call_bytes, p.one_prove + p.msm_room);
     }
-    if (e.gpu.empty() || batch < 2) return;
+    if (e.gpu.empty()) return;
+    e.device_bytes = call_bytes;
+    if (batch < 2) return;
     e.batch = batch;
     e.batch_slot = e.gpu.front()->batch_slot_bytes();
     e.device_bytes = call_bytes + (batch - 1) * e.batch_slot;
@@ -227,6 +232,7 @@ key_id register_key(detail::engine_core& c, std::shared_ptr<key_entry> e,
         go.h_copies_budget = opt.h_copies_bytes;
         go.device_decode = !opt.host_decode;
         go.force_streaming = opt.force_streaming;
+        go.stream_chunk_points = size_t(opt.stream_chunk_bytes / 192);   // G2 affine points of BLS12-381
         if (budget != 0) {
             std::lock_guard lk(c.mu);
             const uint64_t used = c.resident_total;

@@ -364,8 +364,10 @@ void engine_core::synthesize(work_item& it, partition& in, int32_t worker)
     const unsigned th = cfg.synth_threads;
     if (k.bn) return synthesize_bn254(it, in, worker);
     if (k.snarkjs) return synthesize_snarkjs(it, in, worker);
-    // The cuda backend evaluates witnesses of a key with a PCE on the device.
-    const bool device_eval = !k.gpu.empty() && k.gpu[0]->has_pce();
+    // The cuda backend evaluates witnesses of a key with a PCE on every
+    // device; a PCE left on the host (a device too small) is evaluated here.
+    const bool device_eval =
+        !k.gpu.empty() && std::all_of(k.gpu.begin(), k.gpu.end(), [](const auto& g) { return g->has_pce(); });
     if (device_eval && synthesize_packed(it, in, th)) return;
     if (!take_witness(it, in, th)) return check_abc(it, th);
     if (device_eval) pack_aux(it, worker, th);

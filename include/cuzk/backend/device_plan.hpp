@@ -7,8 +7,9 @@
 // real Filecoin shapes. Plain C++, no device needed.
 //
 // The model (bytes; Fr values are 32 bytes, G1 affine points 96, G2 192):
-//   beside the queries, always on the device: the PCE's matrices and the
-//     A/B index lists (4 bytes per A and B point);
+//   beside the queries, always on the device: the A/B index lists (4 bytes
+//     per A and B point) and the PCE's matrices, unless they stay on the
+//     host (a, b, c then come from the host with the witness);
 //   queries: (|H| + |L| + |A| + |B|)·96 + |B|·192, with |H| = n − 1;
 //   one prove's fixed buffers: the witness (inputs + aux), a, b, c (3n),
 //     the A/B gather buffer (only when |A| or |B| > 2n), the NTT's scratch
@@ -45,6 +46,9 @@ struct gpu_key_shape {
 struct gpu_plan {
     bool fits = false;        // one prove fits the device (else `why` says why, with the figures)
     bool resident = false;    // the queries stay on the device
+    // The PCE stays on the host: a, b, c are evaluated by host threads and
+    // uploaded with the witness (no batches: a batch evaluates on the device).
+    bool pce_on_host = false;
     unsigned batch = 1;       // partitions one prove call takes together (1: one at a time)
     uint64_t device = 0;      // the device bytes planned for
     uint64_t beside = 0;      // PCE and index lists
@@ -71,7 +75,9 @@ uint64_t gpu_stream_chunk_bytes(const gpu_key_shape& s, uint64_t device_bytes);
 // resident key must leave free beside its fixed buffers (the prover's own
 // estimate of its MSMs; 0: the streamed rule). A key is resident when it
 // fits with that room; otherwise streamed, when one prove fits with its
-// chunk buffers and the MSM room; otherwise refused.
+// chunk buffers and the MSM room; otherwise streamed with its PCE on the
+// host (a batch of 1), when that fits; otherwise refused with the figures of
+// the smallest plan (the PCE on the host).
 gpu_plan plan_gpu_key(const gpu_key_shape& s, uint64_t device_bytes, unsigned max_batch = 0,
                       uint64_t msm_room_resident = 0);
 // The streamed plan with a given chunk buffer size (a key's own): refused

@@ -97,6 +97,13 @@ struct gpu_key_options {
     // decoded on the host (decode_threads threads), then uploaded. The points
     // are the same either way.
     bool device_decode = true;
+    // Bellperson keys with a PCE: where its matrices live. false (automatic):
+    // on the device, unless the device plan (device_plan.hpp) finds no
+    // streamed prove fits beside them and one fits without them; then the
+    // PCE stays on the host (has_pce() false: a, b, c are evaluated by host
+    // threads and given to gpu_prove_start), which takes a 32 GiB PoRep
+    // partition onto a 32 GB card. true: on the host whatever the device.
+    bool host_pce = false;
 };
 
 // Where a gpu_key's construction spent its time: wall seconds on the
@@ -113,7 +120,8 @@ struct gpu_key_timings {
 // uses them) and, when a PCE is given, its three CSR matrices, uploaded once
 // and kept in device memory for the life of the object. The index lists that
 // gather the A and B scalars from inputs ‖ aux (by the density) are resident
-// too. Residency: the PCE is always uploaded; the queries are resident when
+// too. Residency: the PCE is uploaded (unless it must stay on the host, see
+// gpu_key_options::host_pce); the queries are resident when
 // PCE + queries + index lists fit device_budget, otherwise they stay in
 // page-locked host memory (the key's own vectors registered with CUDA, or a
 // pinned copy when registration fails) and every prove streams them through
@@ -164,6 +172,8 @@ public:
 
     const groth16::proving_key& pk() const noexcept;
     const groth16::query_density& density() const noexcept;
+    // The PCE's matrices are on the device: gpu_prove_start_witness and the
+    // batch work (false without a PCE, or when it stays on the host).
     bool has_pce() const noexcept;
     bool resident() const noexcept;          // false: points are streamed per prove
     uint64_t chunk_bytes() const noexcept;   // streamed: bytes of each of the two chunk buffers; resident: 0
