@@ -53,16 +53,21 @@ TEST_CASE("device plan: the model's figures for a 32 GiB PoRep partition")
 TEST_CASE("device plan: a 32 GiB PoRep partition on 16, 24, 32, 48, 80 and 141 GB devices")
 {
     const gpu_key_shape s = porep_32gib();
-    for (uint64_t g : {16, 24, 32}) {
+    const gpu_plan p16g = plan_gpu_key(s, 16 * GB);
+    CHECK_FALSE(p16g.fits);
+    CHECK(p16g.why.find("too small") != std::string::npos);
+    CHECK(p16g.why.find("needs 23.") != std::string::npos);   // lean: 0.65 + 12.88 + 2 × 0.48 + 8.59
+    CHECK(p16g.summary() == p16g.why);
+    for (uint64_t g : {24, 32}) {   // 32 GB (not GiB) is short of the PCE-on-host plan's 32.6: lean
         INFO(g << " GB");
         const gpu_plan p = plan_gpu_key(s, g * GB);
-        CHECK_FALSE(p.fits);
-        CHECK(p.why.find("too small") != std::string::npos);
-        CHECK(p.why.find("needs 3") != std::string::npos);   // 31.6 … 32.6 GB with the PCE on the host
-        CHECK(p.summary() == p.why);
+        CHECK(p.fits);
+        CHECK(p.lean);
+        CHECK(p.total() <= g * GB);
     }
     // A card of 32 GiB (34.36 GB): streamed with the PCE on the host, one
-    // partition at a time; 24 GiB: refused with the host-PCE figures.
+    // partition at a time; 24 GiB: lean (the witness in c, the NTT's buffers
+    // freed before the MSMs); 16 GiB: refused with the lean figures.
     const uint64_t GiB = uint64_t{1} << 30;
     const gpu_plan p32 = plan_gpu_key(s, 32 * GiB);
     CHECK(p32.fits);
@@ -72,9 +77,24 @@ TEST_CASE("device plan: a 32 GiB PoRep partition on 16, 24, 32, 48, 80 and 141 G
     CHECK(p32.beside == 4 * (129753620 + 33112282));   // the index lists alone
     CHECK(p32.total() <= 32 * GiB);
     CHECK(p32.summary().find("PCE on the host") != std::string::npos);
+    CHECK_FALSE(p32.lean);
     const gpu_plan p24 = plan_gpu_key(s, 24 * GiB);
-    CHECK_FALSE(p24.fits);
-    CHECK(p24.why.find("with the PCE on the host (7.65 GB more with it on the device)") != std::string::npos);
+    CHECK(p24.fits);
+    CHECK(p24.lean);
+    CHECK(p24.pce_on_host);
+    CHECK(p24.batch == 1);
+    // a/b/c (the witness in c) and the chunks, then the larger phase: the NTT's 2n.
+    CHECK(p24.one_prove == 3 * 32 * (uint64_t{1} << 27) + 2 * p24.chunk);
+    CHECK(p24.msm_room == 2 * 32 * (uint64_t{1} << 27));
+    CHECK(p24.total() <= 24 * GiB);
+    CHECK(p24.summary().find("lean") != std::string::npos);
+    const gpu_plan p16 = plan_gpu_key(s, 16 * GiB);
+    CHECK_FALSE(p16.fits);
+    CHECK(p16.why.find("NTT's buffers freed before the MSMs") != std::string::npos);
+    // The lean plan wants the witness within c and the A/B scalars within b.
+    gpu_key_shape wide = s;
+    wide.a_points = wide.domain + 1;
+    CHECK(plan_gpu_key_lean(wide, 1000 * GB, GB).why.find("within the domain") != std::string::npos);
 
     const gpu_plan p48 = plan_gpu_key(s, 48 * GB);
     CHECK_FALSE(p48.pce_on_host);

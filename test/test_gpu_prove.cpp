@@ -551,10 +551,20 @@ TEST_CASE("gpu prover: streamed keys give the same sums", "[gpu]")
         vs.push_back({"force_streaming, chunks of 1 point", {0, true, nc < 100 ? size_t(1) : size_t(97)}});
         vs.push_back({"device_budget 1 byte", {1, false, 0}});
         vs.push_back({"device_budget 1 byte, chunks of 64", {1, false, 64}});
+        gpu_key_options host_pce{0, true, 64};
+        host_pce.host_pce = true;
+        vs.push_back({"force_streaming, the PCE on the host", host_pce});
+        gpu_key_options lean{0, false, nc < 2000 ? size_t(7) : size_t(331)};
+        lean.force_lean = true;
+        vs.push_back({"lean: the witness in c, the NTT's buffers freed before the MSMs", lean});
         for (const variant& v : vs) {
             INFO(v.name);
             const gpu_key key(f.pk, f.density, f.pce, v.opt);
             CHECK_FALSE(key.resident());
+            const bool host = v.opt.host_pce || v.opt.force_lean;
+            CHECK(key.has_pce() == !host);
+            CHECK(key.plan().pce_on_host == host);
+            CHECK(key.plan().lean == v.opt.force_lean);
             CHECK(key.device_bytes() < resident.device_bytes());
             CHECK(key.prove_scratch_bytes() > 0);
             // Chunk buffers: the option's G2 points, else the largest query
@@ -571,7 +581,14 @@ TEST_CASE("gpu prover: streamed keys give the same sums", "[gpu]")
                 const auto w = groth16::synthesize_witness(f.circuit(rng(), rep ? 0.3 : 0.9));
                 const auto x = f.evaluate(w);
                 const auto cpu = cpu_sums(f, x, w);
-                check_sums(gpu_prove_start_witness(key, w.inputs, w.aux), cpu);
+                if (host) {   // a, b, c from the host only
+                    std::string what;
+                    CHECK(code_of([&] { gpu_prove_start_witness(key, w.inputs, w.aux); }, &what) ==
+                          errc::invalid_argument);
+                    CHECK(what.find("stays on the host") != std::string::npos);
+                } else {
+                    check_sums(gpu_prove_start_witness(key, w.inputs, w.aux), cpu);
+                }
                 check_sums(gpu_prove_start(key, x.a, x.b, x.c, w.inputs, w.aux), cpu);
             }
         }

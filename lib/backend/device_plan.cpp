@@ -35,6 +35,12 @@ uint64_t streamed_msm_room(const gpu_key_shape& s, uint64_t device)
 
 std::string gb(uint64_t b) { return fmt::format("{:.2f}", double(b) / 1e9); }
 
+// A lean prove keeps the witness in c and gathers the A/B scalars into b.
+bool lean_shape(const gpu_key_shape& s)
+{
+    return s.inputs + s.aux <= s.domain && std::max(s.a_points, s.b_points) <= s.domain;
+}
+
 } // namespace
 
 uint64_t gpu_prove_fixed_bytes(const gpu_key_shape& s)
@@ -63,7 +69,9 @@ std::string gpu_plan::summary() const
     if (!fits) return why;
     const std::string place = resident ? fmt::format("queries resident ({} GB)", gb(queries))
                                        : fmt::format("queries streamed through 2 × {} GB chunk buffers", gb(chunk));
-    const std::string pce = pce_on_host ? fmt::format("PCE on the host (a, b, c evaluated there); index lists {} GB",
+    const std::string pce = pce_on_host ? fmt::format("PCE on the host (a, b, c evaluated there){}; index lists {} GB",
+                                                      lean ? ", lean (witness in c, NTT buffers freed before the MSMs)"
+                                                           : "",
                                                       gb(beside))
                                         : fmt::format("PCE and index lists {} GB", gb(beside));
     return fmt::format("{}; {}; one prove {} GB; batch of {} partition{}{}; MSM room {} GB; "
@@ -108,9 +116,38 @@ gpu_plan plan_gpu_key(const gpu_key_shape& s, uint64_t device_bytes, unsigned ma
     h.pce_bytes = 0;
     gpu_plan ph = plan_gpu_key_streamed(h, device_bytes, gpu_stream_chunk_bytes(h, device_bytes), 1);
     ph.pce_on_host = true;
-    if (!ph.fits) ph.why = fmt::format("{} with the PCE on the host ({} GB more with it on the device)", ph.why,
-                                       gb(s.pce_bytes));
+    if (ph.fits) return ph;
+    ph.why = fmt::format("{} with the PCE on the host ({} GB more with it on the device)", ph.why, gb(s.pce_bytes));
+    // Lean: the witness in c's space, the NTT's buffers freed before the MSMs.
+    gpu_plan pl = plan_gpu_key_lean(h, device_bytes, gpu_stream_chunk_bytes(h, device_bytes));
+    if (pl.fits || lean_shape(h)) return pl;
     return ph;
+}
+
+gpu_plan plan_gpu_key_lean(const gpu_key_shape& s, uint64_t device_bytes, uint64_t chunk_bytes)
+{
+    gpu_plan p = plan_base(s, device_bytes);
+    p.pce_on_host = p.lean = true;
+    p.beside = beside_bytes({s.domain, s.inputs, s.aux, s.a_points, s.b_points, 0});
+    p.chunk = chunk_bytes;
+    const uint64_t abc = 3 * s.domain * fr_bytes, ntt = 2 * s.domain * fr_bytes;
+    p.one_prove = abc + 2 * p.chunk;
+    p.msm_room = std::max(ntt, streamed_msm_room(s, device_bytes));
+    if (!lean_shape(s)) {
+        p.why = fmt::format("a lean prove needs the witness ({} values) and the A/B scalars ({} and {}) within the "
+                            "domain ({})",
+                            s.inputs + s.aux, s.a_points, s.b_points, s.domain);
+        return p;
+    }
+    if (p.total() > device_bytes) {
+        p.why = fmt::format("a device of {} GB is too small for this key: a prove needs {} GB with the PCE on the host "
+                            "and the NTT's buffers freed before the MSMs (index lists {}, a/b/c with the witness in "
+                            "c {}, chunk buffers 2 × {}, the NTT's scratch and twiddles or the MSMs' room {})",
+                            gb(device_bytes), gb(p.total()), gb(p.beside), gb(abc), gb(p.chunk), gb(p.msm_room));
+        return p;
+    }
+    p.fits = true;
+    return p;
 }
 
 gpu_plan plan_gpu_key_streamed(const gpu_key_shape& s, uint64_t device_bytes, uint64_t chunk_bytes, unsigned max_batch)

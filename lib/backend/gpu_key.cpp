@@ -479,7 +479,8 @@ gpu_plan streamed_plan(const gpu_key::impl& k)
     size_t free_b = 0, total_b = 0;
     pb::mem_info(&free_b, &total_b);
     const gpu_key_shape sh = shape_of(k);
-    return plan_gpu_key_streamed(sh, uint64_t(free_b) + sh.pce_bytes + k.index_bytes(), k.chunk_bytes);
+    const uint64_t device = uint64_t(free_b) + sh.pce_bytes + k.index_bytes();
+    return k.lean ? plan_gpu_key_lean(sh, device, k.chunk_bytes) : plan_gpu_key_streamed(sh, device, k.chunk_bytes);
 }
 bool streamed_fits(const gpu_key::impl& k) { return streamed_plan(k).fits; }
 void check_streamed_room(const gpu_key::impl& k)
@@ -494,7 +495,7 @@ void place_queries(gpu_key::impl& k, const point_source& src, const gpu_key_opti
 {
     // The PCE on the device, unless it must stay on the host (below).
     const auto t_pce = std::chrono::steady_clock::now();
-    if (k.pce && k.pce_rows && !opt.host_pce) {
+    if (k.pce && k.pce_rows && !opt.host_pce && !opt.force_lean) {
         gpu_pce_options po;
         po.group_tile_log = opt.pce_group_tile_log;
         try {
@@ -518,7 +519,7 @@ void place_queries(gpu_key::impl& k, const point_source& src, const gpu_key_opti
         budget = free_b > reserve ? free_b - reserve : 0;
         budget += pce_bytes + k.index_bytes();   // already allocated: they count against the budget below
     }
-    k.resident = !opt.force_streaming && pce_bytes + k.index_bytes() + k.query_bytes() <= budget;
+    k.resident = !opt.force_streaming && !opt.force_lean && pce_bytes + k.index_bytes() + k.query_bytes() <= budget;
     if (k.resident) k.resident = upload_resident(k, src, opt);
     if (!k.resident) {
         k.chunk_bytes = stream_chunk_bytes(k, opt);
@@ -526,6 +527,9 @@ void place_queries(gpu_key::impl& k, const point_source& src, const gpu_key_opti
             k.dpce.reset();
             k.chunk_bytes = stream_chunk_bytes(k, opt);
         }
+        // Lean when nothing else fits (and the shape allows it), or asked.
+        // (A key that fits no plan is refused below with the lean plan's figures.)
+        k.lean = k.has_user_pce && !k.dpce && (opt.force_lean || !streamed_fits(k));
         check_streamed_room(k);
         decode_and_pin(src, k.h);
         decode_and_pin(src, k.l);
@@ -689,7 +693,8 @@ gpu_plan gpu_key::plan(uint64_t device_bytes) const
         device_bytes = std::min<uint64_t>(total_b, uint64_t(free_b) + this->device_bytes());
     }
     if (!k.resident) {   // batches need the PCE's bellperson prove
-        gpu_plan p = plan_gpu_key_streamed(shape_of(k), device_bytes, k.chunk_bytes);
+        gpu_plan p = k.lean ? plan_gpu_key_lean(shape_of(k), device_bytes, k.chunk_bytes)
+                            : plan_gpu_key_streamed(shape_of(k), device_bytes, k.chunk_bytes);
         if (k.snarkjs || !k.has_user_pce || !k.dpce) p.batch = 1;
         p.pce_on_host = k.has_user_pce && !k.dpce;
         return p;

@@ -113,6 +113,10 @@ struct gpu_key::impl {
     int device = 0;   // the CUDA device of every buffer below
     bool snarkjs = false;
     bool resident = false;
+    // Lean proves (device_plan.hpp, gpu_plan::lean): a streamed key with its
+    // PCE on the host, the witness in c's space after the H step, the NTT's
+    // buffers freed before the MSMs.
+    bool lean = false;
 
     size_t n = 0, ni = 0, na = 0, na_pts = 0, nb_pts = 0;   // domain, inputs, aux, |A|, |B|
     unsigned log_n = 0;

@@ -186,10 +186,10 @@ inline void grow(gpu_buffer& b, size_t bytes)
 inline void ensure_scratch(gpu_key::impl& k)
 {
     auto alloc_all = [&] {
-        grow(k.w, (k.ni + k.na) * sizeof(fr));
+        if (!k.lean) grow(k.w, (k.ni + k.na) * sizeof(fr));   // lean: in c
         grow(k.abc, 3 * k.n * sizeof(fr));
         if (k.gath_elems()) grow(k.gath, k.gath_elems() * sizeof(fr));
-        if (k.packs()) grow(k.wtag, pb::packed_scratch_words(k.packed_elems()) * sizeof(uint32_t));
+        if (k.packs() && !k.lean) grow(k.wtag, pb::packed_scratch_words(k.packed_elems()) * sizeof(uint32_t));
         if (!k.resident) {
             grow(k.chunk[0], k.chunk_bytes);
             grow(k.chunk[1], k.chunk_bytes);
@@ -411,7 +411,8 @@ struct bp_vectors {
 inline bp_vectors bellperson_vectors(gpu_key::impl& k, const abc_host* host_abc)
 {
     fr* a = k.abc.as<fr>();
-    return {host_abc ? host_abc->a.size() : size_t(k.pce_rows), k.w.as<fr>(), a, a + k.n, a + 2 * k.n};
+    return {host_abc ? host_abc->a.size() : size_t(k.pce_rows), k.lean ? a + 2 * k.n : k.w.as<fr>(), a, a + k.n,
+            a + 2 * k.n};
 }
 
 // H2D: inputs ‖ aux → w (aux as host values, or packed beforehand), and a,
@@ -442,6 +443,26 @@ inline void bellperson_h2d(gpu_key::impl& k, device_steps& ds, const bp_vectors&
     s.end();
 }
 
+// A lean prove's uploads (k.lean, a, b, c from the host): before the H step
+// a, b, c and the inputs (the input constraints' rows of a); after it
+// (witness = true) inputs ‖ aux into c, which the H step has finished with.
+inline void lean_h2d(gpu_key::impl& k, device_steps& ds, const bp_vectors& v, std::span<const fr> inputs,
+                     std::span<const fr> aux, const abc_host& host_abc, bool witness)
+{
+    device_steps::scope s(ds, "H2D", witness ? "w" : "");
+    fault::check(fault::point::copy, "gpu prove: H2D of the witness", k.device);
+    if (witness) {
+        pb::upload_pageable(v.w, inputs.data(), inputs.size_bytes());
+        pb::upload_pageable(v.w + k.ni, aux.data(), aux.size_bytes());
+    } else {
+        pb::upload_pageable(v.a, host_abc.a.data(), v.m * sizeof(fr));
+        pb::upload_pageable(v.b, host_abc.b.data(), v.m * sizeof(fr));
+        pb::upload_pageable(v.c, host_abc.c.data(), v.m * sizeof(fr));
+        pb::upload_pageable(v.a + v.m, inputs.data(), inputs.size_bytes());
+    }
+    s.end();
+}
+
 // PCE_EVAL: a, b, c = A·w, B·w, C·w; errc::unsatisfied names the first row
 // with a·b != c (after the step's span is closed).
 inline void bellperson_pce_eval(gpu_key::impl& k, device_steps& ds, const bp_vectors& v)
@@ -468,8 +489,9 @@ inline void bellperson_h_step(gpu_key::impl& k, device_steps& ds, const bp_vecto
     fr* a = v.a;
     device_steps::scope s(ds, "NTT", "");
     fault::check(fault::point::kernel, "gpu prove: NTT", k.device);
-    // The input constraints input_i · 0 = 0, then zeros up to n.
-    pb::copy_d2d(a + m, v.w, ni * sizeof(fr));
+    // The input constraints input_i · 0 = 0 (lean: uploaded there by
+    // lean_h2d, w is not on the device yet), then zeros up to n.
+    if (!k.lean) pb::copy_d2d(a + m, v.w, ni * sizeof(fr));
     pb::fill_zero(a + m + ni, (n - m - ni) * sizeof(fr));
     pb::fill_zero(v.b + m, (n - m) * sizeof(fr));
     pb::fill_zero(v.c + m, (n - m) * sizeof(fr));

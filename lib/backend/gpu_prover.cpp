@@ -159,6 +159,27 @@ void bellperson_overlapped(gpu_key::impl& k, device_steps& ds, const bp_vectors&
     out.b2 = side.b2;
 }
 
+// A lean prove (k.lean; a, b, c from the host, see lean_h2d): the backend's
+// cached MSM scratch is freed before the H step and the NTT's scratch and
+// twiddles after it, so that the two phases share the device's room.
+groth16::prove_sums prove_lean(gpu_key::impl& k, device_steps& ds, const bp_vectors& v, std::span<const fr> inputs,
+                               std::span<const fr> aux, const abc_host& host_abc, groth16::prove_timings* timings,
+                               clock::time_point t_all)
+{
+    gpu_release_cache();
+    lean_h2d(k, ds, v, inputs, aux, host_abc, false);
+    prime(k, k.h, ds, "h");
+    bellperson_h_step(k, ds, v);
+    gpu_release_cache();
+    lean_h2d(k, ds, v, inputs, aux, host_abc, true);
+    groth16::prove_sums out;
+    out.h = bellperson_msm_h(k, ds, v.a);
+    bellperson_witness_msms(k, ds, v, out);
+    k.proved = true;
+    ds.finish(timings, t_all);
+    return out;
+}
+
 // aux comes as host values, or (packed != nullptr; aux is then empty) packed beforehand.
 // Steps: H2D, PCE_EVAL (unless the host gives a, b, c), NTT, MSM_H, MSM_L,
 // MSM_A, MSM_B1, MSM_B2 — in that order on one stream, or (k.overlaps())
@@ -174,6 +195,7 @@ groth16::prove_sums prove_bellperson_device(gpu_key::impl& k, std::span<const fr
     auto run = [&](bool overlap) {
         const bp_vectors v = bellperson_vectors(k, host_abc);
         device_steps ds(k, obs);
+        if (k.lean) return prove_lean(k, ds, v, inputs, aux, *host_abc, timings, t_all);
         bellperson_h2d(k, ds, v, inputs, aux, host_abc, packed);
         prime(k, k.h, ds, "h");   // a streamed key's first chunk, during PCE_EVAL and NTT
         groth16::prove_sums out;

@@ -20,6 +20,9 @@
 //     query's first chunk is copied while the device waits: with whole-query
 //     chunks that wait is the whole copy; see bench/RESULTS.md);
 //   one more partition in a batch (a slot): its witness and its h (n);
+//   lean: one prove holds a, b, c (3n; the witness shares c's space) and
+//     the chunk buffers, and the larger of the NTT's scratch and twiddles
+//     (2n) and the MSM room (the two phases do not overlap);
 //   MSM room: what is left free for the MSMs' sorts, buckets and the
 //     witness MSM's compaction, which adapt to the memory free (less room,
 //     more sort passes): max(device/16, min(4 GiB, twice the largest
@@ -49,6 +52,11 @@ struct gpu_plan {
     // The PCE stays on the host: a, b, c are evaluated by host threads and
     // uploaded with the witness (no batches: a batch evaluates on the device).
     bool pce_on_host = false;
+    // Lean (PCE on the host, a card too small for the NTT's buffers beside
+    // the witness): the witness is uploaded after the H step into c's space,
+    // and the NTT's scratch and twiddles are freed before the MSMs, so
+    // msm_room is the larger of the two phases' needs.
+    bool lean = false;
     unsigned batch = 1;       // partitions one prove call takes together (1: one at a time)
     uint64_t device = 0;      // the device bytes planned for
     uint64_t beside = 0;      // PCE and index lists
@@ -76,10 +84,15 @@ uint64_t gpu_stream_chunk_bytes(const gpu_key_shape& s, uint64_t device_bytes);
 // estimate of its MSMs; 0: the streamed rule). A key is resident when it
 // fits with that room; otherwise streamed, when one prove fits with its
 // chunk buffers and the MSM room; otherwise streamed with its PCE on the
-// host (a batch of 1), when that fits; otherwise refused with the figures of
-// the smallest plan (the PCE on the host).
+// host (a batch of 1), when that fits; otherwise lean, when that fits;
+// otherwise refused with the figures of the smallest plan (lean when the
+// shape allows it, else the PCE on the host).
 gpu_plan plan_gpu_key(const gpu_key_shape& s, uint64_t device_bytes, unsigned max_batch = 0,
                       uint64_t msm_room_resident = 0);
+// The lean plan (gpu_plan::lean; PCE on the host, one partition a call)
+// with a given chunk buffer size; refused when the witness or the A/B
+// scalars do not fit c's or b's n values, or the device is too small.
+gpu_plan plan_gpu_key_lean(const gpu_key_shape& s, uint64_t device_bytes, uint64_t chunk_bytes);
 // The streamed plan with a given chunk buffer size (a key's own): refused
 // when one prove does not fit, else the largest batch that does.
 gpu_plan plan_gpu_key_streamed(const gpu_key_shape& s, uint64_t device_bytes, uint64_t chunk_bytes,

@@ -104,6 +104,10 @@ struct gpu_key_options {
     // threads and given to gpu_prove_start), which takes a 32 GiB PoRep
     // partition onto a 32 GB card. true: on the host whatever the device.
     bool host_pce = false;
+    // Tests: a streamed key proves lean (device_plan.hpp: PCE on the host,
+    // the witness in c's space, the NTT's buffers freed before the MSMs)
+    // whatever the device; otherwise lean only when nothing else fits.
+    bool force_lean = false;
 };
 
 // Where a gpu_key's construction spent its time: wall seconds on the
