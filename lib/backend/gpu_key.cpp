@@ -528,8 +528,10 @@ void place_queries(gpu_key::impl& k, const point_source& src, const gpu_key_opti
             k.chunk_bytes = stream_chunk_bytes(k, opt);
         }
         // Lean when nothing else fits (and the shape allows it), or asked.
-        // (A key that fits no plan is refused below with the lean plan's figures.)
-        k.lean = k.has_user_pce && !k.dpce && (opt.force_lean || !streamed_fits(k));
+        // (A key that fits no plan is refused below with the figures of the
+        // smallest: lean where its shape allows it.)
+        const bool lean_shape = k.ni + k.na <= k.n && std::max(k.na_pts, k.nb_pts) <= k.n;
+        k.lean = k.has_user_pce && !k.dpce && (opt.force_lean || (lean_shape && !streamed_fits(k)));
         check_streamed_room(k);
         decode_and_pin(src, k.h);
         decode_and_pin(src, k.l);
