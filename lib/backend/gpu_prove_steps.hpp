@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -211,7 +212,8 @@ inline void ensure_scratch(gpu_key::impl& k)
 // ---- one query's MSM, resident or streamed ------------------------------------------------
 // A streamed query's points in pieces: chunk i+1 is copied (copy stream)
 // while chunk i is used. The two chunk buffers alternate across queries
-// (k.chunk_next is where the next copy goes), so that the next query's first
+// (k.chunk_next is where the next copy goes), so that (with
+// CUZK_STREAM_PREFETCH=1, prefetch_on) the next query's first
 // chunk can be copied while the current query's last chunk is used (prime),
 // and the first query's while the prove's H2D, PCE_EVAL and NTT run: no
 // query starts with the device waiting for its first copy. The buffer a copy
@@ -238,12 +240,25 @@ unsigned issue_chunk(gpu_key::impl& k, const query<Aff>& q, device_steps& copies
     return buf;
 }
 
+// Whether queries are primed: CUZK_STREAM_PREFETCH=1 (a knob for
+// benchmarks; off by default until a measurement confirms it: the one run
+// so far, on an H100 with a batch of 5, was slower than the last without it,
+// in a run too short to say why; see docs/PERFORMANCE.md).
+inline bool prefetch_on()
+{
+    static const bool on = [] {
+        const char* e = std::getenv("CUZK_STREAM_PREFETCH");
+        return e && e[0] == '1';
+    }();
+    return on;
+}
+
 // The first chunk of a streamed query copied ahead of its use (no-op for a
 // resident key, an empty query or one already primed).
 template <class Aff>
 void prime(gpu_key::impl& k, const query<Aff>& q, device_steps& copies, std::string_view name)
 {
-    if (k.resident || q.size() == 0 || k.primed == q.pin->data()) return;
+    if (!prefetch_on() || k.resident || q.size() == 0 || k.primed == q.pin->data()) return;
     k.primed_buf = issue_chunk(k, q, copies, name, 0);
     k.primed = q.pin->data();
 }
