@@ -9,9 +9,30 @@
 #include <cstring>
 #include <string_view>
 
+#include <sys/resource.h>
+#include <unistd.h>
+
 #include "cuzk/backend/cuda.hpp"
 
 namespace cuzk::cli {
+
+uint64_t host_memory_limit()
+{
+    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    uint64_t limit = pages > 0 && page > 0 ? uint64_t(pages) * uint64_t(page) : UINT64_MAX;
+    rlimit as{};
+    if (getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY) limit = std::min<uint64_t>(limit, as.rlim_cur);
+    return limit;
+}
+
+void require_host_memory(const std::string& flag, uint64_t bytes, const std::string& what)
+{
+    const uint64_t limit = host_memory_limit();
+    if (bytes > limit)
+        throw usage_error(fmt::format("{}: {} needs about {:.1f} GiB of host memory; this process can get {:.1f} GiB "
+                                      "(physical memory or ulimit -v)",
+                                      flag, what, double(bytes) / (1 << 30), double(limit) / (1 << 30)));
+}
 
 uint64_t parse_size(const std::string& flag, const std::string& text)
 {

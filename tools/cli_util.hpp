@@ -36,6 +36,13 @@ using cuzk::human_size;   // cuzk/util/bytes.hpp
 // "123", "512K", "512KiB", "1.5G", "2GB": K/M/G/T are powers of 1024 with or
 // without "iB"; "B" alone is bytes. usage_error naming `flag` otherwise.
 uint64_t parse_size(const std::string& flag, const std::string& text);
+// The host memory this process can get: the physical memory, or the
+// address-space limit (ulimit -v) when lower.
+uint64_t host_memory_limit();
+// Refuses, naming the flag, the estimate and the limit, work whose memory
+// estimate (bytes, for `what`) passes host_memory_limit(): before any of it
+// is allocated.
+void require_host_memory(const std::string& flag, uint64_t bytes, const std::string& what);
 
 // Why no GPU can be used, in words (from cuda_available's reason).
 std::string no_gpu_reason();

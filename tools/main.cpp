@@ -4,7 +4,10 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <filesystem>
+#include <new>
 
+#include "cli_util.hpp"
 #include "commands.hpp"
 #include "options.hpp"
 #include "cuzk/error.hpp"
@@ -89,6 +92,17 @@ int main(int argc, char** argv)
             return 2;
         } catch (const cuzk::error& e) {
             std::fprintf(stderr, "cuzk %s: %s [%s]\n", c.name, e.what(), cuzk::errc_name(e.code()));
+            return 1;
+        } catch (const std::bad_alloc&) {   // no library text: what ran short, and what to do
+            std::fprintf(stderr,
+                         "cuzk %s: out of host memory: the sizes given (flags or files) need more than this process "
+                         "can get (%.1f GiB: physical memory or ulimit -v); give smaller sizes or a larger machine "
+                         "[out_of_memory]\n",
+                         c.name, double(cuzk::cli::host_memory_limit()) / (1 << 30));
+            return 1;
+        } catch (const std::filesystem::filesystem_error& e) {   // the path and the system's reason, no library prefix
+            std::fprintf(stderr, "cuzk %s: %s%s%s: %s [io]\n", c.name, e.path1().c_str(),
+                         e.path2().empty() ? "" : " → ", e.path2().c_str(), e.code().message().c_str());
             return 1;
         } catch (const std::exception& e) {
             std::fprintf(stderr, "cuzk %s: %s\n", c.name, e.what());

@@ -11,6 +11,7 @@
 #include "cuzk/filecoin/public_inputs.hpp"
 #include "cuzk/filecoin/challenges.hpp"
 #include "cuzk/io/decimal.hpp"
+#include "cli_util.hpp"
 #include "porep_commands.hpp"
 
 namespace cuzk::cli::porep {
@@ -57,6 +58,9 @@ int porep_labels(const options& o)
     const auto pid = parse_porep_id(o);
     const uint64_t nodes = o.get_u64("--nodes", 2, uint64_t(1) << 32);
     const unsigned layers = unsigned(o.get_u64("--layers", 1, 15));
+    // Every layer's labels (32 bytes a node) and the parent cache (14 parents of 4 bytes).
+    require_host_memory("--nodes", nodes * (32 * layers + 4 * fc::sdr_graph::degree),
+                        fmt::format("labelling {} nodes in {} layers", nodes, layers));
     const fc::sdr_graph g(nodes, pid.id, pid.api);
     const auto labels = fc::generate_labels(g, hex32(o, "--replica-id"), layers, nullptr, {},
                                             unsigned(o.get_u64_or("--threads", 0, 1024, 0)));
@@ -83,6 +87,8 @@ int porep_parents(const options& o)
         out.set("drg", u64_array({p, p + 6}));
         out.set("exp", u64_array({p + 6, p + 14}));
     } else {
+        require_host_memory("--nodes", g.nodes() * 4 * fc::sdr_graph::degree,
+                            fmt::format("the parent cache of {} nodes", g.nodes()));
         const auto cache = fc::build_parent_cache(g, unsigned(o.get_u64_or("--threads", 0, 1024, 0)));
         out.set("cache_sha256", json::string(fc::to_hex(fc::parent_cache_sha256(cache))));
         out.set("cache_name", json::string(fc::parent_cache_name(g)));

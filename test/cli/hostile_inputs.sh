@@ -29,7 +29,7 @@ expect() {
     if [[ -n $text && $out != *"$text"* ]]; then
         echo "FAIL $name: output lacks '$text'"; echo "$out" | head -5; fails=$((fails + 1)); return
     fi
-    if [[ $out == *stoul* || $out == *stoull* ]]; then
+    if [[ $out == *stoul* || $out == *stoull* || $out == *bad_alloc* || $out == *"filesystem error"* ]]; then
         echo "FAIL $name: raw standard-library text"; echo "$out" | head -5; fails=$((fails + 1))
     fi
 }
@@ -48,6 +48,14 @@ expect mem-budget-exponent "2" "a fraction" -- "$CUZK" bench --mem-budget 1.7e19
 expect mem-budget-negative "2" "negative" -- "$CUZK" bench --mem-budget -5
 expect mem-budget-overflow "2" "too large" -- "$CUZK" bench --mem-budget 18446744073709551615G
 expect device-budget-unit "2" "unknown unit" -- "$CUZK" bench --device-memory-budget 3X
+
+# ---- sizes checked against the host memory before allocation, naming the flag; what is
+# not estimated ends in a named out-of-memory refusal, never library text
+expect parents-2^30-nodes "2" "--nodes: the parent cache of 1073741824 nodes needs" -- \
+    "$CUZK" porep parents --nodes 1073741824 --porep-id 5 --cache-digest
+expect labels-2^32-nodes "2" "--nodes: labelling" -- \
+    "$CUZK" porep labels --nodes 4294967295 --layers 11 --porep-id 5 --replica-id 00
+expect bench-65536-partitions "1" "out of host memory" -- "$CUZK" bench -n 1 -p 65536 --blocks 4096
 
 # ---- standard input is bounded as a file is
 out=$( (ulimit -v $vlimit; timeout 60 "$CUZK" waterfall -) 2>&1 </dev/zero ); rc=$?
