@@ -942,4 +942,25 @@ TEST_CASE("copies over the bus: link busy, bytes, rate, link-bound verdict and b
     event bad = v[1];
     bad.details = {{"bytes", "12x"}};
     CHECK(copy_bytes(bad) == 0);
+    CHECK(d.memory_high_water == 0);   // no DEVICE_MEMORY events: no memory line
+    CHECK(text.find("held at most") == std::string::npos);
+}
+
+TEST_CASE("the device memory high-water mark: the largest DEVICE_MEMORY figure per device, in the summary", "[timeline]")
+{
+    std::vector<event> v;
+    v.push_back(inst(0, "GPU_START", "J", 0, 0, 0));
+    span(v, 0, 10, "MSM_H", "J", 0, 0, 0);
+    v.push_back(inst(10, "GPU_END", "J", 0, 0, 0));
+    for (const char* hw : {"84250000000", "70000000000", "bad"}) {
+        event m = inst(11, "DEVICE_MEMORY", "", -1, -1, 0);
+        m.details = {{"high_water", hw}};
+        v.push_back(m);
+    }
+    CHECK(memory_high_water(v.back()) == 0);   // not a number
+    CHECK(memory_high_water(v[0]) == 0);       // another event
+    const analysis a = analyse(v);
+    REQUIRE(a.devices.size() == 1);
+    CHECK(a.devices[0].memory_high_water == 84250000000u);
+    CHECK(render_text(a).find("memory: dev 0 held at most 84.25 GB") != std::string::npos);
 }

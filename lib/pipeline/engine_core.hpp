@@ -455,6 +455,7 @@ struct engine_core {
         std::optional<failure> err;
         uint64_t gpu_start;
     };
+    void emit_memory_high_water(int32_t device);
     void top_up(std::vector<std::unique_ptr<work_item>>& batch, const key_entry& k, int32_t worker, int32_t device,
                 const std::string& call);
     bool batch_device_parts(std::vector<std::unique_ptr<work_item>>& batch, size_t first, const key_entry& k,

@@ -145,6 +145,7 @@ void engine_core::device_call(std::vector<std::unique_ptr<work_item>>& batch, co
     }
     dev.unlock();
     const uint64_t busy = now_ns() - t_busy;
+    emit_memory_high_water(device);
     release_device(dev_bytes, device);
     {
         std::lock_guard lk(mu);
@@ -157,6 +158,18 @@ void engine_core::device_call(std::vector<std::unique_ptr<work_item>>& batch, co
     if (exclude_now)
         exclude(unsigned(device), fmt::format("{} consecutive device errors (device_error_limit)",
                                               cfg.device_error_limit));
+}
+
+// After a device call: the device's memory high-water mark on the timeline
+// (a DEVICE_MEMORY instant; the allocation count's on CUDA, the
+// reservations' on the cpu backend), for the waterfall's summary.
+void engine_core::emit_memory_high_water(int32_t device)
+{
+    uint64_t hw = 0;
+    if (cfg.backend == engine_backend::cuda) hw = gpu_memory_use_of(numbers[size_t(device)]).peak;
+    std::lock_guard lk(mu);
+    if (cfg.backend != engine_backend::cuda) hw = dev_peak[size_t(device)];
+    emit(timeline::phase::instant, "DEVICE_MEMORY", nullptr, -1, -1, device, {{"high_water", std::to_string(hw)}});
 }
 
 // A batching key's call, the device lock held: more synthesized partitions

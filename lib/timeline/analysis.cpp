@@ -158,11 +158,12 @@ const char* verdict_name(verdict_kind k) noexcept
     return "?";
 }
 
-uint64_t copy_bytes(const event& e) noexcept
+namespace {
+// The whole number of detail `key` (0 when absent or not a number).
+uint64_t detail_u64(const event& e, std::string_view key) noexcept
 {
-    if (e.device < 0 || e.ph != phase::begin) return 0;
     for (const auto& [k, v] : e.details)
-        if (k == "bytes") {
+        if (k == key) {
             uint64_t b = 0;
             for (char c : v) {
                 if (c < '0' || c > '9' || b > (UINT64_MAX - 9) / 10) return 0;
@@ -171,6 +172,19 @@ uint64_t copy_bytes(const event& e) noexcept
             return b;
         }
     return 0;
+}
+} // namespace
+
+uint64_t copy_bytes(const event& e) noexcept
+{
+    if (e.device < 0 || e.ph != phase::begin) return 0;
+    return detail_u64(e, "bytes");
+}
+
+uint64_t memory_high_water(const event& e) noexcept
+{
+    if (e.device < 0 || e.ph != phase::instant || e.name != "DEVICE_MEMORY") return 0;
+    return detail_u64(e, "high_water");
 }
 
 bool is_device_work(const event& e) noexcept
@@ -582,6 +596,15 @@ void synthesis_concurrency(analysis& a)
     for (auto& [c, v] : buckets) a.by_concurrency.push_back({c, v.size(), median_of(v)});
 }
 
+// Each device's memory high-water mark: the largest DEVICE_MEMORY figure.
+void report_memory(const std::vector<const event*>& ev, analysis& a)
+{
+    for (const event* e : ev)
+        if (const uint64_t hw = memory_high_water(*e))
+            for (device_report& d : a.devices)
+                if (d.device == e->device) d.memory_high_water = std::max(d.memory_high_water, hw);
+}
+
 // Jobs completed (every partition done, not failed) over the log's span.
 // The bus: each device's copies (merged), their bytes, share and rate.
 void report_links(const std::vector<span_rec>& spans, analysis& a)
@@ -740,6 +763,7 @@ analysis analyse(std::span<const event> input, const analysis_options& opt)
     synthesis_concurrency(a);
     measure_throughput(failed_jobs, a);
     report_links(spans, a);
+    report_memory(ev, a);
     if (a.throughput.jobs_completed) a.bus_bytes_per_proof = double(a.bus_bytes) / double(a.throughput.jobs_completed);
     a.kernel = analyse_kernel_timing(input, a.partitions, opt.devices);
     decide_verdict(a, opt);

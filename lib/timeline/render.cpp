@@ -443,6 +443,15 @@ void summary_bus(const analysis& a, summary_text& s)
                               format_duration(d.link_busy_ns), d.link_gbps));
 }
 
+// Each device's memory high-water mark, when the log has it.
+void summary_memory(const analysis& a, summary_text& s)
+{
+    for (const device_report& d : a.devices)
+        if (d.memory_high_water)
+            s.add(fmt::format("memory: {} held at most {:.2f} GB", device_label(d.device, s.opt.device_short),
+                              double(d.memory_high_water) / 1e9));
+}
+
 // Utilisation per device and in all, then the kernel time.
 void summary_utilisation(const analysis& a, summary_text& s)
 {
@@ -458,6 +467,7 @@ void summary_utilisation(const analysis& a, summary_text& s)
     else s.add(fmt::format("  {:<6} {:>6.1f}%", "total", 100 * a.utilisation));
     if (a.kernel.present()) s.out += render_kernel(a.kernel, s.width);
     summary_bus(a, s);
+    summary_memory(a, s);
 }
 
 // The longest listed gaps (longest first), each with its other causes.

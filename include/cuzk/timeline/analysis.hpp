@@ -170,6 +170,10 @@ struct device_report {
     uint64_t link_bytes = 0;
     double link_share = 0;   // link_busy_ns / (the window stretched over the copies)
     double link_gbps = 0;    // link_bytes / link_busy_ns, in GB/s
+    // The most device memory held (the engine's DEVICE_MEMORY events after
+    // each device call: the allocation count's high-water mark on CUDA, the
+    // reservations' on the cpu backend); 0 when the log has none.
+    uint64_t memory_high_water = 0;
 };
 
 struct stage_stats {
@@ -267,6 +271,8 @@ kernel_report analyse_kernel_timing(std::span<const event> events, const std::ve
 bool is_device_work(const event& e) noexcept;
 // True for a copy over the bus (see above); its bytes, 0 when none.
 uint64_t copy_bytes(const event& e) noexcept;
+// A DEVICE_MEMORY instant's high_water detail (bytes), 0 for any other event.
+uint64_t memory_high_water(const event& e) noexcept;
 
 // "1.23 s", "45.6 ms", "789 us", "12 ns" (three significant digits).
 std::string format_duration(uint64_t ns);
