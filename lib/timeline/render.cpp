@@ -448,8 +448,10 @@ void summary_memory(const analysis& a, summary_text& s)
 {
     for (const device_report& d : a.devices)
         if (d.memory_high_water)
-            s.add(fmt::format("memory: {} held at most {:.2f} GB", device_label(d.device, s.opt.device_short),
-                              double(d.memory_high_water) / 1e9));
+            s.add(fmt::format("memory: {} held at most {}", device_label(d.device, s.opt.device_short),
+                              d.memory_high_water >= 1000000000
+                                  ? fmt::format("{:.2f} GB", double(d.memory_high_water) / 1e9)
+                                  : fmt::format("{:.1f} MB", double(d.memory_high_water) / 1e6)));
 }
 
 // Utilisation per device and in all, then the kernel time.
