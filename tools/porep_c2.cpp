@@ -236,7 +236,8 @@ int porep_c2(const options& o)
     if (o.has("--concurrent") && !o.has("--repeat")) throw usage_error("--concurrent goes with --repeat N");
     const std::string& c1_path = o.positional()[0];
     const unsigned threads = unsigned(o.get_u64_or("--threads", 0, 1024, 0));
-    // Flags are checked before any file is read or key made.
+    // Flags are checked before any file is read or key made (the backend
+    // included: --backend cuda without a GPU is refused here).
     const uint64_t device_budget = o.has("--device-memory-budget")
                                        ? parse_size("--device-memory-budget", o.get("--device-memory-budget"))
                                        : 0;
@@ -244,13 +245,17 @@ int porep_c2(const options& o)
     const uint64_t chunk_bytes = o.has("--chunk-size") ? parse_size("--chunk-size", o.get("--chunk-size")) : 0;
     if (o.has("--chunk-size") && chunk_bytes < 192)
         throw usage_error("--chunk-size: at least one point (192 bytes)");
+    const unsigned repeat = unsigned(o.get_u64_or("--repeat", 1, 100, 1));
+    const unsigned synth_workers = unsigned(o.get_u64_or("--synth-workers", 1, 64, 2));
+    const unsigned h_copies_gb = unsigned(o.get_u64_or("--h-copies-gb", 0, 1024, 0));
+    const bool gpu = use_gpu(o);
+    const device_choice dc = parse_devices(o, gpu);
     const fc::c1_output c1 = read_c1(c1_path);
     try {
         fc::verify_c1(c1, threads);
     } catch (const error& e) {
         throw error(e.code(), fmt::format("{}: {}", c1_path, e.what()));
     }
-    const bool gpu = use_gpu(o);
     const fc::porep_key k = c2_key(o, c1.config, gpu, threads);
 
     timeline::recorder rec;
@@ -260,10 +265,9 @@ int porep_c2(const options& o)
     sinks.add(std::shared_ptr<timeline::sink>(&done, [](timeline::sink*) {}));
     pipeline::engine_config ec;
     ec.backend = gpu ? pipeline::engine_backend::cuda : pipeline::engine_backend::cpu;
-    const device_choice dc = parse_devices(o, gpu);
     ec.cuda_devices = dc.cuda;
     ec.devices = gpu ? 0 : dc.cpu;
-    ec.synth_workers = unsigned(o.get_u64_or("--synth-workers", 1, 64, 2));
+    ec.synth_workers = synth_workers;
     // Each synthesis runs the circuit's parallel witness on its share of the cores.
     ec.synth_threads = std::max(1u, resolve_threads(threads) / ec.synth_workers);
     ec.sink = &sinks;
@@ -272,12 +276,11 @@ int porep_c2(const options& o)
     pipeline::engine eng(ec);
     auto t_add = steady::now();
     pipeline::key_options ko{"porep"};
-    ko.h_copies_bytes = uint64_t(o.get_u64_or("--h-copies-gb", 0, 1024, 0)) << 30;
+    ko.h_copies_bytes = uint64_t(h_copies_gb) << 30;
     ko.host_decode = o.has("--host-decode");
     ko.stream_chunk_bytes = chunk_bytes;
     const auto key = fc::add_porep_key(eng, k, ko);
     const auto placement = report_key("cuzk porep c2", eng, key, k.params != nullptr, secs_since(t_add));
-    const unsigned repeat = unsigned(o.get_u64_or("--repeat", 1, 100, 1));
     const bool concurrent = o.has("--concurrent");
     const c2_runs runs = concurrent ? prove_concurrent(eng, key, c1, repeat) : prove_in_turn(eng, key, c1, repeat, done);
     write_file(o.get("--out"), runs.out.proof);

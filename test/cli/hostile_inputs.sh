@@ -49,6 +49,13 @@ expect mem-budget-negative "2" "negative" -- "$CUZK" bench --mem-budget -5
 expect mem-budget-overflow "2" "too large" -- "$CUZK" bench --mem-budget 18446744073709551615G
 expect device-budget-unit "2" "unknown unit" -- "$CUZK" bench --device-memory-budget 3X
 
+# ---- porep c2 checks its flags before it reads the C1 file (here one that does not exist)
+for f in "--repeat 0" "--synth-workers 0" "--cpu-devices 0" "--h-copies-gb 2000" "--batch 0" \
+         "--chunk-size 1.5G" "--device-memory-budget 1e9"; do
+    expect "c2-flags-first ${f%% *}" "2" "${f%% *}" -- \
+        "$CUZK" porep c2 "$WORK/no-such-c1.json" --dev-key --backend cpu --out "$WORK/p.bin" $f
+done
+
 # ---- sizes checked against the host memory before allocation, naming the flag; what is
 # not estimated ends in a named out-of-memory refusal, never library text
 expect parents-2^30-nodes "2" "--nodes: the parent cache of 1073741824 nodes needs" -- \
