@@ -238,9 +238,9 @@ int update_prove_cmd(const options& o)
     const fc::update_vanilla u = prove_inputs(o, c, threads);
     const unsigned h = u.pub.h;
     const bool gpu = porep::use_gpu(o);
+    pipeline::engine_config ec = proof_engine(o, gpu, c.partitions, threads);   // its flags before the key
     const fc::update_key k = prove_key(o, c, gpu, threads);
     timeline::recorder rec;
-    pipeline::engine_config ec = proof_engine(o, gpu, c.partitions, threads);
     ec.sink = &rec;
     pipeline::engine eng(ec);
     t0 = steady::now();

@@ -165,9 +165,9 @@ int post_prove_cmd(const options& o)
     const unsigned partitions = c.partitions_for(proofs.size());
 
     const bool gpu = use_gpu(o);
+    pipeline::engine_config ec = proof_engine(o, gpu, partitions, threads);   // its flags before the key
     const fc::post_key k = prove_key(o, c, gpu, threads);
     timeline::recorder rec;
-    pipeline::engine_config ec = proof_engine(o, gpu, partitions, threads);
     ec.sink = &rec;
     pipeline::engine eng(ec);
     auto t0 = steady::now();
