@@ -4,6 +4,8 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <random>
 #include <string>
 
@@ -219,4 +221,51 @@ TEST_CASE("gpu: sealing and C1 with the trees hashed on the device equal the CPU
     CHECK(a.partitions == b.partitions);
     std::filesystem::remove_all(cpu_dir);
     std::filesystem::remove_all(gpu_dir);
+}
+
+TEST_CASE("sector.json is read strictly: a registered config's members and replica_id are checked", "[filecoin][seal]")
+{
+    const sealed s = seal_small(registered_seal_proof(5), "strict");
+    const std::string path = s.dir + "/sector.json";
+    std::string text;
+    {
+        std::ifstream in(path);
+        text.assign(std::istreambuf_iterator<char>(in), {});
+    }
+    CHECK_NOTHROW(read_sector_info(s.dir));
+    // Each edit: what to replace in the file, with what, and what the refusal must name.
+    struct edit {
+        std::string from, to, names;
+    };
+    const std::string prover = "\"prover_id\": \"" + to_hex(filled(1)) + "\"";
+    const std::vector<edit> edits{
+        {"\"nodes\": 64", "\"nodes\": -64", "'nodes' must be an unsigned integer"},
+        {"\"nodes\": 64", "\"nodes\": 128", "nodes: 128 does not match"},
+        {"\"layers\": 2", "\"layers\": false", "'layers' must be an unsigned integer"},
+        {"\"porep_id\": \"", "\"porep_id\": 0.5, \"x\": \"", "'porep_id' must be a string"},
+        {"\"tree\": \"8-0-0\"", "\"tree\": \"8-2-0\"", "tree: 8-2-0 does not match"},
+        {prover, "\"prover_id\": \"" + to_hex(filled(7)) + "\"", "replica_id"},
+        {"\"sector_id\": 42", "\"sector_id\": 43", "is not the one prover_id, sector_id"},
+    };
+    for (const edit& e : edits) {
+        INFO(e.from << " -> " << e.to);
+        const size_t at = text.find(e.from);
+        REQUIRE(at != std::string::npos);
+        std::string bad = text;
+        bad.replace(at, e.from.size(), e.to);
+        {
+            std::ofstream out(path, std::ios::trunc);
+            out << bad;
+        }
+        try {
+            read_sector_info(s.dir);
+            FAIL("accepted");
+        } catch (const error& err) {
+            CHECK(err.code() == errc::bad_format);
+            CHECK_THAT(err.what(), Catch::Contains(e.names));
+        }
+        // C1 is never written from a directory `porep check` would refuse.
+        CHECK_THROWS_AS(commit_phase1(s.dir, filled(3), 1), error);
+    }
+    std::filesystem::remove_all(s.dir);
 }

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "cuzk/error.hpp"
+#include "cuzk/filecoin/challenges.hpp"
 #include "cuzk/io/json.hpp"
 #include "cuzk/io/mapped_file.hpp"
 #include "cuzk/util/parallel.hpp"
@@ -84,18 +85,55 @@ json config_json(const seal_config& c)
                          {"api", json::string(api_name(c.api))}});
 }
 
+// A registered proof's config: every member is read as a custom one's is
+// (types and ranges), and each must equal the registered proof's own value.
+void check_registered_members(const json& j, const seal_config& c, const std::string& where)
+{
+    auto same = [&](const char* key, const std::string& got, const std::string& want) {
+        if (got != want)
+            throw error(errc::bad_format, fmt::format("{}: {}: {} does not match {}'s {}", where, key, got, c.name, want));
+    };
+    same("nodes", std::to_string(num(j, "nodes", where)), std::to_string(c.nodes));
+    same("layers", std::to_string(num(j, "layers", where)), std::to_string(c.layers));
+    same("partitions", std::to_string(num(j, "partitions", where)), std::to_string(c.partitions));
+    same("challenges_per_partition", std::to_string(num(j, "challenges_per_partition", where)),
+         std::to_string(c.challenges_per_partition));
+    same("tree", shape_from(str(j, "tree", where), where).name(), c.tree.name());
+    same("porep_id", to_hex(hex(j, "porep_id", where)), to_hex(c.porep_id));
+    same("api", api_name(api_from(str(j, "api", where), where)), api_name(c.api));
+}
+
 seal_config config_from(const json& j, const std::string& where)
 {
+    if (!j.is_object()) throw error(errc::bad_format, fmt::format("{}: expected an object", where));
     if (str(j, "registered_proof", where) != "custom") {
-        const seal_config c = registered_seal_proof(int(num(j, "registered_id", where)));
+        const uint64_t id = num(j, "registered_id", where);
+        if (id > 1000) throw error(errc::bad_format, fmt::format("{}: registered_id {} is not a registered proof", where, id));
+        const seal_config c = registered_seal_proof(int(id));
         if (c.name != str(j, "registered_proof", where))
             throw error(errc::bad_format, fmt::format("{}: registered_proof does not match registered_id", where));
+        check_registered_members(j, c, where);
         return c;
     }
     return seal_config::custom(num(j, "nodes", where), unsigned(num(j, "layers", where)),
                                unsigned(num(j, "challenges_per_partition", where)),
                                shape_from(str(j, "tree", where), where), hex(j, "porep_id", where),
                                api_from(str(j, "api", where), where), unsigned(num(j, "partitions", where)));
+}
+
+// replica_id against the prover id, sector id, ticket, comm_d and porep id
+// it is derived from. A sector sealed from a given replica id (no prover id,
+// sector id or ticket: all zero) has nothing to check it against.
+void check_replica_id(const sector_info& s, const std::string& path)
+{
+    const replica_source& r = s.replica;
+    if (r.prover_id == domain{} && r.sector_id == 0 && r.ticket == domain{}) return;
+    const domain want = replica_id(r.prover_id, r.sector_id, r.ticket, s.comm.comm_d, s.config.porep_id);
+    if (want != s.comm.replica_id)
+        throw error(errc::bad_format,
+                    fmt::format("{}: replica_id {} is not the one prover_id, sector_id, ticket, comm_d and the "
+                                "config's porep_id give ({})",
+                                path, to_hex(s.comm.replica_id), to_hex(want)));
 }
 
 } // namespace
@@ -140,6 +178,7 @@ sector_info read_sector_json(const std::string& dir)
     s.comm.comm_c = hex(j, "comm_c", path);
     s.comm.comm_r_last = hex(j, "comm_r_last", path);
     s.comm.comm_r = hex(j, "comm_r", path);
+    check_replica_id(s, path);
     return s;
 }
 
