@@ -2,6 +2,7 @@
 // and check a C1 file (structure, then every vanilla proof).
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -145,6 +146,11 @@ int porep_seal(const options& o)
 {
     const fc::seal_config c = seal_shape(o);
     const fc::replica_source r = replica_args(o);
+    // The sector directory: made here, or one that exists (never a file or a device).
+    const std::string& out = o.get("--out");
+    std::error_code ec;
+    if (std::filesystem::exists(out, ec) && !std::filesystem::is_directory(out, ec))
+        throw usage_error(fmt::format("--out: {} exists and is not a directory (the sealed sector is a directory)", out));
     const auto c_ = fc::seal_sector(c, r, sector_data(o, c.sector_bytes()), o.get("--out"), unsigned(o.get_u64_or("--threads", 0, 1024, 0)),
                                     progress_lines("seal"), use_gpu(o));
     print_result(json::object({{"comm_d", hex_json(c_.comm_d)},

@@ -55,6 +55,8 @@ for f in "--repeat 0" "--synth-workers 0" "--cpu-devices 0" "--h-copies-gb 2000"
     expect "c2-flags-first ${f%% *}" "2" "${f%% *}" -- \
         "$CUZK" porep c2 "$WORK/no-such-c1.json" --dev-key --backend cpu --out "$WORK/p.bin" $f
 done
+expect seal-out-device "2" "--out: /dev/null exists and is not a directory" -- "$CUZK" porep seal --nodes 64 \
+    --porep-id 5 --replica-id 0000000000000000000000000000000000000000000000000000000000000000 --zero --out /dev/null
 # post prove: the engine's flags before a 32 GiB key is made (that takes minutes)
 expect post-budget-before-key "2" "--device-memory-budget" -- "$CUZK" post prove --proof StackedDrgWindow32GiBV1_2 \
     --dev-key --synthetic 1 --randomness 0000000000000000000000000000000000000000000000000000000000000000 \
