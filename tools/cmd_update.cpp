@@ -123,7 +123,7 @@ json public_json(const fc::update_config& c, const fc::update_public& pub)
 
 fc::update_public read_public(const std::string& path, const fc::update_config& c)
 {
-    return read_as(path, [&] {
+    return read_as("--public", [&] {
         const io::mapped_file f(path);
         const json j = json::parse({reinterpret_cast<const char*>(f.data()), f.size()}, path);
         const auto member = [&](const char* key) -> const json& {
@@ -131,13 +131,18 @@ fc::update_public read_public(const std::string& path, const fc::update_config& 
             if (!m) throw error(errc::bad_format, fmt::format("{}: no member \"{}\"", path, key));
             return *m;
         };
-        if (member("registered_proof").as_string() != c.name)
-            throw error(errc::bad_format, fmt::format("{}: an update of {}, not {}", path,
-                                                      member("registered_proof").as_string(), c.name));
+        const auto text = [&](const char* key) -> std::string {
+            const json& m = member(key);
+            if (!m.is_string()) throw error(errc::bad_format, fmt::format("{}: \"{}\" must be a string", path, key));
+            return m.as_string();
+        };
+        if (text("registered_proof") != c.name)
+            throw error(errc::bad_format,
+                        fmt::format("{}: an update of {}, not {}", path, text("registered_proof"), c.name));
         fc::update_public pub;
-        pub.comm_r_old = fc::parse_hex32(member("comm_r_old").as_string(), path + ": comm_r_old");
-        pub.comm_d_new = fc::parse_hex32(member("comm_d_new").as_string(), path + ": comm_d_new");
-        pub.comm_r_new = fc::parse_hex32(member("comm_r_new").as_string(), path + ": comm_r_new");
+        pub.comm_r_old = fc::parse_hex32(text("comm_r_old"), path + ": comm_r_old");
+        pub.comm_d_new = fc::parse_hex32(text("comm_d_new"), path + ": comm_d_new");
+        pub.comm_r_new = fc::parse_hex32(text("comm_r_new"), path + ": comm_r_new");
         const std::optional<uint64_t> h = member("h").as_u64();
         if (!h || *h > 64) throw error(errc::bad_format, path + ": h is not a small integer");
         pub.h = unsigned(*h);

@@ -57,6 +57,11 @@ for f in "--repeat 0" "--synth-workers 0" "--cpu-devices 0" "--h-copies-gb 2000"
 done
 expect seal-out-device "2" "--out: /dev/null exists and is not a directory" -- "$CUZK" porep seal --nodes 64 \
     --porep-id 5 --replica-id 0000000000000000000000000000000000000000000000000000000000000000 --zero --out /dev/null
+printf '{"registered_proof": "StackedDrg2KiBV1", "comm_r_old": null, "comm_d_new": "00", "comm_r_new": "00", "h": 1}' \
+    >"$WORK/update-public.json" && : >"$WORK/update-v0.bin"
+expect update-public-null "1" '--public: '"$WORK"'/update-public.json: "comm_r_old" must be a string' -- \
+    "$CUZK" update prove --proof StackedDrg2KiBV1 --dev-key --public "$WORK/update-public.json" "$WORK/update-v0.bin" \
+    --out "$WORK/u.bin"
 # post prove: the engine's flags before a 32 GiB key is made (that takes minutes)
 expect post-budget-before-key "2" "--device-memory-budget" -- "$CUZK" post prove --proof StackedDrgWindow32GiBV1_2 \
     --dev-key --synthetic 1 --randomness 0000000000000000000000000000000000000000000000000000000000000000 \
