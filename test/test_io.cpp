@@ -1192,6 +1192,9 @@ TEST_CASE("192-byte proofs: layout, round trip and rejections", "[io]")
     many[192 + 48] &= 0x7f;   // proof 1's B without the compression flag
     expect_error([&] { proofs_from_bytes(many); }, errc::bad_flags, {"proof 1", "proof B"});
     expect_error([&] { proofs_from_bytes(std::span<const uint8_t>(many.data(), 200)); }, errc::bad_length);
+    // A Filecoin multi-partition proof names the partition.
+    expect_error([&] { partition_proofs_from_bytes(many); }, errc::bad_flags, {"partition 1: ", "proof B"});
+    CHECK(partition_proofs_from_bytes(std::span<const uint8_t>(many.data(), 192)).size() == 1);
 
     expect_error([&] { proof_from_bytes(std::span<const uint8_t>(b, 191)); }, errc::bad_length, {"191"});
     const groth16::proof z{g1_affine::identity(), g2_affine::generator(), g1_affine::generator()};

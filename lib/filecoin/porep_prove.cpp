@@ -120,8 +120,7 @@ bool porep_verify(const groth16::verifying_key& vk, std::span<const uint8_t> pro
     if (vk.ic.size() != inputs[0].size() + 1)
         throw error(errc::invalid_argument, fmt::format("verifying key: {} public inputs, the PoRep circuit has {}",
                                                         vk.ic.size() - 1, inputs[0].size()));
-    std::vector<groth16::proof> proofs;
-    for (unsigned k = 0; k < config.partitions; ++k) proofs.push_back(io::proof_from_bytes(proof.subspan(192 * k, 192)));
+    const std::vector<groth16::proof> proofs = io::partition_proofs_from_bytes(proof);
     return groth16::verify_batch(groth16::prepare_verifying_key(vk), proofs, inputs);
 }
 

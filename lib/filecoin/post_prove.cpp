@@ -98,11 +98,10 @@ bool post_verify(const groth16::verifying_key& vk, std::span<const uint8_t> proo
                                                   proof.size(), P, size_t(P) * 192));
     std::vector<std::vector<fr>> inputs;
     std::vector<groth16::proof> proofs;
-    for (unsigned k = 0; k < P; ++k) {
+    for (unsigned k = 0; k < P; ++k)
         inputs.push_back(
             post_public_inputs(config, randomness, post_partition_of(sectors, config, k), first_partition + k));
-        proofs.push_back(io::proof_from_bytes(proof.subspan(192 * k, 192)));
-    }
+    proofs = io::partition_proofs_from_bytes(proof);
     if (vk.ic.size() != inputs[0].size() + 1)
         throw error(errc::invalid_argument, fmt::format("verifying key: {} public inputs, the {} circuit has {}",
                                                         vk.ic.size() - 1, config.name, inputs[0].size()));

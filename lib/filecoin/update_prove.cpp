@@ -91,10 +91,8 @@ bool update_verify(const groth16::verifying_key& vk, std::span<const uint8_t> pr
                                                   proof.size(), config.partitions, want));
     std::vector<std::vector<fr>> inputs;
     std::vector<groth16::proof> proofs;
-    for (unsigned k = 0; k < config.partitions; ++k) {
-        inputs.push_back(update_public_inputs(config, pub, k));
-        proofs.push_back(io::proof_from_bytes(proof.subspan(192 * k, 192)));
-    }
+    for (unsigned k = 0; k < config.partitions; ++k) inputs.push_back(update_public_inputs(config, pub, k));
+    proofs = io::partition_proofs_from_bytes(proof);
     if (vk.ic.size() != inputs[0].size() + 1)
         throw error(errc::invalid_argument, fmt::format("verifying key: {} public inputs, the {} update circuit has {}",
                                                         vk.ic.size() - 1, config.name, inputs[0].size()));

@@ -125,6 +125,21 @@ groth16::proof proof_from_bytes(std::span<const uint8_t> in)
     return p;
 }
 
+std::vector<groth16::proof> partition_proofs_from_bytes(std::span<const uint8_t> in)
+{
+    if (in.size() % proof_size != 0)
+        throw error(errc::bad_length, fmt::format("proof: {} bytes is not a multiple of {}", in.size(), proof_size));
+    std::vector<groth16::proof> out;
+    for (size_t k = 0; k < in.size() / proof_size; ++k) {
+        try {
+            out.push_back(proof_from_bytes(in.subspan(k * proof_size, proof_size)));
+        } catch (const error& err) {
+            rethrow_at(err, fmt::format("partition {}", k));
+        }
+    }
+    return out;
+}
+
 std::vector<groth16::proof> proofs_from_bytes(std::span<const uint8_t> in, unsigned threads)
 {
     if (in.size() % proof_size != 0)

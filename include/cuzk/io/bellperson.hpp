@@ -43,6 +43,9 @@ groth16::proof proof_from_bytes(std::span<const uint8_t> in);
 // A concatenation of proofs (Filecoin's multi-partition proof): the length
 // must be a multiple of 192.
 std::vector<groth16::proof> proofs_from_bytes(std::span<const uint8_t> in, unsigned threads = 0);
+// The same for a multi-partition proof (Filecoin's: one 192-byte proof per
+// partition): an error names the partition ("partition 1: proof A: ...").
+std::vector<groth16::proof> partition_proofs_from_bytes(std::span<const uint8_t> in);
 
 // ---- verifying key ----------------------------------------------------------------------
 inline constexpr size_t vk_size(size_t n_ic) { return 868 + 96 * n_ic; }
