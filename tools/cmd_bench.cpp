@@ -132,6 +132,20 @@ void parse_engine(const options& o, pipeline::engine_config& ec)
     ec.devices = gpu ? 0 : dc.cpu;
 }
 
+// The built-in circuit's host memory before anything is made: its key (at
+// least 400 bytes a constraint: the points of H, L, A and B and the PCE;
+// setup's own vectors come on top) and every partition's message, against
+// what this process can get; refused naming the flags.
+void check_bench_memory(const bench_opts& b)
+{
+    const uint64_t per_block = r1cs::record(sha256_preimage_circuit::blank(1)).num_constraints;
+    const uint64_t key = uint64_t(b.blocks) * per_block * 400;
+    const uint64_t messages = uint64_t(b.proofs) * b.partitions * sha256_preimage_circuit::max_message_bytes(b.blocks);
+    require_host_memory("--blocks and --partitions", key + messages,
+                        fmt::format("a key for {} SHA-256 blocks and the messages of {} partitions", b.blocks,
+                                    uint64_t(b.proofs) * b.partitions));
+}
+
 bench_opts parse(const options& o)
 {
     bench_opts b;
@@ -144,6 +158,7 @@ bench_opts parse(const options& o)
     b.wtns_path = o.get_or("--wtns", "");
     if (b.zkey_path.empty() != b.wtns_path.empty()) throw usage_error("--zkey and --wtns go together");
     if (!b.zkey_path.empty() && o.has("--blocks")) throw usage_error("--blocks is for the built-in circuit, not --zkey");
+    if (b.zkey_path.empty()) check_bench_memory(b);
     b.timeline_path = o.get_or("--timeline", "");
     b.waterfall = o.has("--waterfall");
     b.width = unsigned(o.get_u64_or("--width", 40, 100000, 0));
