@@ -10,11 +10,13 @@
 
 #include "cuzk/error.hpp"
 #include "cuzk/filecoin/c1_json.hpp"
+#include "cuzk/filecoin/graph.hpp"
 #include "cuzk/filecoin/fr32.hpp"
 #include "cuzk/filecoin/seal.hpp"
 #include "cuzk/filecoin/synthetic_c1.hpp"
 #include "cuzk/filecoin/vanilla_verify.hpp"
 #include "cuzk/io/mapped_file.hpp"
+#include "cli_util.hpp"
 #include "porep_commands.hpp"
 
 namespace cuzk::cli::porep {
@@ -145,6 +147,11 @@ uint64_t write_c1_file(const fc::c1_output& c1, const std::string& path)
 int porep_seal(const options& o)
 {
     const fc::seal_config c = seal_shape(o);
+    // Held at once: the data, the parent cache (14 parents of 4 bytes), every
+    // layer's labels and the two trees' leaves (32 bytes a node each).
+    require_host_memory(o.has("--nodes") ? "--nodes" : "--sector-size",
+                        c.nodes * (32 * (uint64_t(c.layers) + 3) + 4 * fc::sdr_graph::degree),
+                        fmt::format("sealing {} nodes in {} layers", c.nodes, c.layers));
     const fc::replica_source r = replica_args(o);
     // The sector directory: made here, or one that exists (never a file or a device).
     const std::string& out = o.get("--out");

@@ -71,6 +71,9 @@ expect post-budget-before-key "2" "--device-memory-budget" -- "$CUZK" post prove
 # not estimated ends in a named out-of-memory refusal, never library text
 expect parents-2^30-nodes "2" "--nodes: the parent cache of 1073741824 nodes needs" -- \
     "$CUZK" porep parents --nodes 1073741824 --porep-id 5 --cache-digest
+expect seal-2^30-nodes "2" "--nodes: sealing 1073741824 nodes in 2 layers needs" -- "$CUZK" porep seal \
+    --nodes 1073741824 --porep-id 5 --replica-id 0000000000000000000000000000000000000000000000000000000000000000 \
+    --zero --out "$WORK/seal-big"
 expect labels-2^32-nodes "2" "--nodes: labelling" -- \
     "$CUZK" porep labels --nodes 4294967295 --layers 11 --porep-id 5 --replica-id 00
 # (with the address-space bound only: on a machine that could hold it, unbounded, it would run)
