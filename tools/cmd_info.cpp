@@ -115,10 +115,34 @@ int info_json(const std::string& path)
     throw error(errc::bad_format, fmt::format("{}: JSON, but not a proof, public signals or verification key", path));
 }
 
+// Why each candidate reading failed: the distinct reasons, each with the
+// types that gave it ("as StackedDrgWinning2KiBV1, …: <reason>; as …").
+class reasons {
+public:
+    void add(const std::string& type, const std::string& why)
+    {
+        for (auto& [w, types] : list_)
+            if (w == why) {
+                types += ", " + type;
+                return;
+            }
+        list_.emplace_back(why, type);
+    }
+    std::string text() const
+    {
+        std::string out;
+        for (const auto& [w, types] : list_) out += fmt::format("{}as {}: {}", out.empty() ? "" : "; ", types, w);
+        return out;
+    }
+
+private:
+    std::vector<std::pair<std::string, std::string>> list_;   // reason, types
+};
+
 // A PoSt vanilla proof: the registered proof types whose layout and
 // challenge count the bytes fit (V1 and V1_2 WindowPoSt share theirs).
-// Returns false when none does (the error of the first try in *why).
-bool info_post_vanilla(const std::string& path, std::span<const uint8_t> b, std::string* why)
+// Returns false when none does (each type's reason in *why).
+bool info_post_vanilla(const std::string& path, std::span<const uint8_t> b, reasons* why)
 {
     std::string types;
     filecoin::post_sector_proof p;
@@ -127,9 +151,12 @@ bool info_post_vanilla(const std::string& path, std::span<const uint8_t> b, std:
         try {
             p = filecoin::post_vanilla_from_bincode(b, c, path);
         } catch (const error& e) {
-            if (why->empty()) *why = e.what();
+            why->add(c.name, e.what());
             continue;
         }
+        if (p.inclusion_proofs.size() != c.challenge_count)
+            why->add(c.name, fmt::format("{} challenged leaves, the type has {}", p.inclusion_proofs.size(),
+                                         c.challenge_count));
         if (p.inclusion_proofs.size() == c.challenge_count) types += (types.empty() ? "" : ", ") + c.name;
     }
     if (types.empty()) return false;
@@ -141,15 +168,17 @@ bool info_post_vanilla(const std::string& path, std::span<const uint8_t> b, std:
 }
 
 // A SnapDeals vanilla partition proof: the registered update proof whose
-// layout the bytes fit (each size has its own). Returns false when none does.
-bool info_update_vanilla(const std::string& path, std::span<const uint8_t> b)
+// layout the bytes fit (each size has its own). Returns false when none does
+// (each size's reason in *why).
+bool info_update_vanilla(const std::string& path, std::span<const uint8_t> b, reasons* why)
 {
     for (int id = 0; id < 5; ++id) {
         const filecoin::update_config c = filecoin::registered_update_proof(id);
         filecoin::update_partition_proof p;
         try {
             p = filecoin::update_partition_from_bincode(b, c, path);
-        } catch (const error&) {
+        } catch (const error& e) {
+            why->add("SnapDeals " + c.name, e.what());
             continue;
         }
         std::printf("%s: Filecoin SnapDeals vanilla partition proof (bincode of PartitionProof) of %s, comm_c %s, "
@@ -199,12 +228,11 @@ int cmd_info(args a)
         return 0;
     }
     if (!b.empty() && (b[0] == '{' || b[0] == '[' || b[0] == ' ' || b[0] == '\n')) return info_json(path);
-    std::string why;
-    if (info_post_vanilla(path, b, &why) || info_update_vanilla(path, b)) return 0;
+    reasons why;
+    if (info_post_vanilla(path, b, &why) || info_update_vanilla(path, b, &why)) return 0;
     if (ends_with(path, ".vanilla"))
         throw error(errc::bad_format,
-                    fmt::format("not a PoSt or SnapDeals vanilla proof of any registered type; as the first PoSt "
-                                "type: {}", why));
+                    fmt::format("not a PoSt or SnapDeals vanilla proof of any registered type; {}", why.text()));
     if (b.size() % 192 == 0 && !b.empty()) {
         const auto proofs = io::proofs_from_bytes(b);
         std::printf("%s: %zu bellperson Groth16 proof(s) (192 bytes each), points on the curve and in the prime-order subgroup\n", path.c_str(),

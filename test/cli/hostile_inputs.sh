@@ -62,6 +62,9 @@ printf '{"registered_proof": "StackedDrg2KiBV1", "comm_r_old": null, "comm_d_new
 expect update-public-null "1" '--public: '"$WORK"'/update-public.json: "comm_r_old" must be a string' -- \
     "$CUZK" update prove --proof StackedDrg2KiBV1 --dev-key --public "$WORK/update-public.json" "$WORK/update-v0.bin" \
     --out "$WORK/u.bin"
+# info names every candidate reading's reason (PoSt and SnapDeals), not the first PoSt type's alone
+head -c 3000 /dev/zero | tr '\0' '\377' >"$WORK/ff.vanilla"
+expect info-vanilla-reasons "1" "as SnapDeals StackedDrg2KiBV1" -- "$CUZK" info "$WORK/ff.vanilla"
 # post prove: the engine's flags before a 32 GiB key is made (that takes minutes)
 expect post-budget-before-key "2" "--device-memory-budget" -- "$CUZK" post prove --proof StackedDrgWindow32GiBV1_2 \
     --dev-key --synthetic 1 --randomness 0000000000000000000000000000000000000000000000000000000000000000 \
