@@ -17,8 +17,8 @@
 #include "cuzk/r1cs/gadgets/insertion.hpp"
 #include "cuzk/r1cs/gadgets/multipack.hpp"
 #include "cuzk/r1cs/gadgets/num.hpp"
-#include "cuzk/r1cs/gadgets/poseidon.hpp"
-#include "cuzk/r1cs/gadgets/por.hpp"
+#include "cuzk/filecoin/gadgets/poseidon.hpp"
+#include "cuzk/filecoin/gadgets/por.hpp"
 #include "cuzk/r1cs/gadgets/uint64.hpp"
 #include "cuzk/r1cs/pce.hpp"
 

@@ -8,7 +8,7 @@
 
 #include "cuzk/filecoin/merkle_proof.hpp"
 #include "cuzk/filecoin/types.hpp"
-#include "cuzk/r1cs/gadgets/por.hpp"
+#include "cuzk/filecoin/gadgets/por.hpp"
 
 namespace cuzk::filecoin::detail {
 

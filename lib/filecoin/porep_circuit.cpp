@@ -12,7 +12,7 @@
 #include "cuzk/error.hpp"
 #include "cuzk/filecoin/graph.hpp"
 #include "cuzk/filecoin/poseidon.hpp"
-#include "cuzk/r1cs/gadgets/poseidon.hpp"
+#include "cuzk/filecoin/gadgets/poseidon.hpp"
 #include "circuit_paths.hpp"
 #include "porep_circuit_parts.hpp"
 

@@ -9,7 +9,7 @@
 #include "cuzk/filecoin/porep_circuit.hpp"
 #include "cuzk/r1cs/gadgets/bp_sha256.hpp"
 #include "cuzk/r1cs/gadgets/multipack.hpp"
-#include "cuzk/r1cs/gadgets/poseidon.hpp"
+#include "cuzk/filecoin/gadgets/poseidon.hpp"
 #include "porep_circuit_parts.hpp"
 
 namespace cuzk::filecoin {

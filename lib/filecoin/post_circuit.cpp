@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 
 #include "cuzk/error.hpp"
-#include "cuzk/r1cs/gadgets/poseidon.hpp"
+#include "cuzk/filecoin/gadgets/poseidon.hpp"
 #include "circuit_paths.hpp"
 
 namespace cuzk::filecoin {

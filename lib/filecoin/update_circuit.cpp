@@ -8,7 +8,7 @@
 #include "cuzk/filecoin/poseidon.hpp"
 #include "cuzk/r1cs/gadgets/insertion.hpp"
 #include "cuzk/r1cs/gadgets/multipack.hpp"
-#include "cuzk/r1cs/gadgets/poseidon.hpp"
+#include "cuzk/filecoin/gadgets/poseidon.hpp"
 #include "circuit_paths.hpp"
 
 namespace cuzk::filecoin {

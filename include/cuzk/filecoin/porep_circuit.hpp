@@ -39,7 +39,7 @@
 #include "cuzk/filecoin/vanilla.hpp"
 #include "cuzk/r1cs/constraint_system.hpp"
 #include "cuzk/r1cs/gadgets/num.hpp"
-#include "cuzk/r1cs/gadgets/por.hpp"
+#include "cuzk/filecoin/gadgets/por.hpp"
 #include "cuzk/r1cs/gadgets/uint64.hpp"
 
 namespace cuzk::filecoin {

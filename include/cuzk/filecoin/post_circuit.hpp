@@ -28,7 +28,7 @@
 
 #include "cuzk/filecoin/post.hpp"
 #include "cuzk/r1cs/constraint_system.hpp"
-#include "cuzk/r1cs/gadgets/por.hpp"
+#include "cuzk/filecoin/gadgets/por.hpp"
 #include "cuzk/r1cs/pce.hpp"
 
 namespace cuzk::filecoin {

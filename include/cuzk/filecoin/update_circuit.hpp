@@ -27,7 +27,7 @@
 
 #include "cuzk/filecoin/update.hpp"
 #include "cuzk/r1cs/constraint_system.hpp"
-#include "cuzk/r1cs/gadgets/por.hpp"
+#include "cuzk/filecoin/gadgets/por.hpp"
 #include "cuzk/r1cs/pce.hpp"
 
 namespace cuzk::filecoin {

@@ -1,12 +1,12 @@
 // cuzk — the Poseidon circuit (gadgets/poseidon.hpp).
-#include "cuzk/r1cs/gadgets/poseidon.hpp"
+#include "cuzk/filecoin/gadgets/poseidon.hpp"
 
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "cuzk/error.hpp"
-#include "gadget_constrain.hpp"
+#include "r1cs/gadget_constrain.hpp"
 
 namespace cuzk::r1cs::gadgets {
 

@@ -1,5 +1,5 @@
 // cuzk — Merkle inclusion circuits (gadgets/por.hpp).
-#include "cuzk/r1cs/gadgets/por.hpp"
+#include "cuzk/filecoin/gadgets/por.hpp"
 
 #include <bit>
 #include <string>
@@ -8,7 +8,7 @@
 #include "cuzk/r1cs/gadgets/bp_sha256.hpp"
 #include "cuzk/r1cs/gadgets/insertion.hpp"
 #include "cuzk/r1cs/gadgets/multipack.hpp"
-#include "cuzk/r1cs/gadgets/poseidon.hpp"
+#include "cuzk/filecoin/gadgets/poseidon.hpp"
 
 namespace cuzk::r1cs::gadgets {
 
