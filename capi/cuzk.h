@@ -169,7 +169,7 @@ CUZK_API const char* cuzk_version(void);
 CUZK_API uint32_t cuzk_abi_version(void);
 /* One line describing the build: version, ABI, CUDA on/off with the CUDA
  * architectures, build type and options, e.g.
- * "cuzk 0.1.0 abi 1; cuda off; build Release; sanitize none". Static string. */
+ * "cuzk 0.1.0 abi 2; cuda off; build Release; sanitize none". Static string. */
 CUZK_API const char* cuzk_build_info(void);
 /* Number of usable CUDA devices: 0 in a build without CUDA or without a
  * driver or device. Never fails. */
