@@ -17,6 +17,7 @@
 #include "cuzk/ec/encoding.hpp"
 #include "cuzk/msm/msm.hpp"
 #include "cuzk/pairing/pairing.hpp"
+#include "cuzk/util/hex.hpp"
 #include "cuzk/util/parallel.hpp"
 #include "cuzk/util/random.hpp"
 #include "demo_proof.hpp"
@@ -53,16 +54,7 @@ std::vector<g1_affine> random_g1(size_t n, std::mt19937_64& rng)
     return out;
 }
 
-std::string hex(const uint8_t* p, size_t n)
-{
-    std::string s;
-    char b[3];
-    for (size_t i = 0; i < n; ++i) {
-        std::snprintf(b, sizeof b, "%02x", p[i]);
-        s += b;
-    }
-    return s;
-}
+std::string hex(const uint8_t* p, size_t n) { return to_hex(std::span<const uint8_t>(p, n)); }
 
 void self_checks(std::mt19937_64& rng)
 {

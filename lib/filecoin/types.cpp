@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "cuzk/error.hpp"
+#include "cuzk/util/hex.hpp"
 
 namespace cuzk::filecoin {
 
@@ -93,16 +94,7 @@ domain parse_hex32(std::string_view hex, std::string_view what)
     return d;
 }
 
-std::string to_hex(const uint8_t* bytes, size_t n)
-{
-    static constexpr char digits[] = "0123456789abcdef";
-    std::string s(2 * n, '0');
-    for (size_t i = 0; i < n; ++i) {
-        s[2 * i] = digits[bytes[i] >> 4];
-        s[2 * i + 1] = digits[bytes[i] & 15];
-    }
-    return s;
-}
+std::string to_hex(const uint8_t* bytes, size_t n) { return cuzk::to_hex(std::span<const uint8_t>(bytes, n)); }
 
 std::string tree_shape::name() const { return fmt::format("{}-{}-{}", base, sub, top); }
 
