@@ -251,7 +251,10 @@ step_params32() {
 # CUZK_CARDS_BATCH passes --batch (1: one partition at a time, the old
 # streamed path); an entry BUDGET:SIZE also passes --chunk-size SIZE. The waterfall's summary gives device busy and bus traffic;
 # cards-rss.txt the peak host memory of each run. A budget the model refuses
-# is a result too (the message names the figures).
+# is a result too (the message names the figures). Each budget is a run of
+# its own (on an H100: the key registered in ~45 s, then the proofs; the
+# first run also writes the key, ~1 min): a long list may need to be split
+# across invocations on the same machine, which keep the key.
 step_cards() {
   local w=/tmp/cuzk-gpu/cards b rc=0
   need "$bin" && mkdir -p "$w" || return 1
