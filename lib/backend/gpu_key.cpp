@@ -495,13 +495,16 @@ void place_queries(gpu_key::impl& k, const point_source& src, const gpu_key_opti
 {
     // The PCE on the device, unless it must stay on the host (below).
     const auto t_pce = std::chrono::steady_clock::now();
-    if (k.pce && k.pce_rows && !opt.host_pce && !opt.force_lean) {
+    // (Only a bellperson key's PCE may stay on the host: a snarkjs key's
+    // coefficients are evaluated on the device, always.)
+    const bool may_stay_on_host = k.has_user_pce && !k.snarkjs;
+    if (k.pce && k.pce_rows && !(may_stay_on_host && (opt.host_pce || opt.force_lean))) {
         gpu_pce_options po;
         po.group_tile_log = opt.pce_group_tile_log;
         try {
             k.dpce.emplace(*k.pce, po);
         } catch (const error& e) {
-            if (e.code() != errc::out_of_memory) throw;
+            if (e.code() != errc::out_of_memory || !may_stay_on_host) throw;
             k.dpce.reset();   // larger than the device: a, b, c are evaluated on the host
         }
     }
@@ -523,7 +526,7 @@ void place_queries(gpu_key::impl& k, const point_source& src, const gpu_key_opti
     if (k.resident) k.resident = upload_resident(k, src, opt);
     if (!k.resident) {
         k.chunk_bytes = stream_chunk_bytes(k, opt);
-        if (k.dpce && !streamed_fits(k)) {   // the PCE goes back to the host to make room
+        if (may_stay_on_host && k.dpce && !streamed_fits(k)) {   // the PCE goes back to the host to make room
             k.dpce.reset();
             k.chunk_bytes = stream_chunk_bytes(k, opt);
         }
@@ -531,7 +534,7 @@ void place_queries(gpu_key::impl& k, const point_source& src, const gpu_key_opti
         // (A key that fits no plan is refused below with the figures of the
         // smallest: lean where its shape allows it.)
         const bool lean_shape = k.ni + k.na <= k.n && std::max(k.na_pts, k.nb_pts) <= k.n;
-        k.lean = k.has_user_pce && !k.dpce && (opt.force_lean || (lean_shape && !streamed_fits(k)));
+        k.lean = may_stay_on_host && !k.dpce && (opt.force_lean || (lean_shape && !streamed_fits(k)));
         check_streamed_room(k);
         decode_and_pin(src, k.h);
         decode_and_pin(src, k.l);
