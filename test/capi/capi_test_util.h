@@ -9,12 +9,15 @@
 #include "cuzk.h"
 
 static int g_checks = 0;
+/* The named case running (CASE): a failure names it. */
+static const char* g_case = "(setup)";
+#define CASE(name) (g_case = (name))
 
 #define CHECK(cond)                                                                   \
     do {                                                                              \
         ++g_checks;                                                                   \
         if (!(cond)) {                                                                \
-            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
+            fprintf(stderr, "case \"%s\": %s:%d: CHECK failed: %s\n", g_case, __FILE__, __LINE__, #cond); \
             exit(1);                                                                  \
         }                                                                             \
     } while (0)
@@ -28,8 +31,8 @@ static int g_checks = 0;
         if (st_ != (want)) {                                                                                \
             char m_[1024];                                                                                  \
             last_error_fn(m_, sizeof m_, h);                                                                \
-            fprintf(stderr, "%s:%d: %s returned %d (%s), expected %d (%s); last error: %s\n", __FILE__,      \
-                    __LINE__, #expr, (int)st_, cuzk_status_name(st_), (int)(want), cuzk_status_name(want), \
+            fprintf(stderr, "case \"%s\": %s:%d: %s returned %d (%s), expected %d (%s); last error: %s\n", \
+                    g_case, __FILE__, __LINE__, #expr, (int)st_, cuzk_status_name(st_), (int)(want), cuzk_status_name(want), \
                     m_);                                                                                    \
             exit(1);                                                                                        \
         }                                                                                                   \
@@ -42,7 +45,8 @@ static int g_checks = 0;
         cuzk_status st_ = (expr_with_err);                                                                  \
         ++g_checks;                                                                                         \
         if (st_ != (want)) {                                                                                \
-            fprintf(stderr, "%s:%d: %s returned %d (%s), expected %d (%s); err: %s\n", __FILE__, __LINE__,  \
+            fprintf(stderr, "case \"%s\": %s:%d: %s returned %d (%s), expected %d (%s); err: %s\n", g_case,  \
+                    __FILE__, __LINE__,                                                                     \
                     #expr_with_err, (int)st_, cuzk_status_name(st_), (int)(want), cuzk_status_name(want), \
                     err);                                                                                   \
             exit(1);                                                                                        \

@@ -89,7 +89,7 @@ static void check_job(cuzk_job* job, const cuzk_key* vk_key, size_t parts, size_
 
 int main(void)
 {
-    /* ---- versions -------------------------------------------------------------------- */
+    CASE("versions");
     {
         char want[32];
         sprintf(want, "%d.%d.%d", CUZK_VERSION_MAJOR, CUZK_VERSION_MINOR, CUZK_VERSION_PATCH);
@@ -101,7 +101,7 @@ int main(void)
         printf("%s; %d CUDA device(s)\n", cuzk_build_info(), (int)cuzk_device_count());
     }
 
-    /* ---- the small circuit: record, check, save/load ---------------------------------- */
+    CASE("the small circuit: record, check, save/load");
     cuzk_pce* small_rec = record_small_circuit();
     cuzk_pce* small = NULL;
     {
@@ -124,7 +124,7 @@ int main(void)
         cuzk_pce_destroy(small_rec);
     }
 
-    /* ---- SHA-256: PCE and witnesses ----------------------------------------------------- */
+    CASE("SHA-256: PCE and witnesses");
     cuzk_pce* sha = NULL;
     size_t sha_ni = 0, sha_na = 0;
     const char* msgs[3] = {"abc", "xyz", "cuz"};
@@ -164,7 +164,7 @@ int main(void)
         }
     }
 
-    /* ---- keys ---------------------------------------------------------------------------- */
+    CASE("keys");
     cuzk_key *small_key = NULL, *sha_key = NULL, *small_vk = NULL, *sha_vk = NULL;
     {
         cuzk_key_info ki;
@@ -228,7 +228,7 @@ int main(void)
         }
     }
 
-    /* ---- engine with a callback and a buffered sink ----------------------------------------- */
+    CASE("engine with a callback and a buffered sink");
     struct counter cnt;
     memset(&cnt, 0, sizeof cnt);
     pthread_mutex_init(&cnt.mu, NULL);
@@ -261,7 +261,7 @@ int main(void)
         cuzk_key_destroy(sha_key);
     }
 
-    /* ---- jobs ---------------------------------------------------------------------------------- */
+    CASE("jobs");
     cuzk_job *j_small = NULL, *j_sha = NULL, *j_abc = NULL;
     {
         static const long long xs[3] = {5, 2, 11}, ys[3] = {7, 9, 13};
@@ -346,7 +346,7 @@ int main(void)
         }
     }
 
-    /* ---- engine stats ----------------------------------------------------------------------------- */
+    CASE("engine stats");
     {
         cuzk_engine_stats s;
         s.struct_size = sizeof s;
@@ -355,7 +355,7 @@ int main(void)
         CHECK(s.partitions_proved == 7);
     }
 
-    /* ---- where a key's points are (a cpu engine: on the host) ------------------------------------ */
+    CASE("where a key's points are (a cpu engine: on the host)");
     {
         uint32_t where = 99;
         uint64_t dev_bytes = 99;
@@ -366,7 +366,7 @@ int main(void)
         CHECK(cuzk_engine_key_placement(&where, NULL, NULL, k_sha) == CUZK_ERR_NULL);
     }
 
-    /* ---- where registering a key went (a cpu engine: nothing on a device) ----------------------- */
+    CASE("where registering a key went (a cpu engine: nothing on a device)");
     {
         double layout = -1, pce = -1, points = -1;
         CHECK_STATUS(CUZK_OK, cuzk_engine_key_registration(&layout, &pce, &points, eng, k_sha),
@@ -378,7 +378,7 @@ int main(void)
         CHECK(cuzk_engine_key_registration(&layout, NULL, NULL, NULL, k_sha) == CUZK_ERR_NULL);
     }
 
-    /* ---- a key from a .zkey in memory ------------------------------------------------------------- */
+    CASE("a key from a .zkey in memory");
     {
         cuzk_key *zk = NULL, *zk2 = NULL;
         cuzk_key_info ki;
@@ -442,7 +442,7 @@ int main(void)
     /* The engine stops (threads joined): no event comes after this. */
     cuzk_engine_destroy(eng);
 
-    /* ---- timeline: the callback and the buffer saw the same run ------------------------------------ */
+    CASE("timeline: the callback and the buffer saw the same run");
     {
         size_t waiting = 0, got = 0, total = 0, i;
         long submits = 0, dones = 0, small_synth = 0;
@@ -485,7 +485,7 @@ int main(void)
         pthread_mutex_unlock(&cnt.mu);
     }
 
-    /* ---- teardown in an arbitrary order ----------------------------------------------------------- */
+    CASE("teardown in an arbitrary order");
     cuzk_pce_destroy(small);
     cuzk_pce_destroy(sha);
     cuzk_timeline_buffer_destroy(tbuf);

@@ -13,7 +13,7 @@ static int contains(const char* s, const char* sub) { return s != NULL && strstr
         const char* t_ = (text);                                                                    \
         ++g_checks;                                                                                 \
         if (!contains(t_, sub)) {                                                                   \
-            fprintf(stderr, "%s:%d: message \"%s\" lacks \"%s\"\n", __FILE__, __LINE__, t_ ? t_ : "(null)", sub); \
+            fprintf(stderr, "case \"%s\": %s:%d: message \"%s\" lacks \"%s\"\n", g_case, __FILE__, __LINE__, t_ ? t_ : "(null)", sub); \
             exit(1);                                                                                \
         }                                                                                           \
     } while (0)
@@ -23,7 +23,7 @@ int main(void)
     char err[256];
     int i;
 
-    /* ---- status names -------------------------------------------------------------------------- */
+    CASE("status names");
     {
         static const cuzk_status codes[] = {
             CUZK_OK, CUZK_ERR_INVALID_ARGUMENT, CUZK_ERR_BAD_LENGTH, CUZK_ERR_NON_CANONICAL, CUZK_ERR_BAD_FLAGS,
@@ -41,7 +41,7 @@ int main(void)
         CHECK(strcmp(cuzk_status_name(-99), "unknown") == 0);
     }
 
-    /* ---- NULL handles and pointers ------------------------------------------------------------- */
+    CASE("NULL handles and pointers");
     {
         uint32_t u = 0;
         int32_t s = 0;
@@ -83,7 +83,7 @@ int main(void)
         CHECK(cuzk_partition_init(NULL) == CUZK_ERR_NULL);
     }
 
-    /* ---- error buffers: truncation and NUL termination ------------------------------------------- */
+    CASE("error buffers: truncation and NUL termination");
     {
         cuzk_pce* p = NULL;
         char small[8];
@@ -104,7 +104,7 @@ int main(void)
         }
     }
 
-    /* ---- option structs: struct_size ------------------------------------------------------------- */
+    CASE("option structs: struct_size");
     {
         cuzk_engine* e = NULL;
         cuzk_engine_options o;
@@ -193,7 +193,7 @@ int main(void)
         }
     }
 
-    /* ---- destroyed, garbage and wrong-type handles -------------------------------------------------- */
+    CASE("destroyed, garbage and wrong-type handles");
     {
         cuzk_recorder* rec = NULL;
         cuzk_pce* p = NULL;
@@ -225,7 +225,7 @@ int main(void)
         CHECK(cuzk_pce_save(p, "never-written.pce") == CUZK_ERR_INVALID_HANDLE);
     }
 
-    /* ---- recorder: unallocated variables and non-canonical coefficients ------------------------------ */
+    CASE("recorder: unallocated variables and non-canonical coefficients");
     {
         cuzk_recorder* rec = NULL;
         uint32_t x = 0;
@@ -252,7 +252,7 @@ int main(void)
         cuzk_recorder_destroy(rec);
     }
 
-    /* ---- SHA-256 witness buffers ------------------------------------------------------------------ */
+    CASE("SHA-256 witness buffers");
     {
         size_t ni = 0, na = 0;
         uint8_t in[96];
@@ -267,7 +267,7 @@ int main(void)
               CUZK_ERR_NULL);
     }
 
-    /* ---- an engine, a key, and jobs gone wrong ------------------------------------------------------- */
+    CASE("an engine, a key, and jobs gone wrong");
     cuzk_pce* small = record_small_circuit();
     cuzk_pce* sha = NULL;
     cuzk_key *small_key = NULL, *sha_key = NULL;
@@ -331,7 +331,7 @@ int main(void)
     cuzk_key_destroy(sha_key);
     cuzk_timeline_buffer_destroy(tbuf);
 
-    /* ---- submit-time checks: nothing is queued ----------------------------------------------------- */
+    CASE("submit-time checks: nothing is queued");
     {
         uint8_t in[3][64], aux[3][128];
         cuzk_partition p[3];
@@ -403,7 +403,7 @@ int main(void)
         }
     }
 
-    /* ---- a failed job: an unsatisfied witness in partition 1 ---------------------------------------- */
+    CASE("a failed job: an unsatisfied witness in partition 1");
     {
         uint8_t in[2][64], aux[2][128];
         cuzk_partition p[2];
@@ -436,7 +436,7 @@ int main(void)
         CHECK(cuzk_job_proof(proof, sizeof proof, &n, job, 0) == CUZK_ERR_INVALID_HANDLE);
     }
 
-    /* ---- unfinished and cancelled jobs -------------------------------------------------------------- */
+    CASE("unfinished and cancelled jobs");
     {
         /* A long SHA-256 job keeps the single worker busy; the small job
          * (lower priority) waits behind it and is cancelled while queued. */
@@ -522,7 +522,7 @@ int main(void)
         free(saux);
     }
 
-    /* ---- verify: wrong lengths, counts, bytes ---------------------------------------------------------- */
+    CASE("verify: wrong lengths, counts, bytes");
     {
         uint8_t proof[CUZK_PROOF_SIZE], pub[32];
         int32_t valid = -1;
@@ -549,7 +549,7 @@ int main(void)
     }
     cuzk_key_destroy(small_key);
 
-    /* ---- the timeline buffer: event_size ---------------------------------------------------------------- */
+    CASE("the timeline buffer: event_size");
     {
         cuzk_timeline_buffer* b = NULL;
         cuzk_event ev[2];
