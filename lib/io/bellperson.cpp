@@ -125,22 +125,10 @@ groth16::proof proof_from_bytes(std::span<const uint8_t> in)
     return p;
 }
 
-std::vector<groth16::proof> partition_proofs_from_bytes(std::span<const uint8_t> in)
-{
-    if (in.size() % proof_size != 0)
-        throw error(errc::bad_length, fmt::format("proof: {} bytes is not a multiple of {}", in.size(), proof_size));
-    std::vector<groth16::proof> out;
-    for (size_t k = 0; k < in.size() / proof_size; ++k) {
-        try {
-            out.push_back(proof_from_bytes(in.subspan(k * proof_size, proof_size)));
-        } catch (const error& err) {
-            rethrow_at(err, fmt::format("partition {}", k));
-        }
-    }
-    return out;
-}
+namespace {
 
-std::vector<groth16::proof> proofs_from_bytes(std::span<const uint8_t> in, unsigned threads)
+// Concatenated 192-byte proofs; an error names the one that failed ("<unit> i").
+std::vector<groth16::proof> decode_proofs(std::span<const uint8_t> in, unsigned threads, const char* unit)
 {
     if (in.size() % proof_size != 0)
         throw error(errc::bad_length,
@@ -151,11 +139,23 @@ std::vector<groth16::proof> proofs_from_bytes(std::span<const uint8_t> in, unsig
             try {
                 out[i] = proof_from_bytes(in.subspan(i * proof_size, proof_size));
             } catch (const error& err) {
-                rethrow_at(err, fmt::format("proof {}", i));
+                rethrow_at(err, fmt::format("{} {}", unit, i));
             }
         }
     });
     return out;
+}
+
+} // namespace
+
+std::vector<groth16::proof> proofs_from_bytes(std::span<const uint8_t> in, unsigned threads)
+{
+    return decode_proofs(in, threads, "proof");
+}
+
+std::vector<groth16::proof> partition_proofs_from_bytes(std::span<const uint8_t> in)
+{
+    return decode_proofs(in, 1, "partition");
 }
 
 // ---- verifying key ------------------------------------------------------------------------
