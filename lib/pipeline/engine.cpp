@@ -337,9 +337,8 @@ engine_stats engine::stats() const
     s.device_memory_reserved = p_->dev_reserved;
     s.device_memory_peak = p_->dev_peak;
     s.device_memory_high_water = p_->dev_peak;
-    if (p_->cfg.backend == engine_backend::cuda)
-        for (size_t d = 0; d < p_->numbers.size(); ++d)
-            s.device_memory_high_water[d] = gpu_memory_use_of(p_->numbers[d]).peak;
+    for (size_t d = 0; d < s.device_memory_high_water.size(); ++d)
+        s.device_memory_high_water[d] = p_->memory_high_water(d);
     s.uptime_ns = p_->now_ns();
     return s;
 }

@@ -456,6 +456,7 @@ struct engine_core {
         uint64_t gpu_start;
     };
     void emit_memory_high_water(int32_t device);
+    uint64_t memory_high_water(size_t d) const;
     void top_up(std::vector<std::unique_ptr<work_item>>& batch, const key_entry& k, int32_t worker, int32_t device,
                 const std::string& call);
     bool batch_device_parts(std::vector<std::unique_ptr<work_item>>& batch, size_t first, const key_entry& k,

@@ -165,11 +165,15 @@ void engine_core::device_call(std::vector<std::unique_ptr<work_item>>& batch, co
 // reservations' on the cpu backend), for the waterfall's summary.
 void engine_core::emit_memory_high_water(int32_t device)
 {
-    uint64_t hw = 0;
-    if (cfg.backend == engine_backend::cuda) hw = gpu_memory_use_of(numbers[size_t(device)]).peak;
     std::lock_guard lk(mu);
-    if (cfg.backend != engine_backend::cuda) hw = dev_peak[size_t(device)];
-    emit(timeline::phase::instant, "DEVICE_MEMORY", nullptr, -1, -1, device, {{"high_water", std::to_string(hw)}});
+    emit(timeline::phase::instant, "DEVICE_MEMORY", nullptr, -1, -1, device,
+         {{"high_water", std::to_string(memory_high_water(size_t(device)))}});
+}
+
+// engine_stats::device_memory_high_water of device d. With mu.
+uint64_t engine_core::memory_high_water(size_t d) const
+{
+    return cfg.backend == engine_backend::cuda ? gpu_memory_use_of(numbers[d]).peak : dev_peak[d];
 }
 
 // A batching key's call, the device lock held: more synthesized partitions

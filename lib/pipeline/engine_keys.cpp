@@ -198,7 +198,7 @@ void plan_batches(detail::engine_core& c, key_entry& e)
         if (g->resident()) return;
         const gpu_plan p = g->plan();
         if (!p.fits) return;
-        batch = std::min(batch, g->has_pce() ? p.batch : 1u);
+        batch = std::min(batch, p.batch);   // 1 where the PCE stays on the host
         call_bytes = std::max(call_bytes, p.one_prove + p.msm_room);
     }
     if (e.gpu.empty()) return;
