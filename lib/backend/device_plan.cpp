@@ -35,13 +35,12 @@ uint64_t streamed_msm_room(const gpu_key_shape& s, uint64_t device)
 
 std::string gb(uint64_t b) { return fmt::format("{:.2f}", double(b) / 1e9); }
 
-// A lean prove keeps the witness in c and gathers the A/B scalars into b.
-bool lean_shape(const gpu_key_shape& s)
+} // namespace
+
+bool gpu_lean_shape(const gpu_key_shape& s)
 {
     return s.inputs + s.aux <= s.domain && std::max(s.a_points, s.b_points) <= s.domain;
 }
-
-} // namespace
 
 uint64_t gpu_prove_fixed_bytes(const gpu_key_shape& s)
 {
@@ -120,7 +119,7 @@ gpu_plan plan_gpu_key(const gpu_key_shape& s, uint64_t device_bytes, unsigned ma
     ph.why = fmt::format("{} with the PCE on the host ({} GB more with it on the device)", ph.why, gb(s.pce_bytes));
     // Lean: the witness in c's space, the NTT's buffers freed before the MSMs.
     gpu_plan pl = plan_gpu_key_lean(h, device_bytes, gpu_stream_chunk_bytes(h, device_bytes));
-    if (pl.fits || lean_shape(h)) return pl;
+    if (pl.fits || gpu_lean_shape(h)) return pl;
     return ph;
 }
 
@@ -133,7 +132,7 @@ gpu_plan plan_gpu_key_lean(const gpu_key_shape& s, uint64_t device_bytes, uint64
     const uint64_t abc = 3 * s.domain * fr_bytes, ntt = 2 * s.domain * fr_bytes;
     p.one_prove = abc + 2 * p.chunk;
     p.msm_room = std::max(ntt, streamed_msm_room(s, device_bytes));
-    if (!lean_shape(s)) {
+    if (!gpu_lean_shape(s)) {
         p.why = fmt::format("a lean prove needs the witness ({} values) and the A/B scalars ({} and {}) within the "
                             "domain ({})",
                             s.inputs + s.aux, s.a_points, s.b_points, s.domain);

@@ -495,9 +495,9 @@ void place_queries(gpu_key::impl& k, const point_source& src, const gpu_key_opti
 {
     // The PCE on the device, unless it must stay on the host (below).
     const auto t_pce = std::chrono::steady_clock::now();
-    // (Only a bellperson key's PCE may stay on the host: a snarkjs key's
-    // coefficients are evaluated on the device, always.)
-    const bool may_stay_on_host = k.has_user_pce && !k.snarkjs;
+    // (Only a bellperson key's own PCE may stay on the host: the PCE made
+    // from a snarkjs key's coefficients is evaluated on the device, always.)
+    const bool may_stay_on_host = k.has_user_pce;
     if (k.pce && k.pce_rows && !(may_stay_on_host && (opt.host_pce || opt.force_lean))) {
         gpu_pce_options po;
         po.group_tile_log = opt.pce_group_tile_log;
@@ -533,8 +533,8 @@ void place_queries(gpu_key::impl& k, const point_source& src, const gpu_key_opti
         // Lean when nothing else fits (and the shape allows it), or asked.
         // (A key that fits no plan is refused below with the figures of the
         // smallest: lean where its shape allows it.)
-        const bool lean_shape = k.ni + k.na <= k.n && std::max(k.na_pts, k.nb_pts) <= k.n;
-        k.lean = may_stay_on_host && !k.dpce && (opt.force_lean || (lean_shape && !streamed_fits(k)));
+        k.lean = may_stay_on_host && !k.dpce &&
+                 (opt.force_lean || (gpu_lean_shape(shape_of(k)) && !streamed_fits(k)));
         check_streamed_room(k);
         decode_and_pin(src, k.h);
         decode_and_pin(src, k.l);

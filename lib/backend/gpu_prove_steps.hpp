@@ -430,6 +430,14 @@ inline bp_vectors bellperson_vectors(gpu_key::impl& k, const abc_host* host_abc)
             a + 2 * k.n};
 }
 
+// The host's a, b, c (their first m rows) into the device vectors.
+inline void upload_abc(const bp_vectors& v, const abc_host& host_abc)
+{
+    pb::upload_pageable(v.a, host_abc.a.data(), v.m * sizeof(fr));
+    pb::upload_pageable(v.b, host_abc.b.data(), v.m * sizeof(fr));
+    pb::upload_pageable(v.c, host_abc.c.data(), v.m * sizeof(fr));
+}
+
 // H2D: inputs ‖ aux → w (aux as host values, or packed beforehand), and a,
 // b, c when the host gives them.
 inline void bellperson_h2d(gpu_key::impl& k, device_steps& ds, const bp_vectors& v, std::span<const fr> inputs,
@@ -450,11 +458,7 @@ inline void bellperson_h2d(gpu_key::impl& k, device_steps& ds, const bp_vectors&
     } else {
         upload_witness(k, v.w + k.ni, aux);
     }
-    if (host_abc) {
-        pb::upload_pageable(v.a, host_abc->a.data(), v.m * sizeof(fr));
-        pb::upload_pageable(v.b, host_abc->b.data(), v.m * sizeof(fr));
-        pb::upload_pageable(v.c, host_abc->c.data(), v.m * sizeof(fr));
-    }
+    if (host_abc) upload_abc(v, *host_abc);
     s.end();
 }
 
@@ -470,9 +474,7 @@ inline void lean_h2d(gpu_key::impl& k, device_steps& ds, const bp_vectors& v, st
         pb::upload_pageable(v.w, inputs.data(), inputs.size_bytes());
         pb::upload_pageable(v.w + k.ni, aux.data(), aux.size_bytes());
     } else {
-        pb::upload_pageable(v.a, host_abc.a.data(), v.m * sizeof(fr));
-        pb::upload_pageable(v.b, host_abc.b.data(), v.m * sizeof(fr));
-        pb::upload_pageable(v.c, host_abc.c.data(), v.m * sizeof(fr));
+        upload_abc(v, host_abc);
         pb::upload_pageable(v.a + v.m, inputs.data(), inputs.size_bytes());
     }
     s.end();

@@ -89,6 +89,9 @@ uint64_t gpu_stream_chunk_bytes(const gpu_key_shape& s, uint64_t device_bytes);
 // shape allows it, else the PCE on the host).
 gpu_plan plan_gpu_key(const gpu_key_shape& s, uint64_t device_bytes, unsigned max_batch = 0,
                       uint64_t msm_room_resident = 0);
+// Whether a lean prove can hold this shape: the witness within c's n
+// values and the A/B scalars within b's.
+bool gpu_lean_shape(const gpu_key_shape& s);
 // The lean plan (gpu_plan::lean; PCE on the host, one partition a call)
 // with a given chunk buffer size; refused when the witness or the A/B
 // scalars do not fit c's or b's n values, or the device is too small.
