@@ -7,7 +7,8 @@
 // shutting down with pending jobs; several partitions per prove call (order
 // kept, one key per call, failures isolated per job); the device memory
 // budget (device parts never overlap when one fits, refusal); snarkjs keys
-// from .zkey/.wtns files; the cuda backend failing cleanly without a GPU.
+// from .zkey/.wtns files; the cuda backend failing cleanly without a GPU;
+// removing keys (memory given back, ids refused, jobs of a removed key).
 #include <catch2/catch.hpp>
 
 #include <atomic>
@@ -1938,6 +1939,177 @@ TEST_CASE("engine: the host budget counts the resident keys and the pools, and i
         CHECK(st.memory_pooled >= aux_bytes);
         CHECK(st.memory_pooled <= cfg.synth_workers * aux_bytes);
         CHECK(st.memory_pooled % aux_bytes == 0);
+    }
+}
+
+// ---- removing keys -------------------------------------------------------------------------
+
+namespace {
+
+// Waits (5 s at most) until no removed key is left to give back.
+bool keys_given_back(const pipeline::engine& eng)
+{
+    for (int i = 0; i < 500; ++i) {
+        if (eng.stats().keys_retiring == 0) return true;
+        std::this_thread::sleep_for(10ms);
+    }
+    return false;
+}
+
+// The message of what f throws, with its code; FAIL when it throws nothing.
+template <class F>
+std::pair<errc, std::string> refusal(F&& f)
+{
+    try {
+        f();
+    } catch (const error& e) {
+        return {e.code(), e.what()};
+    }
+    FAIL("nothing was refused");
+    return {};
+}
+
+} // namespace
+
+TEST_CASE("engine: remove_key gives the key's memory back, refuses the id, leaves other keys alone", "[engine]")
+{
+    const test_key k(test::test_seed() + 70, 1, 10), other(test::test_seed() + 71, 1, 10);
+    const uint64_t key_bytes = expected_key_bytes(k), other_bytes = expected_key_bytes(other);
+    const uint64_t part = 100 << 10;
+    auto prove = [](pipeline::engine& eng, pipeline::key_id key, const test_key& tk, uint64_t v) {
+        auto h = eng.submit({key, {pipeline::circuit_partition{tk.circuit_ptr(v)}}, 0, "", {}});
+        REQUIRE(h.wait().status == job_status::completed);
+        CHECK(verify_result(tk, h.result(), {v}));
+    };
+    SECTION("a key that did not fit the host budget fits once another is removed")
+    {
+        pipeline::engine_config cfg;
+        cfg.device_threads = 1;
+        cfg.host_memory_budget = std::max(key_bytes, other_bytes) + part;   // one key and its partition
+        pipeline::engine eng(cfg);
+        const auto a = eng.add_key(k.pk, k.pce, {"a", part});
+        CHECK(eng.host_bytes(a) == key_bytes);
+        const auto [code, what] = refusal([&] { eng.add_key(other.pk, other.pce, {"b", part}); });
+        CHECK(code == errc::out_of_memory);
+        prove(eng, a, k, 1);
+        const pipeline::key_removal r = eng.remove_key(a);
+        CHECK(r.freed);
+        CHECK(r.jobs == 0);
+        CHECK(r.host_bytes == key_bytes);
+        CHECK(r.device_bytes == 0);   // the cpu backend keeps no device copy
+        const auto st = eng.stats();
+        CHECK(st.memory_resident == 0);
+        CHECK(st.keys_registered == 0);
+        CHECK(st.keys_retiring == 0);
+        const auto b = eng.add_key(other.pk, other.pce, {"b", part});
+        CHECK(b == a + 1);   // ids are never reused
+        CHECK(eng.stats().memory_resident == other_bytes);
+        prove(eng, b, other, 2);
+    }
+    SECTION("a removed or unknown id is refused everywhere")
+    {
+        pipeline::engine_config cfg;
+        cfg.device_threads = 1;
+        pipeline::engine eng(cfg);
+        const auto a = eng.add_key(k.pk, k.pce, {"a"});
+        const auto b = eng.add_key(other.pk, other.pce, {"b"});
+        eng.remove_key(a);
+        auto [code, what] = refusal([&] { eng.submit({a, {pipeline::circuit_partition{k.circuit_ptr(1)}}, 0, "late", {}}); });
+        CHECK(code == errc::invalid_argument);
+        CHECK(what == "submit late: key 0 (a) was removed");
+        std::tie(code, what) = refusal([&] { eng.remove_key(a); });
+        CHECK(code == errc::invalid_argument);
+        CHECK(what == "remove_key: key 0 (a) was removed");
+        std::tie(code, what) = refusal([&] { eng.remove_key(7); });
+        CHECK(code == errc::invalid_argument);
+        CHECK(what == "remove_key: no key 7");
+        std::tie(code, what) = refusal([&] { (void)eng.placement(a); });
+        CHECK(what == "placement: key 0 (a) was removed");
+        CHECK_THROWS_AS(eng.partition_bytes(a), error);
+        CHECK_THROWS_AS(eng.host_bytes(a), error);
+        CHECK(eng.stats().jobs_submitted == 0);
+        prove(eng, b, other, 3);   // the other key is untouched
+        CHECK(eng.stats().keys_registered == 1);
+    }
+    SECTION("keys sharing a proving key and PCE: the bytes go with the last of them")
+    {
+        pipeline::engine eng(pipeline::engine_config{});
+        const auto a = eng.add_key(k.pk, k.pce, {"a"});
+        const auto a2 = eng.add_key(k.pk, k.pce, {"a again"});
+        CHECK(eng.remove_key(a).host_bytes == 0);
+        CHECK(eng.stats().memory_resident == key_bytes);
+        CHECK(eng.remove_key(a2).host_bytes == key_bytes);
+        CHECK(eng.stats().memory_resident == 0);
+    }
+    SECTION("a key removed while its jobs run: they finish, its memory goes when the last lets go")
+    {
+        pipeline::engine_config cfg;
+        cfg.device_threads = 1;
+        cfg.synth_workers = 2;
+        test_recorder rec;
+        cfg.sink = &rec;
+        pipeline::engine eng(cfg);
+        const auto a = eng.add_key(k.pk, k.pce, {"a"});
+        const auto b = eng.add_key(other.pk, other.pce, {"b"});
+        auto g = std::make_shared<gate>();
+        auto running = eng.submit({a, {pipeline::circuit_partition{std::make_shared<gated_circuit>(g, k.circuit(4))}}, 0, "running", {}});
+        g->wait_arrived(1);
+        auto queued = eng.submit({a, {pipeline::circuit_partition{k.circuit_ptr(5)}}, 0, "queued", {}});
+        auto before = eng.submit({b, {pipeline::circuit_partition{other.circuit_ptr(6)}}, 0, "", {}});
+        const pipeline::key_removal r = eng.remove_key(a);
+        CHECK(r.jobs == 2);
+        CHECK_FALSE(r.freed);
+        CHECK(r.host_bytes == key_bytes);
+        CHECK(eng.stats().keys_retiring == 1);
+        CHECK(eng.stats().memory_resident == key_bytes + other_bytes);   // still held by its jobs
+        const auto [code, what] = refusal([&] { eng.submit({a, {pipeline::circuit_partition{k.circuit_ptr(7)}}, 0, "", {}}); });
+        CHECK(code == errc::invalid_argument);
+        CHECK(what.find("was removed") != std::string::npos);
+        auto after = eng.submit({b, {pipeline::circuit_partition{other.circuit_ptr(8)}}, 0, "", {}});
+        REQUIRE(before.wait().status == job_status::completed);
+        CHECK(verify_result(other, before.result(), {6}));
+        CHECK(eng.stats().keys_retiring == 1);
+        g->release();
+        REQUIRE(running.wait().status == job_status::completed);
+        CHECK(verify_result(k, running.result(), {4}));
+        REQUIRE(queued.wait().status == job_status::completed);
+        CHECK(verify_result(k, queued.result(), {5}));
+        REQUIRE(after.wait().status == job_status::completed);
+        CHECK(verify_result(other, after.result(), {8}));
+        REQUIRE(keys_given_back(eng));
+        CHECK(eng.stats().memory_resident == other_bytes);
+        // The handles keep their results without the key, and the engine
+        // no longer holds the caller's proving key.
+        CHECK(running.result().partitions.size() == 1);
+        CHECK(k.pk.use_count() == 1);
+        CHECK(k.pce.use_count() == 1);
+        int removes = 0, frees = 0;
+        for (const auto& e : rec.take()) {
+            if (e.name == "KEY_REMOVE") ++removes;
+            if (e.name == "KEY_FREED") ++frees;
+        }
+        CHECK(removes == 1);
+        CHECK(frees == 1);
+        prove(eng, b, other, 9);
+    }
+    SECTION("a cancelled job's work in progress holds the key until it stops")
+    {
+        pipeline::engine_config cfg;
+        cfg.device_threads = 1;
+        pipeline::engine eng(cfg);
+        const auto a = eng.add_key(k.pk, k.pce, {"a"});
+        auto g = std::make_shared<gate>();
+        auto h = eng.submit({a, {pipeline::circuit_partition{std::make_shared<gated_circuit>(g, k.circuit(4))}}, 0, "", {}});
+        g->wait_arrived(1);
+        CHECK(h.cancel());
+        const pipeline::key_removal r = eng.remove_key(a);
+        CHECK(r.jobs == 0);           // the job has ended …
+        CHECK_FALSE(r.freed);         // … but its synthesis still runs with the key
+        CHECK(eng.stats().memory_resident == key_bytes);
+        g->release();
+        REQUIRE(keys_given_back(eng));
+        CHECK(eng.stats().memory_resident == 0);
+        CHECK(h.result().status == job_status::cancelled);
     }
 }
 

@@ -161,11 +161,17 @@ engine::engine(const engine_config& cfg) : cfg_(cfg)
             for (unsigned i = 0; i < cfg.workers_per_device; ++i, ++w)
                 p_->threads.emplace_back([q = p_.get(), w, d] { q->prove_loop(w, int32_t(d)); });
         for (unsigned i = 0; i < cfg.tail_threads; ++i, ++w) p_->threads.emplace_back([q = p_.get(), w] { q->tail_loop(w); });
+        p_->threads.emplace_back([q = p_.get()] { q->reap_loop(); });
     } catch (...) {
         {
             std::lock_guard lk(p_->mu);
             p_->stopping = true;
         }
+        {
+            std::lock_guard lk(p_->reap_mu);
+            p_->reap_stop = true;
+        }
+        p_->reap_cv.notify_all();
         p_->cv_synth.notify_all();
         p_->cv_prove.notify_all();
         p_->cv_tail.notify_all();
@@ -190,6 +196,11 @@ engine::~engine()
     p_->cv_devmem.notify_all();
     std::sort(pending.begin(), pending.end(), [](const auto& x, const auto& y) { return x->seq < y->seq; });
     for (auto& j : pending) p_->finish(j, job_status::cancelled, fmt::format("job {}: engine shut down", j->id), errc::cancelled, -1);
+    {
+        std::lock_guard lk(p_->reap_mu);
+        p_->reap_stop = true;
+    }
+    p_->reap_cv.notify_all();
     for (auto& t : p_->threads) t.join();
     for (const auto& [n, cap] : p_->caps_set) gpu_set_memory_cap(n, cap);
     {
@@ -277,9 +288,7 @@ job_handle engine::submit(proof_request req)
     std::shared_ptr<const key_entry> key;
     {
         std::lock_guard lk(p_->mu);
-        if (req.key >= p_->keys.size())
-            throw error(errc::invalid_argument, fmt::format("submit {}: no key {}", req.id, req.key));
-        key = p_->keys[req.key];
+        key = p_->live_key_locked(req.key, fmt::format("submit {}", req.id));
     }
     check_forms(req, *key);
     check_budgets(*p_, req.id, *key);
@@ -294,6 +303,8 @@ job_handle engine::submit(proof_request req)
     {
         std::lock_guard lk(p_->mu);
         if (p_->stopping) throw error(errc::cancelled, fmt::format("submit {}: the engine is shutting down", req.id));
+        // remove_key may have run since the key was looked up.
+        (void)p_->live_key_locked(req.key, fmt::format("submit {}", req.id));
         job->seq = p_->next_seq++;
         if (req.id.empty()) {
             req.id = fmt::format("job-{}", job->seq);
@@ -339,6 +350,8 @@ engine_stats engine::stats() const
     s.device_memory_high_water = p_->dev_peak;
     for (size_t d = 0; d < s.device_memory_high_water.size(); ++d)
         s.device_memory_high_water[d] = p_->memory_high_water(d);
+    s.keys_registered = size_t(std::count_if(p_->keys.begin(), p_->keys.end(), [](const auto& k) { return bool(k); }));
+    s.keys_retiring = p_->retiring.size();
     s.uptime_ns = p_->now_ns();
     return s;
 }

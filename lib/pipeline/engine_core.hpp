@@ -5,6 +5,15 @@
 //   engine_device.cpp     the prove workers: device calls under the device lock
 //   engine_tail.cpp       the CPU tail of a partition and the end of a job
 // Not a public header: the types here may change with any commit.
+//
+// A key's life: add_key makes its key_entry (new_key_entry, whose deleter
+// reports the entry's end to the engine) and puts it in `keys`; a job holds
+// it from submit until the job ends (finish() drops it), each partition in
+// flight (work_item, tail_item) holds it until its work is done. remove_key
+// takes it out of `keys` (the id is never used again) and notes its bytes in
+// `retiring`; when the last holder lets go, the deleter frees the entry (its
+// points, PCE and device keys as far as the engine holds them) and hands
+// the id to the reaper thread, which gives the bytes back to the budgets.
 #pragma once
 
 #include "cuzk/pipeline/engine.hpp"
@@ -73,6 +82,13 @@ struct key_entry {
     };
     std::unique_ptr<bn254_part> bn;
     curve_id curve = curve_id::bls12_381;
+    // What the host budget counts for the key: own_host_bytes (its device
+    // keys' host memory) and the objects it shares with other keys (its
+    // points and coefficients, its PCE: counted once however many keys hold
+    // them, engine_core::counted).
+    uint64_t own_host_bytes = 0;
+    std::vector<const void*> shared;
+    bool admitted = false;         // in the key table (set by admit_key)
 };
 
 // What a device part returns, per curve.
@@ -110,6 +126,8 @@ struct job_state {
     uint64_t seq = 0;
     int priority = 0;
     uint32_t n_parts = 0;
+    // Set at submit; read and dropped (when the job ends) under the
+    // engine's mutex. The job's partitions in flight hold their own copies.
     std::shared_ptr<const key_entry> key;
     std::function<void(const job_result&)> on_done;
     std::weak_ptr<engine_core> eng;
@@ -135,6 +153,7 @@ struct job_state {
 // A partition between dispatch and the end of its device part.
 struct work_item {
     std::shared_ptr<job_state> job;
+    std::shared_ptr<const key_entry> key;   // the job's key (job->key is dropped when the job ends)
     uint32_t part = 0;
     uint64_t reserved = 0;   // bytes of the memory budget it holds
     bool device_eval = false;   // cuda: a, b, c are evaluated on the device from the witness
@@ -176,6 +195,7 @@ struct tail_item {
     int32_t device = -1;
     uint64_t gpu_start_ns = 0;
     std::vector<bn254::fr> inputs_bn254;   // BN254 keys, starting with ONE
+    std::shared_ptr<const key_entry> key;  // the job's key, held until the tail ends
 };
 
 struct engine_core {
@@ -188,7 +208,15 @@ struct engine_core {
     std::condition_variable cv_tail;    // tail queued, stop
     bool stopping = false;
 
+    // The key table, by id; a removed key's place is null (ids are never reused).
     std::vector<std::shared_ptr<const key_entry>> keys;
+    std::map<key_id, std::string> removed_names;   // removed keys, for messages
+    // Removed keys whose entry is still held (by their jobs): the bytes the
+    // reaper gives back when it is freed.
+    struct retiring_key {
+        uint64_t host = 0, device = 0;
+    };
+    std::map<key_id, retiring_key> retiring;
     std::mutex add_key_mu;   // serialises add_key (taken before mu)
     size_t keys_size() const
     {
@@ -209,7 +237,13 @@ struct engine_core {
     uint64_t resident_host = 0, pooled = 0;
     uint64_t key_waiting = 0;             // host bytes of a key add_key waits to register (admission leaves room)
     uint64_t max_partition_bytes = 0;     // the largest partition estimate of a key whose jobs fit the budget
-    std::vector<const void*> counted;     // proving keys and PCEs already counted in resident_host
+    // Proving keys and PCEs counted in resident_host: their bytes and the
+    // registered keys that hold them (the bytes go when the last is removed).
+    struct counted_object {
+        uint64_t bytes = 0;
+        unsigned users = 0;
+    };
+    std::map<const void*, counted_object> counted;
     std::condition_variable cv_devmem;   // device budget freed, stop
     std::vector<uint64_t> dev_reserved, dev_peak;   // per device: device parts in progress plus resident keys
     std::vector<uint64_t> dev_mem_next, dev_mem_turn;   // per device: reservation tickets (under a budget)
@@ -229,6 +263,25 @@ struct engine_core {
     {
         return uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(clock::now() - t0).count());
     }
+
+    // ---- removed keys (engine_keys.cpp) ---------------------------------------------------
+
+    // The reaper: ids of removed keys whose entry has been freed, given back
+    // to the budgets on the reaper's thread (a key_entry may be freed
+    // wherever its last holder lets go, mu held or not). reap_mu is taken
+    // last: nothing else is locked while it is held.
+    std::mutex reap_mu;
+    std::condition_variable reap_cv;
+    std::vector<key_id> reaped;   // under reap_mu
+    bool reap_stop = false;       // under reap_mu
+    void reap_loop();
+    void key_freed(key_id id) noexcept;   // the entry's deleter
+    // Gives a removed key's bytes back to the budgets (mu held); false when
+    // they were given back already. The caller notifies cv_synth, cv_devmem.
+    bool give_back_locked(key_id id);
+    // The live key k (mu held); errc::invalid_argument naming `what` for an
+    // id never given or a removed key.
+    const std::shared_ptr<const key_entry>& live_key_locked(key_id k, std::string_view what) const;
 
     // ---- timeline ------------------------------------------------------------------
 
@@ -478,5 +531,9 @@ struct engine_core {
     void finish_bls12_381(const key_entry& k, const tail_item& t, partition_result& res) const;
     void finish_bn254(const key_entry::bn254_part& b, const tail_item& t, partition_result& res) const;
 };
+
+// A new key entry whose deleter tells `core` (when it still exists) that
+// the entry is gone (engine_core::key_freed).
+std::shared_ptr<key_entry> new_key_entry(const std::shared_ptr<engine_core>& core);
 
 } // namespace cuzk::pipeline::detail

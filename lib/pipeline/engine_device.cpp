@@ -17,11 +17,11 @@ void engine_core::prove_loop(int32_t worker, int32_t device)
         cv_prove.wait(lk, [&] { return stopping || counters.device_excluded[size_t(device)] || !lookahead.empty(); });
         if (stopping || counters.device_excluded[size_t(device)]) return;
         // The head of the order, then what follows it while it is of the same key.
-        const key_entry* key = lookahead.begin()->second->job->key.get();
+        const key_entry* key = lookahead.begin()->second->key.get();
         const size_t per_call = key->batch > 1 ? key->batch : std::max(1u, cfg.partitions_per_call);
         const uint64_t call_no = next_call++;
         const std::string call = cfg.sink ? std::to_string(call_no) : std::string();
-        while (batch.size() < per_call && !lookahead.empty() && lookahead.begin()->second->job->key.get() == key) {
+        while (batch.size() < per_call && !lookahead.empty() && lookahead.begin()->second->key.get() == key) {
             auto node = lookahead.extract(lookahead.begin());
             batch.push_back(std::move(node.mapped()));
             emit(timeline::phase::instant, "GPU_PICKUP", batch.back()->job.get(), int32_t(batch.back()->part),
@@ -184,7 +184,7 @@ void engine_core::top_up(std::vector<std::unique_ptr<work_item>>& batch, const k
 {
     std::lock_guard lk(mu);
     const size_t before = batch.size();
-    while (batch.size() < k.batch && !lookahead.empty() && lookahead.begin()->second->job->key.get() == &k) {
+    while (batch.size() < k.batch && !lookahead.empty() && lookahead.begin()->second->key.get() == &k) {
         auto node = lookahead.extract(lookahead.begin());
         batch.push_back(std::move(node.mapped()));
         emit(timeline::phase::instant, "GPU_PICKUP", batch.back()->job.get(), int32_t(batch.back()->part), worker,
@@ -330,13 +330,18 @@ void engine_core::hand_on(work_item& it, const device_sums& sums, const std::opt
     release(it.reserved);
     give_aux(it.aux);
     give_packed(std::move(it.packed));
+    // The key goes on with the tail (or is let go of here), so that a job
+    // that ends holds its key nowhere but in what is still running for it.
+    std::shared_ptr<const key_entry> key = std::move(it.key);
     if (err) {
+        key.reset();
         fail(job, it.part, *err);
         return;
     }
     if (job->ending.load()) return;
 
-    tail_item t{job, it.part, sums, std::move(it.inputs), worker, device, gpu_start, std::move(inputs_bn254)};
+    tail_item t{job, it.part, sums, std::move(it.inputs), worker, device, gpu_start, std::move(inputs_bn254),
+                std::move(key)};
     if (cfg.tail_threads == 0) {
         own_tails.push_back(std::move(t));
         return;

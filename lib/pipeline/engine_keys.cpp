@@ -299,11 +299,20 @@ key_id admit_key(detail::engine_core& c, std::shared_ptr<key_entry> e, const voi
     // Host memory: the key's points and coefficients and its PCE, each
     // counted once however many keys share them, and what a cuda key holds
     // on the host besides.
-    const auto seen = [&](const void* p) { return std::find(c.counted.begin(), c.counted.end(), p) != c.counted.end(); };
-    e->host_bytes = 0;
-    for (const auto& g : e->gpu) e->host_bytes += g->host_bytes();
-    if (!seen(key_ptr)) e->host_bytes += key_bytes;
-    if (e->pce && !seen(e->pce.get())) e->host_bytes += e->pce->memory_bytes();
+    e->own_host_bytes = 0;
+    for (const auto& g : e->gpu) e->own_host_bytes += g->host_bytes();
+    e->shared = {key_ptr};
+    if (e->pce) e->shared.push_back(e->pce.get());
+    // The key's bytes with those of the shared objects no registered key
+    // holds yet (recounted while add_key waits: a key removed meanwhile may
+    // have been their last holder).
+    const auto host_bytes_now = [&] {
+        uint64_t b = e->own_host_bytes;
+        if (!c.counted.count(key_ptr)) b += key_bytes;
+        if (e->pce && !c.counted.count(e->pce.get())) b += e->pce->memory_bytes();
+        return b;
+    };
+    e->host_bytes = host_bytes_now();
     check_device_budget(c, *e);
     check_host_budget(c, *e);
     const uint64_t hbudget = c.cfg.host_memory_budget;
@@ -313,6 +322,7 @@ key_id admit_key(detail::engine_core& c, std::shared_ptr<key_entry> e, const voi
         c.key_waiting += e->host_bytes;
         c.cv_synth.wait(lk, [&] {
             c.key_waiting -= e->host_bytes;
+            e->host_bytes = host_bytes_now();
             const bool ok = c.stopping || c.make_room(e->host_bytes, dropped);
             c.key_waiting += e->host_bytes;
             return ok;
@@ -321,17 +331,23 @@ key_id admit_key(detail::engine_core& c, std::shared_ptr<key_entry> e, const voi
         if (c.stopping) throw error(errc::cancelled, fmt::format("add_key {}: the engine is shutting down", e->name));
         if (e->partition_bytes <= hbudget - c.resident_host - e->host_bytes)
             c.max_partition_bytes = std::max(c.max_partition_bytes, e->partition_bytes);
+    } else {
+        e->host_bytes = host_bytes_now();
     }
     if (budget != 0 && e->device_bytes <= budget - c.resident_total - e->resident_bytes)
         c.max_device_bytes = std::max(c.max_device_bytes, e->device_bytes);
-    c.counted.push_back(key_ptr);
-    if (e->pce) c.counted.push_back(e->pce.get());
+    for (const void* p : e->shared) {
+        auto [it, fresh] = c.counted.try_emplace(p);
+        if (fresh) it->second.bytes = p == key_ptr ? key_bytes : e->pce->memory_bytes();
+        ++it->second.users;
+    }
     c.resident_host += e->host_bytes;
     c.note_peak();
     c.resident_total += e->resident_bytes;
     for (auto& r : c.dev_reserved) r += e->resident_bytes;
     for (size_t d = 0; d < c.dev_peak.size(); ++d) c.dev_peak[d] = std::max(c.dev_peak[d], c.dev_reserved[d]);
     e->id = key_id(c.keys.size());
+    e->admitted = true;
     c.keys.push_back(std::move(e));
     return c.keys.back()->id;
 }
@@ -382,7 +398,7 @@ key_id engine::add_key(std::shared_ptr<const groth16::proving_key_t<bn254_curve>
         throw error(errc::invalid_argument,
                     fmt::format("add_key {}: a BN254 key must follow the snarkjs convention", opt.name));
     check_snarkjs_key(opt.name, *pk);
-    auto e = std::make_shared<key_entry>();
+    auto e = detail::new_key_entry(p_);
     e->name = opt.name;
     e->curve = curve_id::bn254;
     e->snarkjs = true;
@@ -394,7 +410,7 @@ key_id engine::add_key(std::shared_ptr<const groth16::proving_key> pk, std::shar
                        groth16::query_density density, const key_options& opt)
 {
     if (!pk) throw error(errc::invalid_argument, "add_key: no proving key");
-    auto e = std::make_shared<key_entry>();
+    auto e = detail::new_key_entry(p_);
     e->name = opt.name;
     const std::string& nm = e->name;
     if (pk->conv == groth16::convention::snarkjs) {
@@ -431,7 +447,7 @@ key_id engine::add_key(std::shared_ptr<const io::mapped_params> params, std::sha
         auto pk = std::make_shared<const groth16::proving_key>(params->to_proving_key());
         return add_key(std::move(pk), std::move(pce), std::move(density), opt);
     }
-    auto e = std::make_shared<key_entry>();
+    auto e = detail::new_key_entry(p_);
     e->name = opt.name;
     auto shell = std::make_shared<const groth16::proving_key>(params->key_shell());
     return register_key(*p_, std::move(e), std::move(shell), std::move(pce), std::move(density), opt, params);
@@ -440,13 +456,12 @@ key_id engine::add_key(std::shared_ptr<const io::mapped_params> params, std::sha
 namespace {
 
 // f(entry) of key k under the engine's lock; errc::invalid_argument naming
-// the accessor for an unknown id.
+// the accessor for an unknown or removed id.
 template <class F>
 auto with_key(const detail::engine_core& c, key_id k, const char* what, F&& f)
 {
     std::lock_guard lk(c.mu);
-    if (k >= c.keys.size()) throw error(errc::invalid_argument, fmt::format("{}: no key {}", what, k));
-    return f(*c.keys[k]);
+    return f(*c.live_key_locked(k, what));
 }
 
 } // namespace
@@ -459,6 +474,11 @@ curve_id engine::key_curve(key_id k) const
 uint64_t engine::partition_bytes(key_id k) const
 {
     return with_key(*p_, k, "partition_bytes", [](const key_entry& e) { return e.partition_bytes; });
+}
+
+uint64_t engine::host_bytes(key_id k) const
+{
+    return with_key(*p_, k, "host_bytes", [](const key_entry& e) { return e.host_bytes; });
 }
 
 uint64_t engine::device_bytes(key_id k) const
@@ -522,4 +542,136 @@ gpu_key_timings engine::registration_timings(key_id k) const
     });
 }
 
+key_removal engine::remove_key(key_id k)
+{
+    detail::engine_core& c = *p_;
+    std::shared_ptr<const key_entry> e;
+    key_removal out;
+    bool sole = false;
+    {
+        std::lock_guard lk(c.mu);
+        e = c.live_key_locked(k, "remove_key");
+        c.keys[k] = nullptr;
+        c.removed_names.emplace(k, e->name);
+        // The shared objects (points, PCE) whose last registered holder this was.
+        uint64_t host = e->own_host_bytes;
+        for (const void* p : e->shared) {
+            const auto it = c.counted.find(p);
+            if (it == c.counted.end() || --it->second.users != 0) continue;
+            host += it->second.bytes;
+            c.counted.erase(it);
+        }
+        out.host_bytes = host;
+        out.device_bytes = e->resident_bytes;
+        for (const auto& [id, j] : c.live)
+            if (j->key == e) ++out.jobs;
+        c.retiring[k] = {host, e->resident_bytes};
+        // Every other holder copied its reference from the table or from a
+        // holder, under mu: with none left now, none can appear.
+        sole = e.use_count() == 1;
+        c.emit(timeline::phase::instant, "KEY_REMOVE", nullptr, -1, -1, -1,
+               {{"key", e->name}, {"jobs", std::to_string(out.jobs)}});
+    }
+    if (!sole) return out;
+    e.reset();   // frees what the engine held of the key, here
+    {
+        std::lock_guard lk(c.mu);
+        c.give_back_locked(k);
+    }
+    c.cv_synth.notify_all();
+    c.cv_devmem.notify_all();
+    out.freed = true;
+    return out;
+}
+
 } // namespace cuzk::pipeline
+
+namespace cuzk::pipeline::detail {
+
+std::shared_ptr<key_entry> new_key_entry(const std::shared_ptr<engine_core>& core)
+{
+    std::weak_ptr<engine_core> w = core;
+    return std::shared_ptr<key_entry>(new key_entry, [w](const key_entry* e) {
+        const bool tell = e->admitted;
+        const key_id id = e->id;
+        delete e;
+        if (!tell) return;
+        if (const std::shared_ptr<engine_core> c = w.lock()) c->key_freed(id);
+    });
+}
+
+void engine_core::key_freed(key_id id) noexcept
+{
+    try {
+        std::lock_guard lk(reap_mu);
+        reaped.push_back(id);
+    } catch (...) {   // out of memory: the bytes stay counted
+        return;
+    }
+    reap_cv.notify_one();
+}
+
+void engine_core::reap_loop()
+{
+    std::unique_lock rl(reap_mu);
+    for (;;) {
+        reap_cv.wait(rl, [&] { return reap_stop || !reaped.empty(); });
+        if (reap_stop) return;
+        std::vector<key_id> ids = std::move(reaped);
+        reaped.clear();
+        rl.unlock();
+        bool any = false;
+        {
+            std::lock_guard lk(mu);
+            for (key_id id : ids) any |= give_back_locked(id);
+        }
+        if (any) {
+            cv_synth.notify_all();
+            cv_devmem.notify_all();
+        }
+        rl.lock();
+    }
+}
+
+bool engine_core::give_back_locked(key_id id)
+{
+    const auto it = retiring.find(id);
+    if (it == retiring.end()) return false;
+    const retiring_key r = it->second;
+    retiring.erase(it);
+    resident_host -= r.host;
+    resident_total -= r.device;
+    for (auto& d : dev_reserved) d -= r.device;
+    // The room kept for the largest partition and device part, and the
+    // lookahead's size, follow the keys that are left (a key whose part did
+    // not fit before may fit now).
+    max_partition_bytes = max_device_bytes = 0;
+    lookahead_cap = cfg.lookahead;
+    for (const auto& e : keys) {
+        if (!e) continue;
+        if (cfg.host_memory_budget != 0 && resident_host <= cfg.host_memory_budget &&
+            e->partition_bytes <= cfg.host_memory_budget - resident_host)
+            max_partition_bytes = std::max(max_partition_bytes, e->partition_bytes);
+        if (cfg.device_memory_budget != 0 && resident_total <= cfg.device_memory_budget &&
+            e->device_bytes <= cfg.device_memory_budget - resident_total)
+            max_device_bytes = std::max(max_device_bytes, e->device_bytes);
+        if (e->batch > 1) lookahead_cap = std::max(lookahead_cap, e->batch);
+    }
+    emit(timeline::phase::instant, "KEY_FREED", nullptr, -1, -1, -1,
+         {{"key", removed_names[id]}, {"host_bytes", std::to_string(r.host)},
+          {"device_bytes", std::to_string(r.device)}});
+    return true;
+}
+
+const std::shared_ptr<const key_entry>& engine_core::live_key_locked(key_id k, std::string_view what) const
+{
+    if (k >= keys.size()) throw error(errc::invalid_argument, fmt::format("{}: no key {}", what, k));
+    if (!keys[k]) {
+        const auto it = removed_names.find(k);
+        throw error(errc::invalid_argument, fmt::format("{}: key {} ({}) was removed", what, k,
+                                                        it == removed_names.end() ? "" : it->second));
+    }
+    return keys[k];
+}
+
+} // namespace cuzk::pipeline::detail

@@ -149,7 +149,7 @@ void engine_core::pack_aux(work_item& it, int32_t worker, unsigned th)
 // copies from the host in its device part as before.
 void engine_core::stage_packed(work_item& it)
 {
-    const key_entry& k = *it.job->key;
+    const key_entry& k = *it.key;
     if (!it.packed || k.gpu.empty() || k.snarkjs) return;
     const size_t d = stage_turn.fetch_add(1, std::memory_order_relaxed) % k.gpu.size();
     try {
@@ -163,10 +163,10 @@ void engine_core::stage_packed(work_item& it)
 // span), and the satisfaction check.
 void engine_core::evaluate(work_item& it, int32_t worker, unsigned th)
 {
-    const r1cs::pce& p = *it.job->key->pce;
+    const r1cs::pce& p = *it.key->pce;
     const stage_span pce_eval(this, "PCE_EVAL", it, worker);
     for (auto* v : {&it.a, &it.b, &it.c}) {
-        v->reserve(it.job->key->pk->domain_size);   // room for the input rows and the NTT domain
+        v->reserve(it.key->pk->domain_size);   // room for the input rows and the NTT domain
         v->resize(p.num_constraints);
     }
     r1cs::evaluate(p, it.inputs, it.aux_span(), it.a, it.b, it.c, th);
@@ -180,7 +180,7 @@ void engine_core::evaluate(work_item& it, int32_t worker, unsigned th)
 // (gpu_prove_start_snarkjs from the witness), as for BLS12-381 snarkjs keys.
 void engine_core::synthesize_bn254(work_item& it, partition& in, int32_t worker)
 {
-    const key_entry& k = *it.job->key;
+    const key_entry& k = *it.key;
     const groth16::proving_key_t<bn254_curve>& pk = *k.bn->pk;
     auto* bw = std::get_if<bn254_witness_partition>(&in);
     if (!bw)
@@ -202,7 +202,7 @@ void engine_core::synthesize_bn254(work_item& it, partition& in, int32_t worker)
 // key's coefficients (on the cuda backend on the device).
 void engine_core::synthesize_snarkjs(work_item& it, partition& in, int32_t worker)
 {
-    const key_entry& k = *it.job->key;
+    const key_entry& k = *it.key;
     const groth16::proving_key& pk = *k.pk;
     std::vector<fr> w;
     if (auto* fw = std::get_if<full_witness_partition>(&in)) {
@@ -229,7 +229,7 @@ void engine_core::synthesize_snarkjs(work_item& it, partition& in, int32_t worke
 // a, b, c given: sizes against the key and the domain, and a·b = c.
 void engine_core::check_abc(const work_item& it, unsigned th) const
 {
-    const key_entry& k = *it.job->key;
+    const key_entry& k = *it.key;
     const std::span<const fr> a = it.a_span(), b = it.b_span(), c = it.c_span();
     if (b.size() != a.size() || c.size() != a.size())
         throw error(errc::invalid_argument,
@@ -256,11 +256,11 @@ void engine_core::take_borrowed_abc(work_item& it, borrowed_abc_partition& bp, u
     it.borrowed_c = bp.c;
     it.hold = std::move(bp.hold);
     it.borrowed = true;
-    check_witness(*it.job->key, it.inputs, it.aux_span(), "the borrowed assignment");
+    check_witness(*it.key, it.inputs, it.aux_span(), "the borrowed assignment");
     check_canonical(bp.inputs, "inputs", 1);
     for (auto [v, name] : {std::pair{bp.aux, "aux"}, {bp.a, "a"}, {bp.b, "b"}, {bp.c, "c"}})
         check_canonical(v, name, th);
-    if (!it.job->key->gpu.empty()) return;
+    if (!it.key->gpu.empty()) return;
     it.aux.assign(bp.aux.begin(), bp.aux.end());
     it.a.assign(bp.a.begin(), bp.a.end());
     it.b.assign(bp.b.begin(), bp.b.end());
@@ -273,7 +273,7 @@ void engine_core::take_borrowed_abc(work_item& it, borrowed_abc_partition& bp, u
 // c given, nothing to evaluate).
 bool engine_core::take_witness(work_item& it, partition& in, unsigned th)
 {
-    const key_entry& k = *it.job->key;
+    const key_entry& k = *it.key;
     const groth16::proving_key& pk = *k.pk;
     if (auto* fw = std::get_if<full_witness_partition>(&in)) {
         if (fw->w.size() < pk.num_inputs)
@@ -340,7 +340,7 @@ bool engine_core::synthesize_packed(work_item& it, partition& in, unsigned th)
         give_packed(std::move(pw));
         return false;
     }
-    const key_entry& k = *it.job->key;
+    const key_entry& k = *it.key;
     const groth16::proving_key& pk = *k.pk;
     if (it.inputs.size() != pk.num_inputs || pw->size() != pk.num_aux || !it.inputs[0].is_one()) {
         const size_t aux = pw->size();
@@ -360,7 +360,7 @@ bool engine_core::synthesize_packed(work_item& it, partition& in, unsigned th)
 // The witness and a, b, c of one partition; throws on any problem.
 void engine_core::synthesize(work_item& it, partition& in, int32_t worker)
 {
-    const key_entry& k = *it.job->key;
+    const key_entry& k = *it.key;
     const unsigned th = cfg.synth_threads;
     if (k.bn) return synthesize_bn254(it, in, worker);
     if (k.snarkjs) return synthesize_snarkjs(it, in, worker);
@@ -412,6 +412,7 @@ std::unique_ptr<work_item> engine_core::take_head(partition& input)
     std::shared_ptr<job_state> job = dit->second;
     auto item = std::make_unique<work_item>();
     item->job = job;
+    item->key = job->key;
     item->part = job->next_dispatch++;
     input = std::move(job->inputs[item->part]);
     if (job->next_dispatch == job->n_parts) dispatch.erase(dit);
@@ -437,6 +438,7 @@ std::optional<double> engine_core::synthesize_item(work_item& item, partition& i
     // sees them free.
     item.drop_borrowed();
     input = partition{};
+    item.key.reset();   // the key is not needed again: let the failed job's key go with it
     fail(job, item.part, *err);
     return std::nullopt;
 }

@@ -19,9 +19,14 @@ bool engine_core::finish(const std::shared_ptr<job_state>& job, job_status st, s
 {
     if (job->ending.exchange(true)) return false;
     // 1. Take it out of the engine: no new work starts for it, and
-    //    what is queued gives its memory back.
+    //    what is queued gives its memory back. The job lets go of its key
+    //    (its partitions in flight hold their own references), and what it
+    //    drops is freed once mu is released.
+    std::shared_ptr<const key_entry> key;
+    std::vector<std::unique_ptr<work_item>> dropped;
     {
         std::lock_guard lk(mu);
+        key = std::move(job->key);
         auto it = live.find(job->id);
         if (it != live.end() && it->second == job) live.erase(it);
         dispatch.erase(std::pair<int64_t, uint64_t>{-int64_t(job->priority), job->seq});
@@ -29,6 +34,7 @@ bool engine_core::finish(const std::shared_ptr<job_state>& job, job_status st, s
         for (auto i = lookahead.begin(); i != lookahead.end();) {
             if (i->second->job == job) {
                 release_locked(i->second->reserved);
+                dropped.push_back(std::move(i->second));
                 i = lookahead.erase(i);
             } else {
                 ++i;
@@ -39,6 +45,8 @@ bool engine_core::finish(const std::shared_ptr<job_state>& job, job_status st, s
         else ++counters.jobs_cancelled;
         cv_synth.notify_all();
     }
+    dropped.clear();
+    key.reset();
     // 2. Publish the result and wake the waiters.
     {
         std::lock_guard lk(job->m);
@@ -118,7 +126,7 @@ void engine_core::run_tail(tail_item& t, int32_t worker)
 {
     const std::shared_ptr<job_state>& job = t.job;
     if (job->ending.load()) return;
-    const key_entry& k = *job->key;
+    const key_entry& k = *t.key;
     const int32_t part = int32_t(t.part);
     partition_result res;
     emit(timeline::phase::begin, "CPU_TAIL", job.get(), part, worker, -1);
@@ -128,6 +136,7 @@ void engine_core::run_tail(tail_item& t, int32_t worker)
     });
     emit(timeline::phase::end, "CPU_TAIL", job.get(), part, worker, -1);
     if (err) {
+        t.key.reset();
         fail(job, t.part, *err);
         return;
     }
@@ -140,6 +149,7 @@ void engine_core::run_tail(tail_item& t, int32_t worker)
         job->results[t.part] = std::move(res);
         complete = ++job->parts_done == job->n_parts;
     }
+    t.key.reset();   // before the job ends: its waiters may remove the key at once
     if (complete) finish(job, job_status::completed, "", errc::ok, -1);
 }
 

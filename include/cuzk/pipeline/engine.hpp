@@ -15,6 +15,10 @@
 //   - the host memory budget bounds keys + partitions in flight + pools; the
 //     device budget (per device) bounds resident keys + device parts; work
 //     that could never fit is refused at add_key / submit, never queued;
+//   - keys are registered (add_key) and removed (remove_key) while the
+//     engine runs; ids are never reused; a removed key's jobs already
+//     submitted run to their end, and its memory goes back to the budgets
+//     when the last of them has let go of it;
 //   - every device has a lock, prove workers and its own copy of each key
 //     (cuda); a failing device names itself and can be excluded;
 //   - a key whose points are streamed (cuda) proves its partitions in
@@ -308,7 +312,22 @@ struct engine_stats {
     // device counted, gpu_memory_use_of(...).peak; cpu: device_memory_peak,
     // the model's reservations).
     std::vector<uint64_t> device_memory_high_water;
+    size_t keys_registered = 0;                // keys added and not removed
+    // Removed keys whose memory is not given back yet (their jobs still
+    // hold them; see engine::remove_key).
+    size_t keys_retiring = 0;
     uint64_t uptime_ns = 0;
+};
+
+// What engine::remove_key gives back (see there).
+struct key_removal {
+    // Host bytes of the host budget (the key's points, coefficients and PCE
+    // unless another registered key shares them, and what its device keys
+    // hold on the host) and device bytes of each device's budget (the key's
+    // resident copy: engine::resident_bytes).
+    uint64_t host_bytes = 0, device_bytes = 0;
+    size_t jobs = 0;      // the key's jobs not ended when it was removed
+    bool freed = false;   // true: given back before remove_key returned
 };
 
 class engine {
@@ -390,6 +409,40 @@ public:
     key_id add_key(std::shared_ptr<const groth16::proving_key_t<bn254_curve>> pk, const key_options& opt = {});
     // The curve of a registered key; errc::invalid_argument for an unknown id.
     curve_id key_curve(key_id k) const;
+    // Unregisters key k: it takes no more jobs, and the engine lets go of
+    // it and gives its memory back to the budgets.
+    //   - Refuses (errc::invalid_argument, naming the key) an id add_key
+    //     never returned and a key removed already. Ids are never reused:
+    //     every accessor and submit() refuse a removed id the same way
+    //     ("submit <job>: key 3 (<name>) was removed").
+    //   - Never waits and never cancels: the key's jobs that were queued or
+    //     running go on to their end with the key as usual (cancel their
+    //     handles first to stop them). submit() refuses the key as soon as
+    //     remove_key has taken it (a submit racing with it either queued
+    //     its job before, counted in key_removal::jobs, or is refused).
+    //   - The key's host bytes (host_bytes(k)) and its resident device
+    //     bytes (resident_bytes(k), every device) count in the budgets and
+    //     in stats().memory_resident / device_memory_reserved until the
+    //     engine's last reference to the key is gone: at once when no job
+    //     of the key has work left (key_removal::freed), else when the last
+    //     partition of its jobs has finished (cancelled or failed ones
+    //     included: a device part in progress ends first), shortly after
+    //     the last job ends, on an engine thread (stats().keys_retiring
+    //     counts the keys not given back yet). Then the engine has freed
+    //     what it holds of the key: its points and PCE (memory the caller
+    //     still shares through the shared_ptrs it passed to add_key stays
+    //     the caller's) and, on the cuda backend, its copy on every device
+    //     and its page-locked host memory. A waiting add_key or partition
+    //     is woken; a key whose partitions could not fit beside the removed
+    //     one may now take jobs.
+    //   - Job handles of the key's jobs stay valid and keep their results;
+    //     they do not hold the key.
+    //   - Timeline: KEY_REMOVE (key=, jobs=) at the call, KEY_FREED (key=,
+    //     host_bytes=, device_bytes=) when the bytes are given back.
+    key_removal remove_key(key_id k);
+    // The host memory the budget counts for a key (what key_removal's
+    // host_bytes gives back while no other key shares its objects).
+    uint64_t host_bytes(key_id k) const;
     // The host memory estimate in use for a key.
     uint64_t partition_bytes(key_id k) const;
     // The device memory per device part in use for a key.
@@ -421,7 +474,7 @@ public:
     // device's, as the devices register at once); zeros otherwise.
     gpu_key_timings registration_timings(key_id k) const;
 
-    // Queues a job. Throws (and queues nothing) when the key is unknown, there
+    // Queues a job. Throws (and queues nothing) when the key is unknown or removed, there
     // are no partitions, a circuit partition has no circuit or the key no PCE
     // for it, the id is in use by a job that has not ended
     // (errc::invalid_argument), a partition's form does not suit the key
