@@ -179,27 +179,46 @@ void job_table::prove(const std::shared_ptr<job>& j, decoded_request& d)
     const unsigned threads = job_threads(cfg_);
     d.check(threads);   // before the key: a bad request fails without loading one
     uint64_t load_ms = 0;
-    const std::shared_ptr<loaded_key> key = keys_.get(d.c, &load_ms);
-    key->jobs.fetch_add(1);
-    struct release {
-        loaded_key& k;
-        ~release() { k.jobs.fetch_sub(1); }
-    } in_use{*key};
-    pipeline::proof_request req = d.make(key->key, threads);
+    // The key this job uses (counted in its jobs while the job holds it).
+    struct key_use {
+        std::shared_ptr<loaded_key> k;
+        void hold(std::shared_ptr<loaded_key> n)
+        {
+            if (k) k->jobs.fetch_sub(1);
+            k = std::move(n);
+            k->jobs.fetch_add(1);
+        }
+        ~key_use()
+        {
+            if (k) k->jobs.fetch_sub(1);
+        }
+    } key;
+    key.hold(keys_.get(d.c, &load_ms));
+    pipeline::proof_request req = d.make(key.k->key, threads);
     req.id = j->id();
     req.priority = d.priority;
     pipeline::job_handle h;
-    {
+    for (;;) {
+        std::unique_lock sl(key.k->submit_mu);
+        if (key.k->evicted) {   // EvictSRS removed it since: load it again
+            sl.unlock();
+            uint64_t ms = 0;
+            key.hold(keys_.get(d.c, &ms));
+            load_ms += ms;
+            continue;
+        }
+        req.key = key.k->key;
         std::lock_guard lk(j->mu_);
         j->out_.srs_load_ms = load_ms;
         j->out_.queue_wait_ms = ms_between(j->arrived_, steady::now());
         if (j->cancel_asked_) {
             j->state_ = job_state::cancelled;   // finish() below sets the rest
         } else {
-            h = key->engine->submit(std::move(req));
+            h = keys_.engine().submit(std::move(req));
             j->handle_ = h;
             j->state_ = job_state::queued;
         }
+        break;
     }
     if (!h.valid()) return j->finish(job_state::cancelled, {}, "cancelled before proving");
     const pipeline::job_result& r = h.wait();
@@ -213,10 +232,10 @@ void job_table::prove(const std::shared_ptr<job>& j, decoded_request& d)
     if (r.status != pipeline::job_status::completed) return j->finish(job_state::failed, {}, r.message);
     std::vector<uint8_t> proof;
     for (const auto& p : r.partitions) proof.insert(proof.end(), p.bytes.begin(), p.bytes.end());
-    if (!d.verify(key->vk, proof))
+    if (!d.verify(key.k->vk, proof))
         return j->finish(job_state::failed, {},
                          fmt::format("the proof does not verify for the request's public values ({} key from {})",
-                                     d.c.id(), key->source));
+                                     d.c.id(), key.k->source));
     j->finish(job_state::completed, std::move(proof), {});
 }
 

@@ -111,9 +111,14 @@ key_store::key_store(const config& cfg, timeline_tap& tap) : cfg_(cfg), tap_(tap
     if (cfg.backend == "cuda" && !have) throw error(errc::unsupported, "backend cuda: " + why);
     gpu_ = cfg.backend != "cpu" && have;
     backend_why_ = gpu_ ? "a GPU is usable" : cfg.backend == "cpu" ? "asked for the CPU" : why;
+    sink_ = std::make_unique<engine_tap>(tap_);
+    engine_ = std::make_unique<pipeline::engine>(engine_config_of(cfg_, gpu_, sink_.get()));
 }
 
-key_store::~key_store() = default;
+key_store::~key_store()
+{
+    engine_.reset();   // before its sink
+}
 
 std::shared_ptr<key_store::slot> key_store::slot_of(const circuit& c)
 {
@@ -165,12 +170,10 @@ std::shared_ptr<loaded_key> key_store::load(const circuit& c) const
                                           cfg_.param_cache, looked));
     }
     k->vk = key.pk->vk;
-    k->tap = std::make_unique<engine_tap>(tap_);
-    k->engine = std::make_unique<pipeline::engine>(engine_config_of(cfg_, gpu_, k->tap.get()));
-    k->key = fc::add_porep_key(*k->engine, key, pipeline::key_options{c.id()});
-    k->host_bytes = k->engine->stats().memory_resident;
-    k->device_bytes = k->engine->resident_bytes(k->key);
-    k->placement = k->engine->placement(k->key);
+    k->key = fc::add_porep_key(*engine_, key, pipeline::key_options{c.id()});
+    k->host_bytes = engine_->host_bytes(k->key);
+    k->device_bytes = engine_->resident_bytes(k->key);
+    k->placement = engine_->placement(k->key);
     k->load_ms = uint64_t(std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count());
     std::fprintf(stderr, "cuzk serve: key %s loaded from %s in %.1f s (%s)\n", c.id().c_str(), k->source.c_str(),
                  double(k->load_ms) / 1000, gpu_ ? "cuda" : "cpu");
@@ -219,7 +222,12 @@ bool key_store::evict(const circuit& c, uint64_t* freed)
         k = std::move(s->key);
     }
     if (!k) return false;
-    *freed = k->host_bytes + k->device_bytes;
+    std::lock_guard sl(k->submit_mu);   // no job submits to it from here on
+    k->evicted = true;
+    const pipeline::key_removal r = engine_->remove_key(k->key);
+    *freed = r.host_bytes + r.device_bytes;
+    std::fprintf(stderr, "cuzk serve: key %s evicted: %.1f MiB %s\n", c.id().c_str(), double(*freed) / (1 << 20),
+                 r.freed ? "freed" : fmt::format("to be freed when the work still using it ends ({} job(s))", r.jobs).c_str());
     return true;
 }
 

@@ -1,12 +1,16 @@
-// cuzk serve — the loaded keys: one proving engine per circuit key, loaded
-// from the parameter cache on first use (or by PreloadSRS), dropped by
-// EvictSRS.
+// cuzk serve — the loaded keys: one proving engine for every circuit, its
+// keys loaded from the parameter cache on first use (or by PreloadSRS) and
+// removed by EvictSRS.
 //
-// Each loaded key has an engine of its own because the engine has no way to
-// unregister a key: dropping the engine is what frees the key's host and
-// device memory. Jobs hold their key (a shared_ptr), so an evicted key's
-// memory is freed when its last running job ends, and a later request
-// loads it again.
+// One engine serves every circuit, so its priority order, device locks and
+// memory budgets (memory.total_budget, gpus.device_memory_budget) hold
+// across circuits: a WinningPoSt job overtakes queued PoRep partitions, and
+// the keys of every circuit share one budget. EvictSRS removes the key from
+// the engine (engine::remove_key): no job submits to it afterwards (a job
+// that loaded it but had not submitted loads it again), the jobs already
+// queued or running with it go on, and its host and device memory goes
+// back to the budgets when the last of them ends. A later request loads the
+// key again (under a new engine key id).
 //
 // Key files: key_file_names (circuits.hpp) under the parameter cache; when
 // the cache holds parameters.json (or srs.parameters_json names one) and it
@@ -34,21 +38,29 @@ namespace cuzk::daemon {
 struct loaded_key {
     circuit c;
     std::string source;                      // the file, or "development key"
-    std::unique_ptr<engine_tap> tap;         // the engine's sink (outlives the engine)
-    std::unique_ptr<pipeline::engine> engine;
-    pipeline::key_id key = 0;
+    pipeline::key_id key = 0;                // in key_store::engine()
     groth16::verifying_key vk;
     uint64_t host_bytes = 0, device_bytes = 0;
     pipeline::engine::key_placement placement = pipeline::engine::key_placement::host;
     uint64_t load_ms = 0;
     std::atomic<unsigned> jobs{0};           // jobs using it now
+    // Held while a job submits to the key and while EvictSRS removes it:
+    // a job that finds `evicted` loads the key again.
+    std::mutex submit_mu;
+    bool evicted = false;                    // under submit_mu
 };
 
 class key_store {
 public:
-    // `tap` receives every engine's events; it must outlive the store.
+    // Makes the engine (on the backend cfg asks for; throws cuzk::error when
+    // it cannot start). `tap` receives its events; it must outlive the store.
     key_store(const config& cfg, timeline_tap& tap);
+    // Destroys the engine: jobs not ended are cancelled.
     ~key_store();
+
+    // The engine every key is in. Submit to a key with its submit_mu held
+    // and `evicted` false (else get() it again).
+    pipeline::engine& engine() noexcept { return *engine_; }
 
     // The key of `c`, loaded (once, however many callers ask at the same
     // time) when it is not yet. *loaded_ms, when given, is the load time
@@ -58,7 +70,9 @@ public:
     std::shared_ptr<loaded_key> get(const circuit& c, uint64_t* loaded_ms = nullptr);
     // The key if loaded, else null.
     std::shared_ptr<loaded_key> find(const circuit& c) const;
-    // Drops the key; false when it was not loaded. *freed: its host + device bytes.
+    // Removes the key from the engine; false when it was not loaded.
+    // *freed: the host + device bytes it gives back (engine::remove_key: at
+    // once, or when the jobs still running with it end).
     bool evict(const circuit& c, uint64_t* freed);
     std::vector<std::shared_ptr<loaded_key>> loaded() const;
 
@@ -78,6 +92,8 @@ private:
     timeline_tap& tap_;
     bool gpu_ = false;
     std::string backend_why_;
+    std::unique_ptr<engine_tap> sink_;           // the engine's sink (outlives it)
+    std::unique_ptr<pipeline::engine> engine_;
     mutable std::mutex mu_;
     std::map<std::string, std::shared_ptr<slot>> slots_;   // by circuit id
 };

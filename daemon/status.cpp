@@ -15,7 +15,7 @@ namespace {
 constexpr proof_kind all_kinds[] = {proof_kind::porep, proof_kind::snap, proof_kind::window_post,
                                     proof_kind::winning_post};
 
-// The engines' device numbers and the CUDA device each one is.
+// The engine's device numbers and the CUDA device each one is.
 std::vector<int> cuda_devices(const daemon_view& d)
 {
     if (!d.keys.gpu()) return {};
@@ -92,15 +92,16 @@ void append_timeline_metrics(const daemon_view& d, fmt::memory_buffer& b)
 void fill_status(const daemon_view& d, v1::GetStatusResponse& out)
 {
     fill_devices(d, out);
-    uint64_t pinned = 0;
     for (const auto& k : d.keys.loaded()) {
         v1::SRSStatus* s = out.add_loaded_srs();
         s->set_circuit_id(k->c.id());
         s->set_tier(tier_of(*k));
         s->set_size_bytes(k->host_bytes + k->device_bytes);
         s->set_ref_count(k->jobs.load());
-        if (d.keys.gpu()) pinned += k->engine->stats().memory_resident;
     }
+    // The engine's host memory for keys and staging (evicted keys still in
+    // use by their jobs included) is page-locked or streamed on the CUDA backend.
+    const uint64_t pinned = d.keys.gpu() ? d.keys.engine().stats().memory_resident : 0;
     const auto counts = d.jobs.counts();
     for (proof_kind kind : all_kinds) {
         const auto it = counts.find(kind);

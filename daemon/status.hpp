@@ -1,9 +1,9 @@
 // cuzk serve — what GetStatus, GetMetrics and the HTTP /status and /metrics
 // pages report, from the job table, the loaded keys and the timeline.
 //
-// Devices: the CUDA devices the engines use, with their memory from the CUDA
+// Devices: the CUDA devices the engine uses, with their memory from the CUDA
 // runtime (no nvidia-smi) and the job proving on each now; none on the CPU
-// backend. Pinned memory: the host memory the engines hold on the CUDA
+// backend. Pinned memory: the host memory the engine holds on the CUDA
 // backend (keys streamed from page-locked memory and staging buffers); 0 on
 // the CPU backend. Its limit is the host memory budget (0 = none).
 #pragma once

@@ -1,4 +1,4 @@
-// cuzk serve — the engines' timelines (timeline_tap.hpp).
+// cuzk serve — the engine's timeline (timeline_tap.hpp).
 #include "timeline_tap.hpp"
 
 #include <iostream>

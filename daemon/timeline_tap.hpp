@@ -1,4 +1,4 @@
-// cuzk serve — what the daemon takes from its engines' timelines: each
+// cuzk serve — what the daemon takes from its engine's timeline: each
 // job's synthesis and device time (AwaitProofResponse's synthesis_ms and
 // gpu_compute_ms), the job each device is proving (GetStatus), each
 // device's busy time (the utilisation metric), the most recent events (the
@@ -6,9 +6,9 @@
 // as TIMELINE lines on stderr in the format of curio's daemon, so that
 // `cuzk waterfall` reads the daemon's log.
 //
-// Each key has an engine of its own (keys.hpp) whose clock starts with it:
-// an engine_tap per engine adds the engine's start on the daemon's clock, so
-// that every line counts milliseconds since the daemon started.
+// The engine (keys.hpp: one for every key) has a clock that starts with it:
+// its engine_tap adds the engine's start on the daemon's clock, so that
+// every line counts milliseconds since the daemon started.
 #pragma once
 
 #include <chrono>
