@@ -38,9 +38,10 @@ std::optional<circuit> circuit_of(proof_kind kind, uint64_t registered);
 std::optional<circuit> circuit_by_id(const std::string& id);
 
 // Key files to try for `c` in the parameter cache, in order: Filecoin's
-// v28 file name where cuzk knows it (the 32 and 64 GiB circuits curio's
-// daemon preloads), then "cuzk-<id>.params" (e.g. a key `cuzk porep setup`
-// wrote for a test size).
+// published v28 file for the circuit (every PoRep, SnapDeals, WinningPoSt
+// and WindowPoSt circuit of the five sector sizes: the names in
+// rust-fil-proofs' parameters.json), then "cuzk-<id>.params" (e.g. a key
+// `cuzk porep setup` wrote for a test size).
 std::vector<std::string> key_file_names(const circuit& c);
 
 } // namespace cuzk::daemon

@@ -1,10 +1,11 @@
 // cuzk serve's parts without a server: the TOML settings, sizes, listening
-// addresses, circuit names, Filecoin's prover id, base64, and the refusals
+// addresses, circuit names and key file names, Filecoin's prover id, base64, and the refusals
 // of malformed requests (field named). The protocol end to end, through a
 // running daemon: daemon_test.py.
 #define CATCH_CONFIG_MAIN
 #include <catch2/catch.hpp>
 
+#include <set>
 #include <string>
 
 #include "address.hpp"
@@ -137,7 +138,48 @@ TEST_CASE("daemon circuits: curio's ids, every size, key file names", "[daemon]"
     REQUIRE(names.size() == 2);
     CHECK(names[0].rfind("v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-8-0-sha256_hasher-82a357d2", 0) == 0);
     CHECK(names[1] == "cuzk-porep-32g.params");
-    CHECK(key_file_names(*circuit_by_id("wpost-2k")) == std::vector<std::string>{"cuzk-wpost-2k.params"});
+    CHECK(key_file_names(*circuit_by_id("wpost-2k")).back() == "cuzk-wpost-2k.params");
+}
+
+TEST_CASE("daemon circuits: Filecoin's v28 key file for every circuit", "[daemon]")
+{
+    // Names from filecoin-project/rust-fil-proofs, parameters.json.
+    const auto first = [](const char* id) { return key_file_names(*circuit_by_id(id)).front(); };
+    CHECK(first("porep-2k") == "v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-0-0-sha256_hasher-"
+                               "032d3138d22506ec0082ed72b2dcba18df18477904e35bafee82b3793b06832f.params");
+    CHECK(first("porep-512m") == "v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-0-0-sha256_hasher-"
+                                 "6babf46ce344ae495d558e7770a585b2382d54f225af8ed0397b8be7c3fcd472.params");
+    CHECK(first("porep-64g") == "v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-8-2-sha256_hasher-"
+                                "96f1b4a04c5c51e4759bbf224bbc2ef5a42c7100f16ec0637123f16a845ddfb2.params");
+    CHECK(first("winning-2k") == "v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-0-0-"
+                                 "3ea05428c9d11689f23529cde32fd30aabd50f7d2c93657c1d3650bca3e8ea9e.params");
+    CHECK(first("wpost-2k") == "v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-0-0-"
+                               "0170db1f394b35d995252228ee359194b13199d259380541dc529fb0099096b0.params");
+    CHECK(first("winning-8m") == "v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-0-0-"
+                                 "50c7368dea9593ed0989e70974d28024efa9d156d585b7eea1be22b2e753f331.params");
+    CHECK(first("wpost-512m") == "v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-0-0-"
+                                 "0cfb4f178bbb71cf2ecfcd42accce558b27199ab4fb59cb78f2483fe21ef36d9.params");
+    CHECK(first("winning-32g") == "v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-8-0-"
+                                  "559e581f022bb4e4ec6e719e563bf0e026ad6de42e56c18714a2c692b1b88d7e.params");
+    CHECK(first("wpost-32g") == "v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-8-0-"
+                                "0377ded656c6f524f1618760bffe4e0a1c51d5a70c4509eedae8a27555733edc.params");
+    CHECK(first("wpost-64g") == "v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-8-2-"
+                                "2627e4006b67f99cef990c0a47d5426cb7ab0a0ad58fc1061547bf2d28b09def.params");
+    CHECK(first("snap-2k") == "v28-empty-sector-update-merkletree-poseidon_hasher-8-0-0-"
+                              "fb9e095bebdd77511c0269b967b4d87ba8b8a525edaa0e165de23ba454510194.params");
+    CHECK(first("snap-64g") == "v28-empty-sector-update-merkletree-poseidon_hasher-8-8-2-"
+                               "102e1444a7e9a97ebf1e3d6855dcc77e66c011ea66f936d9b2c508f87f2f83a7.params");
+    // Every circuit has one, each its own, then cuzk's name.
+    std::set<std::string> seen;
+    for (const char* kind : {"porep", "snap", "wpost", "winning"})
+        for (const char* size : {"2k", "8m", "512m", "32g", "64g"}) {
+            const std::string id = std::string(kind) + "-" + size;
+            const auto names = key_file_names(*circuit_by_id(id));
+            REQUIRE(names.size() == 2);
+            CHECK(names[0].rfind("v28-", 0) == 0);
+            CHECK(names[1] == "cuzk-" + id + ".params");
+            CHECK(seen.insert(names[0]).second);
+        }
 }
 
 TEST_CASE("daemon prover id: an actor id's LEB128 bytes, zero-padded", "[daemon]")
