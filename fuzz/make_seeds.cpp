@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <iterator>
 #include <sstream>
 
 #include "cuzk/filecoin/c1_json.hpp"
@@ -21,6 +22,13 @@
 
 namespace fs = std::filesystem;
 using namespace cuzk;
+
+// a + b, for the seeds' byte strings.
+static std::vector<uint8_t> operator+(std::vector<uint8_t> a, const std::vector<uint8_t>& b)
+{
+    a.insert(a.end(), b.begin(), b.end());
+    return a;
+}
 
 namespace {
 
@@ -230,6 +238,65 @@ void update_vanilla_seeds()
     }
 }
 
+// fuzz_capi's seeds: byte 0 picks the entry point, the numbers after it are
+// read front to back (fuzz_capi.cpp); payloads are the seeds written above.
+void capi_seeds()
+{
+    using bytes = std::vector<uint8_t>;
+    auto read = [](const char* harness, const char* file) {
+        std::ifstream f(root / harness / file, std::ios::binary);
+        return bytes(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
+    };
+    auto seed = [](const char* name, bytes head, const bytes& payload = {}) {
+        head.insert(head.end(), payload.begin(), payload.end());
+        write_bytes("capi", name, head);
+    };
+    seed("zkey-mem-bls.bin", {0, 0}, read("zkey", "tiny.zkey"));
+    seed("zkey-mem-bn128.bin", {0, 0}, read("zkey", "bn128.zkey"));
+    seed("vk-mem.bin", {1}, read("vk", "tiny.vk"));
+    seed("file-params.bin", {2, 0, 0}, read("params", "tiny.params"));
+    seed("file-zkey.bin", {2, 1, 0}, read("zkey", "tiny.zkey"));
+    seed("file-vk.bin", {2, 2, 0}, read("vk", "tiny.vk"));
+    seed("file-pce.bin", {2, 3, 0}, read("pce", "tiny.pce"));
+    for (uint8_t k = 0; k < 5; ++k)   // the key's valid proof and public input
+        seed(("verify-" + std::to_string(k) + ".bin").c_str(), {3, k, 1, 0, 0});
+    for (uint8_t t = 0; t < 4; ++t)   // one valid witness partition
+        seed(("submit-" + std::to_string(t) + ".bin").c_str(), {4, t, 0, 0, 0, 0});
+    seed("submit-abc.bin", {4, 1, 0, 2, 0, 0, 0, 0, 0});
+    seed("borrowed-witness.bin", {5, 0, 0, 1, 1, 0, 0, 0});
+    seed("borrowed-abc.bin", {5, 1, 1, 1, 1, 2, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0});
+    seed("borrowed-canonical-unaligned.bin", {5, 1, 0, 0, 0, 3, 2, 0, 0, 0, 0, 0});
+    seed("density.bin", {6, 0, 0, 1, 1, 2, 0, 0, 0, 0, 0});
+    seed("density-bits.bin", {6, 7, 0x7, 0x1, 0x2, 0, 1, 1, 2, 0, 0, 0, 0, 0});
+    seed("check-witness.bin", {7, 3, 4, 0, 0});
+    bytes one(32, 0);   // the coefficient 1
+    one[0] = 1;
+    // inputs 1, aux 2, one constraint aux0 · aux1 = input1
+    seed("recorder.bin", bytes{8, 1, 2, 0, 1, 0x80} + one + bytes{1, 0x81} + one + bytes{1, 0x01} + one);
+    seed("sha256.bin", {9, 3, 'a', 'b', 'c', 1, 1});
+    seed("shape-of-c1.bin", {10}, read("c1_json", "c1-0.json"));
+    seed("c2-submit.bin", bytes{11, 0, 0} + bytes(32 + 8, 0), read("c1_json", "c1-0.json"));
+    // PoSt: the 2 KiB WindowPoSt and WinningPoSt seeds of post_vanilla (randomness 5, 0, …).
+    bytes randomness(32, 0);
+    randomness[0] = 5;
+    const bytes window = read("post_vanilla", "StackedDrgWindow2KiBV1_2.bin"),
+                winning = read("post_vanilla", "StackedDrgWinning2KiBV1.bin");
+    seed("post-check-window.bin", bytes{13, 0, 10} + randomness + bytes{1, 1, 1, 0, 0},
+         bytes(window.begin() + 1, window.end()));
+    seed("post-check-winning.bin", bytes{13, 0, 0} + randomness + bytes{1, 1, 1, 0, 0},
+         bytes(winning.begin() + 1, winning.end()));
+    seed("post-challenges.bin", bytes{14, 0, 10} + randomness + bytes{2} + bytes(16, 1) + bytes{1});
+    seed("post-verify.bin", bytes{15, 1, 0, 10} + randomness + bytes{0, 1, 3} + bytes(8 + 32, 0), bytes(192, 0));
+    seed("post-submit.bin", bytes{15, 0, 0, 10} + randomness + bytes{0, 1, 0, 0, 0},
+         bytes(window.begin() + 1, window.end()));
+    const bytes update = read("update_vanilla", "2KiB.bin");
+    seed("update-submit.bin", bytes{16, 0, 1, 0, 1, 0} + bytes(96, 0) + bytes{0, 1, 0, 0},
+         bytes(update.begin() + 1, update.end()));
+    seed("update-verify.bin", bytes{16, 1, 1, 0, 1, 0} + bytes(96, 0) + bytes{3}, bytes(192, 0));
+    seed("porep-verify.bin", bytes{12, 3, 0, 0} + bytes(5 * 32 + 8, 0) + bytes{192, 0}, bytes(192, 0));
+    seed("job-read.bin", {17, 0, 0, 192, 0, 1});
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -247,6 +314,7 @@ int main(int argc, char** argv)
         c1_seeds();
         post_vanilla_seeds();
         update_vanilla_seeds();
+        capi_seeds();
     } catch (const std::exception& e) {
         std::cerr << "fuzz_seeds: " << e.what() << "\n";
         return 1;

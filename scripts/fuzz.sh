@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Builds and runs the libFuzzer harnesses of fuzz/ (clang, CPU only, ASan + UBSan).
+# Builds and runs the libFuzzer harnesses of fuzz/ (clang, CPU only, ASan + UBSan): one per
+# file reader, and capi (the C ABI's entry points that take a caller's bytes; it links the
+# whole library, built again with the sanitizers, so its first build takes minutes).
 #   scripts/fuzz.sh --ci                 every harness for FUZZ_SECONDS (default 15) seconds
 #   scripts/fuzz.sh --runs N [names…]    every (or the named) harness for N executions each
 #   scripts/fuzz.sh --time S [names…]    every (or the named) harness for S seconds each
@@ -14,7 +16,8 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bdir=${FUZZ_BUILD:-$root/build-fuzz}
-all=(zkey wtns r1cs params vk proof_bytes json_proof json_vk json_public pce timeline c1_json post_vanilla update_vanilla)
+all=(zkey wtns r1cs params vk proof_bytes json_proof json_vk json_public pce timeline c1_json post_vanilla update_vanilla
+     capi)
 
 # clang with libFuzzer (Debian: clang, and libclang-rt-<v>-dev for the fuzzer runtime).
 ensure_clang() {
