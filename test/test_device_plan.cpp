@@ -58,26 +58,32 @@ TEST_CASE("device plan: a 32 GiB PoRep partition on 16, 24, 32, 48, 80 and 141 G
     CHECK(p16g.why.find("too small") != std::string::npos);
     CHECK(p16g.why.find("needs 23.") != std::string::npos);   // lean: 0.65 + 12.88 + 2 × 0.48 + 8.59
     CHECK(p16g.summary() == p16g.why);
-    for (uint64_t g : {24, 32}) {   // 32 GB (not GiB) is short of the PCE-on-host plan's 32.6: lean
+    for (uint64_t g : {24, 32}) {   // 24 GB: lean, the PCE on the host; 32 GB: lean, the PCE on the device
         INFO(g << " GB");
         const gpu_plan p = plan_gpu_key(s, g * GB);
         CHECK(p.fits);
         CHECK(p.lean);
+        CHECK(p.pce_on_host == (g == 24));
         CHECK(p.total() <= g * GB);
     }
-    // A card of 32 GiB (34.36 GB): streamed with the PCE on the host, one
-    // partition at a time; 24 GiB: lean (the witness in c, the NTT's buffers
-    // freed before the MSMs); 16 GiB: refused with the lean figures.
+    // A card of 32 GiB (34.36 GB): lean with the PCE on the device, one
+    // partition at a time (the witness uploaded for PCE_EVAL, then into c
+    // after the H step); 24 GiB: lean with the PCE on the host (a, b, c
+    // evaluated there); 16 GiB: refused with the lean figures.
     const uint64_t GiB = uint64_t{1} << 30;
     const gpu_plan p32 = plan_gpu_key(s, 32 * GiB);
     CHECK(p32.fits);
-    CHECK(p32.pce_on_host);
+    CHECK(p32.lean);
+    CHECK_FALSE(p32.pce_on_host);
     CHECK_FALSE(p32.resident);
     CHECK(p32.batch == 1);
-    CHECK(p32.beside == 4 * (129753620 + 33112282));   // the index lists alone
+    CHECK(p32.beside == 7650000000 + 4 * (129753620 + 33112282));   // the PCE and the index lists
+    CHECK(p32.one_prove == 3 * 32 * (uint64_t{1} << 27) + 2 * p32.chunk);
+    CHECK(p32.chunk == (32 * GiB - p32.beside) / 32);
+    // The largest phase: the NTT's 2n (PCE_EVAL's witness and tags are less).
+    CHECK(p32.msm_room == 2 * 32 * (uint64_t{1} << 27));
     CHECK(p32.total() <= 32 * GiB);
-    CHECK(p32.summary().find("PCE on the host") != std::string::npos);
-    CHECK_FALSE(p32.lean);
+    CHECK(p32.summary().find("PCE and index lists 8.30 GB, lean") != std::string::npos);
     const gpu_plan p24 = plan_gpu_key(s, 24 * GiB);
     CHECK(p24.fits);
     CHECK(p24.lean);

@@ -559,9 +559,13 @@ TEST_CASE("gpu prover: streamed keys give the same sums", "[gpu]")
         // 178 values in a domain of 1024); elsewhere the key is refused.
         gpu_key_options lean{0, false, nc < 2000 ? size_t(7) : size_t(331)};
         lean.force_lean = true;
+        gpu_key_options lean_host = lean;
+        lean_host.host_pce = true;
         const uint64_t n = f.pk->domain_size;
         if (f.pk->num_inputs + f.pk->num_aux <= n && f.pk->a.size() <= n && f.pk->b_g1.size() <= n) {
-            vs.push_back({"lean: the witness in c, the NTT's buffers freed before the MSMs", lean});
+            vs.push_back({"lean, the PCE on the device: the witness for PCE_EVAL, then in c", lean});
+            vs.push_back({"lean, the PCE on the host: the witness in c, the NTT's buffers freed before the MSMs",
+                          lean_host});
             ++lean_keys;
         } else {
             std::string what;
@@ -572,7 +576,7 @@ TEST_CASE("gpu prover: streamed keys give the same sums", "[gpu]")
             INFO(v.name);
             const gpu_key key(f.pk, f.density, f.pce, v.opt);
             CHECK_FALSE(key.resident());
-            const bool host = v.opt.host_pce || v.opt.force_lean;
+            const bool host = v.opt.host_pce;
             CHECK(key.has_pce() == !host);
             CHECK(key.plan().pce_on_host == host);
             CHECK(key.plan().lean == v.opt.force_lean);
@@ -599,6 +603,13 @@ TEST_CASE("gpu prover: streamed keys give the same sums", "[gpu]")
                     CHECK(what.find("stays on the host") != std::string::npos);
                 } else {
                     check_sums(gpu_prove_start_witness(key, w.inputs, w.aux), cpu);
+                }
+                if (!host && v.opt.force_lean) {   // packed: copied with the prove, then staged beforehand
+                    gpu_packed_witness pw;
+                    pw.pack(w.aux);
+                    check_sums(gpu_prove_start_witness(key, w.inputs, pw), cpu);
+                    pw.stage(key);
+                    check_sums(gpu_prove_start_witness(key, w.inputs, pw), cpu);
                 }
                 check_sums(gpu_prove_start(key, x.a, x.b, x.c, w.inputs, w.aux), cpu);
             }

@@ -33,6 +33,13 @@ uint64_t streamed_msm_room(const gpu_key_shape& s, uint64_t device)
     return std::max(device / 16, std::min(uint64_t{4} << 30, 2 * largest_query_bytes(s)));
 }
 
+// A lean prove with the PCE on the device: the witness and its packed
+// tags, which PCE_EVAL reads before the H step.
+uint64_t lean_eval_bytes(const gpu_key_shape& s)
+{
+    return (s.inputs + s.aux) * fr_bytes + uint64_t(witness_pack::scratch_words(size_t(s.aux))) * sizeof(uint32_t);
+}
+
 std::string gb(uint64_t b) { return fmt::format("{:.2f}", double(b) / 1e9); }
 
 } // namespace
@@ -68,11 +75,14 @@ std::string gpu_plan::summary() const
     if (!fits) return why;
     const std::string place = resident ? fmt::format("queries resident ({} GB)", gb(queries))
                                        : fmt::format("queries streamed through 2 × {} GB chunk buffers", gb(chunk));
-    const std::string pce = pce_on_host ? fmt::format("PCE on the host (a, b, c evaluated there){}; index lists {} GB",
-                                                      lean ? ", lean (witness in c, NTT buffers freed before the MSMs)"
-                                                           : "",
-                                                      gb(beside))
-                                        : fmt::format("PCE and index lists {} GB", gb(beside));
+    const char* lean_note = !lean ? ""
+                            : pce_on_host ? ", lean (witness in c, NTT buffers freed before the MSMs)"
+                                          : ", lean (witness in a buffer of its own for PCE_EVAL, then in c; NTT "
+                                            "buffers freed before the MSMs)";
+    const std::string pce = pce_on_host
+                                ? fmt::format("PCE on the host (a, b, c evaluated there){}; index lists {} GB", lean_note,
+                                              gb(beside))
+                                : fmt::format("PCE and index lists {} GB{}", gb(beside), lean_note);
     return fmt::format("{}; {}; one prove {} GB; batch of {} partition{}{}; MSM room {} GB; "
                        "{} of {} GB",
                        place, pce, gb(one_prove), batch, batch == 1 ? "" : "s",
@@ -110,6 +120,9 @@ gpu_plan plan_gpu_key(const gpu_key_shape& s, uint64_t device_bytes, unsigned ma
     // Streamed: the chunk buffers as gpu_stream_chunk_bytes plans them.
     const gpu_plan streamed = plan_gpu_key_streamed(s, device_bytes, gpu_stream_chunk_bytes(s, device_bytes), max_batch);
     if (streamed.fits || s.pce_bytes == 0) return streamed;
+    // Lean with the PCE on the device (no host evaluation).
+    const gpu_plan lean_pce = plan_gpu_key_lean(s, device_bytes, gpu_stream_chunk_bytes(s, device_bytes));
+    if (lean_pce.fits) return lean_pce;
     // Streamed with the PCE on the host.
     gpu_key_shape h = s;
     h.pce_bytes = 0;
@@ -126,12 +139,15 @@ gpu_plan plan_gpu_key(const gpu_key_shape& s, uint64_t device_bytes, unsigned ma
 gpu_plan plan_gpu_key_lean(const gpu_key_shape& s, uint64_t device_bytes, uint64_t chunk_bytes)
 {
     gpu_plan p = plan_base(s, device_bytes);
-    p.pce_on_host = p.lean = true;
-    p.beside = beside_bytes({s.domain, s.inputs, s.aux, s.a_points, s.b_points, 0});
+    p.lean = true;
+    p.pce_on_host = s.pce_bytes == 0;
     p.chunk = chunk_bytes;
     const uint64_t abc = 3 * s.domain * fr_bytes, ntt = 2 * s.domain * fr_bytes;
     p.one_prove = abc + 2 * p.chunk;
-    p.msm_room = std::max(ntt, streamed_msm_room(s, device_bytes));
+    // The PCE on the device: PCE_EVAL reads the witness (and its packed
+    // tags) from a buffer of its own, freed before the H step.
+    const uint64_t eval = p.pce_on_host ? 0 : lean_eval_bytes(s);
+    p.msm_room = std::max({ntt, eval, streamed_msm_room(s, device_bytes)});
     if (!gpu_lean_shape(s)) {
         p.why = fmt::format("a lean prove needs the witness ({} values) and the A/B scalars ({} and {}) within the "
                             "domain ({})",
@@ -139,10 +155,12 @@ gpu_plan plan_gpu_key_lean(const gpu_key_shape& s, uint64_t device_bytes, uint64
         return p;
     }
     if (p.total() > device_bytes) {
-        p.why = fmt::format("a device of {} GB is too small for this key: a prove needs {} GB with the PCE on the host "
-                            "and the NTT's buffers freed before the MSMs (index lists {}, a/b/c with the witness in "
+        p.why = fmt::format("a device of {} GB is too small for this key: a prove needs {} GB with the PCE on the {} "
+                            "and the NTT's buffers freed before the MSMs ({} {}, a/b/c with the witness in "
                             "c {}, chunk buffers 2 × {}, the NTT's scratch and twiddles or the MSMs' room {})",
-                            gb(device_bytes), gb(p.total()), gb(p.beside), gb(abc), gb(p.chunk), gb(p.msm_room));
+                            gb(device_bytes), gb(p.total()), p.pce_on_host ? "host" : "device",
+                            p.pce_on_host ? "index lists" : "PCE and index lists", gb(p.beside), gb(abc), gb(p.chunk),
+                            gb(p.msm_room));
         return p;
     }
     p.fits = true;

@@ -489,6 +489,29 @@ void check_streamed_room(const gpu_key::impl& k)
     if (!p.fits) throw error(errc::out_of_memory, fmt::format("gpu_key: device {}: {}", k.device, p.why));
 }
 
+// A streamed bellperson key's choice among the plans (device_plan.hpp's
+// order): streamed with the PCE on the device; lean with it there; the PCE
+// back on the host (streamed, else lean). force_lean: lean with the PCE
+// where it is. A key that fits no plan is refused after this by
+// check_streamed_room with the figures of the smallest: lean where the
+// shape allows it.
+void place_pce_and_lean(gpu_key::impl& k, const gpu_key_options& opt, bool may_stay_on_host)
+{
+    if (!may_stay_on_host) return;
+    const bool lean_shape = gpu_lean_shape(shape_of(k));
+    k.lean = opt.force_lean;
+    if (k.lean || streamed_fits(k)) return;
+    if (k.dpce) {
+        k.lean = lean_shape;
+        if (k.lean && streamed_fits(k)) return;
+        k.dpce.reset();   // the PCE goes back to the host to make room
+        k.lean = false;
+        k.chunk_bytes = stream_chunk_bytes(k, opt);
+        if (streamed_fits(k)) return;
+    }
+    k.lean = lean_shape;
+}
+
 // The PCE upload, residency (the queries uploaded when they fit the budget,
 // otherwise page-locked on the host), and a streamed key's chunk size.
 void place_queries(gpu_key::impl& k, const point_source& src, const gpu_key_options& opt)
@@ -498,7 +521,7 @@ void place_queries(gpu_key::impl& k, const point_source& src, const gpu_key_opti
     // (Only a bellperson key's own PCE may stay on the host: the PCE made
     // from a snarkjs key's coefficients is evaluated on the device, always.)
     const bool may_stay_on_host = k.has_user_pce;
-    if (k.pce && k.pce_rows && !(may_stay_on_host && (opt.host_pce || opt.force_lean))) {
+    if (k.pce && k.pce_rows && !(may_stay_on_host && opt.host_pce)) {
         gpu_pce_options po;
         po.group_tile_log = opt.pce_group_tile_log;
         try {
@@ -526,15 +549,7 @@ void place_queries(gpu_key::impl& k, const point_source& src, const gpu_key_opti
     if (k.resident) k.resident = upload_resident(k, src, opt);
     if (!k.resident) {
         k.chunk_bytes = stream_chunk_bytes(k, opt);
-        if (may_stay_on_host && k.dpce && !streamed_fits(k)) {   // the PCE goes back to the host to make room
-            k.dpce.reset();
-            k.chunk_bytes = stream_chunk_bytes(k, opt);
-        }
-        // Lean when nothing else fits (and the shape allows it), or asked.
-        // (A key that fits no plan is refused below with the figures of the
-        // smallest: lean where its shape allows it.)
-        k.lean = may_stay_on_host && !k.dpce &&
-                 (opt.force_lean || (gpu_lean_shape(shape_of(k)) && !streamed_fits(k)));
+        place_pce_and_lean(k, opt, may_stay_on_host);
         check_streamed_room(k);
         decode_and_pin(src, k.h);
         decode_and_pin(src, k.l);

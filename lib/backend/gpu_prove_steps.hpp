@@ -362,6 +362,27 @@ inline void upload_witness(gpu_key::impl& k, fr* dst, std::span<const fr> v)
         pb::upload_pageable(dst, v.data(), v.size_bytes());
 }
 
+// aux into dst: expanded from its staged copy on this device, or packed on
+// the host beforehand (its other values through `staging`, at least aux's
+// length), or host values (packed on the way, through `staging`, when the
+// key packs).
+inline void upload_aux(gpu_key::impl& k, fr* dst, std::span<const fr> aux, const gpu_packed_witness::impl* packed,
+                       fr* staging)
+{
+    if (packed && packed->staged.valid && packed->staged.device == k.device) {
+        pb::stream_wait(packed->staged.done);
+        pb::expand_packed(dst, packed->n, packed->staged.vals.as<fr>(), packed->staged.tags.as<uint32_t>());
+    } else if (packed) {
+        grow(k.wtag, pb::packed_scratch_words(packed->n) * sizeof(uint32_t));
+        pb::upload_packed(dst, packed->n, packed->tags, packed->vals, packed->others, staging, k.wtag.as<uint32_t>());
+    } else if (k.packs() && aux.size() == k.packed_elems()) {
+        grow(k.wtag, pb::packed_scratch_words(aux.size()) * sizeof(uint32_t));
+        pb::upload_witness_packed(dst, aux.data(), aux.size(), staging, k.wtag.as<uint32_t>());
+    } else {
+        pb::upload_pageable(dst, aux.data(), aux.size_bytes());
+    }
+}
+
 // ---- the prove ---------------------------------------------------------------------------------
 struct abc_host {
     std::span<const fr> a, b, c;
@@ -446,37 +467,35 @@ inline void bellperson_h2d(gpu_key::impl& k, device_steps& ds, const bp_vectors&
     device_steps::scope s(ds, "H2D", "");
     fault::check(fault::point::copy, "gpu prove: H2D of the witness", k.device);
     pb::upload_pageable(v.w, inputs.data(), inputs.size_bytes());
-    // Before a, b, c: the compact form of aux passes through abc, unless
-    // it was staged on this device beforehand.
-    if (packed && packed->staged.valid && packed->staged.device == k.device) {
-        pb::stream_wait(packed->staged.done);
-        pb::expand_packed(v.w + k.ni, packed->n, packed->staged.vals.as<fr>(), packed->staged.tags.as<uint32_t>());
-    } else if (packed) {
-        grow(k.wtag, pb::packed_scratch_words(packed->n) * sizeof(uint32_t));
-        pb::upload_packed(v.w + k.ni, packed->n, packed->tags, packed->vals, packed->others, k.abc.as<fr>(),
-                          k.wtag.as<uint32_t>());
-    } else {
-        upload_witness(k, v.w + k.ni, aux);
-    }
+    // Before a, b, c: the compact form of aux passes through abc.
+    upload_aux(k, v.w + k.ni, aux, packed, k.abc.as<fr>());
     if (host_abc) upload_abc(v, *host_abc);
     s.end();
 }
 
-// A lean prove's uploads (k.lean, a, b, c from the host): before the H step
-// a, b, c and the inputs (the input constraints' rows of a); after it
-// (witness = true) inputs ‖ aux into c, which the H step has finished with.
-inline void lean_h2d(gpu_key::impl& k, device_steps& ds, const bp_vectors& v, std::span<const fr> inputs,
-                     std::span<const fr> aux, const abc_host& host_abc, bool witness)
+// A lean prove's uploads before the H step (k.lean, a, b, c from the
+// host): a, b, c and the inputs (the input constraints' rows of a).
+inline void lean_abc_h2d(gpu_key::impl& k, device_steps& ds, const bp_vectors& v, std::span<const fr> inputs,
+                         const abc_host& host_abc)
 {
-    device_steps::scope s(ds, "H2D", witness ? "w" : "");
+    device_steps::scope s(ds, "H2D", "");
     fault::check(fault::point::copy, "gpu prove: H2D of the witness", k.device);
-    if (witness) {
-        pb::upload_pageable(v.w, inputs.data(), inputs.size_bytes());
-        pb::upload_pageable(v.w + k.ni, aux.data(), aux.size_bytes());
-    } else {
-        upload_abc(v, host_abc);
-        pb::upload_pageable(v.a + v.m, inputs.data(), inputs.size_bytes());
-    }
+    upload_abc(v, host_abc);
+    pb::upload_pageable(v.a + v.m, inputs.data(), inputs.size_bytes());
+    s.end();
+}
+
+// A lean prove's witness after the H step: inputs ‖ aux into c (v.w),
+// which the H step has finished with; b, free until the witness MSMs'
+// gathers, carries a packed form's other values.
+inline void lean_witness_h2d(gpu_key::impl& k, device_steps& ds, const bp_vectors& v, std::span<const fr> inputs,
+                             std::span<const fr> aux, const gpu_packed_witness::impl* packed)
+{
+    device_steps::scope s(ds, "H2D", "w");
+    fault::check(fault::point::copy, "gpu prove: H2D of the witness", k.device);
+    pb::upload_pageable(v.w, inputs.data(), inputs.size_bytes());
+    if (packed) upload_aux(k, v.w + k.ni, aux, packed, v.b);
+    else pb::upload_pageable(v.w + k.ni, aux.data(), aux.size_bytes());
     s.end();
 }
 

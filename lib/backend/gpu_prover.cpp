@@ -159,25 +159,59 @@ void bellperson_overlapped(gpu_key::impl& k, device_steps& ds, const bp_vectors&
     out.b2 = side.b2;
 }
 
-// A lean prove (k.lean; a, b, c from the host, see lean_h2d): the backend's
-// cached MSM scratch is freed before the H step and the NTT's scratch and
-// twiddles after it, so that the two phases share the device's room.
-groth16::prove_sums prove_lean(gpu_key::impl& k, device_steps& ds, const bp_vectors& v, std::span<const fr> inputs,
-                               std::span<const fr> aux, const abc_host& host_abc, groth16::prove_timings* timings,
-                               clock::time_point t_all)
+// A lean prove's MSMs, once the witness is in c (v.w).
+groth16::prove_sums lean_msms(gpu_key::impl& k, device_steps& ds, const bp_vectors& v,
+                              groth16::prove_timings* timings, clock::time_point t_all)
 {
-    gpu_release_cache();
-    lean_h2d(k, ds, v, inputs, aux, host_abc, false);
-    prime(k, k.h, ds, "h");
-    bellperson_h_step(k, ds, v);
-    gpu_release_cache();
-    lean_h2d(k, ds, v, inputs, aux, host_abc, true);
     groth16::prove_sums out;
     out.h = bellperson_msm_h(k, ds, v.a);
     bellperson_witness_msms(k, ds, v, out);
     k.proved = true;
     ds.finish(timings, t_all);
     return out;
+}
+
+// A lean prove (k.lean) with a, b, c from the host: the backend's cached
+// MSM scratch is freed before the H step and the NTT's scratch and
+// twiddles after it, so that the two phases share the device's room.
+groth16::prove_sums prove_lean(gpu_key::impl& k, device_steps& ds, const bp_vectors& v, std::span<const fr> inputs,
+                               std::span<const fr> aux, const abc_host& host_abc, groth16::prove_timings* timings,
+                               clock::time_point t_all)
+{
+    gpu_release_cache();
+    lean_abc_h2d(k, ds, v, inputs, host_abc);
+    prime(k, k.h, ds, "h");
+    bellperson_h_step(k, ds, v);
+    gpu_release_cache();
+    lean_witness_h2d(k, ds, v, inputs, aux, nullptr);
+    return lean_msms(k, ds, v, timings, t_all);
+}
+
+// A lean prove with the PCE on the device (k.lean, k.dpce): the witness
+// goes to a buffer of its own for PCE_EVAL (the input rows of a copied
+// from it), which is freed with the packing's tags before the H step; after
+// it the witness is uploaded again, into c, as in prove_lean.
+groth16::prove_sums prove_lean_pce(gpu_key::impl& k, device_steps& ds, const bp_vectors& v,
+                                   std::span<const fr> inputs, std::span<const fr> aux,
+                                   const gpu_packed_witness::impl* packed, groth16::prove_timings* timings,
+                                   clock::time_point t_all)
+{
+    gpu_release_cache();
+    {
+        gpu_buffer w((k.ni + k.na) * sizeof(fr));
+        bp_vectors ve = v;
+        ve.w = w.as<fr>();
+        bellperson_h2d(k, ds, ve, inputs, aux, nullptr, packed);
+        prime(k, k.h, ds, "h");
+        bellperson_pce_eval(k, ds, ve);
+        pb::copy_d2d(v.a + v.m, ve.w, k.ni * sizeof(fr));
+        cuda_bridge::synchronize();   // the buffer's last reader
+    }
+    k.wtag = gpu_buffer();
+    bellperson_h_step(k, ds, v);
+    gpu_release_cache();
+    lean_witness_h2d(k, ds, v, inputs, aux, packed);
+    return lean_msms(k, ds, v, timings, t_all);
 }
 
 // aux comes as host values, or (packed != nullptr; aux is then empty) packed beforehand.
@@ -195,7 +229,8 @@ groth16::prove_sums prove_bellperson_device(gpu_key::impl& k, std::span<const fr
     auto run = [&](bool overlap) {
         const bp_vectors v = bellperson_vectors(k, host_abc);
         device_steps ds(k, obs);
-        if (k.lean) return prove_lean(k, ds, v, inputs, aux, *host_abc, timings, t_all);
+        if (k.lean && host_abc) return prove_lean(k, ds, v, inputs, aux, *host_abc, timings, t_all);
+        if (k.lean) return prove_lean_pce(k, ds, v, inputs, aux, packed, timings, t_all);
         bellperson_h2d(k, ds, v, inputs, aux, host_abc, packed);
         prime(k, k.h, ds, "h");   // a streamed key's first chunk, during PCE_EVAL and NTT
         groth16::prove_sums out;

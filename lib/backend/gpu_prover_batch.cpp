@@ -206,7 +206,7 @@ std::vector<groth16::prove_sums> gpu_prove_start_witness_batch(const gpu_key& ke
         throw error(errc::invalid_argument, "gpu_prove_start_witness_batch: the key follows the snarkjs convention");
     check_device_pce(k, "gpu_prove_start_witness_batch");
     for (size_t p = 0; p < parts.size(); ++p) check_part(k, parts[p], p);
-    if (parts.size() < 2 || k.resident) return one_by_one(key, parts);
+    if (parts.size() < 2 || k.resident || k.lean) return one_by_one(key, parts);
     try {
         return prove_batch_device(k, parts);
     } catch (const error& e) {

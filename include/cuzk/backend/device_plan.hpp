@@ -21,8 +21,10 @@
 //     chunks that wait is the whole copy; see bench/RESULTS.md);
 //   one more partition in a batch (a slot): its witness and its h (n);
 //   lean: one prove holds a, b, c (3n; the witness shares c's space) and
-//     the chunk buffers, and the larger of the NTT's scratch and twiddles
-//     (2n) and the MSM room (the two phases do not overlap);
+//     the chunk buffers, and the largest of the NTT's scratch and twiddles
+//     (2n), the MSM room (the phases do not overlap) and, with the PCE on
+//     the device, PCE_EVAL's witness and packed tags (a buffer freed before
+//     the H step; the witness is uploaded again into c after it);
 //   MSM room: what is left free for the MSMs' sorts, buckets and the
 //     witness MSM's compaction, which adapt to the memory free (less room,
 //     more sort passes): max(device/16, min(4 GiB, twice the largest
@@ -52,10 +54,12 @@ struct gpu_plan {
     // The PCE stays on the host: a, b, c are evaluated by host threads and
     // uploaded with the witness (no batches: a batch evaluates on the device).
     bool pce_on_host = false;
-    // Lean (PCE on the host, a card too small for the NTT's buffers beside
-    // the witness): the witness is uploaded after the H step into c's space,
-    // and the NTT's scratch and twiddles are freed before the MSMs, so
-    // msm_room is the larger of the two phases' needs.
+    // Lean (a card too small for the NTT's buffers beside the witness): the
+    // witness is uploaded after the H step into c's space, and the NTT's
+    // scratch and twiddles are freed before the MSMs, so msm_room is the
+    // largest of the phases' needs. With the PCE on the device (pce_on_host
+    // false) the witness is also uploaded before the H step, into a buffer
+    // PCE_EVAL reads and that is freed before the NTT.
     bool lean = false;
     unsigned batch = 1;       // partitions one prove call takes together (1: one at a time)
     uint64_t device = 0;      // the device bytes planned for
@@ -83,18 +87,22 @@ uint64_t gpu_stream_chunk_bytes(const gpu_key_shape& s, uint64_t device_bytes);
 // resident key must leave free beside its fixed buffers (the prover's own
 // estimate of its MSMs; 0: the streamed rule). A key is resident when it
 // fits with that room; otherwise streamed, when one prove fits with its
-// chunk buffers and the MSM room; otherwise streamed with its PCE on the
-// host (a batch of 1), when that fits; otherwise lean, when that fits;
-// otherwise refused with the figures of the smallest plan (lean when the
-// shape allows it, else the PCE on the host).
+// chunk buffers and the MSM room; otherwise lean with the PCE on the device,
+// when that fits; otherwise streamed with its PCE on the host (a batch of
+// 1), when that fits; otherwise lean with the PCE on the host, when that
+// fits; otherwise refused with the figures of the smallest plan (lean when
+// the shape allows it, else the PCE on the host). (Measured on an H100,
+// 32 GiB PoRep: the host's evaluation of a, b, c bounds the PCE-on-host
+// plans, so a lean prove with the PCE on the device comes before them.)
 gpu_plan plan_gpu_key(const gpu_key_shape& s, uint64_t device_bytes, unsigned max_batch = 0,
                       uint64_t msm_room_resident = 0);
 // Whether a lean prove can hold this shape: the witness within c's n
 // values and the A/B scalars within b's.
 bool gpu_lean_shape(const gpu_key_shape& s);
-// The lean plan (gpu_plan::lean; PCE on the host, one partition a call)
-// with a given chunk buffer size; refused when the witness or the A/B
-// scalars do not fit c's or b's n values, or the device is too small.
+// The lean plan (gpu_plan::lean, one partition a call) with a given chunk
+// buffer size; the PCE on the device when s.pce_bytes is not 0, else on the
+// host. Refused when the witness or the A/B scalars do not fit c's or b's n
+// values, or the device is too small.
 gpu_plan plan_gpu_key_lean(const gpu_key_shape& s, uint64_t device_bytes, uint64_t chunk_bytes);
 // The streamed plan with a given chunk buffer size (a key's own): refused
 // when one prove does not fit, else the largest batch that does.
