@@ -34,6 +34,13 @@ void require_host_memory(const std::string& flag, uint64_t bytes, const std::str
                                       flag, what, double(bytes) / (1 << 30), double(limit) / (1 << 30)));
 }
 
+uint64_t host_memory_budget(const options& o)
+{
+    if (o.has(host_budget_flag.name)) return parse_size(host_budget_flag.name, o.get(host_budget_flag.name));
+    const uint64_t limit = host_memory_limit();
+    return limit == UINT64_MAX ? 0 : limit / 10 * 9;
+}
+
 uint64_t parse_size(const std::string& flag, const std::string& text)
 {
     auto refuse = [&](const char* why) -> uint64_t {

@@ -43,6 +43,16 @@ uint64_t host_memory_limit();
 // estimate (bytes, for `what`) passes host_memory_limit(): before any of it
 // is allocated.
 void require_host_memory(const std::string& flag, uint64_t bytes, const std::string& what);
+// --host-memory-budget SIZE, for the commands that run an engine: the host
+// memory it may hold for keys and partitions in flight (0: unlimited);
+// default nine tenths of host_memory_limit(), so that a partition that
+// would not fit waits for room (MEM_WAIT) instead of the kernel ending the
+// process.
+inline constexpr flag_spec host_budget_flag{
+    "--host-memory-budget", "SIZE",
+    "host memory the engine may hold for keys and partitions in flight; more partitions wait for room "
+    "(default: 9/10 of the physical memory or ulimit -v; 0: unlimited)"};
+uint64_t host_memory_budget(const options& o);
 
 // Why no GPU can be used, in words (from cuda_available's reason).
 std::string no_gpu_reason();

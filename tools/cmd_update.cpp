@@ -70,6 +70,7 @@ constexpr flag_spec prove_flags[] = {
     {"--batch", "N", "GPU, a key streamed from host memory: at most N partitions proved together, each chunk of points copied once for all (default: as the device's plan fits; 1: one at a time)"},
     {"--device-memory-budget", "SIZE", "device memory for resident keys and prove scratch, e.g. 80G (default: all; "
                                        "a key is kept resident when its points fit the budget)"},
+    host_budget_flag,
     flag::threads,
     flag::json,
 };

@@ -31,6 +31,7 @@ pipeline::engine_config proof_engine(const options& o, bool gpu, unsigned partit
     if (o.has("--device-memory-budget"))
         ec.device_memory_budget = parse_size("--device-memory-budget", o.get("--device-memory-budget"));
     if (o.has("--batch")) ec.max_batch = unsigned(o.get_u64("--batch", 1, 1024));
+    ec.host_memory_budget = host_memory_budget(o);
     return ec;
 }
 

@@ -30,7 +30,8 @@ void write_timeline(const std::string& path, const std::vector<timeline::event>&
 
 // The engine of a proof of `partitions` partitions (post prove, update
 // prove): the backend, the devices of --devices / --cpu-devices, the
-// --device-memory-budget when given (the command declares it), up to two
+// --device-memory-budget when given and --host-memory-budget (the command
+// declares them), up to two
 // synthesis workers, each running the circuit's parallel witness on its
 // share of `threads` (0 = all cores).
 pipeline::engine_config proof_engine(const options& o, bool gpu, unsigned partitions, unsigned threads);

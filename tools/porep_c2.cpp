@@ -243,6 +243,7 @@ int porep_c2(const options& o)
                                        : 0;
     const unsigned max_batch = unsigned(o.get_u64_or("--batch", 1, 1024, 0));
     const uint64_t chunk_bytes = o.has("--chunk-size") ? parse_size("--chunk-size", o.get("--chunk-size")) : 0;
+    const uint64_t host_budget = host_memory_budget(o);
     if (o.has("--chunk-size") && chunk_bytes < 192)
         throw usage_error("--chunk-size: at least one point (192 bytes)");
     const unsigned repeat = unsigned(o.get_u64_or("--repeat", 1, 100, 1));
@@ -272,6 +273,7 @@ int porep_c2(const options& o)
     ec.synth_threads = std::max(1u, resolve_threads(threads) / ec.synth_workers);
     ec.sink = &sinks;
     ec.device_memory_budget = device_budget;
+    ec.host_memory_budget = host_budget;
     ec.max_batch = max_batch;
     pipeline::engine eng(ec);
     auto t_add = steady::now();

@@ -1,6 +1,7 @@
 // The `cuzk porep` subcommands: each declares its flags and runs on parsed options.
 #pragma once
 
+#include "cli_util.hpp"
 #include "options.hpp"
 #include "porep_common.hpp"
 
@@ -160,6 +161,7 @@ inline constexpr flag_spec c2_flags[] = {
     {"--device-memory-budget", "SIZE",
      "GPU: the most device memory the engine may hold on each device, every allocation counted, e.g. 16G to "
      "prove as a 16 GB card would (default: all of it)"},
+    host_budget_flag,
     {"--batch", "N",
      "GPU, a key streamed from host memory: at most N partitions proved together, each chunk of points "
      "copied once for all of them (default: as many as the device's plan fits; 1: one at a time)"},

@@ -28,6 +28,10 @@ uint64_t partition_bytes_estimate(const groth16::proving_key& pk)
 {
     return host_estimate(pk.domain_size, variables(pk));
 }
+uint64_t partition_bytes_estimate_cuda(const groth16::proving_key& pk, bool host_abc)
+{
+    return 32 * variables(pk) + (host_abc ? 3 * 32 * pk.domain_size : 0) + (uint64_t{1} << 20);
+}
 uint64_t device_bytes_estimate(const groth16::proving_key& pk)
 {
     return device_estimate(pk.domain_size, variables(pk));

@@ -1,6 +1,7 @@
 // engine::add_key and what a key must pass before the engine takes it: its
 // counts against the circuit, the host and device memory budgets, and the
 // device keys the cuda backend builds from it (engine_core.hpp).
+#include <algorithm>
 #include <limits>
 
 #include "engine_core.hpp"
@@ -245,6 +246,10 @@ key_id register_key(detail::engine_core& c, std::shared_ptr<key_entry> e,
             e->device_bytes = std::max(e->device_bytes, opt.device_bytes ? opt.device_bytes : g->prove_scratch_bytes());
         }
         if (!opt.device_bytes) plan_batches(c, *e);
+        // The host's share of a partition: a, b, c too where the devices do not evaluate them.
+        const bool host_abc = pk->conv != groth16::convention::snarkjs &&
+                              (!pce || std::any_of(e->gpu.begin(), e->gpu.end(), [](const auto& g) { return !g->has_pce(); }));
+        if (!opt.partition_bytes) e->partition_bytes = partition_bytes_estimate_cuda(*pk, host_abc);
     } else {
         e->device_bytes = opt.device_bytes ? opt.device_bytes : device_bytes_estimate(*pk);
         // The cpu backend batches only when asked (max_batch): the modelled

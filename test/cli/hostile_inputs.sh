@@ -51,7 +51,7 @@ expect device-budget-unit "2" "unknown unit" -- "$CUZK" bench --device-memory-bu
 
 # ---- porep c2 checks its flags before it reads the C1 file (here one that does not exist)
 for f in "--repeat 0" "--synth-workers 0" "--cpu-devices 0" "--h-copies-gb 2000" "--batch 0" \
-         "--chunk-size 1.5G" "--device-memory-budget 1e9"; do
+         "--chunk-size 1.5G" "--device-memory-budget 1e9" "--host-memory-budget 0.5G"; do
     expect "c2-flags-first ${f%% *}" "2" "${f%% *}" -- \
         "$CUZK" porep c2 "$WORK/no-such-c1.json" --dev-key --backend cpu --out "$WORK/p.bin" $f
 done
@@ -69,6 +69,11 @@ expect info-vanilla-reasons "1" "as SnapDeals StackedDrg2KiBV1" -- "$CUZK" info 
 expect post-budget-before-key "2" "--device-memory-budget" -- "$CUZK" post prove --proof StackedDrgWindow32GiBV1_2 \
     --dev-key --synthetic 1 --randomness 0000000000000000000000000000000000000000000000000000000000000000 \
     --out "$WORK/post.bin" --device-memory-budget 1.5G
+
+# a host memory budget too small for the key: refused by the engine with the figures, no allocation
+expect post-host-budget "1" "the host memory budget of 1.00 KiB (1024 bytes) cannot hold" -- "$CUZK" post prove \
+    --proof StackedDrgWindow2KiBV1_2 --dev-key --synthetic 1 --out "$WORK/post.bin" --host-memory-budget 1K \
+    --randomness 0000000000000000000000000000000000000000000000000000000000000000
 
 # ---- sizes checked against the host memory before allocation, naming the flag; what is
 # not estimated ends in a named out-of-memory refusal, never library text

@@ -106,7 +106,7 @@ struct engine_config {
 
 struct key_options {
     std::string name;               // for messages
-    uint64_t partition_bytes = 0;   // host memory per partition in flight; 0 = partition_bytes_estimate
+    uint64_t partition_bytes = 0;   // host memory per partition in flight; 0 = partition_bytes_estimate (cuda: partition_bytes_estimate_cuda)
     uint64_t device_bytes = 0;      // device memory per device part; 0 = the backend's estimate
     // CUDA backend, bellperson keys: device memory per device for shifted
     // copies of the H query (gpu_key_options::h_copies_budget); 0 = none.
@@ -138,6 +138,13 @@ struct key_options {
 // The same formula serves snarkjs keys (a, b and the coset values in place of
 // a, b, c).
 uint64_t partition_bytes_estimate(const groth16::proving_key& pk);
+// The same for a key on the CUDA backend, whose MSMs and NTTs run on the
+// devices: the witness (32·v, also the bound of its packed form) and, when
+// a, b, c are evaluated or given on the host (host_abc: the PCE stays there,
+// or partitions come as a, b, c), 3·32·n more, plus 1 MiB: for a 32 GiB
+// PoRep partition 4.2 GB, or 17.1 GB with a, b, c. An estimate, not a
+// measurement; key_options::partition_bytes overrides it.
+uint64_t partition_bytes_estimate_cuda(const groth16::proving_key& pk, bool host_abc);
 
 // The device memory one device part of this key needs on top of the resident
 // key, as a model of the CUDA prover's scratch (used by the CPU backend, which
