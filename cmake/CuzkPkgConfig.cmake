@@ -4,6 +4,11 @@
 #                 libcuzk.so), fmt and libcrypto, and CUDA's static runtime
 #                 when the library was built with CUDA. Compile with -std=c++20.
 #   cuzk-capi.pc  the C ABI: cuzk.h and -lcuzk (libcuzk.so); only when built.
+# and, for the build tree only, cuzk-capi-uninstalled.pc: cuzk.h from the
+# sources and libcuzk.so from the build, with an rpath to it. pkg-config
+# prefers it to cuzk-capi.pc when PKG_CONFIG_PATH=<build>/pkgconfig, so the Go
+# and Rust bindings (#cgo pkg-config: cuzk-capi; cuzk-sys's build.rs) build
+# against a build tree without an install (test/hosts).
 # The files locate the prefix from their own directory (${pcfiledir}), so an
 # install with `cmake --install --prefix …` is found wherever it lands.
 set(_cuzk_pc_dir ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
@@ -40,6 +45,15 @@ Cflags: -I\${includedir}
 Libs: -L\${libdir} -lcuzk
 ")
   install(FILES ${PROJECT_BINARY_DIR}/pkgconfig/cuzk-capi.pc DESTINATION ${_cuzk_pc_dir})
+  file(GENERATE OUTPUT ${PROJECT_BINARY_DIR}/pkgconfig/cuzk-capi-uninstalled.pc CONTENT "libdir=$<TARGET_FILE_DIR:cuzk_capi>
+includedir=${PROJECT_SOURCE_DIR}/capi
+
+Name: cuzk-capi
+Description: C ABI of cuzk (libcuzk.so, cuzk.h), from the build tree
+Version: ${PROJECT_VERSION}
+Cflags: -I\${includedir}
+Libs: -L\${libdir} -lcuzk -Wl,-rpath,\${libdir}
+")
 else()
-  file(REMOVE ${PROJECT_BINARY_DIR}/pkgconfig/cuzk-capi.pc)
+  file(REMOVE ${PROJECT_BINARY_DIR}/pkgconfig/cuzk-capi.pc ${PROJECT_BINARY_DIR}/pkgconfig/cuzk-capi-uninstalled.pc)
 endif()

@@ -17,7 +17,7 @@ pkgs=(build-essential cmake ninja-build pkg-config libfmt-dev libssl-dev)
 if ((only_program == 0)); then
   # Tests and benchmarks: Catch2 v2, Google Benchmark, GMP.
   pkgs+=(catch2 libbenchmark-dev libgmp-dev)
-  # Go and Rust hosts of the C ABI (tests host:go, host:rust): Go 1.19, the
+  # Go and Rust bindings of the C ABI (tests host:go, host:rust): Go 1.19, the
   # bindgen program (it loads libclang at run time and needs clang's own
   # headers), and Debian's cargo and rustc only when no Rust toolchain is on
   # PATH already.

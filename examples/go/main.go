@@ -23,7 +23,9 @@
 // ‖ comm_r_new; test_capi_update_fixture writes both) and verifies the
 // proof (update.go); without it that part is skipped.
 //
-// Build: see README.md (pkg-config cuzk, or CGO_CFLAGS / CGO_LDFLAGS by hand).
+// A module of its own that imports the Go binding (cuzk.example/cuzk,
+// bindings/go in this repository, through the replace directive in go.mod).
+// Build: see README.md (pkg-config cuzk-capi).
 package main
 
 import (
@@ -36,14 +38,16 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"cuzk.example/cuzk"
 )
 
 const (
 	numJobs       = 2
 	numPartitions = 3
 	preimageLen   = 48 // one SHA-256 block
-	proofSize     = 192
-	scalarSize    = 32
+	proofSize     = cuzk.ProofSize
+	scalarSize    = cuzk.ScalarSize
 )
 
 // message is partition p of job j's secret preimage (preimageLen bytes).
@@ -75,7 +79,7 @@ type eventCounter struct {
 	byName map[string]int
 }
 
-func (c *eventCounter) add(ev Event) {
+func (c *eventCounter) add(ev cuzk.Event) {
 	c.mu.Lock()
 	c.total++
 	c.byName[ev.Name]++
@@ -83,12 +87,12 @@ func (c *eventCounter) add(ev Event) {
 }
 
 func run() error {
-	if err := CheckABI(); err != nil {
+	if err := cuzk.CheckABI(); err != nil {
 		return err
 	}
-	fmt.Println("cuzk-go:", BuildInfo())
+	fmt.Println("cuzk-go:", cuzk.BuildInfo())
 
-	pce, err := NewSHA256PCE(preimageLen)
+	pce, err := cuzk.NewSHA256PCE(preimageLen)
 	if err != nil {
 		return err
 	}
@@ -100,20 +104,20 @@ func run() error {
 	fmt.Printf("cuzk-go: SHA-256 circuit (%d-byte message): %d constraints, %d inputs, %d aux\n", preimageLen, nc, ni, na)
 
 	t0 := time.Now()
-	key, err := SetupDevKey(pce)
+	key, err := cuzk.SetupDevKey(pce)
 	if err != nil {
 		return err
 	}
 	defer key.Close()
 	fmt.Printf("cuzk-go: development key (NOT a ceremony) in %.1f s\n", time.Since(t0).Seconds())
 
-	buf, err := NewTimelineBuffer(1 << 16)
+	buf, err := cuzk.NewTimelineBuffer(1 << 16)
 	if err != nil {
 		return err
 	}
 	defer buf.Close()
 	counter := &eventCounter{byName: map[string]int{}}
-	engine, err := NewEngine(counter.add, buf)
+	engine, err := cuzk.NewEngine(counter.add, buf)
 	if err != nil {
 		return err
 	}
@@ -130,15 +134,15 @@ func run() error {
 
 	// ---- submit
 	t0 = time.Now()
-	jobs := make([]*Job, numJobs)
+	jobs := make([]*cuzk.Job, numJobs)
 	for j := range jobs {
-		parts := make([]Witness, numPartitions)
+		parts := make([]cuzk.Witness, numPartitions)
 		for p := range parts {
-			in, aux, err := SHA256Witness(message(j, p))
+			in, aux, err := cuzk.SHA256Witness(message(j, p))
 			if err != nil {
 				return err
 			}
-			parts[p] = Witness{Inputs: in, Aux: aux}
+			parts[p] = cuzk.Witness{Inputs: in, Aux: aux}
 		}
 		if jobs[j], err = engine.Submit(keyID, fmt.Sprintf("go-job-%d", j), parts); err != nil {
 			return err

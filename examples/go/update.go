@@ -1,115 +1,21 @@
-// Filecoin SnapDeals (EmptySectorUpdate) through the C ABI, the way a Curio
-// update-prove task does it: take the vanilla partition proofs of a sector's
-// update (the bytes filecoin-proofs-api's generate_partition_proofs returns,
-// one per partition), make or load the update key of the proof type, submit
+// Filecoin SnapDeals (EmptySectorUpdate) through the Go binding, the way a
+// Curio update-prove task does it: take the vanilla partition proofs of a
+// sector's update (the bytes filecoin-proofs-api's generate_partition_proofs
+// returns, one per partition), make the update key of the proof type, submit
 // them with the update's commitments (comm_r_old, comm_d_new, comm_r_new),
 // wait, read the proof (192 bytes a partition) and verify it from the same
 // commitments.
 package main
 
-/*
-#include <stdint.h>
-#include <stdlib.h>
-#include "cuzk.h"
-*/
-import "C"
-
 import (
+	"errors"
 	"fmt"
 	"os"
-	"runtime"
 	"strings"
 	"time"
-	"unsafe"
+
+	"cuzk.example/cuzk"
 )
-
-// ---- wrappers ------------------------------------------------------------------
-
-// Filecoin's RegisteredUpdateProof ids, the registered proof the update
-// functions take (the C ABI takes the number).
-const (
-	UpdateStackedDrg2KiBV1   int32 = 0
-	UpdateStackedDrg8MiBV1   int32 = 1
-	UpdateStackedDrg512MiBV1 int32 = 2
-	UpdateStackedDrg32GiBV1  int32 = 3
-	UpdateStackedDrg64GiBV1  int32 = 4
-)
-
-// UpdateKeySetupDev makes a development update key (NOT a ceremony) for a
-// RegisteredUpdateProof.
-func UpdateKeySetupDev(registered int32) (*Key, error) {
-	var eb errBuf
-	ep, el := eb.ptr()
-	k := &Key{}
-	st := C.cuzk_update_key_setup_dev(&k.h, C.int32_t(registered), 0, ep, el)
-	if err := check("cuzk_update_key_setup_dev", st, eb.String); err != nil {
-		return nil, err
-	}
-	runtime.SetFinalizer(k, (*Key).Close)
-	return k, nil
-}
-
-// UpdateKeyLoad maps an update proving key from a bellperson .params file
-// (Filecoin's v28-empty-sector-update-…params) for a RegisteredUpdateProof.
-func UpdateKeyLoad(registered int32, paramsPath string) (*Key, error) {
-	cpath := C.CString(paramsPath)
-	defer C.free(unsafe.Pointer(cpath))
-	var eb errBuf
-	ep, el := eb.ptr()
-	k := &Key{}
-	st := C.cuzk_update_key_load(&k.h, C.int32_t(registered), cpath, 0, ep, el)
-	if err := check("cuzk_update_key_load", st, eb.String); err != nil {
-		return nil, err
-	}
-	runtime.SetFinalizer(k, (*Key).Close)
-	return k, nil
-}
-
-// AddUpdateKey registers an update key: its circuit travels with it (pce
-// NULL), as for a PoRep or PoSt key.
-func (e *Engine) AddUpdateKey(k *Key, name string) (uint32, error) { return e.AddPoRepKey(k, name) }
-
-// UpdateSubmit queues the update proof of a sector from its vanilla
-// partition proofs (vanilla[k]: partition k's bytes; as many as the proof
-// type has partitions) under keyID, an update key of the proof type. h is
-// the encoding's h, 0 for the production value (1 for 2 KiB, otherwise 10).
-// The proofs are read and checked against the commitments before anything
-// is queued: a bad one fails here (bad_length, bad_format), naming
-// vanilla[k].
-func (e *Engine) UpdateSubmit(keyID uint32, commROld, commDNew, commRNew [32]byte, h uint32, vanilla [][]byte) (*Job, error) {
-	t, err := newVanillaTable(vanilla)
-	if err != nil {
-		return nil, fmt.Errorf("UpdateSubmit: %v", err)
-	}
-	defer t.free()
-	j := &Job{}
-	st := C.cuzk_update_submit(&j.h, e.h, C.uint32_t(keyID), (*C.uint8_t)(unsafe.Pointer(&commROld[0])),
-		(*C.uint8_t)(unsafe.Pointer(&commDNew[0])), (*C.uint8_t)(unsafe.Pointer(&commRNew[0])), C.uint32_t(h),
-		t.ptrs, t.lens, C.size_t(len(vanilla)), nil)
-	runtime.KeepAlive(e)
-	if err := check("cuzk_update_submit", st, e.lastError); err != nil {
-		return nil, err
-	}
-	runtime.SetFinalizer(j, (*Job).Close)
-	return j, nil
-}
-
-// UpdateVerify checks an update proof (192 bytes a partition) of a
-// RegisteredUpdateProof for the commitments and h (0: the production value)
-// with an update key (or verifying key) of its circuit.
-func UpdateVerify(key *Key, registered int32, commROld, commDNew, commRNew [32]byte, h uint32, proof []byte) (bool, error) {
-	var ok C.int32_t
-	st := C.cuzk_update_verify(&ok, key.h, C.int32_t(registered), (*C.uint8_t)(unsafe.Pointer(&commROld[0])),
-		(*C.uint8_t)(unsafe.Pointer(&commDNew[0])), (*C.uint8_t)(unsafe.Pointer(&commRNew[0])), C.uint32_t(h),
-		bytePtr(proof), C.size_t(len(proof)))
-	runtime.KeepAlive(key)
-	if err := check("cuzk_update_verify", st, key.lastError); err != nil {
-		return false, err
-	}
-	return ok == 1, nil
-}
-
-// ---- the task ----------------------------------------------------------------
 
 // runUpdate proves the 2 KiB update's vanilla partition proof
 // <prefix>-update-0.vanilla with the commitments <prefix>-update.public
@@ -117,7 +23,7 @@ func UpdateVerify(key *Key, registered int32, commROld, commDNew, commRNew [32]b
 // test_capi_update_fixture, h = 1) and verifies the proof; returns the
 // number of partitions.
 func runUpdate(prefix string) (partitions int, err error) {
-	const registered = UpdateStackedDrg2KiBV1
+	const registered = cuzk.UpdateStackedDrg2KiBV1
 	const h = 1 // the fixture's; 0 would mean the same for 2 KiB
 	path := prefix + "-update-0.vanilla"
 	v, err := os.ReadFile(path)
@@ -139,7 +45,7 @@ func runUpdate(prefix string) (partitions int, err error) {
 	copy(commRNew[:], pub[64:96])
 
 	t0 := time.Now()
-	key, err := UpdateKeySetupDev(registered)
+	key, err := cuzk.UpdateKeySetupDev(registered)
 	if err != nil {
 		return 0, err
 	}
@@ -147,7 +53,7 @@ func runUpdate(prefix string) (partitions int, err error) {
 	fmt.Printf("cuzk-go: update: SnapDeals (registered update proof %d), %d partition(s) of %d bytes: development key in %.1f s\n",
 		registered, len(vanilla), len(v), time.Since(t0).Seconds())
 
-	engine, err := NewEngine(nil, nil) // default options: the cpu backend
+	engine, err := cuzk.NewEngine(nil, nil) // default options: the cpu backend
 	if err != nil {
 		return 0, err
 	}
@@ -158,7 +64,8 @@ func runUpdate(prefix string) (partitions int, err error) {
 	}
 	// A truncated vanilla proof is refused before anything is queued, naming it.
 	_, err = engine.UpdateSubmit(id, commROld, commDNew, commRNew, h, [][]byte{v[:len(v)-1]})
-	if e, ok := err.(*Error); !ok || e.Code != C.CUZK_ERR_BAD_LENGTH || !strings.Contains(e.Msg, "vanilla[0]") {
+	var e *cuzk.Error
+	if !errors.As(err, &e) || e.Code != cuzk.ErrBadLength || !strings.Contains(e.Msg, "vanilla[0]") {
 		return 0, fmt.Errorf("update: submit of a truncated vanilla proof gave %v, expected bad_length naming vanilla[0]", err)
 	}
 	t0 = time.Now()
@@ -174,20 +81,20 @@ func runUpdate(prefix string) (partitions int, err error) {
 	if err != nil {
 		return 0, err
 	}
-	if len(proof) != len(vanilla)*proofSize {
+	if len(proof) != len(vanilla)*cuzk.ProofSize {
 		return 0, fmt.Errorf("update: proof of %d bytes, %d partition(s) need %d", len(proof), len(vanilla),
-			len(vanilla)*proofSize)
+			len(vanilla)*cuzk.ProofSize)
 	}
 	elapsed := time.Since(t0)
-	if ok, err := UpdateVerify(key, registered, commROld, commDNew, commRNew, h, proof); err != nil || !ok {
+	if ok, err := cuzk.UpdateVerify(key, registered, commROld, commDNew, commRNew, h, proof); err != nil || !ok {
 		return 0, fmt.Errorf("update: the proof does not verify (%v)", err)
 	}
-	if ok, err := UpdateVerify(key, registered, commROld, commDNew, commRNew, 0, proof); err != nil || !ok {
+	if ok, err := cuzk.UpdateVerify(key, registered, commROld, commDNew, commRNew, 0, proof); err != nil || !ok {
 		return 0, fmt.Errorf("update: the proof does not verify with h = 0, the production value (%v)", err)
 	}
 	other := commDNew
 	other[1] ^= 1
-	if ok, err := UpdateVerify(key, registered, commROld, other, commRNew, h, proof); err != nil || ok {
+	if ok, err := cuzk.UpdateVerify(key, registered, commROld, other, commRNew, h, proof); err != nil || ok {
 		return 0, fmt.Errorf("update: the proof verified for another comm_d_new (err %v)", err)
 	}
 	fmt.Printf("cuzk-go: update: %d-byte proof in %.1f s, verified; rejected for another comm_d_new; "+

@@ -1,26 +1,31 @@
 #!/usr/bin/env bash
-# ctest host:go — builds examples/go (cgo) against the just-built libcuzk.so
-# and runs it. Usage: run_go.sh <repo root> <work dir> <folder of libcuzk.so> [cuzk program]
+# ctest host:go — the Go binding (bindings/go, package cuzk) against the
+# just-built libcuzk.so, found through pkg-config (cuzk-capi-uninstalled.pc
+# of the build tree): builds and runs its `go test` tests, then builds and
+# runs examples/go, a module of its own that imports the binding.
+# Usage: run_go.sh <repo root> <work dir> <folder of libcuzk.so> <folder of the build's .pc files> [cuzk program]
 # With the cuzk program it also makes a synthetic C1 output of the smallest
 # PoRep shape (8 nodes, 2 layers, 1 challenge, tree 8-0-0, zero data, so that
 # its replica_id is the one of a known prover and sector) and has the host
 # prove it (PoRep C2) and verify the proof.
 # With CUZK_POST_VANILLA=<prefix> in the environment (set by the ctest, the
-# files written by test_capi_post_fixture) it also has the host prove and
-# verify those 2 KiB WindowPoSt vanilla proofs (-post-vanilla).
+# files written by test_capi_post_fixture) the tests (TestPoSt) and the host
+# (-post-vanilla) also prove and verify those 2 KiB WindowPoSt vanilla proofs.
 # With CUZK_UPDATE_VANILLA=<prefix> (the files written by
 # test_capi_update_fixture) it also has the host prove and verify that 2 KiB
 # SnapDeals update (-update-vanilla).
 # Needs the `go` program (Debian package golang-go; scripts/setup.sh installs
 # it); without it the test fails and says so.
 set -euo pipefail
-root=$1 work=$2 libdir=$3 cli=${4:-}
+root=$1 work=$2 libdir=$3 pcdir=$4 cli=${5:-}
 
 if ! command -v go >/dev/null 2>&1; then
   echo "FAIL: the go program is missing: install the Debian package golang-go (scripts/setup.sh installs it)"
   exit 1
 fi
 [[ -f $libdir/libcuzk.so ]] || { echo "FAIL: $libdir/libcuzk.so is missing (build the target cuzk_capi)"; exit 1; }
+[[ -f $pcdir/cuzk-capi-uninstalled.pc ]] || { echo "FAIL: $pcdir/cuzk-capi-uninstalled.pc is missing (configure the build with the C ABI)"; exit 1; }
+command -v pkg-config >/dev/null 2>&1 || { echo "FAIL: the pkg-config program is missing: install the Debian package pkg-config"; exit 1; }
 
 # A libcuzk.so built with CUZK_SANITIZE=address needs the ASan runtime loaded
 # first in a host that is not instrumented itself: preload it for the run
@@ -34,9 +39,20 @@ fi
 
 mkdir -p "$work/go"
 export GOFLAGS=-mod=mod GOCACHE="$work/go/cache" GOPATH="$work/go/path" GOPROXY=off GOTOOLCHAIN=local
-export CGO_ENABLED=1 CGO_CFLAGS="-I$root/capi" CGO_LDFLAGS="-L$libdir -lcuzk -Wl,-rpath,$libdir"
+# #cgo pkg-config: cuzk-capi finds the build tree's uninstalled .pc first.
+export CGO_ENABLED=1 PKG_CONFIG_PATH="$pcdir${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
+unset CGO_CFLAGS CGO_LDFLAGS
 go version
+# The tests are compiled, then run (under the ASan preload when needed).
+(cd "$root/bindings/go" && go test -c -o "$work/go/cuzk.test" .)
 (cd "$root/examples/go" && go build -o "$work/go/cuzk-go-host" .)
+status=0
+(cd "$root/bindings/go" && env "${run_env[@]}" GODEBUG=cgocheck=2 "$work/go/cuzk.test" -test.v -test.count=1) || status=$?
+if ((status != 0)); then
+  echo "FAIL: go test of bindings/go exited with status $status"
+  exit 1
+fi
+echo "go test: ok"
 args=()
 if [[ -n $cli ]]; then
   c1=$work/go/c1-8n.json

@@ -20,10 +20,11 @@
 //! comm_d_new ‖ comm_r_new; test_capi_update_fixture writes both) and
 //! verifies the proof (src/update.rs); without it that part is skipped.
 //!
-//! Build: CUZK_LIB_DIR=<folder of libcuzk.so> cargo build --offline
+//! A crate of its own that depends on the safe binding (`cuzk`,
+//! bindings/rust/cuzk in this repository) by path.
+//! Build: PKG_CONFIG_PATH=<prefix>/lib/pkgconfig cargo build --offline
 
 mod borrowed;
-mod cuzk;
 mod fr;
 mod pce_file;
 mod post;

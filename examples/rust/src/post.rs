@@ -10,7 +10,7 @@
 use std::convert::TryInto;
 use std::time::Instant;
 
-use crate::cuzk::{ffi, Engine, Key, PostShape, PROOF_SIZE};
+use cuzk::{ffi, Engine, Key, PostShape, PROOF_SIZE};
 
 const REGISTERED: i32 = 10; // StackedDrgWindow2KiBV1_2
 

@@ -12,7 +12,7 @@
 use std::convert::TryInto;
 use std::time::Instant;
 
-use crate::cuzk::{ffi, registered_update, Engine, Key, PROOF_SIZE};
+use cuzk::{ffi, registered_update, Engine, Key, PROOF_SIZE};
 
 const REGISTERED: i32 = registered_update::STACKED_DRG_2KIB_V1;
 const H: u32 = 1; // the fixture's; 0 would mean the same for 2 KiB

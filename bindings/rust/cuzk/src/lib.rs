@@ -1,6 +1,35 @@
-//! A small safe wrapper over the cuzk C ABI (capi/cuzk.h, bindings made by
-//! the bindgen program in build.rs): one type per handle, released by Drop;
-//! statuses become `Result<_, Error>` carrying the handle's error text.
+//! The safe Rust API of cuzk, a Groth16 prover with a proving engine,
+//! Filecoin PoRep C2, PoSt and SnapDeals, over its C ABI (`cuzk-sys`, the
+//! declarations of `cuzk.h`; `libcuzk.so` found through pkg-config).
+//!
+//! One type per C handle ([`Pce`], [`Key`], [`Engine`], [`Job`],
+//! [`TimelineBuffer`]), released by `Drop`; every failed call is an
+//! [`Error`] with the status code and the handle's error text. The handles
+//! are `Send` and `Sync` where the C ABI lets any thread use them (all but
+//! the timeline buffer, which is `Send`: one drain at a time, hence
+//! `&mut self`). Borrowed witnesses ([`Engine::prove_borrowed`]) are slices
+//! the library reads in place; the call does not return before the library
+//! has released them.
+//!
+//! The crate is written for the C ABI version [`ABI_VERSION`]: it does not
+//! compile against a `cuzk.h` of another version, and every constructor
+//! fails with [`ERR_ABI_MISMATCH`] when the `libcuzk.so` loaded at run time
+//! has another ([`check_abi`] reports it up front).
+//!
+//! ```no_run
+//! // PoRep C2 of a 2 KiB sector from its C1 output, verified.
+//! let c1 = std::fs::read("c1.json")?;
+//! let (prover, sector) = ([0u8; 32], 1u64);
+//! let shape = cuzk::PorepShape::of_c1(&c1)?;
+//! let key = cuzk::Key::porep_setup_dev(&shape)?; // NOT a ceremony: development only
+//! let engine = cuzk::Engine::new(None, None)?;
+//! let id = engine.add_porep_key(&key, "porep-2k")?;
+//! let job = engine.porep_c2_submit(id, &c1, &prover, sector)?;
+//! job.wait()?;
+//! let proof = job.proofs()?; // 192 bytes a partition
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+#![warn(missing_docs)]
 
 use std::ffi::{CStr, CString};
 use std::fmt;
@@ -8,23 +37,37 @@ use std::os::raw::{c_char, c_void};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::ptr;
 
-#[allow(non_upper_case_globals, non_camel_case_types, non_snake_case, dead_code)]
-pub mod ffi {
-    include!(concat!(env!("OUT_DIR"), "/bindings.rs"));
-}
+/// The raw declarations of `cuzk.h` (the `cuzk-sys` crate).
+pub use cuzk_sys as ffi;
 
+/// The size of a packed scalar (a little-endian field element).
 pub const SCALAR_SIZE: usize = ffi::CUZK_SCALAR_SIZE as usize;
+/// The size of one BLS12-381 Groth16 proof (a partition's).
 pub const PROOF_SIZE: usize = ffi::CUZK_PROOF_SIZE as usize;
+/// The C ABI version (`CUZK_ABI_VERSION`) this binding is written for.
+pub const ABI_VERSION: u32 = ffi::ABI_VERSION;
+/// The binding's own error code (not the library's): the loaded
+/// `libcuzk.so` has another ABI version than [`ABI_VERSION`].
+pub const ERR_ABI_MISMATCH: i32 = -1000;
 
-/// A failed C ABI call: the function, the status code and the library's message.
-#[derive(Debug)]
+/// A failed call: the C function (or the job), the status code (a
+/// `CUZK_ERR_*` value of [`ffi`], or [`ERR_ABI_MISMATCH`]) and the library's
+/// message (the handle's error text).
+#[derive(Debug, Clone)]
 pub struct Error {
+    /// The C function, or "job <id> (partition <p>)" for a failed job.
     pub op: String,
+    /// The status code.
     pub code: i32,
+    /// The library's message.
     pub msg: String,
 }
 
+/// The short stable name of a status code ("ok", "bad_format", …).
 pub fn status_name(code: i32) -> String {
+    if code == ERR_ABI_MISMATCH {
+        return "abi_mismatch".to_string();
+    }
     unsafe { CStr::from_ptr(ffi::cuzk_status_name(code)) }.to_string_lossy().into_owned()
 }
 
@@ -36,6 +79,7 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
+/// The result of a fallible call.
 pub type Result<T> = std::result::Result<T, Error>;
 
 fn check(op: &str, st: ffi::cuzk_status, msg: impl FnOnce() -> String) -> Result<()> {
@@ -74,25 +118,55 @@ impl ErrBuf {
     }
 }
 
-/// Fails when the loaded library's ABI differs from the header's.
-pub fn check_abi() -> std::result::Result<(), String> {
-    let got = unsafe { ffi::cuzk_abi_version() };
-    if got != ffi::CUZK_ABI_VERSION as u32 {
-        return Err(format!(
-            "libcuzk ABI {}, but this program was built against cuzk.h ABI {}",
-            got,
-            ffi::CUZK_ABI_VERSION
-        ));
+/// The ABI version of the `libcuzk.so` loaded at run time.
+pub fn library_abi_version() -> u32 {
+    unsafe { ffi::cuzk_abi_version() }
+}
+
+/// Fails with [`ERR_ABI_MISMATCH`] when the loaded `libcuzk.so`'s ABI
+/// version is not [`ABI_VERSION`], the one this binding is written for.
+/// Every constructor of the crate makes the same check.
+pub fn check_abi() -> Result<()> {
+    let got = library_abi_version();
+    if got != ABI_VERSION {
+        return Err(Error {
+            op: "cuzk_abi_version".to_string(),
+            code: ERR_ABI_MISMATCH,
+            msg: format!(
+                "the loaded libcuzk has C ABI {}, but this Rust binding is written for ABI {} \
+                 (install the libcuzk.so.{} that matches it, or the binding of your cuzk)",
+                got, ABI_VERSION, ABI_VERSION
+            ),
+        });
     }
     Ok(())
 }
 
+/// [`check_abi`], asked of the library once per process.
+fn abi() -> Result<()> {
+    use std::sync::atomic::{AtomicU32, Ordering};
+    static SEEN: AtomicU32 = AtomicU32::new(0); // 0: not asked yet
+    let mut v = SEEN.load(Ordering::Relaxed);
+    if v == 0 {
+        v = library_abi_version();
+        SEEN.store(v, Ordering::Relaxed);
+    }
+    if v == ABI_VERSION {
+        Ok(())
+    } else {
+        check_abi()
+    }
+}
+
+/// The library's build description (version, ABI, backends).
 pub fn build_info() -> String {
     unsafe { CStr::from_ptr(ffi::cuzk_build_info()) }.to_string_lossy().into_owned()
 }
 
 // ---- PCE -------------------------------------------------------------------------
 
+/// A recorded circuit (`cuzk_pce`): its R1CS in the pre-compiled form the
+/// engine evaluates.
 pub struct Pce(*mut ffi::cuzk_pce);
 
 impl Drop for Pce {
@@ -101,15 +175,20 @@ impl Drop for Pce {
     }
 }
 
+/// The sizes of a recorded circuit.
 pub struct PceCounts {
+    /// Public inputs, ONE included.
     pub inputs: u32,
+    /// Private (aux) variables.
     pub aux: u32,
+    /// Constraints.
     pub constraints: u64,
 }
 
 impl Pce {
     /// The built-in SHA-256 preimage circuit for messages of `len` bytes.
     pub fn sha256(len: usize) -> Result<Pce> {
+        abi()?;
         let mut eb = ErrBuf::new();
         let mut h = ptr::null_mut();
         let st = unsafe { ffi::cuzk_sha256_pce(&mut h, len as _, eb.ptr(), eb.len() as _) };
@@ -121,6 +200,7 @@ impl Pce {
         err_text(|o, n| unsafe { ffi::cuzk_pce_last_error(o, n as _, self.0) as usize })
     }
 
+    /// The circuit's inputs, aux variables and constraints.
     pub fn counts(&self) -> Result<PceCounts> {
         let mut info: ffi::cuzk_pce_info = unsafe { std::mem::zeroed() };
         info.struct_size = std::mem::size_of::<ffi::cuzk_pce_info>() as u32;
@@ -131,12 +211,15 @@ impl Pce {
 
 /// One partition's witness: packed inputs (starting with ONE) and aux scalars.
 pub struct Witness {
+    /// Packed input scalars, starting with ONE.
     pub inputs: Vec<u8>,
+    /// Packed aux scalars.
     pub aux: Vec<u8>,
 }
 
 /// The built-in SHA-256 circuit's witness for one message.
 pub fn sha256_witness(msg: &[u8]) -> Result<Witness> {
+    abi()?;
     let mut eb = ErrBuf::new();
     let (mut ni, mut na) = (0 as _, 0 as _);
     let st = unsafe {
@@ -175,6 +258,8 @@ pub fn sha256_witness(msg: &[u8]) -> Result<Witness> {
 
 // ---- keys ------------------------------------------------------------------------
 
+/// A proving key (`cuzk_key`): a development key, a bellperson `.params`
+/// key, or a Filecoin PoRep, PoSt or update key that carries its circuit.
 pub struct Key(*mut ffi::cuzk_key);
 
 impl Drop for Key {
@@ -186,6 +271,7 @@ impl Drop for Key {
 impl Key {
     /// A development key (NOT a ceremony) for `pce`, bellperson convention.
     pub fn setup_dev(pce: &Pce) -> Result<Key> {
+        abi()?;
         let mut eb = ErrBuf::new();
         let mut h = ptr::null_mut();
         let st = unsafe {
@@ -223,12 +309,19 @@ impl Key {
 /// A timeline event copied out of the C struct.
 #[derive(Clone, Debug)]
 pub struct Event {
+    /// "SYNTH_START", "MSM_H", … (the engine's list of events).
     pub name: String,
+    /// The job id; empty when not tied to a job.
     pub job: String,
+    /// `CUZK_EVENT_*`: an instant, or a span's start or end.
     pub phase: i32,
+    /// Nanoseconds since the engine started.
     pub t_ns: u64,
+    /// The partition, −1 when none.
     pub partition: i32,
+    /// The worker, −1 when none.
     pub worker: i32,
+    /// The device, −1 for host work.
     pub device: i32,
 }
 
@@ -254,6 +347,9 @@ impl Event {
     }
 }
 
+/// A buffered timeline sink (`cuzk_timeline_buffer`): an engine given it
+/// copies every event into it, up to its capacity (later events are dropped
+/// and counted), until the host drains them.
 pub struct TimelineBuffer(*mut ffi::cuzk_timeline_buffer);
 
 impl Drop for TimelineBuffer {
@@ -263,7 +359,9 @@ impl Drop for TimelineBuffer {
 }
 
 impl TimelineBuffer {
+    /// A buffer of `capacity` events.
     pub fn new(capacity: usize) -> Result<TimelineBuffer> {
+        abi()?;
         let mut eb = ErrBuf::new();
         let mut h = ptr::null_mut();
         let st = unsafe { ffi::cuzk_timeline_buffer_create(&mut h, capacity as _, eb.ptr(), eb.len() as _) };
@@ -300,6 +398,7 @@ impl TimelineBuffer {
         }
     }
 
+    /// The events dropped because the buffer was full.
     pub fn dropped(&self) -> Result<u64> {
         let mut n = 0u64;
         check("cuzk_timeline_buffer_dropped", unsafe { ffi::cuzk_timeline_buffer_dropped(&mut n, self.0) }, || {
@@ -329,6 +428,9 @@ unsafe extern "C" fn on_event(user_data: *mut c_void, ev: *const ffi::cuzk_event
 
 // ---- engine ----------------------------------------------------------------------
 
+/// The proving engine (`cuzk_engine`) with its threads: keys are registered
+/// with it, jobs of partitions submitted to it. Dropping it cancels the
+/// unfinished jobs and joins its threads.
 pub struct Engine {
     h: *mut ffi::cuzk_engine,
     // Retained by the engine as user_data; dropped after cuzk_engine_destroy
@@ -362,6 +464,7 @@ impl Engine {
         if let Some(b) = buffer {
             opt.timeline_buffer = b.0;
         }
+        abi()?;
         let mut eb = ErrBuf::new();
         let mut h = ptr::null_mut();
         let st = unsafe { ffi::cuzk_engine_create(&mut h, &opt, eb.ptr(), eb.len() as _) };
@@ -369,10 +472,13 @@ impl Engine {
         Ok(Engine { h, _callback: callback })
     }
 
+    /// The engine's last error text.
     pub fn last_error(&self) -> String {
         err_text(|o, n| unsafe { ffi::cuzk_engine_last_error(o, n as _, self.h) as usize })
     }
 
+    /// Registers `key` with its circuit `pce` under `name`; the id names the
+    /// key in [`Engine::submit`].
     pub fn add_key(&self, key: &Key, pce: &Pce, name: &str) -> Result<u32> {
         let name = CString::new(name).expect("key name without NUL");
         let mut id = 0u32;
@@ -436,6 +542,8 @@ impl Engine {
 
 // ---- jobs ------------------------------------------------------------------------
 
+/// A submitted job of partitions (`cuzk_job`). Dropping it releases the
+/// handle; an unfinished job keeps running (dropping the engine cancels it).
 pub struct Job(*mut ffi::cuzk_job);
 
 impl Drop for Job {
@@ -449,6 +557,7 @@ impl Job {
         err_text(|o, n| unsafe { ffi::cuzk_job_last_error(o, n as _, self.0) as usize })
     }
 
+    /// The job's id (as given, or one the engine made).
     pub fn id(&self) -> String {
         c_str(unsafe { ffi::cuzk_job_id(self.0) })
     }
@@ -456,12 +565,23 @@ impl Job {
     /// Blocks until the job has ended; Ok when it completed, otherwise its
     /// code, failed partition and message.
     pub fn wait(&self) -> Result<()> {
-        check("cuzk_job_wait", unsafe { ffi::cuzk_job_wait(self.0, -1) }, || self.last_error())?;
+        self.wait_end()?;
         let (mut code, mut part) = (0i32, -1i32);
         check("cuzk_job_status", unsafe { ffi::cuzk_job_status(&mut code, &mut part, self.0) }, || {
             self.last_error()
         })?;
         check(&format!("job {} (partition {})", self.id(), part), code, || c_str(unsafe { ffi::cuzk_job_message(self.0) }))
+    }
+
+    /// Blocks until the job has ended, whatever its outcome.
+    fn wait_end(&self) -> Result<()> {
+        check("cuzk_job_wait", unsafe { ffi::cuzk_job_wait(self.0, -1) }, || self.last_error())
+    }
+
+    /// Cancels the job unless it has already ended ([`Job::wait`] then gives
+    /// `CUZK_ERR_CANCELLED`).
+    pub fn cancel(&self) -> Result<()> {
+        check("cuzk_job_cancel", unsafe { ffi::cuzk_job_cancel(ptr::null_mut(), self.0) }, || self.last_error())
     }
 
     /// A size query, then the read into a buffer of that size.
@@ -507,7 +627,9 @@ impl Job {
     }
 }
 
-// Handles are thread-safe tokens (see the header's threading rules).
+// Handles are tokens any thread may use at once (cuzk.h's threading rules);
+// the timeline buffer's drain is the exception (its strings live until the
+// next drain), hence Send only and drain(&mut self).
 unsafe impl Send for Pce {}
 unsafe impl Sync for Pce {}
 unsafe impl Send for Key {}
@@ -518,15 +640,19 @@ unsafe impl Send for Job {}
 unsafe impl Sync for Job {}
 unsafe impl Send for TimelineBuffer {}
 
-// ---- used by the borrowed-partition demo (borrowed.rs) ------------------------------
+mod borrowed;
+mod porep;
+pub use borrowed::{BorrowedPartition, Montgomery, QueryDensity};
+pub use porep::{PorepShape, Sector};
 
 fn c_path(p: &std::path::Path) -> CString {
     CString::new(p.to_string_lossy().as_bytes()).expect("a path without NUL")
 }
 
 impl Pce {
-    /// Maps and validates a PCE file.
+    /// Maps and validates a PCE file (docs/PCE-FORMAT.md).
     pub fn load(path: &std::path::Path) -> Result<Pce> {
+        abi()?;
         let mut eb = ErrBuf::new();
         let mut h = ptr::null_mut();
         let p = c_path(path);
@@ -537,16 +663,21 @@ impl Pce {
 }
 
 impl Key {
-    pub fn raw(&self) -> *mut ffi::cuzk_key {
+    /// The C handle, for calls this crate does not wrap (it stays owned by
+    /// the `Key`).
+    pub fn as_raw(&self) -> *mut ffi::cuzk_key {
         self.0
     }
+    /// Writes the key as a bellperson `.params` file.
     pub fn save_params(&self, path: &std::path::Path) -> Result<()> {
         let p = c_path(path);
         let st = unsafe { ffi::cuzk_key_save_params(self.0, p.as_ptr()) };
-        check("cuzk_key_save_params", st, || err_text(|o, n| unsafe { ffi::cuzk_key_last_error(o, n as _, self.0) as usize }))
+        check("cuzk_key_save_params", st, || self.last_error())
     }
-    /// A bellperson .params key (no PCE, no densities).
+    /// A bellperson `.params` key (no PCE, no query densities: register it
+    /// with [`Engine::add_key_density`]).
     pub fn load_params(path: &std::path::Path) -> Result<Key> {
+        abi()?;
         let mut eb = ErrBuf::new();
         let mut h = ptr::null_mut();
         let p = c_path(path);
@@ -557,14 +688,10 @@ impl Key {
 }
 
 impl Engine {
-    pub fn raw(&self) -> *mut ffi::cuzk_engine {
+    /// The C handle, for calls this crate does not wrap (it stays owned by
+    /// the `Engine`).
+    pub fn as_raw(&self) -> *mut ffi::cuzk_engine {
         self.h
-    }
-}
-
-impl Job {
-    pub fn from_raw(h: *mut ffi::cuzk_job) -> Job {
-        Job(h)
     }
 }
 
@@ -579,6 +706,7 @@ impl PostShape {
     /// The shape of Filecoin's RegisteredPoStProof `id` (0 … 4 WinningPoSt
     /// 2KiB … 64GiB, 5 … 9 WindowPoSt V1, 10 … 14 WindowPoSt V1_2).
     pub fn registered(id: i32) -> Result<PostShape> {
+        abi()?;
         let mut s: ffi::cuzk_post_shape = unsafe { std::mem::zeroed() };
         let st = unsafe { ffi::cuzk_post_shape_registered(&mut s, id) };
         // No handle, so no error text: the only failure is an unknown id.
@@ -590,15 +718,19 @@ impl PostShape {
     pub fn is_window(&self) -> bool {
         self.0.type_ == ffi::CUZK_POST_WINDOW
     }
+    /// The Filecoin RegisteredPoStProof id, or −1 for a custom shape.
     pub fn registered_proof(&self) -> i32 {
         self.0.registered_proof
     }
+    /// The 32-byte nodes of a sector.
     pub fn nodes(&self) -> u64 {
         self.0.nodes
     }
+    /// The sectors a partition proves.
     pub fn sector_count(&self) -> usize {
         self.0.sector_count as usize
     }
+    /// The challenges a sector gets.
     pub fn challenge_count(&self) -> usize {
         self.0.challenge_count as usize
     }
@@ -650,6 +782,7 @@ impl PostShape {
         let (ptrs, lens) = vanilla_table(vanilla);
         let mut faulty = vec![0u64; vanilla.len() + 1];
         let mut count = faulty.len() as _;
+        abi()?;
         let mut eb = ErrBuf::new();
         let st = unsafe {
             ffi::cuzk_post_check_vanilla(
@@ -674,6 +807,7 @@ impl PostShape {
 impl Key {
     /// A development PoSt key (NOT a ceremony) for `shape`.
     pub fn post_setup_dev(shape: &PostShape) -> Result<Key> {
+        abi()?;
         let mut eb = ErrBuf::new();
         let mut h = ptr::null_mut();
         let st = unsafe { ffi::cuzk_post_key_setup_dev(&mut h, &shape.0, 0, eb.ptr(), eb.len() as _) };
@@ -683,8 +817,8 @@ impl Key {
 
     /// A PoSt proving key for `shape` mapped from a bellperson .params file
     /// (e.g. Filecoin's v28-proof-of-spacetime-fallback-…params).
-    #[allow(dead_code)] // the production path; the example makes a development key
     pub fn post_load(shape: &PostShape, params: &std::path::Path) -> Result<Key> {
+        abi()?;
         let mut eb = ErrBuf::new();
         let mut h = ptr::null_mut();
         let p = c_path(params);
@@ -791,18 +925,23 @@ fn vanilla_table<V: AsRef<[u8]>>(vanilla: &[V]) -> (Vec<*const u8>, Vec<ffi::siz
 
 /// Filecoin's RegisteredUpdateProof ids, the registered proof the update
 /// functions take (the C ABI takes the number).
-#[allow(dead_code)] // the example proves 2 KiB only
 pub mod registered_update {
+    /// StackedDrg2KiBV1.
     pub const STACKED_DRG_2KIB_V1: i32 = 0;
+    /// StackedDrg8MiBV1.
     pub const STACKED_DRG_8MIB_V1: i32 = 1;
+    /// StackedDrg512MiBV1.
     pub const STACKED_DRG_512MIB_V1: i32 = 2;
+    /// StackedDrg32GiBV1.
     pub const STACKED_DRG_32GIB_V1: i32 = 3;
+    /// StackedDrg64GiBV1.
     pub const STACKED_DRG_64GIB_V1: i32 = 4;
 }
 
 impl Key {
     /// A development update key (NOT a ceremony) for a RegisteredUpdateProof.
     pub fn update_setup_dev(registered_proof: i32) -> Result<Key> {
+        abi()?;
         let mut eb = ErrBuf::new();
         let mut h = ptr::null_mut();
         let st = unsafe { ffi::cuzk_update_key_setup_dev(&mut h, registered_proof, 0, eb.ptr(), eb.len() as _) };
@@ -812,8 +951,8 @@ impl Key {
 
     /// An update proving key for a RegisteredUpdateProof mapped from a
     /// bellperson .params file (Filecoin's v28-empty-sector-update-…params).
-    #[allow(dead_code)] // the production path; the example makes a development key
     pub fn update_load(registered_proof: i32, params: &std::path::Path) -> Result<Key> {
+        abi()?;
         let mut eb = ErrBuf::new();
         let mut h = ptr::null_mut();
         let p = c_path(params);

@@ -1,21 +1,40 @@
-// A small Go wrapper over the cuzk C ABI (capi/cuzk.h): one type per
-// handle, released by Close (also set as a finalizer, as a safety net), and
-// statuses turned into errors carrying the handle's error text.
+// Package cuzk is the Go binding of cuzk's C ABI (cuzk.h, libcuzk.so): a
+// Groth16 prover with a proving engine, Filecoin PoRep C2, PoSt and
+// SnapDeals.
+//
+// One Go type per C handle (PCE, Key, Engine, Job, TimelineBuffer), each
+// released by Close; a finalizer calls Close as a safety net, but a program
+// should Close what it creates (a key or an engine holds much memory). Every
+// failed call returns an *Error with the status code and the handle's error
+// text. Handles may be used from any goroutine.
+//
+// The package is built with cgo against the installed library, found by
+// pkg-config (cuzk-capi.pc); see the repository's README. The binding is
+// written for the C ABI version ABIVersion: it does not compile against a
+// cuzk.h of another version, and every constructor fails with an
+// ErrABIMismatch *Error when the libcuzk.so loaded at run time has another
+// (CheckABI reports it up front).
 //
 // cgo pointer rules: memory handed to C that holds pointers (the partition
 // table, the callback table) is allocated with C.malloc; plain byte buffers
 // may be Go memory because C only reads or writes them during the call.
-package main
+// Buffers the library keeps after the call (borrowed partitions, see
+// SubmitBorrowed) are C memory (CBuffer).
+package cuzk
 
 /*
-#cgo LDFLAGS: -lcuzk
+#cgo pkg-config: cuzk-capi
 #include <stdint.h>
 #include <stdlib.h>
 #include "cuzk.h"
 
+#if CUZK_ABI_VERSION != 2
+#error "this Go binding is written for cuzk C ABI 2 (CUZK_ABI_VERSION in cuzk.h differs): use the binding of your cuzk"
+#endif
+
 // trampoline.c
-void gohost_on_event(void* user_data, const cuzk_event* ev);
-void gohost_set_user_data(cuzk_timeline_callbacks* cb, uintptr_t handle);
+void cuzkgo_on_event(void* user_data, const cuzk_event* ev);
+void cuzkgo_set_user_data(cuzk_timeline_callbacks* cb, uintptr_t handle);
 */
 import "C"
 
@@ -24,20 +43,85 @@ import (
 	"fmt"
 	"runtime"
 	"runtime/cgo"
+	"sync"
 	"unsafe"
 )
 
-// Error is a failed C ABI call: the status code and the library's message.
+// ABIVersion is the C ABI version (CUZK_ABI_VERSION) this binding is
+// written for.
+const ABIVersion = 2
+
+// ScalarSize is the size of a packed scalar (a little-endian field element).
+const ScalarSize = C.CUZK_SCALAR_SIZE
+
+// ProofSize is the size of one BLS12-381 Groth16 proof (a partition's).
+const ProofSize = C.CUZK_PROOF_SIZE
+
+// Status is a C ABI status code (cuzk_status): 0 is success, the others are
+// the constants below.
+type Status int32
+
+// The status codes of cuzk.h, pinned by the C ABI.
+const (
+	OK                    Status = C.CUZK_OK
+	ErrInvalidArgument    Status = C.CUZK_ERR_INVALID_ARGUMENT
+	ErrBadLength          Status = C.CUZK_ERR_BAD_LENGTH
+	ErrNonCanonical       Status = C.CUZK_ERR_NON_CANONICAL
+	ErrBadFlags           Status = C.CUZK_ERR_BAD_FLAGS
+	ErrNotOnCurve         Status = C.CUZK_ERR_NOT_ON_CURVE
+	ErrNotInSubgroup      Status = C.CUZK_ERR_NOT_IN_SUBGROUP
+	ErrUnexpectedIdentity Status = C.CUZK_ERR_UNEXPECTED_IDENTITY
+	ErrNoSquareRoot       Status = C.CUZK_ERR_NO_SQUARE_ROOT
+	ErrIO                 Status = C.CUZK_ERR_IO
+	ErrBadFormat          Status = C.CUZK_ERR_BAD_FORMAT
+	ErrUnsatisfied        Status = C.CUZK_ERR_UNSATISFIED
+	ErrUnsupported        Status = C.CUZK_ERR_UNSUPPORTED
+	ErrCancelled          Status = C.CUZK_ERR_CANCELLED
+	ErrOutOfMemory        Status = C.CUZK_ERR_OUT_OF_MEMORY
+	ErrDevice             Status = C.CUZK_ERR_DEVICE
+	ErrInternal           Status = C.CUZK_ERR_INTERNAL
+	ErrNull               Status = C.CUZK_ERR_NULL
+	ErrInvalidHandle      Status = C.CUZK_ERR_INVALID_HANDLE
+	ErrBufferTooSmall     Status = C.CUZK_ERR_BUFFER_TOO_SMALL
+	ErrNotFinished        Status = C.CUZK_ERR_NOT_FINISHED
+	ErrTimeout            Status = C.CUZK_ERR_TIMEOUT
+	ErrStructSize         Status = C.CUZK_ERR_STRUCT_SIZE
+	// ErrABIMismatch is the binding's own code (not the library's): the
+	// loaded libcuzk.so has another ABI version than ABIVersion.
+	ErrABIMismatch Status = -1000
+)
+
+// String is the code's short stable name ("ok", "bad_format", …).
+func (s Status) String() string {
+	if s == ErrABIMismatch {
+		return "abi_mismatch"
+	}
+	return C.GoString(C.cuzk_status_name(C.cuzk_status(s)))
+}
+
+// Error is a failed C ABI call: the function (or job), the status code and
+// the library's message (the handle's error text).
 type Error struct {
-	Op   string
-	Code int32
+	Op   string // the C function, or "job <id> (partition <p>)" for a failed job
+	Code Status
 	Msg  string
 }
 
+// Error formats the error as "op: name (code): message".
 func (e *Error) Error() string {
-	name := C.GoString(C.cuzk_status_name(C.cuzk_status(e.Code)))
-	return fmt.Sprintf("%s: %s (%d): %s", e.Op, name, e.Code, e.Msg)
+	return fmt.Sprintf("%s: %s (%d): %s", e.Op, e.Code, int32(e.Code), e.Msg)
 }
+
+// Is makes errors.Is(err, cuzk.ErrBadFormat) true for an *Error of that code.
+func (e *Error) Is(target error) bool {
+	if s, ok := target.(Status); ok {
+		return e.Code == s
+	}
+	return false
+}
+
+// Error makes a Status usable as an errors.Is target.
+func (s Status) Error() string { return s.String() }
 
 // errText reads a handle's last error through its cuzk_<object>_last_error
 // (size query first, then the copy).
@@ -63,7 +147,7 @@ func check(op string, st C.cuzk_status, msg func() string) error {
 	if st == C.CUZK_OK {
 		return nil
 	}
-	return &Error{Op: op, Code: int32(st), Msg: msg()}
+	return &Error{Op: op, Code: Status(st), Msg: msg()}
 }
 
 func bytePtr(b []byte) *C.uint8_t {
@@ -75,10 +159,15 @@ func bytePtr(b []byte) *C.uint8_t {
 
 // ---- PCE ---------------------------------------------------------------------
 
+// PCE is a recorded circuit (cuzk_pce): its R1CS in the pre-compiled form
+// the engine evaluates.
 type PCE struct{ h *C.cuzk_pce }
 
 // NewSHA256PCE records the built-in SHA-256 preimage circuit for messages of n bytes.
 func NewSHA256PCE(n int) (*PCE, error) {
+	if err := abiErr(); err != nil {
+		return nil, err
+	}
 	var eb errBuf
 	p := &PCE{}
 	ep, el := eb.ptr()
@@ -89,6 +178,25 @@ func NewSHA256PCE(n int) (*PCE, error) {
 	return p, nil
 }
 
+// LoadPCE maps and validates a PCE file (docs/PCE-FORMAT.md).
+func LoadPCE(path string) (*PCE, error) {
+	if err := abiErr(); err != nil {
+		return nil, err
+	}
+	cpath := C.CString(path)
+	defer C.free(unsafe.Pointer(cpath))
+	var eb errBuf
+	ep, el := eb.ptr()
+	p := &PCE{}
+	if err := check("cuzk_pce_load", C.cuzk_pce_load(&p.h, cpath, 0, ep, el), eb.String); err != nil {
+		return nil, err
+	}
+	runtime.SetFinalizer(p, (*PCE).Close)
+	return p, nil
+}
+
+// Close releases the PCE (an engine that registered a key with it keeps its
+// own reference). Calling it again does nothing.
 func (p *PCE) Close() {
 	C.cuzk_pce_destroy(p.h)
 	p.h = nil
@@ -110,6 +218,9 @@ func (p *PCE) Counts() (inputs, aux uint32, constraints uint64, err error) {
 // SHA256Witness returns the packed inputs (starting with ONE) and aux
 // scalars of the built-in circuit for one message.
 func SHA256Witness(msg []byte) (inputs, aux []byte, err error) {
+	if err := abiErr(); err != nil {
+		return nil, nil, err
+	}
 	var eb errBuf
 	ep, el := eb.ptr()
 	var ni, na C.size_t
@@ -129,10 +240,15 @@ func SHA256Witness(msg []byte) (inputs, aux []byte, err error) {
 
 // ---- keys --------------------------------------------------------------------
 
+// Key is a proving key (cuzk_key): a development key, a bellperson .params
+// key, or a Filecoin PoRep, PoSt or update key that carries its circuit.
 type Key struct{ h *C.cuzk_key }
 
 // SetupDevKey makes a development key (NOT a ceremony) in the bellperson convention.
 func SetupDevKey(p *PCE) (*Key, error) {
+	if err := abiErr(); err != nil {
+		return nil, err
+	}
 	var eb errBuf
 	ep, el := eb.ptr()
 	k := &Key{}
@@ -145,6 +261,35 @@ func SetupDevKey(p *PCE) (*Key, error) {
 	return k, nil
 }
 
+// LoadParamsKey maps a bellperson .params key (no PCE, no query
+// densities: register it with AddKeyDensity).
+func LoadParamsKey(path string) (*Key, error) {
+	if err := abiErr(); err != nil {
+		return nil, err
+	}
+	cpath := C.CString(path)
+	defer C.free(unsafe.Pointer(cpath))
+	var eb errBuf
+	ep, el := eb.ptr()
+	k := &Key{}
+	if err := check("cuzk_key_load_params", C.cuzk_key_load_params(&k.h, cpath, 0, 0, ep, el), eb.String); err != nil {
+		return nil, err
+	}
+	runtime.SetFinalizer(k, (*Key).Close)
+	return k, nil
+}
+
+// SaveParams writes the key as a bellperson .params file.
+func (k *Key) SaveParams(path string) error {
+	cpath := C.CString(path)
+	defer C.free(unsafe.Pointer(cpath))
+	err := check("cuzk_key_save_params", C.cuzk_key_save_params(k.h, cpath), k.lastError)
+	runtime.KeepAlive(k)
+	return err
+}
+
+// Close releases the key (an engine that registered it keeps its own
+// reference). Calling it again does nothing.
 func (k *Key) Close() {
 	C.cuzk_key_destroy(k.h)
 	k.h = nil
@@ -184,18 +329,28 @@ func eventFromC(ev *C.cuzk_event) Event {
 	}
 }
 
-// goTimelineEvent runs on the engine's threads (and inside submit/destroy on
+// cuzkgoTimelineEvent runs on the engine's threads (and inside submit/destroy on
 // ours): it must return quickly and must not call engine or job functions.
 //
-//export goTimelineEvent
-func goTimelineEvent(h C.uintptr_t, ev *C.cuzk_event) {
+//export cuzkgoTimelineEvent
+func cuzkgoTimelineEvent(h C.uintptr_t, ev *C.cuzk_event) {
 	fn := cgo.Handle(h).Value().(func(Event))
 	fn(eventFromC(ev))
 }
 
-type TimelineBuffer struct{ h *C.cuzk_timeline_buffer }
+// TimelineBuffer is a buffered timeline sink (cuzk_timeline_buffer): an
+// engine given it copies every event into it, up to its capacity (later
+// events are dropped and counted), until the host drains them.
+type TimelineBuffer struct {
+	mu sync.Mutex // one Drain at a time (the C strings live until the next drain)
+	h  *C.cuzk_timeline_buffer
+}
 
+// NewTimelineBuffer makes a buffer of capacity events.
 func NewTimelineBuffer(capacity int) (*TimelineBuffer, error) {
+	if err := abiErr(); err != nil {
+		return nil, err
+	}
 	var eb errBuf
 	ep, el := eb.ptr()
 	b := &TimelineBuffer{}
@@ -207,6 +362,7 @@ func NewTimelineBuffer(capacity int) (*TimelineBuffer, error) {
 	return b, nil
 }
 
+// Close releases the buffer (an engine given it keeps its own reference).
 func (b *TimelineBuffer) Close() {
 	C.cuzk_timeline_buffer_destroy(b.h)
 	b.h = nil
@@ -218,6 +374,8 @@ func (b *TimelineBuffer) lastError() string {
 
 // Drain moves every waiting event out of the buffer, oldest first.
 func (b *TimelineBuffer) Drain() ([]Event, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
 	const chunk = 256
 	evs := (*[chunk]C.cuzk_event)(C.calloc(chunk, C.sizeof_cuzk_event))
 	defer C.free(unsafe.Pointer(evs))
@@ -238,6 +396,7 @@ func (b *TimelineBuffer) Drain() ([]Event, error) {
 	}
 }
 
+// Dropped is the number of events dropped because the buffer was full.
 func (b *TimelineBuffer) Dropped() (uint64, error) {
 	var n C.uint64_t
 	err := check("cuzk_timeline_buffer_dropped", C.cuzk_timeline_buffer_dropped(&n, b.h), b.lastError)
@@ -247,6 +406,8 @@ func (b *TimelineBuffer) Dropped() (uint64, error) {
 
 // ---- engine ------------------------------------------------------------------
 
+// Engine is the proving engine (cuzk_engine) with its threads: keys are
+// registered with it, jobs of partitions are submitted to it.
 type Engine struct {
 	h      *C.cuzk_engine
 	cb     *C.cuzk_timeline_callbacks // C memory: the library copies it, we free it on Close
@@ -257,6 +418,9 @@ type Engine struct {
 // called for every timeline event, on the engine's threads; buf (may be nil)
 // receives the same events.
 func NewEngine(onEvent func(Event), buf *TimelineBuffer) (*Engine, error) {
+	if err := abiErr(); err != nil {
+		return nil, err
+	}
 	var opt C.cuzk_engine_options
 	C.cuzk_engine_options_init(&opt)
 	e := &Engine{}
@@ -264,8 +428,8 @@ func NewEngine(onEvent func(Event), buf *TimelineBuffer) (*Engine, error) {
 		e.handle = cgo.NewHandle(onEvent)
 		e.cb = (*C.cuzk_timeline_callbacks)(C.calloc(1, C.sizeof_cuzk_timeline_callbacks))
 		C.cuzk_timeline_callbacks_init(e.cb)
-		C.gohost_set_user_data(e.cb, C.uintptr_t(e.handle))
-		e.cb.on_event = (*[0]byte)(C.gohost_on_event)
+		C.cuzkgo_set_user_data(e.cb, C.uintptr_t(e.handle))
+		e.cb.on_event = (*[0]byte)(C.cuzkgo_on_event)
 		opt.timeline_callbacks = e.cb
 	}
 	if buf != nil {
@@ -306,6 +470,8 @@ func (e *Engine) lastError() string {
 	return errText(func(o *C.char, n C.size_t) C.size_t { return C.cuzk_engine_last_error(o, n, e.h) })
 }
 
+// AddKey registers key k with its circuit p under name; the returned id
+// names the key in Submit.
 func (e *Engine) AddKey(k *Key, p *PCE, name string) (uint32, error) {
 	cname := C.CString(name)
 	defer C.free(unsafe.Pointer(cname))
@@ -393,17 +559,32 @@ func (e *Engine) Submit(key uint32, id string, parts []Witness) (*Job, error) {
 
 // ---- jobs --------------------------------------------------------------------
 
-type Job struct{ h *C.cuzk_job }
+// Job is a submitted job of partitions (cuzk_job).
+type Job struct {
+	h        *C.cuzk_job
+	borrowed *borrowState // SubmitBorrowed's partitions, until released
+}
 
+// Close releases the job handle (an unfinished job keeps running; the
+// engine's Close cancels it).
 func (j *Job) Close() {
 	C.cuzk_job_destroy(j.h)
 	j.h = nil
+}
+
+// Cancel asks the engine to stop the job; Wait then returns ErrCancelled
+// unless it had already ended.
+func (j *Job) Cancel() error {
+	err := check("cuzk_job_cancel", C.cuzk_job_cancel(nil, j.h), j.lastError)
+	runtime.KeepAlive(j)
+	return err
 }
 
 func (j *Job) lastError() string {
 	return errText(func(o *C.char, n C.size_t) C.size_t { return C.cuzk_job_last_error(o, n, j.h) })
 }
 
+// ID is the job's id (the one given to Submit, or one the engine made).
 func (j *Job) ID() string {
 	s := C.GoString(C.cuzk_job_id(j.h))
 	runtime.KeepAlive(j)
@@ -422,7 +603,7 @@ func (j *Job) Wait() error {
 		return err
 	}
 	if code != C.CUZK_OK {
-		return &Error{Op: fmt.Sprintf("job %s (partition %d)", j.ID(), int(part)), Code: int32(code),
+		return &Error{Op: fmt.Sprintf("job %s (partition %d)", j.ID(), int(part)), Code: Status(code),
 			Msg: C.GoString(C.cuzk_job_message(j.h))}
 	}
 	runtime.KeepAlive(j)
@@ -467,13 +648,31 @@ func (j *Job) PublicInputs(p int) ([]byte, error) {
 
 // ---- library -----------------------------------------------------------------
 
-// CheckABI fails when the loaded library's ABI differs from the header's.
-func CheckABI() error {
-	if got := uint32(C.cuzk_abi_version()); got != C.CUZK_ABI_VERSION {
-		return fmt.Errorf("libcuzk ABI %d, but this program was compiled against cuzk.h ABI %d", got,
-			C.CUZK_ABI_VERSION)
-	}
-	return nil
+// LibraryABIVersion is the ABI version of the libcuzk.so loaded at run time.
+func LibraryABIVersion() int { return int(C.cuzk_abi_version()) }
+
+// CheckABI returns an *Error with code ErrABIMismatch when the loaded
+// libcuzk.so's ABI version is not ABIVersion, the one this binding is
+// written for (and compiled against). Every constructor of the package makes
+// the same check, once per process.
+func CheckABI() error { return abiErr() }
+
+var abiOnce struct {
+	sync.Once
+	err error
 }
 
+func abiErr() error {
+	abiOnce.Do(func() {
+		if got := LibraryABIVersion(); got != ABIVersion {
+			abiOnce.err = &Error{Op: "cuzk_abi_version", Code: ErrABIMismatch, Msg: fmt.Sprintf(
+				"the loaded libcuzk has C ABI %d, but this Go binding is written for ABI %d "+
+					"(install the libcuzk.so.%d that matches it, or the binding of your cuzk)",
+				got, ABIVersion, ABIVersion)}
+		}
+	})
+	return abiOnce.err
+}
+
+// BuildInfo is the library's build description (version, ABI, backends).
 func BuildInfo() string { return C.GoString(C.cuzk_build_info()) }
