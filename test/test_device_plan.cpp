@@ -109,14 +109,33 @@ TEST_CASE("device plan: a 32 GiB PoRep partition on 16, 24, 32, 48, 80 and 141 G
     CHECK(p48.batch == 1);   // 7.25 GB to spare, a slot is 8.46
     CHECK(p48.total() <= 48 * GB);
 
+    CHECK(p48.kept == 0);   // B (9.54 GB) would cost the batch nothing could replace: 10.6 GB of room
+
+    // 80 GB: B and H kept on the device (22.4 GB; the largest chunked-MSM
+    // costs), L and A streamed in batches of two (L would leave no slot).
     const gpu_plan p80 = plan_gpu_key(s, 80 * GB);
     CHECK(p80.fits);
     CHECK_FALSE(p80.resident);
-    CHECK(p80.batch == 5);   // 36.5 GB to spare: four more partitions
+    CHECK(p80.kept == (gpu_query_b | gpu_query_h));
+    CHECK(p80.kept_bytes == gpu_query_bytes(s, gpu_query_b) + gpu_query_bytes(s, gpu_query_h));
+    CHECK(p80.kept_bytes == ((uint64_t{1} << 27) - 1) * 96 + 33112282ull * (96 + 192));
+    CHECK(p80.batch == 2);
     CHECK(p80.total() <= 80 * GB);
     CHECK(p80.total() + p80.slot > 80 * GB);
-    CHECK(p80.summary().find("batch of 5 partitions") != std::string::npos);
-    CHECK(plan_gpu_key(s, 80 * GB, 3).batch == 3);   // capped
+    CHECK(p80.summary().find("H, B kept on the device (22.42 GB), L, A streamed") != std::string::npos);
+    CHECK(p80.summary().find("batch of 2 partitions") != std::string::npos);
+    // One partition a call (--batch 1): no slot to keep, so L too.
+    const gpu_plan p80b1 = plan_gpu_key(s, 80 * GB, 1);
+    CHECK(p80b1.batch == 1);
+    CHECK(p80b1.kept == (gpu_query_b | gpu_query_h | gpu_query_l));
+    CHECK(p80b1.total() <= 80 * GB);
+    // A set imposed (a key that has placed its queries) is taken as it is.
+    const gpu_plan imposed = plan_gpu_key_streamed(s, 80 * GB, p80.chunk, 0, gpu_query_a);
+    CHECK(imposed.kept == gpu_query_a);
+    CHECK(imposed.batch == 3);   // 36.5 GB of room less A's 12.46: two more slots
+    CHECK_FALSE(plan_gpu_key_streamed(s, 48 * GB, p48.chunk, 0, gpu_query_all & ~gpu_query_a).fits);
+    CHECK(gpu_query_names(gpu_query_h | gpu_query_a) == "H, A");
+    CHECK(gpu_query_names(0) == "none");
 
     const gpu_plan p141 = plan_gpu_key(s, 141 * GB);
     CHECK(p141.fits);

@@ -555,6 +555,12 @@ TEST_CASE("gpu prover: streamed keys give the same sums", "[gpu]")
         gpu_key_options host_pce{0, true, 64};
         host_pce.host_pce = true;
         vs.push_back({"force_streaming, the PCE on the host", host_pce});
+        gpu_key_options kept_hb{0, true, 64};
+        kept_hb.keep_queries = int(gpu_query_h | gpu_query_b);
+        vs.push_back({"force_streaming, H and B kept on the device", kept_hb});
+        gpu_key_options kept_la{0, true, 7};
+        kept_la.keep_queries = int(gpu_query_l | gpu_query_a);
+        vs.push_back({"force_streaming, L and A kept on the device, chunks of 7", kept_la});
         // Lean where the witness fits c and the A/B scalars b (here 2 + 700 +
         // 178 values in a domain of 1024); elsewhere the key is refused.
         gpu_key_options lean{0, false, nc < 2000 ? size_t(7) : size_t(331)};
@@ -580,6 +586,7 @@ TEST_CASE("gpu prover: streamed keys give the same sums", "[gpu]")
             CHECK(key.has_pce() == !host);
             CHECK(key.plan().pce_on_host == host);
             CHECK(key.plan().lean == v.opt.force_lean);
+            CHECK(key.plan().kept == (v.opt.keep_queries >= 0 ? unsigned(v.opt.keep_queries) : 0u));
             CHECK(key.device_bytes() < resident.device_bytes());
             CHECK(key.prove_scratch_bytes() > 0);
             // Chunk buffers: the option's G2 points, else the largest query
@@ -664,6 +671,16 @@ TEST_CASE("gpu prover: a batch of partitions equals each partition proved alone"
         const auto r = gpu_prove_start_witness_batch(resident, two);
         check_sums(r[0], cpu_sums(f, f.evaluate(w0), w0));
         check_sums(r[1], cpu_sums(f, f.evaluate(w1), w1));
+        // So does a streamed key that keeps H and B on the device (read in
+        // place by every partition) and streams L and A.
+        gpu_key_options kept{0, true, 7};
+        kept.keep_queries = int(gpu_query_h | gpu_query_b);
+        const gpu_key partial(f.pk, f.density, f.pce, kept);
+        REQUIRE_FALSE(partial.resident());
+        CHECK(partial.plan().kept == (gpu_query_h | gpu_query_b));
+        const auto pr = gpu_prove_start_witness_batch(partial, two);
+        check_sums(pr[0], cpu_sums(f, f.evaluate(w0), w0));
+        check_sums(pr[1], cpu_sums(f, f.evaluate(w1), w1));
         // A partition of the wrong size is refused, naming it.
         std::vector<fr> short_aux(w1.aux.begin(), w1.aux.end() - 1);
         const std::vector<gpu_batch_part> bad{{w0.inputs, w0.aux, nullptr, nullptr}, {w1.inputs, short_aux, nullptr, nullptr}};

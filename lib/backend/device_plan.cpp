@@ -65,16 +65,40 @@ uint64_t gpu_stream_chunk_bytes(const gpu_key_shape& s, uint64_t device_bytes)
     return std::min(largest_query_bytes(s), std::max<uint64_t>(free_beside / 32, uint64_t{128} << 20));
 }
 
+uint64_t gpu_query_bytes(const gpu_key_shape& s, unsigned set)
+{
+    const uint64_t h = s.domain ? s.domain - 1 : 0;
+    uint64_t b = 0;
+    if (set & gpu_query_h) b += h * g1_bytes;
+    if (set & gpu_query_l) b += s.aux * g1_bytes;
+    if (set & gpu_query_a) b += s.a_points * g1_bytes;
+    if (set & gpu_query_b) b += s.b_points * (g1_bytes + g2_bytes);
+    return b;
+}
+
+std::string gpu_query_names(unsigned set)
+{
+    std::string out;
+    for (const auto& [bit, name] : {std::pair{gpu_query_h, "H"}, {gpu_query_l, "L"}, {gpu_query_a, "A"},
+                                    {gpu_query_b, "B"}})
+        if (set & bit) out += out.empty() ? name : std::string(", ") + name;
+    return out.empty() ? "none" : out;
+}
+
 uint64_t gpu_plan::total() const noexcept
 {
-    return beside + (resident ? queries : 0) + one_prove + (batch > 0 ? batch - 1 : 0) * slot + msm_room;
+    return beside + (resident ? queries : kept_bytes) + one_prove + (batch > 0 ? batch - 1 : 0) * slot + msm_room;
 }
 
 std::string gpu_plan::summary() const
 {
     if (!fits) return why;
+    const std::string streamed =
+        kept ? fmt::format("{} kept on the device ({} GB), {} streamed", gpu_query_names(kept), gb(kept_bytes),
+                           gpu_query_names(gpu_query_all & ~kept))
+             : std::string("queries streamed");
     const std::string place = resident ? fmt::format("queries resident ({} GB)", gb(queries))
-                                       : fmt::format("queries streamed through 2 × {} GB chunk buffers", gb(chunk));
+                                       : fmt::format("{} through 2 × {} GB chunk buffers", streamed, gb(chunk));
     const char* lean_note = !lean ? ""
                             : pce_on_host ? ", lean (witness in c, NTT buffers freed before the MSMs)"
                                           : ", lean (witness in a buffer of its own for PCE_EVAL, then in c; NTT "
@@ -167,7 +191,29 @@ gpu_plan plan_gpu_key_lean(const gpu_key_shape& s, uint64_t device_bytes, uint64
     return p;
 }
 
-gpu_plan plan_gpu_key_streamed(const gpu_key_shape& s, uint64_t device_bytes, uint64_t chunk_bytes, unsigned max_batch)
+namespace {
+
+// The queries a streamed plan keeps on the device, from its room beside
+// one prove (the model's rule in device_plan.hpp).
+unsigned choose_kept(const gpu_key_shape& s, uint64_t spare, uint64_t slot, unsigned max_batch)
+{
+    const bool keep_slot = max_batch != 1 && slot && spare >= slot;   // a batch of two fits: keep it
+    const uint64_t floor = keep_slot ? slot : 0;
+    unsigned kept = 0;
+    uint64_t used = 0;
+    for (unsigned q : {gpu_query_b, gpu_query_h, gpu_query_l, gpu_query_a}) {
+        const uint64_t b = gpu_query_bytes(s, q);
+        if ((kept | q) == gpu_query_all || used + b + floor > spare) continue;   // one query at least streams
+        kept |= q;
+        used += b;
+    }
+    return kept;
+}
+
+} // namespace
+
+gpu_plan plan_gpu_key_streamed(const gpu_key_shape& s, uint64_t device_bytes, uint64_t chunk_bytes, unsigned max_batch,
+                               int kept)
 {
     gpu_plan p = plan_base(s, device_bytes);
     const uint64_t fixed = p.one_prove;
@@ -181,7 +227,17 @@ gpu_plan plan_gpu_key_streamed(const gpu_key_shape& s, uint64_t device_bytes, ui
         return p;
     }
     p.fits = true;
-    const uint64_t spare = device_bytes - p.total();
+    const uint64_t room = device_bytes - p.total();
+    p.kept = kept >= 0 ? unsigned(kept) & gpu_query_all : choose_kept(s, room, p.slot, max_batch);
+    p.kept_bytes = gpu_query_bytes(s, p.kept);
+    if (p.kept_bytes > room) {
+        p.fits = false;
+        p.why = fmt::format("a device of {} GB is too small for this key: a prove needs {} GB with {} kept on the "
+                            "device",
+                            gb(device_bytes), gb(p.total()), gpu_query_names(p.kept));
+        return p;
+    }
+    const uint64_t spare = room - p.kept_bytes;
     uint64_t b = 1 + (p.slot ? spare / p.slot : 0);
     if (max_batch) b = std::min<uint64_t>(b, max_batch);
     p.batch = unsigned(std::min<uint64_t>(b, 1024));

@@ -380,31 +380,40 @@ private:
     size_t turn_ = 0;
 };
 
-// A resident mapped key: every device buffer allocated first (a failure
-// falls back to streaming before any decoding), then each query decoded in
-// chunks into it.
-void upload_mapped(gpu_key::impl& k, const point_source& src, const gpu_key_options& opt)
+// Queries of a mapped key onto the device: every device buffer allocated
+// first (a failure leaves the caller to stream them before any decoding),
+// then each query decoded in chunks into it.
+template <class... Q>
+void upload_mapped(const point_source& src, const gpu_key_options& opt, Q&... qs)
 {
     const auto alloc = [](auto& q) { q.dev = gpu_buffer(std::max<size_t>(q.size() * sizeof(q.owned[0]), 1)); };
-    alloc(k.h);
-    alloc(k.l);
-    alloc(k.a);
-    alloc(k.b1);
-    alloc(k.b2);
-    const uint64_t largest = std::max<uint64_t>(
-        {bytes_of<g1_affine>(std::max({k.h.size(), k.l.size(), k.a.size(), k.b1.size()})),
-         bytes_of<g2_affine>(k.b2.size()), sizeof(g2_affine)});
+    (alloc(qs), ...);
+    const uint64_t largest = std::max<uint64_t>({uint64_t(qs.size() * sizeof(qs.owned[0]))..., sizeof(g2_affine)});
     const uint64_t chunk = opt.stream_chunk_points ? uint64_t(opt.stream_chunk_points) * sizeof(g2_affine)
                                                    : std::min<uint64_t>(largest, uint64_t{96} << 20);
     upload_stage st(size_t(std::max<uint64_t>(chunk, sizeof(g2_affine))));
     const bool on_device = opt.device_decode && src.mp->check() == subgroup_check::skip;
     const auto up = [&](auto& q) { on_device ? st.upload_raw(src, q) : st.upload(src, q); };
-    up(k.h);
-    up(k.l);
-    up(k.a);
-    up(k.b1);
-    up(k.b2);
+    (up(qs), ...);
     st.finish();
+}
+
+// Queries onto the device whole (from a mapping, or the key's vectors);
+// an allocation that fails (other users, fragmentation) frees what was
+// allocated and returns false.
+template <class... Q>
+bool upload_queries(const point_source& src, const gpu_key_options& opt, Q&... qs)
+{
+    try {
+        if (src.mp) upload_mapped(src, opt, qs...);
+        else (upload_query(qs), ...);
+        cuda_bridge::synchronize();
+        return true;
+    } catch (const error& e) {
+        if (e.code() != errc::out_of_memory) throw;
+        ((qs.dev = gpu_buffer()), ...);
+        return false;
+    }
 }
 
 // A streamed query of a mapped key: decoded whole into host memory the key
@@ -425,32 +434,10 @@ void decode_and_pin(const point_source& src, query<Aff>& q)
     }
 }
 
-// Uploads the queries whole when they fit the budget; an allocation that
-// fails anyway (other users, fragmentation) frees what was allocated and
-// returns false.
+// Uploads the queries whole when they fit the budget (false: they did not).
 bool upload_resident(gpu_key::impl& k, const point_source& src, const gpu_key_options& opt)
 {
-    try {
-        if (src.mp) {
-            upload_mapped(k, src, opt);
-        } else {
-            upload_query(k.h);
-            upload_query(k.l);
-            upload_query(k.a);
-            upload_query(k.b1);
-            upload_query(k.b2);
-        }
-        cuda_bridge::synchronize();
-        return true;
-    } catch (const error& e) {
-        if (e.code() != errc::out_of_memory) throw;
-        k.h.dev = gpu_buffer();
-        k.l.dev = gpu_buffer();
-        k.a.dev = gpu_buffer();
-        k.b1.dev = gpu_buffer();
-        k.b2.dev = gpu_buffer();
-        return false;
-    }
+    return upload_queries(src, opt, k.h, k.l, k.a, k.b1, k.b2);
 }
 
 // Bytes of each of a streamed key's two chunk buffers: the option's count of
@@ -479,14 +466,44 @@ gpu_plan streamed_plan(const gpu_key::impl& k)
     size_t free_b = 0, total_b = 0;
     pb::mem_info(&free_b, &total_b);
     const gpu_key_shape sh = shape_of(k);
-    const uint64_t device = uint64_t(free_b) + sh.pce_bytes + k.index_bytes();
-    return k.lean ? plan_gpu_key_lean(sh, device, k.chunk_bytes) : plan_gpu_key_streamed(sh, device, k.chunk_bytes);
+    const uint64_t device = uint64_t(free_b) + sh.pce_bytes + k.index_bytes() + gpu_query_bytes(sh, k.kept);
+    return k.lean ? plan_gpu_key_lean(sh, device, k.chunk_bytes)
+                  : plan_gpu_key_streamed(sh, device, k.chunk_bytes, 0, k.kept_placed ? int(k.kept) : -1);
 }
 bool streamed_fits(const gpu_key::impl& k) { return streamed_plan(k).fits; }
 void check_streamed_room(const gpu_key::impl& k)
 {
     const gpu_plan p = streamed_plan(k);
     if (!p.fits) throw error(errc::out_of_memory, fmt::format("gpu_key: device {}: {}", k.device, p.why));
+}
+
+// A streamed key's queries: those its plan keeps on the device
+// (gpu_plan::kept within opt.device_budget, none when forced to stream, or
+// gpu_key_options::keep_queries) uploaded, the rest decoded into host memory
+// and page-locked for streaming. A kept query whose upload fails for lack
+// of memory streams instead.
+void place_streamed(gpu_key::impl& k, const point_source& src, const gpu_key_options& opt)
+{
+    unsigned want = opt.keep_queries >= 0 ? unsigned(opt.keep_queries) & gpu_query_all
+                    : k.lean || opt.force_streaming ? 0u
+                                                    : streamed_plan(k).kept;
+    // Kept queries count against the residency budget as resident ones do:
+    // the last in the plan's order go first.
+    const gpu_key_shape sh = shape_of(k);
+    const uint64_t beside = sh.pce_bytes + k.index_bytes();
+    for (unsigned q : {gpu_query_a, gpu_query_l, gpu_query_h, gpu_query_b})
+        if (opt.keep_queries < 0 && opt.device_budget && beside + gpu_query_bytes(sh, want) > opt.device_budget)
+            want &= ~q;
+    k.kept = 0;
+    const auto keep = [&](unsigned bit, auto&... qs) {
+        if ((want & bit) && upload_queries(src, opt, qs...)) k.kept |= bit;
+        else (decode_and_pin(src, qs), ...);
+    };
+    keep(gpu_query_h, k.h);
+    keep(gpu_query_l, k.l);
+    keep(gpu_query_a, k.a);
+    keep(gpu_query_b, k.b1, k.b2);
+    k.kept_placed = true;
 }
 
 // A streamed bellperson key's choice among the plans (device_plan.hpp's
@@ -551,11 +568,7 @@ void place_queries(gpu_key::impl& k, const point_source& src, const gpu_key_opti
         k.chunk_bytes = stream_chunk_bytes(k, opt);
         place_pce_and_lean(k, opt, may_stay_on_host);
         check_streamed_room(k);
-        decode_and_pin(src, k.h);
-        decode_and_pin(src, k.l);
-        decode_and_pin(src, k.a);
-        decode_and_pin(src, k.b1);
-        decode_and_pin(src, k.b2);
+        place_streamed(k, src, opt);
     }
 }
 
@@ -714,7 +727,7 @@ gpu_plan gpu_key::plan(uint64_t device_bytes) const
     }
     if (!k.resident) {   // batches need the PCE's bellperson prove
         gpu_plan p = k.lean ? plan_gpu_key_lean(shape_of(k), device_bytes, k.chunk_bytes)
-                            : plan_gpu_key_streamed(shape_of(k), device_bytes, k.chunk_bytes);
+                            : plan_gpu_key_streamed(shape_of(k), device_bytes, k.chunk_bytes, 0, int(k.kept));
         if (k.snarkjs || !k.has_user_pce || !k.dpce) p.batch = 1;
         p.pce_on_host = k.has_user_pce && !k.dpce;
         return p;

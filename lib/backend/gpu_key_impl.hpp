@@ -117,6 +117,18 @@ struct gpu_key::impl {
     // PCE on the host, the witness in c's space after the H step, the NTT's
     // buffers freed before the MSMs.
     bool lean = false;
+    // A streamed key's queries kept on the device (gpu_query bits of
+    // device_plan.hpp; their dev buffers hold them, the others stream), and
+    // whether they are placed (the plan then takes them as they are).
+    unsigned kept = 0;
+    bool kept_placed = false;
+    // On the device, read in place: a resident key's queries, a streamed
+    // key's kept ones.
+    template <class Aff>
+    bool on_device(const gpu_detail::query<Aff>& q) const
+    {
+        return resident || q.dev.size() > 0;
+    }
 
     size_t n = 0, ni = 0, na = 0, na_pts = 0, nb_pts = 0;   // domain, inputs, aux, |A|, |B|
     unsigned log_n = 0;

@@ -258,7 +258,7 @@ inline bool prefetch_on()
 template <class Aff>
 void prime(gpu_key::impl& k, const query<Aff>& q, device_steps& copies, std::string_view name)
 {
-    if (!prefetch_on() || k.resident || q.size() == 0 || k.primed == q.pin->data()) return;
+    if (!prefetch_on() || k.on_device(q) || q.size() == 0 || k.primed == q.pin->data()) return;
     k.primed_buf = issue_chunk(k, q, copies, name, 0);
     k.primed = q.pin->data();
 }
@@ -276,8 +276,9 @@ void query_chunks(gpu_key::impl& k, const query<Aff>& q, device_steps& copies, s
         if (next) next();
         return;
     }
-    if (k.resident) {
+    if (k.on_device(q)) {
         each(q.dev.template as<Aff>(), size_t{0}, total);
+        if (next) next();
         return;
     }
     const size_t cp = size_t(k.chunk_bytes / sizeof(Aff));

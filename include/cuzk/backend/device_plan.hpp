@@ -20,6 +20,12 @@
 //     query's first chunk is copied while the device waits: with whole-query
 //     chunks that wait is the whole copy; see bench/RESULTS.md);
 //   one more partition in a batch (a slot): its witness and its h (n);
+//   streamed, the room beside one prove: queries kept on the device (read
+//     in place, not streamed), in the order B (G1 and G2), H, L, A — B's
+//     chunked MSMs cost the most against resident ones (MSM_B2 111 ms a
+//     partition streamed on an H100, 16 resident on an H200), then H's —
+//     each kept only while a batch of two still fits when it did without
+//     it; then slots;
 //   lean: one prove holds a, b, c (3n; the witness shares c's space) and
 //     the chunk buffers, and the largest of the NTT's scratch and twiddles
 //     (2n), the MSM room (the phases do not overlap) and, with the PCE on
@@ -48,6 +54,14 @@ struct gpu_key_shape {
     uint64_t pce_bytes = 0;  // the PCE's matrices on the device
 };
 
+// The point queries, as bits of gpu_plan::kept.
+enum gpu_query : unsigned { gpu_query_h = 1, gpu_query_l = 2, gpu_query_a = 4, gpu_query_b = 8 };
+inline constexpr unsigned gpu_query_all = 15;
+// The device bytes of the queries in `set` (gpu_query bits; B is B_G1 and B_G2).
+uint64_t gpu_query_bytes(const gpu_key_shape& s, unsigned set);
+// "H, B" for a set of queries, "none" for none.
+std::string gpu_query_names(unsigned set);
+
 struct gpu_plan {
     bool fits = false;        // one prove fits the device (else `why` says why, with the figures)
     bool resident = false;    // the queries stay on the device
@@ -65,13 +79,15 @@ struct gpu_plan {
     uint64_t device = 0;      // the device bytes planned for
     uint64_t beside = 0;      // PCE and index lists
     uint64_t queries = 0;     // the five point queries (on the device only when resident)
+    unsigned kept = 0;        // streamed plans: the queries kept on the device (gpu_query bits; the rest stream)
+    uint64_t kept_bytes = 0;  // their bytes
     uint64_t one_prove = 0;   // one prove's fixed buffers (chunk buffers included when streamed)
     uint64_t chunk = 0;       // streamed: each of the two chunk buffers
     uint64_t slot = 0;        // one more partition of a batch
     uint64_t msm_room = 0;    // left free for the MSMs
     std::string why;          // when !fits
     // The device bytes the plan holds at its peak: beside + queries (when
-    // resident) + one_prove + (batch − 1)·slot + msm_room.
+    // resident) or kept_bytes + one_prove + (batch − 1)·slot + msm_room.
     uint64_t total() const noexcept;
     // One line: placement, the figures in GB, the batch; or `why`.
     std::string summary() const;
@@ -105,8 +121,10 @@ bool gpu_lean_shape(const gpu_key_shape& s);
 // values, or the device is too small.
 gpu_plan plan_gpu_key_lean(const gpu_key_shape& s, uint64_t device_bytes, uint64_t chunk_bytes);
 // The streamed plan with a given chunk buffer size (a key's own): refused
-// when one prove does not fit, else the largest batch that does.
+// when one prove does not fit, else the queries kept on the device (the
+// model's rule above; `kept` >= 0 imposes a set instead, e.g. the one a key
+// has already placed) and the largest batch that fits beside them.
 gpu_plan plan_gpu_key_streamed(const gpu_key_shape& s, uint64_t device_bytes, uint64_t chunk_bytes,
-                               unsigned max_batch = 0);
+                               unsigned max_batch = 0, int kept = -1);
 
 } // namespace cuzk

@@ -110,6 +110,9 @@ struct gpu_key_options {
     // unless host_pce) whatever the device; otherwise lean only when nothing
     // else fits.
     bool force_lean = false;
+    // Tests: the queries a streamed key keeps on the device (gpu_query bits
+    // of device_plan.hpp); -1: the device plan's choice (gpu_plan::kept).
+    int keep_queries = -1;
 };
 
 // Where a gpu_key's construction spent its time: wall seconds on the
