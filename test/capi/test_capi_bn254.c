@@ -66,11 +66,12 @@ static cuzk_job* submit(cuzk_engine* eng, uint32_t id, const uint8_t* w, uint32_
     return job;
 }
 
-static void check_key_files(const cuzk_key* key, const uint8_t* proof, const uint8_t* pub)
+static void case_key_files(const cuzk_key* key, const uint8_t* proof, const uint8_t* pub)
 {
     size_t n = 0;
     char* vk;
     cuzk_key* back = NULL;
+    CASE("key files: verification_key.json, .zkey round trip, no .params");
     /* The verifying key as snarkjs's verification_key.json. */
     CHECK_STATUS(CUZK_OK, cuzk_key_export_vk(NULL, 0, &n, key), cuzk_key_last_error, key);
     CHECK(n > 100);
@@ -94,10 +95,11 @@ static void check_key_files(const cuzk_key* key, const uint8_t* proof, const uin
 }
 
 /* Proof and scalar misuse on cuzk_key_verify. */
-static void check_verify_errors(const cuzk_key* key, const uint8_t* proof, const uint8_t* pub)
+static void case_verify_errors(const cuzk_key* key, const uint8_t* proof, const uint8_t* pub)
 {
     uint8_t bad[CUZK_PROOF_SIZE_BN254 + 1], badpub[32 * (NI - 1)];
     int32_t ok = 7;
+    CASE("verify: changed inputs, wrong lengths, scalars >= r, undecodable proofs");
     /* A changed public input: invalid, status OK. */
     memcpy(badpub, pub, sizeof badpub);
     badpub[0] ^= 1;
@@ -167,7 +169,7 @@ static void release_never(void* user, size_t partition)
 }
 
 /* Forms and uses a BN254 key does not take. */
-static void check_refusals(cuzk_engine* eng, uint32_t id, const cuzk_key* key, const uint8_t* w)
+static void case_refusals(cuzk_engine* eng, uint32_t id, const cuzk_key* key, const uint8_t* w)
 {
     uint8_t bad[32 * 2 * NW];
     cuzk_borrowed_partition bp;
@@ -177,7 +179,9 @@ static void check_refusals(cuzk_engine* eng, uint32_t id, const cuzk_key* key, c
     uint32_t id2 = 0;
     int32_t ok = 7;
     int released = 0;
-    cuzk_pce* pce = record_small_circuit();
+    cuzk_pce* pce;
+    CASE("refusals: forms and uses a BN254 key does not take");
+    pce = record_small_circuit();
     /* ABC partitions and borrowed partitions: unsupported. */
     CHECK(submit(eng, id, w, CUZK_PARTITION_ABC) == NULL);
     CHECK(cuzk_engine_last_error(g_msg, sizeof g_msg, eng) && strstr(g_msg, "BN254"));
@@ -214,11 +218,12 @@ static void check_refusals(cuzk_engine* eng, uint32_t id, const cuzk_key* key, c
 }
 
 /* The cuzk_engine_submit codes of the refusals above, one by one. */
-static void check_submit_codes(cuzk_engine* eng, uint32_t id, const uint8_t* w)
+static void case_submit_codes(cuzk_engine* eng, uint32_t id, const uint8_t* w)
 {
     cuzk_partition p;
     cuzk_job* job = NULL;
     uint8_t bad[32 * NW];
+    CASE("refusals: the submit codes");
     CHECK(cuzk_partition_init(&p) == CUZK_OK);
     p.kind = CUZK_PARTITION_ABC;
     p.inputs = w;
@@ -240,7 +245,7 @@ static void check_submit_codes(cuzk_engine* eng, uint32_t id, const uint8_t* w)
 
 /* A BLS12-381 key says so, and its jobs on the same engine still give
  * 192-byte proofs that verify. */
-static void check_bls_curve(cuzk_engine* eng)
+static void case_bls_curve(cuzk_engine* eng)
 {
     cuzk_key_info ki;
     cuzk_key* key = NULL;
@@ -251,7 +256,9 @@ static void check_bls_curve(cuzk_engine* eng)
     size_t n = 0;
     uint32_t id = 0;
     int32_t ok = 7;
-    cuzk_pce* pce = record_small_circuit();
+    cuzk_pce* pce;
+    CASE("a BLS12-381 key on the same engine");
+    pce = record_small_circuit();
     CHECK_CREATE(CUZK_OK, cuzk_key_setup_dev(&key, pce, CUZK_CONVENTION_BELLPERSON, 0, err, sizeof err));
     memset(&ki, 0xff, sizeof ki);
     ki.struct_size = sizeof ki;
@@ -277,43 +284,62 @@ static void check_bls_curve(cuzk_engine* eng)
     cuzk_pce_destroy(pce);
 }
 
-int main(int argc, char** argv)
+/* The fixture's key, from its file (*key) and from memory (*mem_key). */
+static void case_load(const char* zkey_path, cuzk_key** key, cuzk_key** mem_key)
 {
-    uint8_t *zkey, *w, proofs[2 * CUZK_PROOF_SIZE_BN254];
-    size_t zkey_len = 0, w_len = 0;
-    cuzk_key *key = NULL, *mem_key = NULL;
+    uint8_t* zkey;
+    size_t zkey_len = 0;
+    CASE("the bn128 .zkey from a file and from memory");
+    CHECK_CREATE(CUZK_OK, cuzk_key_load_zkey(key, zkey_path, 0, 0, err, sizeof err));
+    check_bn254_info(*key);
+    zkey = read_file(zkey_path, &zkey_len);
+    CHECK_CREATE(CUZK_OK, cuzk_key_load_zkey_mem(mem_key, zkey, zkey_len, CUZK_LOAD_CHECK_SUBGROUP, 0, err,
+                                                 sizeof err));
+    free(zkey);
+    check_bn254_info(*mem_key);
+}
+
+/* A cpu engine with `key` (id *id); a 2-partition job of the witnesses w,
+ * its proofs (into proofs) verified under mem_key. */
+static cuzk_engine* case_prove(const cuzk_key* key, const cuzk_key* mem_key, const uint8_t* w, uint32_t* id,
+                               uint8_t proofs[2 * CUZK_PROOF_SIZE_BN254])
+{
     cuzk_engine* eng = NULL;
     cuzk_engine_options eo;
     cuzk_job* job;
+    CASE("a 2-partition job on a cpu engine");
+    CHECK(cuzk_engine_options_init(&eo) == CUZK_OK);
+    eo.backend = CUZK_BACKEND_CPU;
+    CHECK_CREATE(CUZK_OK, cuzk_engine_create(&eng, &eo, err, sizeof err));
+    CHECK_STATUS(CUZK_OK, cuzk_engine_add_key(id, eng, key, NULL, "bn254-chain", 0), cuzk_engine_last_error, eng);
+    job = submit(eng, *id, w, CUZK_PARTITION_WITNESS);
+    CHECK(job != NULL);
+    check_job(mem_key, job, w, proofs);
+    cuzk_job_destroy(job);
+    return eng;
+}
+
+int main(int argc, char** argv)
+{
+    uint8_t *w, proofs[2 * CUZK_PROOF_SIZE_BN254];
+    size_t w_len = 0;
+    cuzk_key *key = NULL, *mem_key = NULL;
+    cuzk_engine* eng;
     uint32_t id = 0;
     if (argc != 3) {
         fprintf(stderr, "usage: %s <fixture.zkey> <fixture-witness.bin>\n", argv[0]);
         return 2;
     }
+    CASE("the fixture's witnesses");
     w = read_file(argv[2], &w_len);
     CHECK(w_len == 2 * 32 * NW);
-    CHECK_CREATE(CUZK_OK, cuzk_key_load_zkey(&key, argv[1], 0, 0, err, sizeof err));
-    check_bn254_info(key);
-    zkey = read_file(argv[1], &zkey_len);
-    CHECK_CREATE(CUZK_OK, cuzk_key_load_zkey_mem(&mem_key, zkey, zkey_len, CUZK_LOAD_CHECK_SUBGROUP, 0, err, sizeof err));
-    free(zkey);
-    check_bn254_info(mem_key);
-
-    CHECK(cuzk_engine_options_init(&eo) == CUZK_OK);
-    eo.backend = CUZK_BACKEND_CPU;
-    CHECK_CREATE(CUZK_OK, cuzk_engine_create(&eng, &eo, err, sizeof err));
-    CHECK_STATUS(CUZK_OK, cuzk_engine_add_key(&id, eng, key, NULL, "bn254-chain", 0), cuzk_engine_last_error, eng);
-    job = submit(eng, id, w, CUZK_PARTITION_WITNESS);
-    CHECK(job != NULL);
-    check_job(mem_key, job, w, proofs);
-    cuzk_job_destroy(job);
-
-    check_verify_errors(key, proofs, w + 32);
-    check_key_files(key, proofs, w + 32);
-    check_refusals(eng, id, key, w);
-    check_submit_codes(eng, id, w);
-    check_bls_curve(eng);
-
+    case_load(argv[1], &key, &mem_key);
+    eng = case_prove(key, mem_key, w, &id, proofs);
+    case_verify_errors(key, proofs, w + 32);
+    case_key_files(key, proofs, w + 32);
+    case_refusals(eng, id, key, w);
+    case_submit_codes(eng, id, w);
+    case_bls_curve(eng);
     cuzk_engine_destroy(eng);
     cuzk_key_destroy(mem_key);
     cuzk_key_destroy(key);

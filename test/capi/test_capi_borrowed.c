@@ -118,160 +118,203 @@ static void check_job(cuzk_job* job, const cuzk_key* key, const unsigned* xs, co
     }
 }
 
-static void test_borrowed(cuzk_pce* pce, cuzk_key* key)
-{
-    static const unsigned xs[3] = {3, 5, 7}, ys[3] = {4, 6, 9};
+/* What the borrowed cases share: an engine with the small circuit's key
+ * (kid) and the key read back from .params added with densities (kd). */
+struct borrowed {
+    cuzk_pce* pce;
+    cuzk_key *key, *pkey;
+    cuzk_engine* eng;
+    uint32_t kid, kd;
     struct mont_part m[3];
     cuzk_borrowed_partition parts[3];
-    cuzk_engine* eng = NULL;
-    cuzk_key* pkey = NULL;
-    cuzk_job* job = NULL;
-    uint32_t kid = 0, kd = 0;
-    int i;
-    for (i = 0; i < 3; ++i) mont_witness(&m[i], xs[i], ys[i]);
-    CHECK_CREATE(CUZK_OK, cuzk_engine_create(&eng, NULL, err, sizeof err));
-    CHECK_STATUS(CUZK_OK, cuzk_engine_add_key(&kid, eng, key, pce, "small", 0), cuzk_engine_last_error, eng);
+};
 
-    /* WITNESS partitions, read at synthesis: each released exactly once. */
+static const unsigned xs[3] = {3, 5, 7}, ys[3] = {4, 6, 9};
+
+/* WITNESS partitions, read at synthesis: each released exactly once. */
+static void case_witness(struct borrowed* t)
+{
+    cuzk_job* job = NULL;
+    int i;
+    CASE("borrowed witness partitions: proved, each released once");
+    for (i = 0; i < 3; ++i) mont_witness(&t->m[i], xs[i], ys[i]);
+    CHECK_CREATE(CUZK_OK, cuzk_engine_create(&t->eng, NULL, err, sizeof err));
+    CHECK_STATUS(CUZK_OK, cuzk_engine_add_key(&t->kid, t->eng, t->key, t->pce, "small", 0), cuzk_engine_last_error,
+                 t->eng);
     memset(g_released, 0, sizeof g_released);
-    for (i = 0; i < 3; ++i) fill(&parts[i], &m[i], CUZK_PARTITION_WITNESS);
-    CHECK_STATUS(CUZK_OK, cuzk_engine_submit_borrowed(&job, eng, kid, parts, 3, NULL), cuzk_engine_last_error, eng);
-    check_job(job, key, xs, ys, 3);
+    for (i = 0; i < 3; ++i) fill(&t->parts[i], &t->m[i], CUZK_PARTITION_WITNESS);
+    CHECK_STATUS(CUZK_OK, cuzk_engine_submit_borrowed(&job, t->eng, t->kid, t->parts, 3, NULL), cuzk_engine_last_error,
+                 t->eng);
+    check_job(job, t->key, xs, ys, 3);
     cuzk_job_destroy(job);
     for (i = 0; i < 3; ++i) CHECK(g_released[i] == 1);
+}
 
-    /* A key reloaded from .params knows no densities: add it with the circuit's. */
-    CHECK_STATUS(CUZK_OK, cuzk_key_save_params(key, "borrowed_small.params"), cuzk_key_last_error, key);
-    CHECK_CREATE(CUZK_OK, cuzk_key_load_params(&pkey, "borrowed_small.params", 0, 0, err, sizeof err));
-    CHECK(cuzk_engine_add_key(&kd, eng, pkey, NULL, "p", 0) == CUZK_ERR_INVALID_ARGUMENT);
-    {
-        const uint8_t a_aux = 0x7, b_in = 0x1, b_aux = 0x2;
-        cuzk_query_density d;
-        CHECK(cuzk_query_density_init(&d) == CUZK_OK);
-        d.a_aux = &a_aux, d.a_aux_bits = 4, d.b_input = &b_in, d.b_input_bits = 2, d.b_aux = &b_aux, d.b_aux_bits = 3;
-        CHECK_STATUS(CUZK_ERR_INVALID_ARGUMENT, cuzk_engine_add_key_density(&kd, eng, pkey, &d, "p", 0),
-                     cuzk_engine_last_error, eng);
-        CHECK(strstr(LAST_ERROR(cuzk_engine_last_error, eng), "b_aux") != NULL);
-        d.b_aux_bits = 4;
-        d.struct_size = 0;
-        CHECK(cuzk_engine_add_key_density(&kd, eng, pkey, &d, "p", 0) == CUZK_ERR_STRUCT_SIZE);
-        d.struct_size = sizeof d;
-        CHECK(cuzk_engine_add_key_density(&kd, eng, NULL, &d, "p", 0) == CUZK_ERR_NULL);
-        CHECK(cuzk_engine_add_key_density(&kd, eng, (cuzk_key*)eng, &d, "p", 0) == CUZK_ERR_INVALID_HANDLE);
-        CHECK_STATUS(CUZK_OK, cuzk_engine_add_key_density(&kd, eng, pkey, &d, "p", 0), cuzk_engine_last_error, eng);
-    }
-    /* ABC partitions in Montgomery form (read in place, released when the
-     * engine has read them: by the job's end here, since nothing failed);
-     * the same buffer in two partitions is released once per partition. */
+/* A key reloaded from .params knows no densities: add it with the circuit's. */
+static void case_density(struct borrowed* t)
+{
+    const uint8_t a_aux = 0x7, b_in = 0x1, b_aux = 0x2;
+    cuzk_query_density d;
+    CASE("query densities: a key from .params added with the circuit's");
+    CHECK_STATUS(CUZK_OK, cuzk_key_save_params(t->key, "borrowed_small.params"), cuzk_key_last_error, t->key);
+    CHECK_CREATE(CUZK_OK, cuzk_key_load_params(&t->pkey, "borrowed_small.params", 0, 0, err, sizeof err));
+    CHECK(cuzk_engine_add_key(&t->kd, t->eng, t->pkey, NULL, "p", 0) == CUZK_ERR_INVALID_ARGUMENT);
+    CHECK(cuzk_query_density_init(&d) == CUZK_OK);
+    d.a_aux = &a_aux, d.a_aux_bits = 4, d.b_input = &b_in, d.b_input_bits = 2, d.b_aux = &b_aux, d.b_aux_bits = 3;
+    CHECK_STATUS(CUZK_ERR_INVALID_ARGUMENT, cuzk_engine_add_key_density(&t->kd, t->eng, t->pkey, &d, "p", 0),
+                 cuzk_engine_last_error, t->eng);
+    CHECK(strstr(LAST_ERROR(cuzk_engine_last_error, t->eng), "b_aux") != NULL);
+    d.b_aux_bits = 4;
+    d.struct_size = 0;
+    CHECK(cuzk_engine_add_key_density(&t->kd, t->eng, t->pkey, &d, "p", 0) == CUZK_ERR_STRUCT_SIZE);
+    d.struct_size = sizeof d;
+    CHECK(cuzk_engine_add_key_density(&t->kd, t->eng, NULL, &d, "p", 0) == CUZK_ERR_NULL);
+    CHECK(cuzk_engine_add_key_density(&t->kd, t->eng, (cuzk_key*)t->eng, &d, "p", 0) == CUZK_ERR_INVALID_HANDLE);
+    CHECK_STATUS(CUZK_OK, cuzk_engine_add_key_density(&t->kd, t->eng, t->pkey, &d, "p", 0), cuzk_engine_last_error,
+                 t->eng);
+}
+
+/* ABC partitions in Montgomery form (read in place, released when the
+ * engine has read them: by the job's end here, since nothing failed);
+ * the same buffer in two partitions is released once per partition. */
+static void case_abc(struct borrowed* t)
+{
+    static const unsigned x2[2] = {3, 3}, y2[2] = {4, 4};
+    cuzk_job* job = NULL;
+    CASE("borrowed a, b, c partitions: proved, released once per partition");
     memset(g_released, 0, sizeof g_released);
-    fill(&parts[0], &m[0], CUZK_PARTITION_ABC);
-    fill(&parts[1], &m[0], CUZK_PARTITION_ABC);
-    CHECK(cuzk_engine_submit_borrowed(&job, eng, kd, parts, 2, NULL) == CUZK_OK);
-    {
-        const unsigned x2[2] = {3, 3}, y2[2] = {4, 4};
-        check_job(job, pkey, x2, y2, 2);
-    }
+    fill(&t->parts[0], &t->m[0], CUZK_PARTITION_ABC);
+    fill(&t->parts[1], &t->m[0], CUZK_PARTITION_ABC);
+    CHECK(cuzk_engine_submit_borrowed(&job, t->eng, t->kd, t->parts, 2, NULL) == CUZK_OK);
+    check_job(job, t->pkey, x2, y2, 2);
     CHECK(g_released[0] == 1 && g_released[1] == 1);
     cuzk_job_destroy(job);
     CHECK(g_released[0] == 1 && g_released[1] == 1);
-    /* A witness partition for a key without PCE, a bad form, a wrong count: refused, nothing released. */
+}
+
+/* A witness partition for a key without PCE, a bad form, a wrong count: refused, nothing released. */
+static void case_refused(struct borrowed* t)
+{
+    cuzk_borrowed_partition* parts = t->parts;
+    cuzk_job* job = NULL;
+    int i;
+    CASE("refused submits release nothing");
     memset(g_released, 0, sizeof g_released);
-    fill(&parts[0], &m[0], CUZK_PARTITION_WITNESS);
-    CHECK(cuzk_engine_submit_borrowed(&job, eng, kd, parts, 1, NULL) == CUZK_ERR_INVALID_ARGUMENT);
-    fill(&parts[0], &m[0], CUZK_PARTITION_ABC);
+    fill(&parts[0], &t->m[0], CUZK_PARTITION_WITNESS);
+    CHECK(cuzk_engine_submit_borrowed(&job, t->eng, t->kd, parts, 1, NULL) == CUZK_ERR_INVALID_ARGUMENT);
+    fill(&parts[0], &t->m[0], CUZK_PARTITION_ABC);
     parts[0].form = 7;
-    CHECK(cuzk_engine_submit_borrowed(&job, eng, kd, parts, 1, NULL) == CUZK_ERR_INVALID_ARGUMENT);
-    fill(&parts[0], &m[0], CUZK_PARTITION_ABC);
+    CHECK(cuzk_engine_submit_borrowed(&job, t->eng, t->kd, parts, 1, NULL) == CUZK_ERR_INVALID_ARGUMENT);
+    fill(&parts[0], &t->m[0], CUZK_PARTITION_ABC);
     parts[0].num_aux = 3;
-    CHECK(cuzk_engine_submit_borrowed(&job, eng, kd, parts, 1, NULL) == CUZK_ERR_BAD_LENGTH);
-    fill(&parts[0], &m[0], CUZK_PARTITION_ABC);
+    CHECK(cuzk_engine_submit_borrowed(&job, t->eng, t->kd, parts, 1, NULL) == CUZK_ERR_BAD_LENGTH);
+    fill(&parts[0], &t->m[0], CUZK_PARTITION_ABC);
     parts[0].aux = NULL;
-    CHECK(cuzk_engine_submit_borrowed(&job, eng, kd, parts, 1, NULL) == CUZK_ERR_NULL);
-    CHECK(cuzk_engine_submit_borrowed(NULL, eng, kd, parts, 1, NULL) == CUZK_ERR_NULL);
-    CHECK(cuzk_engine_submit_borrowed(&job, NULL, kd, parts, 1, NULL) == CUZK_ERR_NULL);
-    CHECK(cuzk_engine_submit_borrowed(&job, (cuzk_engine*)pkey, kd, parts, 1, NULL) == CUZK_ERR_INVALID_HANDLE);
+    CHECK(cuzk_engine_submit_borrowed(&job, t->eng, t->kd, parts, 1, NULL) == CUZK_ERR_NULL);
+    CHECK(cuzk_engine_submit_borrowed(NULL, t->eng, t->kd, parts, 1, NULL) == CUZK_ERR_NULL);
+    CHECK(cuzk_engine_submit_borrowed(&job, NULL, t->kd, parts, 1, NULL) == CUZK_ERR_NULL);
+    CHECK(cuzk_engine_submit_borrowed(&job, (cuzk_engine*)t->pkey, t->kd, parts, 1, NULL) == CUZK_ERR_INVALID_HANDLE);
     CHECK(cuzk_borrowed_partition_init(NULL) == CUZK_ERR_NULL && cuzk_query_density_init(NULL) == CUZK_ERR_NULL);
     for (i = 0; i < 3; ++i) CHECK(g_released[i] == 0);
+}
 
-    /* A non-canonical Montgomery value fails the job when read; still released once. */
-    fill(&parts[0], &m[1], CUZK_PARTITION_WITNESS);
-    memset(m[1].aux + 32, 0xff, 32);
-    CHECK(cuzk_engine_submit_borrowed(&job, eng, kid, parts, 1, NULL) == CUZK_OK);
+/* A non-canonical Montgomery value fails the job when read; still released once. */
+static void case_non_canonical(struct borrowed* t)
+{
+    cuzk_job* job = NULL;
+    cuzk_status code;
+    CASE("a non-canonical borrowed value fails the job, released once");
+    fill(&t->parts[0], &t->m[1], CUZK_PARTITION_WITNESS);
+    memset(t->m[1].aux + 32, 0xff, 32);
+    CHECK(cuzk_engine_submit_borrowed(&job, t->eng, t->kid, t->parts, 1, NULL) == CUZK_OK);
     CHECK(cuzk_job_wait(job, -1) == CUZK_OK);
-    {
-        cuzk_status code;
-        CHECK(cuzk_job_status(&code, NULL, job) == CUZK_OK && code == CUZK_ERR_NON_CANONICAL);
-    }
+    CHECK(cuzk_job_status(&code, NULL, job) == CUZK_OK && code == CUZK_ERR_NON_CANONICAL);
     cuzk_job_destroy(job);
     CHECK(g_released[0] == 1);
+}
 
-    /* Unaligned Montgomery arrays: converted by the synthesis stage instead of read in place. */
-    {
-        static uint8_t raw[1 + 64 + 128];
-        struct mont_part w;
-        const unsigned x1[1] = {5}, y1[1] = {6};
-        mont_witness(&w, 5, 6);
-        memcpy(raw + 1, w.inputs, 64);
-        memcpy(raw + 1 + 64, w.aux, 128);
-        memset(g_released, 0, sizeof g_released);
-        fill(&parts[0], &w, CUZK_PARTITION_WITNESS);
-        parts[0].inputs = raw + 1;
-        parts[0].aux = raw + 1 + 64;
-        CHECK(((uintptr_t)parts[0].aux & 7) != 0);
-        CHECK(cuzk_engine_submit_borrowed(&job, eng, kid, parts, 1, NULL) == CUZK_OK);
-        check_job(job, key, x1, y1, 1);
-        cuzk_job_destroy(job);
-        CHECK(g_released[0] == 1);
-    }
-
-    /* The engine destroyed right after submit: whatever happened, one release each. */
+/* Unaligned Montgomery arrays: converted by the synthesis stage instead of read in place. */
+static void case_unaligned(struct borrowed* t)
+{
+    static uint8_t raw[1 + 64 + 128];
+    static const unsigned x1[1] = {5}, y1[1] = {6};
+    struct mont_part w;
+    cuzk_job* job = NULL;
+    CASE("unaligned borrowed arrays: converted, proved, released once");
+    mont_witness(&w, 5, 6);
+    memcpy(raw + 1, w.inputs, 64);
+    memcpy(raw + 1 + 64, w.aux, 128);
     memset(g_released, 0, sizeof g_released);
-    for (i = 0; i < 3; ++i) fill(&parts[i], &m[i == 1 ? 0 : i], CUZK_PARTITION_WITNESS);
-    CHECK(cuzk_engine_submit_borrowed(&job, eng, kid, parts, 3, NULL) == CUZK_OK);
-    cuzk_engine_destroy(eng);
+    fill(&t->parts[0], &w, CUZK_PARTITION_WITNESS);
+    t->parts[0].inputs = raw + 1;
+    t->parts[0].aux = raw + 1 + 64;
+    CHECK(((uintptr_t)t->parts[0].aux & 7) != 0);
+    CHECK(cuzk_engine_submit_borrowed(&job, t->eng, t->kid, t->parts, 1, NULL) == CUZK_OK);
+    check_job(job, t->key, x1, y1, 1);
+    cuzk_job_destroy(job);
+    CHECK(g_released[0] == 1);
+}
+
+/* The engine destroyed right after submit: whatever happened, one release each. */
+static void case_engine_destroyed(struct borrowed* t)
+{
+    cuzk_job* job = NULL;
+    int i;
+    CASE("the engine destroyed right after submit: one release each");
+    memset(g_released, 0, sizeof g_released);
+    for (i = 0; i < 3; ++i) fill(&t->parts[i], &t->m[i == 1 ? 0 : i], CUZK_PARTITION_WITNESS);
+    CHECK(cuzk_engine_submit_borrowed(&job, t->eng, t->kid, t->parts, 3, NULL) == CUZK_OK);
+    cuzk_engine_destroy(t->eng);
     CHECK(cuzk_job_wait(job, -1) == CUZK_OK);
     for (i = 0; i < 3; ++i) CHECK(g_released[i] == 1);
     cuzk_job_destroy(job);
-    cuzk_key_destroy(pkey);
+    cuzk_key_destroy(t->pkey);
     remove("borrowed_small.params");
 }
 
-static void test_porep_misuse(cuzk_key* key)
+static const char bad_json[] = "{\"registered_proof\":\"StackedDrg2KiBV1_1\",\"vanilla_proofs\":7}";
+
+/* PoRep shapes and key loading under misuse; leaves *s the registered shape 0. */
+static void case_porep_shapes(cuzk_porep_shape* s)
 {
-    static const char bad_json[] = "{\"registered_proof\":\"StackedDrg2KiBV1_1\",\"vanilla_proofs\":7}";
-    cuzk_porep_shape s;
+    cuzk_key* k = NULL;
+    char e[512];
+    CASE("PoRep: shapes and keys misused");
+    CHECK(cuzk_porep_shape_init(NULL) == CUZK_ERR_NULL);
+    CHECK(cuzk_porep_shape_registered(s, 99) == CUZK_ERR_INVALID_ARGUMENT);
+    CHECK(cuzk_porep_shape_registered(s, 8) == CUZK_OK);   /* 32 GiB V1_1 */
+    CHECK(s->nodes == (1ull << 30) && s->partitions == 10 && s->layers == 11 && s->struct_size == sizeof *s);
+    CHECK(cuzk_porep_shape_of_c1(s, (const uint8_t*)bad_json, strlen(bad_json), e, sizeof e) == CUZK_ERR_BAD_FORMAT);
+    CHECK(strstr(e, "vanilla_proofs") != NULL);
+    CHECK(cuzk_porep_shape_of_c1(s, NULL, 0, e, sizeof e) == CUZK_ERR_NULL);
+    CHECK(cuzk_porep_shape_init(s) == CUZK_OK && s->registered_proof == CUZK_POREP_CUSTOM);
+    s->nodes = 7, s->layers = 2, s->challenges = 1, s->partitions = 1, s->tree_base = 8;
+    CHECK(cuzk_porep_key_setup_dev(&k, s, 1, e, sizeof e) == CUZK_ERR_INVALID_ARGUMENT);
+    CHECK(strstr(e, "nodes") != NULL);
+    s->nodes = 8;
+    s->struct_size = 4;
+    CHECK(cuzk_porep_key_setup_dev(&k, s, 1, e, sizeof e) == CUZK_ERR_STRUCT_SIZE);
+    CHECK(cuzk_porep_key_setup_dev(&k, NULL, 1, e, sizeof e) == CUZK_ERR_NULL);
+    CHECK(cuzk_porep_key_load(&k, NULL, "x.params", 1, e, sizeof e) == CUZK_ERR_NULL);
+    CHECK(cuzk_porep_shape_registered(s, 0) == CUZK_OK);
+    CHECK(cuzk_porep_key_load(&k, s, "does-not-exist.params", 1, e, sizeof e) == CUZK_ERR_IO);
+    CHECK(cuzk_porep_key_load_cached(&k, NULL, "x.params", "pce-cache", 1, e, sizeof e) == CUZK_ERR_NULL);
+    CHECK(cuzk_porep_key_load_cached(NULL, s, "x.params", "pce-cache", 1, e, sizeof e) == CUZK_ERR_NULL);
+    CHECK(cuzk_porep_key_load_cached(&k, s, NULL, "pce-cache", 1, e, sizeof e) == CUZK_ERR_NULL);
+    CHECK(strstr(e, "cuzk_porep_key_load_cached") != NULL);
+    CHECK(cuzk_porep_key_load_cached(&k, s, "does-not-exist.params", "pce-cache", 1, e, sizeof e) == CUZK_ERR_IO);
+    CHECK(cuzk_porep_key_load_cached(&k, s, "does-not-exist.params", NULL, 1, e, sizeof e) == CUZK_ERR_IO);
+}
+
+/* C2 submits and PoRep verification under misuse, with the small key and shape s. */
+static void case_porep_c2_verify(cuzk_key* key, const cuzk_porep_shape* s)
+{
     cuzk_engine* eng = NULL;
     cuzk_job* job = NULL;
-    cuzk_key* k = NULL;
     uint8_t id32[32] = {0}, proof[192] = {0};
     uint32_t kid = 0;
     int32_t ok = 7;
-    char e[512];
-    CHECK(cuzk_porep_shape_init(NULL) == CUZK_ERR_NULL);
-    CHECK(cuzk_porep_shape_registered(&s, 99) == CUZK_ERR_INVALID_ARGUMENT);
-    CHECK(cuzk_porep_shape_registered(&s, 8) == CUZK_OK);   /* 32 GiB V1_1 */
-    CHECK(s.nodes == (1ull << 30) && s.partitions == 10 && s.layers == 11 && s.struct_size == sizeof s);
-    CHECK(cuzk_porep_shape_of_c1(&s, (const uint8_t*)bad_json, strlen(bad_json), e, sizeof e) == CUZK_ERR_BAD_FORMAT);
-    CHECK(strstr(e, "vanilla_proofs") != NULL);
-    CHECK(cuzk_porep_shape_of_c1(&s, NULL, 0, e, sizeof e) == CUZK_ERR_NULL);
-    CHECK(cuzk_porep_shape_init(&s) == CUZK_OK && s.registered_proof == CUZK_POREP_CUSTOM);
-    s.nodes = 7, s.layers = 2, s.challenges = 1, s.partitions = 1, s.tree_base = 8;
-    CHECK(cuzk_porep_key_setup_dev(&k, &s, 1, e, sizeof e) == CUZK_ERR_INVALID_ARGUMENT);
-    CHECK(strstr(e, "nodes") != NULL);
-    s.nodes = 8;
-    s.struct_size = 4;
-    CHECK(cuzk_porep_key_setup_dev(&k, &s, 1, e, sizeof e) == CUZK_ERR_STRUCT_SIZE);
-    CHECK(cuzk_porep_key_setup_dev(&k, NULL, 1, e, sizeof e) == CUZK_ERR_NULL);
-    CHECK(cuzk_porep_key_load(&k, NULL, "x.params", 1, e, sizeof e) == CUZK_ERR_NULL);
-    CHECK(cuzk_porep_shape_registered(&s, 0) == CUZK_OK);
-    CHECK(cuzk_porep_key_load(&k, &s, "does-not-exist.params", 1, e, sizeof e) == CUZK_ERR_IO);
-    CHECK(cuzk_porep_key_load_cached(&k, NULL, "x.params", "pce-cache", 1, e, sizeof e) == CUZK_ERR_NULL);
-    CHECK(cuzk_porep_key_load_cached(NULL, &s, "x.params", "pce-cache", 1, e, sizeof e) == CUZK_ERR_NULL);
-    CHECK(cuzk_porep_key_load_cached(&k, &s, NULL, "pce-cache", 1, e, sizeof e) == CUZK_ERR_NULL);
-    CHECK(strstr(e, "cuzk_porep_key_load_cached") != NULL);
-    CHECK(cuzk_porep_key_load_cached(&k, &s, "does-not-exist.params", "pce-cache", 1, e, sizeof e) == CUZK_ERR_IO);
-    CHECK(cuzk_porep_key_load_cached(&k, &s, "does-not-exist.params", NULL, 1, e, sizeof e) == CUZK_ERR_IO);
-
+    CASE("PoRep: C2 submits and verification misused");
     CHECK_CREATE(CUZK_OK, cuzk_engine_create(&eng, NULL, err, sizeof err));
     CHECK(cuzk_engine_add_key(&kid, eng, key, NULL, "small", 0) == CUZK_OK);   /* dev key: densities known */
     CHECK(cuzk_porep_c2_submit(&job, NULL, kid, (const uint8_t*)bad_json, strlen(bad_json), id32, 1, NULL) == CUZK_ERR_NULL);
@@ -285,25 +328,33 @@ static void test_porep_misuse(cuzk_key* key)
           CUZK_ERR_INVALID_ARGUMENT);
     cuzk_engine_destroy(eng);
 
-    CHECK(cuzk_porep_verify(&ok, NULL, &s, id32, 1, id32, id32, id32, id32, proof, 192) == CUZK_ERR_NULL);
-    CHECK(cuzk_porep_verify(&ok, (cuzk_key*)eng, &s, id32, 1, id32, id32, id32, id32, proof, 192) ==
+    CHECK(cuzk_porep_verify(&ok, NULL, s, id32, 1, id32, id32, id32, id32, proof, 192) == CUZK_ERR_NULL);
+    CHECK(cuzk_porep_verify(&ok, (cuzk_key*)eng, s, id32, 1, id32, id32, id32, id32, proof, 192) ==
           CUZK_ERR_INVALID_HANDLE);   /* a destroyed engine's token */
-    CHECK(cuzk_porep_verify(&ok, key, &s, NULL, 1, id32, id32, id32, id32, proof, 192) == CUZK_ERR_NULL);
-    CHECK_STATUS(CUZK_ERR_BAD_LENGTH, cuzk_porep_verify(&ok, key, &s, id32, 1, id32, id32, id32, id32, proof, 191),
+    CHECK(cuzk_porep_verify(&ok, key, s, NULL, 1, id32, id32, id32, id32, proof, 192) == CUZK_ERR_NULL);
+    CHECK_STATUS(CUZK_ERR_BAD_LENGTH, cuzk_porep_verify(&ok, key, s, id32, 1, id32, id32, id32, id32, proof, 191),
                  cuzk_key_last_error, key);
     memset(id32, 0xff, 32);   /* comm_d >= r */
-    CHECK(cuzk_porep_verify(&ok, key, &s, id32, 1, id32, id32, id32, id32, proof, 192) == CUZK_ERR_NON_CANONICAL);
+    CHECK(cuzk_porep_verify(&ok, key, s, id32, 1, id32, id32, id32, id32, proof, 192) == CUZK_ERR_NON_CANONICAL);
 }
 
 int main(void)
 {
-    cuzk_pce* pce = record_small_circuit();
-    cuzk_key* key = NULL;
-    CHECK_CREATE(CUZK_OK, cuzk_key_setup_dev(&key, pce, CUZK_CONVENTION_BELLPERSON, 1, err, sizeof err));
-    test_borrowed(pce, key);
-    test_porep_misuse(key);
-    cuzk_key_destroy(key);
-    cuzk_pce_destroy(pce);
+    static struct borrowed t;
+    cuzk_porep_shape s;
+    t.pce = record_small_circuit();
+    CHECK_CREATE(CUZK_OK, cuzk_key_setup_dev(&t.key, t.pce, CUZK_CONVENTION_BELLPERSON, 1, err, sizeof err));
+    case_witness(&t);
+    case_density(&t);
+    case_abc(&t);
+    case_refused(&t);
+    case_non_canonical(&t);
+    case_unaligned(&t);
+    case_engine_destroyed(&t);
+    case_porep_shapes(&s);
+    case_porep_c2_verify(t.key, &s);
+    cuzk_key_destroy(t.key);
+    cuzk_pce_destroy(t.pce);
     if (g_checks < 50) return 1;
     return 0;
 }

@@ -13,7 +13,7 @@ static int contains(const char* s, const char* sub) { return s != NULL && strstr
 
 /* A struct_size far past the struct, inside a zeroed heap block so that the
  * unfixed library's reads and writes stayed in bounds: must be refused. */
-static void oversized_struct_size(void)
+static void case_oversized_struct_size(void)
 {
     char err[256];
     const size_t block = (size_t)2 << 20;
@@ -22,6 +22,7 @@ static void oversized_struct_size(void)
     cuzk_pce* p = NULL;
     cuzk_engine_options* o = (cuzk_engine_options*)(void*)mem;
     cuzk_pce_info* info = (cuzk_pce_info*)(void*)mem;
+    CASE("struct_size far past the struct");
     CHECK(mem != NULL);
     CHECK(cuzk_engine_options_init(o) == CUZK_OK);
     o->synth_workers = 1;
@@ -42,12 +43,13 @@ static void oversized_struct_size(void)
 
 /* SHA-256 helpers: a size query never reads the preimage; absurd lengths are
  * refused as invalid arguments, not INTERNAL with std::vector's text. */
-static void sha256_limits(void)
+static void case_sha256_limits(void)
 {
     char err[256];
     size_t ni = 0, na = 0, ni2 = 0, na2 = 0;
     uint8_t msg[3] = {1, 2, 3};
     cuzk_pce* p = NULL;
+    CASE("SHA-256: size queries and absurd lengths");
     /* Size query with a NULL preimage of 3 bytes: counts only. */
     CHECK_CREATE(CUZK_OK, cuzk_sha256_witness(NULL, 0, &ni, NULL, 0, &na, NULL, 3, err, sizeof err));
     CHECK_CREATE(CUZK_OK, cuzk_sha256_witness(NULL, 0, &ni2, NULL, 0, &na2, msg, 3, err, sizeof err));
@@ -67,9 +69,9 @@ static void sha256_limits(void)
 }
 
 /* num_parts is checked before anything is reserved; a huge timeout waits. */
-static void submit_limits(void)
+static void case_submit_limits(void)
 {
-    cuzk_pce* small = record_small_circuit();
+    cuzk_pce* small;
     cuzk_key* key = NULL;
     cuzk_engine* eng = NULL;
     cuzk_engine_options o;
@@ -77,6 +79,8 @@ static void submit_limits(void)
     uint8_t in[64], aux[128];
     cuzk_partition part;
     cuzk_job* job = NULL;
+    CASE("submit: num_parts and the timeout");
+    small = record_small_circuit();
     CHECK_CREATE(CUZK_OK, cuzk_key_setup_dev(&key, small, CUZK_CONVENTION_BELLPERSON, 0, err, sizeof err));
     CHECK(cuzk_engine_options_init(&o) == CUZK_OK);
     o.synth_workers = 1;
@@ -105,8 +109,8 @@ static void submit_limits(void)
 
 int main(void)
 {
-    oversized_struct_size();
-    sha256_limits();
-    submit_limits();
+    case_oversized_struct_size();
+    case_sha256_limits();
+    case_submit_limits();
     return 0;
 }

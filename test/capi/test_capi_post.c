@@ -21,13 +21,14 @@ static void randomness_of(uint8_t* r, uint8_t v)
     r[31] = 0;
 }
 
-static void check_shapes(void)
+static void case_shapes(void)
 {
     cuzk_post_shape s;
     uint64_t leaves[20];
     size_t count = 5;
     uint64_t ids[2] = {1, 2};
     uint8_t r[32];
+    CASE("registered and custom shapes, the challenged leaves");
     CHECK(cuzk_post_shape_init(NULL) == CUZK_ERR_NULL);
     CHECK(cuzk_post_shape_registered(&s, 15) == CUZK_ERR_INVALID_ARGUMENT);
     CHECK(cuzk_post_shape_registered(&s, 13) == CUZK_OK); /* StackedDrgWindow32GiBV1_2 */
@@ -65,7 +66,8 @@ static cuzk_job* submit(cuzk_engine* eng, uint32_t id, const uint8_t* r, uint8_t
 }
 
 /* Proves the n vanilla proofs under `shape_id`'s dev key; checks the proof verifies. */
-static void prove_and_verify(cuzk_engine* eng, int32_t shape_id, uint8_t** v, size_t* len, size_t n)
+static void case_prove_and_verify(const char* name, cuzk_engine* eng, int32_t shape_id, uint8_t** v, size_t* len,
+                                  size_t n)
 {
     cuzk_post_shape s;
     cuzk_key* key = NULL;
@@ -76,6 +78,7 @@ static void prove_and_verify(cuzk_engine* eng, int32_t shape_id, uint8_t** v, si
     uint64_t ids[2];
     size_t i, plen = 0;
     int32_t ok = 7;
+    CASE(name);
     CHECK(cuzk_post_shape_registered(&s, shape_id) == CUZK_OK);
     CHECK_CREATE(CUZK_OK, cuzk_post_key_setup_dev(&key, &s, 2, err, sizeof err));
     CHECK_STATUS(CUZK_OK, cuzk_engine_add_key(&id, eng, key, NULL, "post", 0), cuzk_engine_last_error, eng);
@@ -112,7 +115,7 @@ static void prove_and_verify(cuzk_engine* eng, int32_t shape_id, uint8_t** v, si
 }
 
 /* Refusals of bad vanilla bytes under a window key. */
-static void check_refusals(cuzk_engine* eng, uint8_t** v, size_t* len)
+static void case_refusals(cuzk_engine* eng, uint8_t** v, size_t* len)
 {
     cuzk_post_shape s;
     cuzk_key* key = NULL;
@@ -121,6 +124,7 @@ static void check_refusals(cuzk_engine* eng, uint8_t** v, size_t* len)
     uint8_t r[32];
     uint8_t* bad[2];
     size_t bad_len[2];
+    CASE("refusals of bad vanilla bytes under a window key");
     CHECK(cuzk_post_shape_registered(&s, 10) == CUZK_OK);
     CHECK_CREATE(CUZK_OK, cuzk_post_key_setup_dev(&key, &s, 2, err, sizeof err));
     CHECK_STATUS(CUZK_OK, cuzk_engine_add_key(&id, eng, key, NULL, "post", 0), cuzk_engine_last_error, eng);
@@ -148,13 +152,14 @@ static void check_refusals(cuzk_engine* eng, uint8_t** v, size_t* len)
 }
 
 /* cuzk_post_check_vanilla: no fault, then the second sector's, reported by number. */
-static void check_faults(uint8_t** v, size_t* len)
+static void case_faults(uint8_t** v, size_t* len)
 {
     cuzk_post_shape s;
     uint8_t r[32];
     uint8_t* bad[2];
     uint64_t faulty[2] = {0, 0};
     size_t count = 2;
+    CASE("cuzk_post_check_vanilla: faulty sectors by number");
     CHECK(cuzk_post_shape_registered(&s, 10) == CUZK_OK);
     randomness_of(r, 5);
     CHECK_CREATE(CUZK_OK, cuzk_post_check_vanilla(faulty, &count, &s, r, (const uint8_t* const*)v, len, 2, 0, err,
@@ -179,38 +184,58 @@ static void check_faults(uint8_t** v, size_t* len)
     free(bad[1]);
 }
 
-int main(int argc, char** argv)
-{
-    char path[4096];
+/* The fixture's vanilla proofs: two WindowPoSt sectors, one WinningPoSt. */
+struct fixture {
     uint8_t* window[2];
     size_t window_len[2];
     uint8_t* winning[1];
     size_t winning_len[1];
+};
+
+static void case_read_fixture(struct fixture* fx, const char* prefix)
+{
+    char path[4096];
+    int i;
+    CASE("the fixture's vanilla proofs");
+    for (i = 0; i < 2; ++i) {
+        snprintf(path, sizeof path, "%s-window-%d.vanilla", prefix, i);
+        fx->window[i] = read_file(path, &fx->window_len[i]);
+    }
+    snprintf(path, sizeof path, "%s-winning.vanilla", prefix);
+    fx->winning[0] = read_file(path, &fx->winning_len[0]);
+}
+
+static cuzk_engine* case_engine(void)
+{
     cuzk_engine_options eo;
     cuzk_engine* eng = NULL;
+    CASE("a cpu engine");
+    CHECK(cuzk_engine_options_init(&eo) == CUZK_OK);
+    eo.backend = CUZK_BACKEND_CPU;
+    eo.device_threads = 2;
+    CHECK_CREATE(CUZK_OK, cuzk_engine_create(&eng, &eo, err, sizeof err));
+    return eng;
+}
+
+int main(int argc, char** argv)
+{
+    struct fixture fx;
+    cuzk_engine* eng;
     int i;
     if (argc != 2) {
         fprintf(stderr, "usage: %s <fixture prefix>\n", argv[0]);
         return 2;
     }
-    for (i = 0; i < 2; ++i) {
-        snprintf(path, sizeof path, "%s-window-%d.vanilla", argv[1], i);
-        window[i] = read_file(path, &window_len[i]);
-    }
-    snprintf(path, sizeof path, "%s-winning.vanilla", argv[1]);
-    winning[0] = read_file(path, &winning_len[0]);
-    check_shapes();
-    CHECK(cuzk_engine_options_init(&eo) == CUZK_OK);
-    eo.backend = CUZK_BACKEND_CPU;
-    eo.device_threads = 2;
-    CHECK_CREATE(CUZK_OK, cuzk_engine_create(&eng, &eo, err, sizeof err));
-    prove_and_verify(eng, 10, window, window_len, 2);
-    prove_and_verify(eng, 0, winning, winning_len, 1);
-    check_refusals(eng, window, window_len);
-    check_faults(window, window_len);
+    case_read_fixture(&fx, argv[1]);
+    case_shapes();
+    eng = case_engine();
+    case_prove_and_verify("WindowPoSt: prove and verify", eng, 10, fx.window, fx.window_len, 2);
+    case_prove_and_verify("WinningPoSt: prove and verify", eng, 0, fx.winning, fx.winning_len, 1);
+    case_refusals(eng, fx.window, fx.window_len);
+    case_faults(fx.window, fx.window_len);
     cuzk_engine_destroy(eng);
-    for (i = 0; i < 2; ++i) free(window[i]);
-    free(winning[0]);
+    for (i = 0; i < 2; ++i) free(fx.window[i]);
+    free(fx.winning[0]);
     printf("test_capi_post: %d checks passed\n", g_checks);
     return 0;
 }

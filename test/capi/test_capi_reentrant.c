@@ -150,67 +150,85 @@ struct scenario {
     int finished;
 };
 
+/* Makes the engine with the callback, adds the key and submits the big job,
+ * published to the callback through c->job. */
+static cuzk_job* start_scenario(struct scenario* sc_, struct ctx* c, struct witness* w)
+{
+    cuzk_timeline_callbacks cb;
+    cuzk_engine_options o;
+    cuzk_job* job = NULL;
+    make_witness(w);
+    ctx_init(c, w, sc_->destroy_in_callback);
+    CHECK(cuzk_timeline_callbacks_init(&cb) == CUZK_OK);
+    cb.user_data = c;
+    cb.on_event = on_event;
+    CHECK(cuzk_engine_options_init(&o) == CUZK_OK);
+    o.timeline_callbacks = &cb;
+    CHECK_CREATE(CUZK_OK, cuzk_engine_create(&c->eng, &o, err, sizeof err));
+    CHECK_STATUS(CUZK_OK, cuzk_engine_add_key(&c->key, c->eng, sc_->key, sc_->pce, "small", 0), cuzk_engine_last_error,
+                 c->eng);
+    CHECK_STATUS(CUZK_OK, cuzk_engine_submit(&job, c->eng, c->key, w->p, big_parts, NULL), cuzk_engine_last_error,
+                 c->eng);
+    pthread_mutex_lock(&c->mu);
+    c->job = job;
+    pthread_cond_broadcast(&c->cv);
+    pthread_mutex_unlock(&c->mu);
+    return job;
+}
+
+/* The callback submitted a job: it completes, and destroying the engine
+ * delivers every event emitted before it returns. */
+static void finish_with_inner_job(struct ctx* c)
+{
+    cuzk_job* inner;
+    cuzk_status st = CUZK_OK;
+    int32_t failed = -2;
+    pthread_mutex_lock(&c->mu);
+    while (!c->cancelled) pthread_cond_wait(&c->cv, &c->mu); /* the callback has submitted its job */
+    inner = c->inner;
+    pthread_mutex_unlock(&c->mu);
+    CHECK(inner != NULL);
+    CHECK_STATUS(CUZK_OK, cuzk_job_wait(inner, -1), cuzk_job_last_error, inner);
+    CHECK_STATUS(CUZK_OK, cuzk_job_status(&st, &failed, inner), cuzk_job_last_error, inner);
+    CHECK(st == CUZK_OK);
+    pthread_mutex_lock(&c->mu);
+    c->destroying = 1;
+    pthread_mutex_unlock(&c->mu);
+    cuzk_engine_destroy(c->eng);
+    pthread_mutex_lock(&c->mu);
+    c->destroy_returned = 1;
+    CHECK(c->inner_done == 1);
+    pthread_mutex_unlock(&c->mu);
+    cuzk_job_destroy(inner);
+}
+
+/* The callback destroyed the engine: the handle is invalid. */
+static void finish_destroyed(struct ctx* c)
+{
+    cuzk_engine_stats s;
+    pthread_mutex_lock(&c->mu);
+    while (!c->destroyed) pthread_cond_wait(&c->cv, &c->mu);
+    pthread_mutex_unlock(&c->mu);
+    memset(&s, 0, sizeof s);
+    s.struct_size = sizeof s;
+    CHECK(cuzk_engine_stats_get(&s, c->eng) == CUZK_ERR_INVALID_HANDLE);
+    CHECK(strstr(LAST_ERROR(cuzk_engine_last_error, c->eng), "not a live cuzk_engine") != NULL);
+    cuzk_engine_destroy(c->eng); /* a destroyed handle: nothing happens */
+}
+
 static void run_scenario(struct scenario* sc_)
 {
     static struct witness w;
     struct ctx c;
-    cuzk_timeline_callbacks cb;
-    cuzk_engine_options o;
-    cuzk_job* job = NULL;
+    cuzk_job* job = start_scenario(sc_, &c, &w);
     cuzk_status st = CUZK_OK;
     int32_t failed = -2;
-    make_witness(&w);
-    ctx_init(&c, &w, sc_->destroy_in_callback);
-    CHECK(cuzk_timeline_callbacks_init(&cb) == CUZK_OK);
-    cb.user_data = &c;
-    cb.on_event = on_event;
-    CHECK(cuzk_engine_options_init(&o) == CUZK_OK);
-    o.timeline_callbacks = &cb;
-    CHECK_CREATE(CUZK_OK, cuzk_engine_create(&c.eng, &o, err, sizeof err));
-    CHECK_STATUS(CUZK_OK, cuzk_engine_add_key(&c.key, c.eng, sc_->key, sc_->pce, "small", 0), cuzk_engine_last_error,
-                 c.eng);
-    CHECK_STATUS(CUZK_OK, cuzk_engine_submit(&job, c.eng, c.key, w.p, big_parts, NULL), cuzk_engine_last_error, c.eng);
-    pthread_mutex_lock(&c.mu);
-    c.job = job;
-    pthread_cond_broadcast(&c.cv);
-    pthread_mutex_unlock(&c.mu);
-
     /* The callback cancelled the job (at its first event). */
     CHECK_STATUS(CUZK_OK, cuzk_job_wait(job, -1), cuzk_job_last_error, job);
     CHECK_STATUS(CUZK_OK, cuzk_job_status(&st, &failed, job), cuzk_job_last_error, job);
     CHECK(st == CUZK_ERR_CANCELLED);
-    if (!sc_->destroy_in_callback) {
-        cuzk_job* inner;
-        pthread_mutex_lock(&c.mu);
-        while (!c.cancelled) pthread_cond_wait(&c.cv, &c.mu); /* the callback has submitted its job */
-        inner = c.inner;
-        pthread_mutex_unlock(&c.mu);
-        CHECK(inner != NULL);
-        CHECK_STATUS(CUZK_OK, cuzk_job_wait(inner, -1), cuzk_job_last_error, inner);
-        CHECK_STATUS(CUZK_OK, cuzk_job_status(&st, &failed, inner), cuzk_job_last_error, inner);
-        CHECK(st == CUZK_OK);
-        /* Destroying the engine delivers every event emitted before it returns. */
-        pthread_mutex_lock(&c.mu);
-        c.destroying = 1;
-        pthread_mutex_unlock(&c.mu);
-        cuzk_engine_destroy(c.eng);
-        pthread_mutex_lock(&c.mu);
-        c.destroy_returned = 1;
-        CHECK(c.inner_done == 1);
-        pthread_mutex_unlock(&c.mu);
-        cuzk_job_destroy(inner);
-    } else {
-        /* The callback destroyed the engine: the handle is invalid. */
-        cuzk_engine_stats s;
-        pthread_mutex_lock(&c.mu);
-        while (!c.destroyed) pthread_cond_wait(&c.cv, &c.mu);
-        pthread_mutex_unlock(&c.mu);
-        memset(&s, 0, sizeof s);
-        s.struct_size = sizeof s;
-        CHECK(cuzk_engine_stats_get(&s, c.eng) == CUZK_ERR_INVALID_HANDLE);
-        CHECK(strstr(LAST_ERROR(cuzk_engine_last_error, c.eng), "not a live cuzk_engine") != NULL);
-        cuzk_engine_destroy(c.eng); /* a destroyed handle: nothing happens */
-    }
+    if (!sc_->destroy_in_callback) finish_with_inner_job(&c);
+    else finish_destroyed(&c);
     pthread_mutex_lock(&c.mu);
     CHECK(c.cancelled == 1);
     CHECK(c.events >= 1);
@@ -240,6 +258,7 @@ static void watched(cuzk_key* key, cuzk_pce* pce, int destroy_in_callback, const
     struct timespec until;
     pthread_t t;
     int rc = 0;
+    CASE(name);
     memset(&s, 0, sizeof s);
     s.key = key;
     s.pce = pce;
@@ -262,13 +281,23 @@ static void watched(cuzk_key* key, cuzk_pce* pce, int destroy_in_callback, const
     pthread_mutex_destroy(&s.mu);
 }
 
+static void case_calls_back(cuzk_key* key, cuzk_pce* pce)
+{
+    watched(key, pce, 0, "stats, poll, cancel and submit from the callback");
+}
+
+static void case_destroys(cuzk_key* key, cuzk_pce* pce)
+{
+    watched(key, pce, 1, "destroy the engine from its callback");
+}
+
 int main(void)
 {
     cuzk_pce* pce = record_small_circuit();
     cuzk_key* key = NULL;
     CHECK_CREATE(CUZK_OK, cuzk_key_setup_dev(&key, pce, CUZK_CONVENTION_BELLPERSON, 1, err, sizeof err));
-    watched(key, pce, 0, "stats, poll, cancel and submit from the callback");
-    watched(key, pce, 1, "destroy the engine from its callback");
+    case_calls_back(key, pce);
+    case_destroys(key, pce);
     cuzk_key_destroy(key);
     cuzk_pce_destroy(pce);
     return g_checks < 20;
