@@ -3,7 +3,8 @@
 # proofs in Filecoin's bytes -> a proof with a development key -> verify; a
 # changed randomness must fail), WinningPoSt of one sector with a key written
 # as bellperson .params (setup, then prove from that file), and a truncated
-# vanilla proof file refused with a one-line error (exit 1).
+# vanilla proof file or vanilla proofs of another randomness refused with a
+# one-line error (exit 1) before any key is made.
 #   scripts/post-e2e.sh CUZK WORK-DIR
 # e.g. scripts/post-e2e.sh build/bin/cuzk /tmp/post-e2e (ctest post:e2e_2KiB)
 set -euo pipefail
@@ -48,6 +49,15 @@ rc=$?
 set -e
 if [[ $rc -ne 1 || $out != *short.vanilla*bad_length* || $(wc -l <<<"$out") -ne 1 ]]; then
   echo "FAIL: a truncated vanilla proof: exit $rc, expected 1 and one line naming the file: $out" >&2
+  exit 1
+fi
+# Vanilla proofs of another randomness: refused by the vanilla check before any key is made (one line).
+set +e
+out=$("$cuzk" post prove --proof $window --randomness $r2 --dev-key --out "$w/r2.bin" "$w/v/3.vanilla" "$w/v/4.vanilla" 2>&1)
+rc=$?
+set -e
+if [[ $rc -ne 1 || $out != *"faulty sectors (3, 4)"* || $(wc -l <<<"$out") -ne 1 ]]; then
+  echo "FAIL: vanilla proofs of another randomness: exit $rc, expected 1 and one line before any key: $out" >&2
   exit 1
 fi
 echo "post e2e 2KiB: ok"

@@ -2,8 +2,8 @@
 # SnapDeals end to end on a sealed 2 KiB test sector: new data encoded into
 # it (vanilla partition proofs in Filecoin's bytes and public.json), a proof
 # with a development key, verified; a changed comm_d_new must fail, and a
-# truncated vanilla file is refused with a one-line error (exit 1) before
-# any key is made.
+# truncated vanilla file or one with a flipped byte in a path is refused with
+# a one-line error (exit 1) before any key is made.
 #   scripts/update-e2e.sh CUZK WORK-DIR
 # e.g. scripts/update-e2e.sh build/bin/cuzk /tmp/update-e2e (ctest update:e2e_2KiB)
 set -euo pipefail
@@ -40,6 +40,18 @@ rc=$?
 set -e
 if [[ $rc -ne 1 || $out != *short.vanilla*bad_length* || $(wc -l <<<"$out") -ne 1 ]]; then
   echo "FAIL: a truncated vanilla proof: exit $rc, expected 1 and one line naming the file: $out" >&2
+  exit 1
+fi
+# One flipped byte inside a Merkle path: refused by the vanilla check before any key is made (one line).
+python3 -c "import sys; b = bytearray(open(sys.argv[1], 'rb').read()); b[600] ^= 1; open(sys.argv[2], 'wb').write(b)" \
+    "$w/v/partition-0.vanilla" "$w/flip.vanilla"
+set +e
+out=$("$cuzk" update prove --proof $proof --dev-key --public "$w/v/public.json" --out "$w/flip.bin" \
+      "$w/flip.vanilla" 2>&1)
+rc=$?
+set -e
+if [[ $rc -ne 1 || $out != *flip.vanilla*"is not a path"* || $(wc -l <<<"$out") -ne 1 ]]; then
+  echo "FAIL: a flipped byte in a vanilla proof: exit $rc, expected 1 and one line before any key: $out" >&2
   exit 1
 fi
 echo "update e2e 2KiB: ok"

@@ -222,6 +222,11 @@ fc::update_vanilla prove_inputs(const options& o, const fc::update_config& c, un
         const io::mapped_file m(f);
         u.partitions.push_back(fc::update_partition_from_bincode(m.bytes(), c, f));
     }
+    // Checked here, before a key is made or loaded (a development key of a
+    // 32 GiB update takes minutes): a vanilla file that does not hash to the
+    // public values is refused naming the file, the challenge and the field.
+    for (unsigned k = 0; k < u.partitions.size(); ++k)
+        read_as(files[k], [&] { fc::update_check_vanilla(c, u.pub, k, u.partitions[k], threads); });
     return u;
 }
 

@@ -162,6 +162,9 @@ int post_prove_cmd(const options& o)
     const unsigned threads = unsigned(o.get_u64_or("--threads", 0, 1024, 0));
     const unsigned repeat = unsigned(o.get_u64_or("--repeat", 1, 1000, 1));
     const std::vector<fc::post_sector_proof> proofs = prove_inputs(o, c, randomness, threads);
+    // The vanilla proofs checked before a key is made or loaded (a 32 GiB
+    // WindowPoSt development key takes minutes): faulty sectors named.
+    if (!o.has("--synthetic")) fc::post_check_vanilla(c, randomness, proofs, first, threads);
     const unsigned partitions = c.partitions_for(proofs.size());
 
     const bool gpu = use_gpu(o);
