@@ -87,7 +87,7 @@
 # CUZK_PCE_LOG (profile sizes, default 24).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-pkgs=(libfmt-dev libfmt9 libmsgsl-dev catch2 libbenchmark-dev libbenchmark1debian libgmp-dev libgmp10
+pkgs=(libfmt-dev libfmt9 catch2 libbenchmark-dev libbenchmark1debian libgmp-dev libgmp10
       libgmpxx4ldbl libssl-dev libssl3)
 if [[ ${1:-} == --fetch-deps ]]; then
   mkdir -p "$root/.deps" && cd "$root/.deps" && apt-get download "${pkgs[@]}" && ls -l
