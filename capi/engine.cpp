@@ -436,7 +436,7 @@ CUZK_API cuzk_status cuzk_engine_key_registration(double* out_layout_s, double* 
 {
     static const char* fn = "cuzk_engine_key_registration";
     return call<engine_obj>(engine, fn, [&](engine_obj& e) -> cuzk_status {
-        const gpu_key_timings t = e.eng->registration_timings(key_id);
+        const pipeline::key_registration_timings t = e.eng->registration_timings(key_id);
         if (out_layout_s) *out_layout_s = t.layout_s;
         if (out_pce_s) *out_pce_s = t.pce_s;
         if (out_points_s) *out_points_s = t.points_s;

@@ -28,6 +28,7 @@
 #include "engine_gate.hpp"
 #include "../lib/pipeline/fifo_mutex.hpp"
 #include "cuzk/backend/cuda.hpp"
+#include "cuzk/backend/device_plan.hpp"
 #include "cuzk/error.hpp"
 #include "cuzk/groth16/circuit.hpp"
 #include "cuzk/groth16/prover_split.hpp"
@@ -1553,7 +1554,7 @@ TEST_CASE("engine: backend cuda proves every partition form, device spans on the
     CHECK(an.source == timeline::busy_source::device_spans);
 }
 
-#include "cuzk/backend/fault.hpp"
+#include "backend/fault.hpp"
 
 namespace {
 // The most partitions one device call took (GPU_PICKUP events share the call's number).
@@ -1688,7 +1689,7 @@ TEST_CASE("engine: a streamed key's partitions proved in batches on the cuda bac
 
 // ---- injected faults ------------------------------------------------------------------------
 
-#include "cuzk/backend/fault.hpp"
+#include "backend/fault.hpp"
 
 namespace {
 

@@ -25,7 +25,7 @@
 #include <vector>
 
 #include "cuzk/backend/cuda.hpp"
-#include "cuzk/backend/fault.hpp"
+#include "backend/fault.hpp"
 #include "cuzk/backend/gpu_prover.hpp"
 #include "cuzk/error.hpp"
 #include "cuzk/groth16/circuit.hpp"

@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "cuzk/backend/device_plan.hpp"
 #include "cuzk/error.hpp"
 #include "cuzk/io/bellperson.hpp"
 #include "cuzk/timeline/sinks.hpp"
@@ -71,7 +72,7 @@ pipeline::engine::key_placement report_key(const char* who, const pipeline::engi
         return placement;
     }
     if (mapped) {
-        const gpu_key_timings rt = eng.registration_timings(key);
+        const pipeline::key_registration_timings rt = eng.registration_timings(key);
         std::fprintf(stderr,
                      "%s: key registered on the devices in %.1f s (index lists %.1f s, circuit %.1f s, points %.1f s)\n",
                      who, seconds, rt.layout_s, rt.pce_s, rt.points_s);

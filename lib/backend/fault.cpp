@@ -1,5 +1,5 @@
-// cuzk — fault injection for the backends (include/cuzk/backend/fault.hpp).
-#include "cuzk/backend/fault.hpp"
+// cuzk — fault injection for the backends (fault.hpp).
+#include "fault.hpp"
 
 #include <fmt/format.h>
 

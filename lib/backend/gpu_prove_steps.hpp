@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "cuzk/backend/cuda.hpp"
-#include "cuzk/backend/fault.hpp"
+#include "fault.hpp"
 #include "cuzk/error.hpp"
 #include "cuzk/ntt/ntt.hpp"
 

@@ -45,7 +45,7 @@
 #include <vector>
 
 #include "cuzk/backend/cuda.hpp"
-#include "cuzk/backend/fault.hpp"
+#include "fault.hpp"
 #include "cuzk/error.hpp"
 #include "cuzk/io/bellperson.hpp"
 #include "cuzk/ntt/ntt.hpp"

@@ -8,9 +8,9 @@
 #include "cuzk/filecoin/comm_d.hpp"
 #include "cuzk/filecoin/graph.hpp"
 #include "cuzk/filecoin/labels.hpp"
-#include "cuzk/filecoin/replica.hpp"
 #include "cuzk/filecoin/seal.hpp"
 #include "cuzk/util/parallel.hpp"
+#include "replica.hpp"
 #include "sector_dir.hpp"
 
 namespace cuzk::filecoin {

@@ -6,8 +6,8 @@
 
 #include "cuzk/filecoin/hashers.hpp"
 #include "cuzk/filecoin/post.hpp"
-#include "cuzk/filecoin/replica.hpp"
 #include "cuzk/util/parallel.hpp"
+#include "replica.hpp"
 #include "sparse_tree.hpp"
 
 namespace cuzk::filecoin {

@@ -5,9 +5,9 @@
 #include "cuzk/error.hpp"
 #include "cuzk/filecoin/poseidon_tree.hpp"
 #include "cuzk/filecoin/post.hpp"
-#include "cuzk/filecoin/replica.hpp"
 #include "cuzk/filecoin/seal.hpp"
 #include "cuzk/util/parallel.hpp"
+#include "replica.hpp"
 #include "sector_dir.hpp"
 
 namespace cuzk::filecoin {

@@ -1,4 +1,4 @@
-#include "cuzk/filecoin/replica.hpp"
+#include "replica.hpp"
 
 #include <fmt/format.h>
 

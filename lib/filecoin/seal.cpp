@@ -10,8 +10,8 @@
 #include "cuzk/filecoin/comm_d.hpp"
 #include "cuzk/filecoin/graph.hpp"
 #include "cuzk/filecoin/labels.hpp"
-#include "cuzk/filecoin/replica.hpp"
 #include "cuzk/io/mapped_file.hpp"
+#include "replica.hpp"
 #include "sector_dir.hpp"
 
 namespace cuzk::filecoin {

@@ -17,8 +17,8 @@
 #include "cuzk/filecoin/hashers.hpp"
 #include "cuzk/filecoin/labels.hpp"
 #include "cuzk/filecoin/poseidon.hpp"
-#include "cuzk/filecoin/replica.hpp"
 #include "cuzk/util/parallel.hpp"
+#include "replica.hpp"
 #include "sparse_tree.hpp"
 
 namespace cuzk::filecoin {

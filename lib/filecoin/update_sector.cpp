@@ -8,9 +8,9 @@
 #include "cuzk/error.hpp"
 #include "cuzk/filecoin/comm_d.hpp"
 #include "cuzk/filecoin/poseidon_tree.hpp"
-#include "cuzk/filecoin/replica.hpp"
 #include "cuzk/filecoin/update.hpp"
 #include "cuzk/util/parallel.hpp"
+#include "replica.hpp"
 #include "sector_dir.hpp"
 
 namespace cuzk::filecoin {

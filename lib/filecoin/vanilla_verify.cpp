@@ -8,8 +8,8 @@
 #include "cuzk/filecoin/graph.hpp"
 #include "cuzk/filecoin/labels.hpp"
 #include "cuzk/filecoin/poseidon_tree.hpp"
-#include "cuzk/filecoin/replica.hpp"
 #include "cuzk/util/parallel.hpp"
+#include "replica.hpp"
 
 namespace cuzk::filecoin {
 

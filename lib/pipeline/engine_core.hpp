@@ -34,7 +34,7 @@
 #include <fmt/format.h>
 
 #include "cuzk/backend/cuda.hpp"
-#include "cuzk/backend/fault.hpp"
+#include "backend/fault.hpp"
 #include "cuzk/backend/gpu_prover.hpp"
 #include "cuzk/backend/gpu_prover_bn254.hpp"
 #include "cuzk/ec/encoding.hpp"

@@ -533,10 +533,10 @@ uint64_t engine::resident_bytes(key_id k) const
     return with_key(*p_, k, "resident_bytes", [](const key_entry& e) { return e.resident_bytes; });
 }
 
-gpu_key_timings engine::registration_timings(key_id k) const
+key_registration_timings engine::registration_timings(key_id k) const
 {
     return with_key(*p_, k, "registration_timings", [](const key_entry& e) {
-        gpu_key_timings t;
+        key_registration_timings t;
         for (const auto& g : e.gpu) {
             const gpu_key_timings d = g->timings();
             t.layout_s = std::max(t.layout_s, d.layout_s);

@@ -9,7 +9,7 @@
 
 #include "cuzk/error.hpp"
 #include "cuzk/r1cs/slice_witness_cs.hpp"
-#include "cuzk/util/huge_pages.hpp"
+#include "util/huge_pages.hpp"
 
 namespace cuzk::r1cs {
 

@@ -8,7 +8,7 @@
 // The same code compiles for the host and, under nvcc, for the device; only
 // the host-only helpers (bytes, random) are unannotated. The portable limb
 // code (the *_portable functions) is what devices run. Host code for x86-64
-// instead takes the inline-assembly routines of x86_64.hpp (mulx/adcx/adox,
+// instead takes the inline-assembly routines of detail/ff_x86_64.hpp (mulx/adcx/adox,
 // needs a BMI2+ADX processor, 2014 or newer); defining CUZK_PORTABLE_FIELD
 // selects the portable code there too. Both give bit-identical results.
 #pragma once
@@ -20,7 +20,7 @@
 #include "cuzk/ff/bigint.hpp"
 
 #if !defined(__CUDA_ARCH__) && defined(__x86_64__) && !defined(CUZK_PORTABLE_FIELD)
-#include "cuzk/ff/x86_64.hpp"
+#include "cuzk/detail/ff_x86_64.hpp"
 #define CUZK_FIELD_X86 1
 #else
 #define CUZK_FIELD_X86 0
@@ -269,7 +269,7 @@ struct field {
 
     // ---- limb-level arithmetic ------------------------------------------------------
     // r may alias a or b in every routine below. On x86-64 hosts each one
-    // forwards to x86_64.hpp; the *_portable forms are the reference code,
+    // forwards to detail/ff_x86_64.hpp; the *_portable forms are the reference code,
     // used on devices and exposed so tests can compare the two. They are
     // constexpr so that constants (e.g. the tower's Frobenius coefficients,
     // ff/tower_constants.hpp) can be derived at compile time.

@@ -49,7 +49,6 @@
 #include <variant>
 #include <vector>
 
-#include "cuzk/backend/gpu_prover.hpp"
 #include "cuzk/error.hpp"
 #include "cuzk/groth16/types.hpp"
 #include "cuzk/r1cs/constraint_system.hpp"
@@ -58,6 +57,13 @@
 
 namespace cuzk::io {
 class mapped_params;
+}
+
+namespace cuzk {
+// A device's memory plan for a key (engine::plans), defined in
+// cuzk/backend/device_plan.hpp: include it to read the plans. Declared here
+// so that this header includes no backend header.
+struct gpu_plan;
 }
 
 namespace cuzk::pipeline {
@@ -337,6 +343,15 @@ struct key_removal {
     bool freed = false;   // true: given back before remove_key returned
 };
 
+// Where a key's registration on the devices spent its time
+// (engine::registration_timings; cuda backend, bellperson keys): wall
+// seconds, each part the slowest device's (gpu_key::timings on each).
+struct key_registration_timings {
+    double layout_s = 0;   // sizes and checks, the A/B gather index lists made and uploaded
+    double pce_s = 0;      // the PCE's matrices prepared (grouped by shape) and uploaded
+    double points_s = 0;   // the five queries: uploaded (a mapping's decoded on the way), or made ready to stream
+};
+
 class engine {
 public:
     // Starts the worker threads. Throws errc::invalid_argument for a zero
@@ -479,7 +494,7 @@ public:
     // cuda backend, bellperson keys: where the key's registration on the
     // devices spent its time (gpu_key::timings; each part the slowest
     // device's, as the devices register at once); zeros otherwise.
-    gpu_key_timings registration_timings(key_id k) const;
+    key_registration_timings registration_timings(key_id k) const;
 
     // Queues a job. Throws (and queues nothing) when the key is unknown or removed, there
     // are no partitions, a circuit partition has no circuit or the key no PCE

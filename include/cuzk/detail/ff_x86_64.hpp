@@ -22,7 +22,7 @@
 #pragma once
 
 #if defined(__CUDA_ARCH__) || !defined(__x86_64__)
-#error "cuzk/ff/x86_64.hpp is for x86-64 host code only"
+#error "cuzk/detail/ff_x86_64.hpp is for x86-64 host code only"
 #endif
 
 #include <cstddef>
