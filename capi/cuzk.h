@@ -635,6 +635,20 @@ CUZK_API cuzk_status cuzk_engine_key_placement(uint32_t* out_placement, uint64_t
 CUZK_API cuzk_status cuzk_engine_key_registration(double* out_layout_s, double* out_pce_s, double* out_points_s,
                                                   const cuzk_engine* engine, uint32_t key_id);
 
+/* Unregisters key_id (a key of this engine): it takes no more jobs (every
+ * submit refuses its id), the jobs of it already submitted run to their
+ * end, and the engine gives its memory back when the last of them has let
+ * go of it (at once when none is left). *out_host_bytes and
+ * *out_device_bytes are what goes back to the host memory budget and to
+ * each device's budget (the key's points, coefficients and PCE unless
+ * another registered key shares them; its copy on each device);
+ * *out_freed is 1 when they went back before the call returned, 0 when
+ * jobs still hold the key. Any output may be NULL. Ids are never reused.
+ * Errors: CUZK_ERR_NULL, CUZK_ERR_INVALID_HANDLE, CUZK_ERR_INVALID_ARGUMENT
+ * (no key key_id, or removed already; the message names it). */
+CUZK_API cuzk_status cuzk_engine_remove_key(uint64_t* out_host_bytes, uint64_t* out_device_bytes, uint32_t* out_freed,
+                                            cuzk_engine* engine, uint32_t key_id);
+
 #define CUZK_PARTITION_WITNESS 0u /* inputs + aux; the engine evaluates the key's PCE */
 #define CUZK_PARTITION_ABC 1u     /* a, b, c ready (one value per constraint) plus inputs + aux */
 

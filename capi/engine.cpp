@@ -431,6 +431,24 @@ CUZK_API cuzk_status cuzk_engine_key_placement(uint32_t* out_placement, uint64_t
     });
 }
 
+CUZK_API cuzk_status cuzk_engine_remove_key(uint64_t* out_host_bytes, uint64_t* out_device_bytes, uint32_t* out_freed,
+                                            cuzk_engine* engine, uint32_t key_id)
+{
+    static const char* fn = "cuzk_engine_remove_key";
+    return call<engine_obj>(engine, fn, [&](engine_obj& e) -> cuzk_status {
+        e.key(key_id, fn);   // a key of this engine, not removed
+        const pipeline::key_removal r = e.eng->remove_key(key_id);
+        {
+            std::lock_guard lk(e.keys_mu);
+            e.keys.erase(key_id);
+        }
+        if (out_host_bytes) *out_host_bytes = r.host_bytes;
+        if (out_device_bytes) *out_device_bytes = r.device_bytes;
+        if (out_freed) *out_freed = r.freed ? 1u : 0u;
+        return CUZK_OK;
+    });
+}
+
 CUZK_API cuzk_status cuzk_engine_key_registration(double* out_layout_s, double* out_pce_s, double* out_points_s,
                                                   const cuzk_engine* engine, uint32_t key_id)
 {

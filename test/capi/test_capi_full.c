@@ -396,6 +396,34 @@ static void case_key_registration(struct full* f)
     CHECK(cuzk_engine_key_registration(&layout, NULL, NULL, NULL, f->k_sha) == CUZK_ERR_NULL);
 }
 
+static void case_remove_key(struct full* f)
+{
+    uint32_t id = f->k_abc, freed = 9, where = 0;
+    uint64_t host = 1, dev = 1;
+    cuzk_job* j = NULL;
+    cuzk_partition p;
+    char msg[256];
+    CASE("remove_key: the a, b, c key unregistered (its job has ended), its id refused from then on");
+    CHECK_STATUS(CUZK_OK, cuzk_engine_remove_key(&host, &dev, &freed, f->eng, id), cuzk_engine_last_error, f->eng);
+    CHECK(freed == 1);    /* its job has ended: nothing held it */
+    CHECK(host == 0);     /* its points are shared with k_small, still registered */
+    CHECK(dev == 0);      /* a cpu engine */
+    CHECK(cuzk_engine_remove_key(NULL, NULL, NULL, f->eng, id) == CUZK_ERR_INVALID_ARGUMENT);
+    cuzk_engine_last_error(msg, sizeof msg, f->eng);
+    CHECK(strstr(msg, "cuzk_engine_remove_key") != NULL);
+    CHECK(cuzk_engine_key_placement(&where, NULL, f->eng, id) == CUZK_ERR_INVALID_ARGUMENT);
+    CHECK(cuzk_partition_init(&p) == CUZK_OK);
+    p.inputs = f->in[0];
+    p.num_inputs = 2;
+    p.aux = f->aux[0];
+    p.num_aux = 4;
+    CHECK(cuzk_engine_submit(&j, f->eng, id, &p, 1, NULL) == CUZK_ERR_INVALID_ARGUMENT);
+    CHECK(j == NULL);
+    CHECK(cuzk_engine_remove_key(NULL, NULL, NULL, NULL, f->k_small) == CUZK_ERR_NULL);
+    CHECK(cuzk_engine_remove_key(NULL, NULL, NULL, f->eng, 1000) == CUZK_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(CUZK_OK, cuzk_engine_key_placement(&where, NULL, f->eng, f->k_small), cuzk_engine_last_error, f->eng);
+}
+
 /* The engine proves with the .zkey key zk2 too (no PCE; witness partitions),
  * verified under the key read from its exported bytes vk. */
 static void case_zkey_prove(struct full* f, cuzk_key* zk2, const uint8_t* vk, size_t vk_len)
@@ -555,6 +583,7 @@ int main(void)
     case_engine_stats(&f);
     case_key_placement(&f);
     case_key_registration(&f);
+    case_remove_key(&f);
     case_zkey_mem(&f);
     cuzk_engine_destroy(f.eng); /* the engine stops (threads joined): no event comes after this */
     case_timeline(&f);
