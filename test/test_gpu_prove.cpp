@@ -611,11 +611,12 @@ TEST_CASE("gpu prover: streamed keys give the same sums", "[gpu]")
                 } else {
                     check_sums(gpu_prove_start_witness(key, w.inputs, w.aux), cpu);
                 }
-                if (!host && v.opt.force_lean) {   // packed: copied with the prove, then staged beforehand
+                if (!host && v.opt.force_lean) {   // packed: copied with the prove (a lean key takes no staged copy)
                     gpu_packed_witness pw;
                     pw.pack(w.aux);
                     check_sums(gpu_prove_start_witness(key, w.inputs, pw), cpu);
                     pw.stage(key);
+                    CHECK_FALSE(pw.staged_on(key.device()));
                     check_sums(gpu_prove_start_witness(key, w.inputs, pw), cpu);
                 }
                 check_sums(gpu_prove_start(key, x.a, x.b, x.c, w.inputs, w.aux), cpu);

@@ -479,6 +479,7 @@ void gpu_packed_witness::stage(const gpu_key& key)
 {
     impl& p = *p_;
     p.unstage();
+    if (gpu_prover_access::get(key).lean) return;   // no room to spare beside a lean prove: copied with it
     const int device = key.device();
     if (p.staged.device != device) p.release_staged();
     const cuda_device_scope on(device);

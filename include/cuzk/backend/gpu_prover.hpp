@@ -313,7 +313,10 @@ public:
     // without staging. The device copy (2 bits per value and the other
     // values: ~0.45 GB for a 32 GiB PoRep partition) stays allocated for the
     // object's life and is reused by later stages; packing again first
-    // waits for a copy still in flight. Throws errc::out_of_memory (nothing
+    // waits for a copy still in flight. A lean key (device_plan.hpp) takes
+    // no staged copy (its device has no room to spare beside a prove): the
+    // call returns without one and the prove copies from the host. Throws
+    // errc::out_of_memory (nothing
     // staged then) or errc::device like any device call; errc::unsupported
     // without CUDA.
     void stage(const gpu_key& key);
