@@ -483,6 +483,29 @@ func (e *Engine) AddKey(k *Key, p *PCE, name string) (uint32, error) {
 	return uint32(id), check("cuzk_engine_add_key", st, e.lastError)
 }
 
+// KeyRemoval is what RemoveKey gives back: the bytes returned to the host
+// memory budget and to each device's budget, and whether they were returned
+// before RemoveKey returned (false: jobs of the key still held it).
+type KeyRemoval struct {
+	HostBytes, DeviceBytes uint64
+	Freed                  bool
+}
+
+// RemoveKey unregisters a key: it takes no more jobs (Submit refuses its
+// id), its jobs already submitted run to their end, and the engine gives
+// its memory back when the last of them has let go of it. Ids are never
+// reused; an unknown or removed id is an invalid_argument error.
+func (e *Engine) RemoveKey(key uint32) (KeyRemoval, error) {
+	var host, dev C.uint64_t
+	var freed C.uint32_t
+	st := C.cuzk_engine_remove_key(&host, &dev, &freed, e.h, C.uint32_t(key))
+	runtime.KeepAlive(e)
+	if err := check("cuzk_engine_remove_key", st, e.lastError); err != nil {
+		return KeyRemoval{}, err
+	}
+	return KeyRemoval{HostBytes: uint64(host), DeviceBytes: uint64(dev), Freed: freed != 0}, nil
+}
+
 // KeyPlacement says where a registered key's points are while it proves:
 // on the host (a cpu engine), resident on the devices, or streamed (copied
 // from host memory at every prove, slower, because a device cannot hold

@@ -117,6 +117,18 @@ func TestErrors(t *testing.T) {
 	if err := job.Wait(); !errors.As(err, &e) || e.Code == OK || !strings.Contains(e.Op, "partition 1") {
 		t.Fatalf("an unsatisfied witness gave %v, expected a failed job naming partition 1", err)
 	}
+	// A removed key: its host bytes named (given back now or when the failed job's
+	// other partition stops), its id refused from then on.
+	r, err := engine.RemoveKey(id)
+	if err != nil || r.HostBytes == 0 {
+		t.Fatalf("RemoveKey gave %+v, %v: expected the key's host bytes", r, err)
+	}
+	if _, err := engine.RemoveKey(id); !errors.Is(err, ErrInvalidArgument) {
+		t.Fatalf("a second RemoveKey gave %v, expected invalid_argument", err)
+	}
+	if _, err := engine.Submit(id, "removed", []Witness{{in, aux}}); !errors.Is(err, ErrInvalidArgument) {
+		t.Fatalf("submit under a removed key gave %v, expected invalid_argument", err)
+	}
 }
 
 func TestEngineTimeline(t *testing.T) {
