@@ -50,6 +50,19 @@ pub const ABI_VERSION: u32 = ffi::ABI_VERSION;
 /// `libcuzk.so` has another ABI version than [`ABI_VERSION`].
 pub const ERR_ABI_MISMATCH: i32 = -1000;
 
+/// What [`Engine::remove_key`] gives back: the bytes returned to the host
+/// memory budget and to each device's budget, and whether they were returned
+/// before the call did (false: jobs of the key still held it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct KeyRemoval {
+    /// Bytes given back to the host memory budget.
+    pub host_bytes: u64,
+    /// Bytes given back to each device's budget (0 on a cpu engine).
+    pub device_bytes: u64,
+    /// Given back before `remove_key` returned.
+    pub freed: bool,
+}
+
 /// A failed call: the C function (or the job), the status code (a
 /// `CUZK_ERR_*` value of [`ffi`], or [`ERR_ABI_MISMATCH`]) and the library's
 /// message (the handle's error text).
@@ -485,6 +498,19 @@ impl Engine {
         let st = unsafe { ffi::cuzk_engine_add_key(&mut id, self.h, key.0, pce.0, name.as_ptr(), 0) };
         check("cuzk_engine_add_key", st, || self.last_error())?;
         Ok(id)
+    }
+
+    /// Unregisters `key`: it takes no more jobs (`submit` refuses its id), its
+    /// jobs already submitted run to their end, and the engine gives its
+    /// memory back when the last of them has let go of it. Returns the bytes
+    /// given back to the host memory budget and to each device's budget, and
+    /// whether they were given back before the call returned. Ids are never
+    /// reused; an unknown or removed id is a `CUZK_ERR_INVALID_ARGUMENT` error.
+    pub fn remove_key(&self, key: u32) -> Result<KeyRemoval> {
+        let (mut host, mut dev, mut freed) = (0u64, 0u64, 0u32);
+        let st = unsafe { ffi::cuzk_engine_remove_key(&mut host, &mut dev, &mut freed, self.h, key) };
+        check("cuzk_engine_remove_key", st, || self.last_error())?;
+        Ok(KeyRemoval { host_bytes: host, device_bytes: dev, freed: freed != 0 })
     }
 
     /// Where a registered key's points are while it proves ("host" on a cpu

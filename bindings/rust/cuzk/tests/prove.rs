@@ -55,6 +55,13 @@ fn errors() {
     let job = engine.submit(id, "unsatisfied", &[w, bad]).unwrap();
     let e = job.wait().unwrap_err();
     assert!(e.op.contains("partition 1"), "an unsatisfied witness: {}", e);
+    // A removed key: its host bytes named, its id refused from then on.
+    let r = engine.remove_key(id).unwrap();
+    assert!(r.host_bytes > 0, "{:?}", r);
+    assert_eq!(engine.remove_key(id).unwrap_err().code, ffi::CUZK_ERR_INVALID_ARGUMENT);
+    let w = cuzk::sha256_witness(&message(0, 0)).unwrap();
+    assert_eq!(engine.submit(id, "removed", std::slice::from_ref(&w)).err().expect("refused").code,
+               ffi::CUZK_ERR_INVALID_ARGUMENT);
 }
 
 #[test]
