@@ -244,39 +244,39 @@ func SHA256Witness(msg []byte) (inputs, aux []byte, err error) {
 // key, or a Filecoin PoRep, PoSt or update key that carries its circuit.
 type Key struct{ h *C.cuzk_key }
 
-// SetupDevKey makes a development key (NOT a ceremony) in the bellperson convention.
-func SetupDevKey(p *PCE) (*Key, error) {
+// newKey runs one of the C ABI's key constructors (fn names it) into a new
+// Key: the ABI check first, the constructor's error text on failure, and a
+// finalizer on success.
+func newKey(fn string, make func(out **C.cuzk_key, ep *C.char, el C.size_t) C.cuzk_status) (*Key, error) {
 	if err := abiErr(); err != nil {
 		return nil, err
 	}
 	var eb errBuf
 	ep, el := eb.ptr()
 	k := &Key{}
-	st := C.cuzk_key_setup_dev(&k.h, p.h, C.CUZK_CONVENTION_BELLPERSON, 0, ep, el)
-	runtime.KeepAlive(p)
-	if err := check("cuzk_key_setup_dev", st, eb.String); err != nil {
+	if err := check(fn, make(&k.h, ep, el), eb.String); err != nil {
 		return nil, err
 	}
 	runtime.SetFinalizer(k, (*Key).Close)
 	return k, nil
 }
 
+// SetupDevKey makes a development key (NOT a ceremony) in the bellperson convention.
+func SetupDevKey(p *PCE) (*Key, error) {
+	defer runtime.KeepAlive(p)
+	return newKey("cuzk_key_setup_dev", func(out **C.cuzk_key, ep *C.char, el C.size_t) C.cuzk_status {
+		return C.cuzk_key_setup_dev(out, p.h, C.CUZK_CONVENTION_BELLPERSON, 0, ep, el)
+	})
+}
+
 // LoadParamsKey maps a bellperson .params key (no PCE, no query
 // densities: register it with AddKeyDensity).
 func LoadParamsKey(path string) (*Key, error) {
-	if err := abiErr(); err != nil {
-		return nil, err
-	}
 	cpath := C.CString(path)
 	defer C.free(unsafe.Pointer(cpath))
-	var eb errBuf
-	ep, el := eb.ptr()
-	k := &Key{}
-	if err := check("cuzk_key_load_params", C.cuzk_key_load_params(&k.h, cpath, 0, 0, ep, el), eb.String); err != nil {
-		return nil, err
-	}
-	runtime.SetFinalizer(k, (*Key).Close)
-	return k, nil
+	return newKey("cuzk_key_load_params", func(out **C.cuzk_key, ep *C.char, el C.size_t) C.cuzk_status {
+		return C.cuzk_key_load_params(out, cpath, 0, 0, ep, el)
+	})
 }
 
 // SaveParams writes the key as a bellperson .params file.

@@ -53,37 +53,20 @@ func PoRepShapeOfC1(c1 []byte) (*PoRepShape, error) {
 // PoRepDevKey makes a development PoRep key (NOT a ceremony) for a shape;
 // PoRepKeyLoad maps a .params file instead.
 func PoRepDevKey(shape *PoRepShape) (*Key, error) {
-	if err := abiErr(); err != nil {
-		return nil, err
-	}
-	var eb errBuf
-	ep, el := eb.ptr()
-	k := &Key{}
-	st := C.cuzk_porep_key_setup_dev(&k.h, shape.c(), 0, ep, el)
-	if err := check("cuzk_porep_key_setup_dev", st, eb.String); err != nil {
-		return nil, err
-	}
-	runtime.SetFinalizer(k, (*Key).Close)
-	return k, nil
+	return newKey("cuzk_porep_key_setup_dev", func(out **C.cuzk_key, ep *C.char, el C.size_t) C.cuzk_status {
+		return C.cuzk_porep_key_setup_dev(out, shape.c(), 0, ep, el)
+	})
 }
 
 // PoRepKeyLoad maps a PoRep proving key for a shape from a bellperson
 // .params file (Filecoin's v28-stacked-proof-of-replication-…params) and
 // records the shape's circuit with it.
 func PoRepKeyLoad(shape *PoRepShape, paramsPath string) (*Key, error) {
-	if err := abiErr(); err != nil {
-		return nil, err
-	}
 	cpath := C.CString(paramsPath)
 	defer C.free(unsafe.Pointer(cpath))
-	var eb errBuf
-	ep, el := eb.ptr()
-	k := &Key{}
-	if err := check("cuzk_porep_key_load", C.cuzk_porep_key_load(&k.h, shape.c(), cpath, 0, ep, el), eb.String); err != nil {
-		return nil, err
-	}
-	runtime.SetFinalizer(k, (*Key).Close)
-	return k, nil
+	return newKey("cuzk_porep_key_load", func(out **C.cuzk_key, ep *C.char, el C.size_t) C.cuzk_status {
+		return C.cuzk_porep_key_load(out, shape.c(), cpath, 0, ep, el)
+	})
 }
 
 // AddPoRepKey registers a PoRep key: its circuit travels with it (pce NULL).

@@ -101,37 +101,19 @@ func PoStSectorChallenges(shape *PoStShape, randomness [32]byte, sectorIDs []uin
 
 // PoStKeySetupDev makes a development PoSt key (NOT a ceremony) for a shape.
 func PoStKeySetupDev(shape *PoStShape) (*Key, error) {
-	if err := abiErr(); err != nil {
-		return nil, err
-	}
-	var eb errBuf
-	ep, el := eb.ptr()
-	k := &Key{}
-	st := C.cuzk_post_key_setup_dev(&k.h, shape.c(), 0, ep, el)
-	if err := check("cuzk_post_key_setup_dev", st, eb.String); err != nil {
-		return nil, err
-	}
-	runtime.SetFinalizer(k, (*Key).Close)
-	return k, nil
+	return newKey("cuzk_post_key_setup_dev", func(out **C.cuzk_key, ep *C.char, el C.size_t) C.cuzk_status {
+		return C.cuzk_post_key_setup_dev(out, shape.c(), 0, ep, el)
+	})
 }
 
 // PoStKeyLoad maps a PoSt proving key from a bellperson .params file (e.g.
 // Filecoin's v28-proof-of-spacetime-fallback-…params) for a shape.
 func PoStKeyLoad(shape *PoStShape, paramsPath string) (*Key, error) {
-	if err := abiErr(); err != nil {
-		return nil, err
-	}
 	cpath := C.CString(paramsPath)
 	defer C.free(unsafe.Pointer(cpath))
-	var eb errBuf
-	ep, el := eb.ptr()
-	k := &Key{}
-	st := C.cuzk_post_key_load(&k.h, shape.c(), cpath, 0, ep, el)
-	if err := check("cuzk_post_key_load", st, eb.String); err != nil {
-		return nil, err
-	}
-	runtime.SetFinalizer(k, (*Key).Close)
-	return k, nil
+	return newKey("cuzk_post_key_load", func(out **C.cuzk_key, ep *C.char, el C.size_t) C.cuzk_status {
+		return C.cuzk_post_key_load(out, shape.c(), cpath, 0, ep, el)
+	})
 }
 
 // AddPoStKey registers a PoSt key: its circuit travels with it (pce NULL),

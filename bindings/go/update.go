@@ -34,37 +34,19 @@ const (
 // UpdateKeySetupDev makes a development update key (NOT a ceremony) for a
 // RegisteredUpdateProof.
 func UpdateKeySetupDev(registered int32) (*Key, error) {
-	if err := abiErr(); err != nil {
-		return nil, err
-	}
-	var eb errBuf
-	ep, el := eb.ptr()
-	k := &Key{}
-	st := C.cuzk_update_key_setup_dev(&k.h, C.int32_t(registered), 0, ep, el)
-	if err := check("cuzk_update_key_setup_dev", st, eb.String); err != nil {
-		return nil, err
-	}
-	runtime.SetFinalizer(k, (*Key).Close)
-	return k, nil
+	return newKey("cuzk_update_key_setup_dev", func(out **C.cuzk_key, ep *C.char, el C.size_t) C.cuzk_status {
+		return C.cuzk_update_key_setup_dev(out, C.int32_t(registered), 0, ep, el)
+	})
 }
 
 // UpdateKeyLoad maps an update proving key from a bellperson .params file
 // (Filecoin's v28-empty-sector-update-…params) for a RegisteredUpdateProof.
 func UpdateKeyLoad(registered int32, paramsPath string) (*Key, error) {
-	if err := abiErr(); err != nil {
-		return nil, err
-	}
 	cpath := C.CString(paramsPath)
 	defer C.free(unsafe.Pointer(cpath))
-	var eb errBuf
-	ep, el := eb.ptr()
-	k := &Key{}
-	st := C.cuzk_update_key_load(&k.h, C.int32_t(registered), cpath, 0, ep, el)
-	if err := check("cuzk_update_key_load", st, eb.String); err != nil {
-		return nil, err
-	}
-	runtime.SetFinalizer(k, (*Key).Close)
-	return k, nil
+	return newKey("cuzk_update_key_load", func(out **C.cuzk_key, ep *C.char, el C.size_t) C.cuzk_status {
+		return C.cuzk_update_key_load(out, C.int32_t(registered), cpath, 0, ep, el)
+	})
 }
 
 // AddUpdateKey registers an update key: its circuit travels with it (pce

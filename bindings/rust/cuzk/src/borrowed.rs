@@ -191,9 +191,7 @@ impl Engine {
             })
             .collect();
         let cid = CString::new(id).expect("job id without NUL");
-        let mut opt: ffi::cuzk_job_options = unsafe { std::mem::zeroed() };
-        unsafe { ffi::cuzk_job_options_init(&mut opt) };
-        opt.id = cid.as_ptr();
+        let opt = crate::job_options(&cid);
         let mut h = ptr::null_mut();
         let st = unsafe {
             ffi::cuzk_engine_submit_borrowed(&mut h, self.h, key, table.as_ptr(), table.len() as _, &opt)

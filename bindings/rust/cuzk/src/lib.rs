@@ -556,9 +556,7 @@ impl Engine {
             })
             .collect();
         let cid = CString::new(id).expect("job id without NUL");
-        let mut opt: ffi::cuzk_job_options = unsafe { std::mem::zeroed() };
-        unsafe { ffi::cuzk_job_options_init(&mut opt) };
-        opt.id = cid.as_ptr();
+        let opt = job_options(&cid);
         let mut h = ptr::null_mut();
         let st = unsafe { ffi::cuzk_engine_submit(&mut h, self.h, key, table.as_ptr(), table.len() as _, &opt) };
         check("cuzk_engine_submit", st, || self.last_error())?;
@@ -670,6 +668,15 @@ mod borrowed;
 mod porep;
 pub use borrowed::{BorrowedPartition, Montgomery, QueryDensity};
 pub use porep::{PorepShape, Sector};
+
+// A job's options with the library's defaults and the id `cid` (which must
+// outlive the submit call).
+pub(crate) fn job_options(cid: &CString) -> ffi::cuzk_job_options {
+    let mut opt: ffi::cuzk_job_options = unsafe { std::mem::zeroed() };
+    unsafe { ffi::cuzk_job_options_init(&mut opt) };
+    opt.id = cid.as_ptr();
+    opt
+}
 
 fn c_path(p: &std::path::Path) -> CString {
     CString::new(p.to_string_lossy().as_bytes()).expect("a path without NUL")
