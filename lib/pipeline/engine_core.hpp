@@ -71,6 +71,9 @@ struct key_entry {
     // The cuda backend's keys, one per engine device (index = device), each
     // resident on its CUDA device; empty on the cpu backend.
     std::vector<std::shared_ptr<const gpu_key>> gpu;
+    // cuda, bellperson keys: every device holds the key's PCE, so the
+    // devices evaluate a, b, c from the witness (else the host does).
+    bool device_eval = false;
     // A BN254 key (snarkjs convention) has its key, prepared verifying key
     // and device keys here (null for BLS12-381 keys, whose pk, pce, density,
     // pvk and gpu above are then the ones in use; for a BN254 key they stay

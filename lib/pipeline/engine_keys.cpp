@@ -226,7 +226,6 @@ key_id register_key(detail::engine_core& c, std::shared_ptr<key_entry> e,
     std::lock_guard reg(c.add_key_mu);
     if (e->name.empty()) e->name = fmt::format("#{}", c.keys_size());
     e->pvk = groth16::prepare_verifying_key(pk->vk);
-    e->partition_bytes = opt.partition_bytes ? opt.partition_bytes : partition_bytes_estimate(*pk);
     const uint64_t budget = c.cfg.device_memory_budget;
     if (c.cfg.backend == engine_backend::cuda) {
         gpu_key_options go;
@@ -246,11 +245,13 @@ key_id register_key(detail::engine_core& c, std::shared_ptr<key_entry> e,
             e->device_bytes = std::max(e->device_bytes, opt.device_bytes ? opt.device_bytes : g->prove_scratch_bytes());
         }
         if (!opt.device_bytes) plan_batches(c, *e);
+        e->device_eval = !e->gpu.empty() &&
+                         std::all_of(e->gpu.begin(), e->gpu.end(), [](const auto& g) { return g->has_pce(); });
         // The host's share of a partition: a, b, c too where the devices do not evaluate them.
-        const bool host_abc = pk->conv != groth16::convention::snarkjs &&
-                              (!pce || std::any_of(e->gpu.begin(), e->gpu.end(), [](const auto& g) { return !g->has_pce(); }));
-        if (!opt.partition_bytes) e->partition_bytes = partition_bytes_estimate_cuda(*pk, host_abc);
+        const bool host_abc = pk->conv != groth16::convention::snarkjs && !e->device_eval;
+        e->partition_bytes = opt.partition_bytes ? opt.partition_bytes : partition_bytes_estimate_cuda(*pk, host_abc);
     } else {
+        e->partition_bytes = opt.partition_bytes ? opt.partition_bytes : partition_bytes_estimate(*pk);
         e->device_bytes = opt.device_bytes ? opt.device_bytes : device_bytes_estimate(*pk);
         // The cpu backend batches only when asked (max_batch): the modelled
         // device holds each partition's device part of the batch.

@@ -366,11 +366,9 @@ void engine_core::synthesize(work_item& it, partition& in, int32_t worker)
     if (k.snarkjs) return synthesize_snarkjs(it, in, worker);
     // The cuda backend evaluates witnesses of a key with a PCE on every
     // device; a PCE left on the host (a device too small) is evaluated here.
-    const bool device_eval =
-        !k.gpu.empty() && std::all_of(k.gpu.begin(), k.gpu.end(), [](const auto& g) { return g->has_pce(); });
-    if (device_eval && synthesize_packed(it, in, th)) return;
+    if (k.device_eval && synthesize_packed(it, in, th)) return;
     if (!take_witness(it, in, th)) return check_abc(it, th);
-    if (device_eval) pack_aux(it, worker, th);
+    if (k.device_eval) pack_aux(it, worker, th);
     else evaluate(it, worker, th);
 }
 
