@@ -491,9 +491,9 @@ void place_streamed(gpu_key::impl& k, const point_source& src, const gpu_key_opt
     // the last in the plan's order go first.
     const gpu_key_shape sh = shape_of(k);
     const uint64_t beside = sh.pce_bytes + k.index_bytes();
-    for (unsigned q : {gpu_query_a, gpu_query_l, gpu_query_h, gpu_query_b})
-        if (opt.keep_queries < 0 && opt.device_budget && beside + gpu_query_bytes(sh, want) > opt.device_budget)
-            want &= ~q;
+    if (opt.keep_queries < 0 && opt.device_budget)
+        for (unsigned q : {gpu_query_a, gpu_query_l, gpu_query_h, gpu_query_b})
+            if (beside + gpu_query_bytes(sh, want) > opt.device_budget) want &= ~q;
     k.kept = 0;
     const auto keep = [&](unsigned bit, auto&... qs) {
         if ((want & bit) && upload_queries(src, opt, qs...)) k.kept |= bit;

@@ -352,21 +352,11 @@ Jac witness_query(gpu_key::impl& k, device_steps& ds, const query<Aff>& q, const
     return r;
 }
 
-// A witness vector into w: packed (2 bits per 0/1 value, the others sent
-// alone; prove_bridge::upload_witness_packed) when the key's scratch allows,
-// through the compact array in abc, which the prove overwrites afterwards.
-inline void upload_witness(gpu_key::impl& k, fr* dst, std::span<const fr> v)
-{
-    if (k.packs() && v.size() == k.packed_elems())
-        pb::upload_witness_packed(dst, v.data(), v.size(), k.abc.as<fr>(), k.wtag.as<uint32_t>());
-    else
-        pb::upload_pageable(dst, v.data(), v.size_bytes());
-}
-
-// aux into dst: expanded from its staged copy on this device, or packed on
-// the host beforehand (its other values through `staging`, at least aux's
-// length), or host values (packed on the way, through `staging`, when the
-// key packs).
+// aux (or a snarkjs key's whole witness) into dst: expanded from its staged
+// copy on this device, or packed on the host beforehand (its other values
+// through `staging`, at least aux's length), or host values, packed on the
+// way when the key packs (2 bits per 0/1 value, the others sent alone
+// through `staging`; prove_bridge::upload_witness_packed).
 inline void upload_aux(gpu_key::impl& k, fr* dst, std::span<const fr> aux, const gpu_packed_witness::impl* packed,
                        fr* staging)
 {
