@@ -16,12 +16,6 @@ constexpr uint64_t fr_bytes = 32, g1_bytes = 96, g2_bytes = 192;
 
 uint64_t beside_bytes(const gpu_key_shape& s) { return s.pce_bytes + 4 * (s.a_points + s.b_points); }
 
-uint64_t query_bytes(const gpu_key_shape& s)
-{
-    const uint64_t h = s.domain ? s.domain - 1 : 0;
-    return (h + s.aux + s.a_points + s.b_points) * g1_bytes + s.b_points * g2_bytes;
-}
-
 uint64_t largest_query_bytes(const gpu_key_shape& s)
 {
     const uint64_t h = s.domain ? s.domain - 1 : 0;
@@ -123,7 +117,7 @@ gpu_plan plan_base(const gpu_key_shape& s, uint64_t device_bytes)
     gpu_plan p;
     p.device = device_bytes;
     p.beside = beside_bytes(s);
-    p.queries = query_bytes(s);
+    p.queries = gpu_query_bytes(s, gpu_query_all);
     p.slot = (s.inputs + s.aux + s.domain) * fr_bytes;
     p.one_prove = gpu_prove_fixed_bytes(s);
     return p;
