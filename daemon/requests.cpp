@@ -1,6 +1,7 @@
 // cuzk serve — decoding Curio's requests (requests.hpp).
 #include "requests.hpp"
 
+#include <algorithm>
 #include <memory>
 
 #include <fmt/format.h>
@@ -104,7 +105,7 @@ decoded_request decode_porep(const v1::SubmitProofRequest& r, const circuit& c)
     decoded_request d;
     d.c = c;
     d.partitions = unsigned(c1->partitions.size());
-    const fc::c1_identity who{prover_id_of(r.miner_id()), w.sector_num};
+    const fc::c1_identity who{fc::prover_id_of_actor(r.miner_id()), w.sector_num};
     d.check = [c1, who](unsigned threads) { fc::verify_c1(*c1, threads, &who); };
     d.make = [c1](pipeline::key_id key, unsigned) {
         pipeline::proof_request req;
@@ -189,17 +190,18 @@ decoded_request decode_post(const v1::SubmitProofRequest& r, const circuit& c)
 
 } // namespace
 
-fc::domain prover_id_of(uint64_t actor_id)
+std::string base64_encode(std::string_view bytes)
 {
-    fc::domain d{};
-    size_t i = 0;
-    do {
-        uint8_t b = uint8_t(actor_id & 0x7f);
-        actor_id >>= 7;
-        if (actor_id) b |= 0x80;
-        d[i++] = b;
-    } while (actor_id);
-    return d;
+    static const char digits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    std::string out;
+    out.reserve((bytes.size() + 2) / 3 * 4);
+    for (size_t i = 0; i < bytes.size(); i += 3) {
+        const size_t k = std::min<size_t>(3, bytes.size() - i);
+        uint32_t v = 0;
+        for (size_t j = 0; j < 3; ++j) v = v << 8 | (j < k ? uint8_t(bytes[i + j]) : 0u);
+        for (size_t j = 0; j < 4; ++j) out += j <= k ? digits[(v >> (18 - 6 * j)) & 63] : '=';
+    }
+    return out;
 }
 
 std::string base64_decode(std::string_view text, const std::string& what)

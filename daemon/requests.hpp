@@ -54,12 +54,10 @@ struct decoded_request {
 
 decoded_request decode_request(const v1::SubmitProofRequest& r);
 
-// Filecoin's prover id of an actor: the unsigned LEB128 bytes of the id,
-// zero-padded to 32 bytes.
-filecoin::domain prover_id_of(uint64_t actor_id);
-
 // Standard base64 (RFC 4648, with padding); request_error naming `what` and
 // the offset of the first bad character.
 std::string base64_decode(std::string_view text, const std::string& what);
+// Standard base64 with padding (the client's PoRep wrapper).
+std::string base64_encode(std::string_view bytes);
 
 } // namespace cuzk::daemon

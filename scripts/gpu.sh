@@ -47,6 +47,13 @@
 #              key written once) under each device memory       cards-BUDGET.csv
 #              budget of CUZK_CARDS: the cards storage
 #              providers own, modelled on this one
+#   daemon     the 32 GiB C2 through `cuzk serve` (a unix       daemon.txt
+#              socket; the cards step's key as the param
+#              cache's cuzk-porep-32g.params): GetStatus, the
+#              key preloaded, CUZK_DAEMON_PROOFS proofs (default
+#              3) from as many `cuzk client` threads at once,
+#              then the same C1 with `porep c2 --concurrent`
+#              straight on the engine, for the daemon's cost
 #   scaling    the 32 GiB-shaped C2 on the first GPU, then on   scaling.txt, scaling-1.csv,
 #              every GPU, back to back (3 proofs each with one  scaling-N.csv
 #              key; the last two timed): seconds per proof,
@@ -88,12 +95,16 @@
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 pkgs=(libfmt-dev libfmt9 catch2 libbenchmark-dev libbenchmark1debian libgmp-dev libgmp10
-      libgmpxx4ldbl libssl-dev libssl3)
+      libgmpxx4ldbl libssl-dev libssl3
+      # the daemon (cuzk serve, cuzk client): gRPC, protobuf and what their CMake configs look for
+      libgrpc++-dev libgrpc++1.51 libgrpc-dev libgrpc29 libprotobuf-dev libprotobuf32 libprotoc32
+      protobuf-compiler protobuf-compiler-grpc libabsl-dev libabsl20220623 libre2-dev libre2-9
+      libc-ares-dev libc-ares2 zlib1g-dev zlib1g)
 if [[ ${1:-} == --fetch-deps ]]; then
   mkdir -p "$root/.deps" && cd "$root/.deps" && apt-get download "${pkgs[@]}" && ls -l
   exit
 fi
-all_steps="build tests bench kernels partition register porep porep32 post32 update32 params32 cards scaling seal512 bn254 profile"
+all_steps="build tests bench kernels partition register porep porep32 post32 update32 params32 cards daemon scaling seal512 bn254 profile"
 [[ $# -ge 1 ]] || { echo "usage: scripts/gpu.sh OUT [${all_steps// /|}]..." >&2; exit 2; }
 out=$1; shift
 steps=${*:-build tests bench porep}
@@ -110,6 +121,11 @@ if ls "$root"/.deps/*.deb >/dev/null 2>&1; then
   prefix=/tmp/cuzk-deps
   rm -rf "$prefix" && mkdir -p "$prefix"
   for d in "$root"/.deps/*.deb; do dpkg-deb -x "$d" "$prefix"; done
+  # Links to absolute paths (zlib1g-dev's libz.so -> /lib/...) point into the prefix.
+  find "$prefix" -type l -lname '/*' | while read -r l; do
+    t=$(readlink "$l"); [[ -e $prefix$t ]] && ln -sf "$prefix$t" "$l"
+    [[ -e $prefix/usr$t ]] && ln -sf "$prefix/usr$t" "$l"
+  done
   export CMAKE_PREFIX_PATH="$prefix/usr" OPENSSL_ROOT_DIR="$prefix/usr"
   export LD_LIBRARY_PATH="$prefix/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 fi
@@ -273,6 +289,28 @@ step_cards() {
       echo "(budget $b: c2 failed or was refused)"
     fi
   done
+  return $rc
+}
+# The daemon against the engine driven directly: a zero-data synthetic C1
+# sealed by miner 1000 (the daemon checks the C1 against the request's
+# miner and sector), the key of the cards step.
+step_daemon() {
+  local w=/tmp/cuzk-gpu/cards d=/tmp/cuzk-gpu/daemon n=${CUZK_DAEMON_PROOFS:-3} pid rc=0
+  local sock=unix://$d/cuzk.sock
+  need "$bin" && mkdir -p "$w" "$d/params" || return 1
+  [[ -f $w/key.params ]] || "$bin" porep setup --sector-size 32GiB --out "$w/key.params" --vk "$w/key.vk" || return 1
+  [[ -f $d/c1.json ]] || "$bin" porep c1 --synthetic --zero --sector-size 32GiB --miner-id 1000 --sector-number 7 \
+                            --out "$d/c1.json" || return 1
+  ln -sf "$w/key.params" "$d/params/cuzk-porep-32g.params"
+  "$bin" serve --listen "$sock" --param-cache "$d/params" --backend cuda 2>"$out/daemon-serve.txt" & pid=$!
+  for _ in $(seq 50); do [[ -S $d/cuzk.sock ]] && break; sleep 0.2; done
+  { "$bin" client "$sock" status && "$bin" client "$sock" preload porep-32g &&
+    "$bin" client "$sock" porep-c2 "$d/c1.json" --miner-id 1000 --sector-number 7 --clients "$n" --proofs "$n" \
+      --out "$d/proof.bin" && "$bin" client "$sock" status; } || rc=1
+  kill -TERM "$pid"; wait "$pid" || rc=1
+  "$bin" porep verify --vk "$w/key.vk" --proof "$d/proof.bin" --c1 "$d/c1.json" || rc=1
+  echo "== the same engine driven directly"
+  "$bin" porep c2 "$d/c1.json" --params "$w/key.params" --out "$d/proof-direct.bin" --repeat "$n" --concurrent || rc=1
   return $rc
 }
 # One C2 run of the synthetic 32 GiB C1 on the devices $2 (a CUDA list),

@@ -16,7 +16,7 @@ namespace {
 const subcommand subcommands[] = {
     {"seal", "seal (--sector-size S | --nodes N) --porep-id ID (--replica-id HEX | --prover-id HEX --sector-id N --ticket HEX) [--data FILE | --zero] --out DIR",
      porep::seal_flags, 0, 0, porep::porep_seal},
-    {"c1", "c1 (DIR --seed HEX | --synthetic (--sector-size S | --porep-id ID | --nodes N ... --porep-id ID) [--gen-seed N] [--zero]) --out c1.json",
+    {"c1", "c1 (DIR --seed HEX | --synthetic (--sector-size S | --porep-id ID | --nodes N ... --porep-id ID) [--gen-seed N] [--zero [--miner-id N] [--sector-number N]]) --out c1.json",
      porep::c1_flags, 0, 1, porep::porep_c1},
     {"check", "check c1.json [--prover-id HEX --sector-id N]", porep::check_flags, 1, 1, porep::porep_check},
     {"circuit", "circuit (--sector-size S | --nodes N [--layers L] [--challenges K] [--tree A-B-C])", porep::circuit_flags,

@@ -19,5 +19,6 @@ int cmd_porep(args a);
 int cmd_post(args a);
 int cmd_update(args a);
 int cmd_serve(args a);   // tools/cmd_serve.cpp: the daemon, when built (daemon/)
+int cmd_client(args a);  // tools/cmd_serve.cpp: a client of a running daemon
 
 } // namespace cuzk::cli

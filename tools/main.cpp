@@ -51,6 +51,8 @@ const command commands[] = {
      "Filecoin SnapDeals (EmptySectorUpdate): circuit, prove (a made-up update), verify"},
     {"serve", cuzk::cli::cmd_serve, "serve [--config cuzk.toml] [--listen ADDR] [...]",
      "a proving daemon for Curio: the cuzk.v1.ProvingEngine gRPC service (docs/DAEMON.md)"},
+    {"client", cuzk::cli::cmd_client, "client ADDR (status | porep-c2 c1.json --miner-id N --sector-number N ...)",
+     "a running daemon's status, or PoRep C2 proofs sent to it as Curio sends them, timed"},
 };
 
 void print_synopsis(FILE* out, const char* synopsis, const char* first, const char* rest)

@@ -69,6 +69,8 @@ inline constexpr flag_spec c1_flags[] = {
     flag::shape_tree,
     {"--gen-seed", "N", "--synthetic: the 64-bit generator seed (default 0); the same seed gives the same file"},
     {"--zero", nullptr, "--synthetic: an all-zero (committed-capacity) sector, replica_id derived as Filecoin's"},
+    {"--miner-id", "N", "--zero: sealed by actor f0N (its prover id), e.g. for a daemon request with miner_id N"},
+    {"--sector-number", "N", "--zero: the sector number replica_id derives from (default the generator's)"},
     {"--out", "FILE", "where to write the C1 output JSON"},
     flag::threads,
     flag::json,

@@ -110,10 +110,14 @@ fc::seal_config synthetic_shape(const options& o)
 void check_c1_mode(const options& o)
 {
     static const char* const synthetic_only[] = {"--sector-size", "--porep-id", "--nodes", "--layers", "--challenges",
-                                                 "--partitions", "--tree", "--gen-seed", "--zero"};
+                                                 "--partitions", "--tree", "--gen-seed", "--zero", "--miner-id",
+                                                 "--sector-number"};
     if (o.has("--synthetic")) {
         if (!o.positional().empty()) throw usage_error("--synthetic takes no sector directory");
         if (o.has("--seed")) throw usage_error("--seed is a sealed sector's interactive seed; with --synthetic use --gen-seed N");
+        if ((o.has("--miner-id") || o.has("--sector-number")) && !o.has("--zero"))
+            throw usage_error("--miner-id and --sector-number need --zero (only a zero-data sector's replica_id derives "
+                              "from its sealer)");
         return;
     }
     if (o.positional().size() != 1) throw usage_error("expected the sealed sector's directory (or --synthetic)");
@@ -121,11 +125,22 @@ void check_c1_mode(const options& o)
         if (o.has(f)) throw usage_error(fmt::format("{} needs --synthetic", f));
 }
 
+// Who sealed a synthetic zero-data sector: the generator's identity, or
+// the miner (--miner-id: its prover id) and sector number the flags give.
+fc::c1_identity synthetic_sealer(const options& o)
+{
+    fc::c1_identity id = fc::synthetic_identity(o.get_u64_or("--gen-seed", 0, UINT64_MAX, 0));
+    if (o.has("--miner-id")) id.prover_id = fc::prover_id_of_actor(o.get_u64_or("--miner-id", 0, UINT64_MAX, 0));
+    id.sector_id = o.get_u64_or("--sector-number", 0, UINT64_MAX, id.sector_id);
+    return id;
+}
+
 fc::c1_output synthetic_output(const options& o, unsigned threads)
 {
     fc::synthetic_c1_options so;
     so.seed = o.get_u64_or("--gen-seed", 0, UINT64_MAX, 0);
     so.zero_data = o.has("--zero");
+    if (so.zero_data) so.identity = synthetic_sealer(o);
     so.threads = threads;
     return fc::synthetic_c1(synthetic_shape(o), so);
 }
@@ -191,7 +206,7 @@ int porep_c1(const options& o)
                            {"comm_d", hex_json(c1.comm_d)},
                            {"c1_seconds", json::number(fmt::format("{:.3f}", generate_s))}});
     if (o.has("--zero")) {   // what `porep check --prover-id --sector-id` needs to check replica_id
-        const fc::c1_identity id = fc::synthetic_identity(o.get_u64_or("--gen-seed", 0, UINT64_MAX, 0));
+        const fc::c1_identity id = synthetic_sealer(o);
         r.set("prover_id", hex_json(id.prover_id));
         r.set("sector_id", json::number(id.sector_id));
     }

@@ -12,6 +12,7 @@
 #include "circuits.hpp"
 #include "config.hpp"
 #include "cuzk/error.hpp"
+#include "cuzk/filecoin/types.hpp"
 #include "requests.hpp"
 
 using namespace cuzk::daemon;
@@ -184,13 +185,13 @@ TEST_CASE("daemon circuits: Filecoin's v28 key file for every circuit", "[daemon
 
 TEST_CASE("daemon prover id: an actor id's LEB128 bytes, zero-padded", "[daemon]")
 {
-    auto id = prover_id_of(1000);   // f01000: 0xe8 0x07
+    auto id = cuzk::filecoin::prover_id_of_actor(1000);   // f01000: 0xe8 0x07
     CHECK(id[0] == 0xe8);
     CHECK(id[1] == 0x07);
     for (size_t i = 2; i < 32; ++i) CHECK(id[i] == 0);
-    CHECK(prover_id_of(0)[0] == 0);
-    CHECK(prover_id_of(127)[0] == 127);
-    id = prover_id_of(UINT64_MAX);   // ten bytes
+    CHECK(cuzk::filecoin::prover_id_of_actor(0)[0] == 0);
+    CHECK(cuzk::filecoin::prover_id_of_actor(127)[0] == 127);
+    id = cuzk::filecoin::prover_id_of_actor(UINT64_MAX);   // ten bytes
     for (int i = 0; i < 9; ++i) CHECK(id[size_t(i)] == 0xff);
     CHECK(id[9] == 0x01);
     CHECK(id[10] == 0);
@@ -208,6 +209,14 @@ TEST_CASE("daemon base64", "[daemon]")
     CHECK(!thrown<request_error>([] { base64_decode("Zg==Zg==", "f"); }).empty());
     CHECK(!thrown<request_error>([] { base64_decode("Z===", "f"); }).empty());
     CHECK(!thrown<request_error>([] { base64_decode("Zm9v\nmFy", "f"); }).empty());
+    // The encoder (cuzk client): RFC 4648's test vectors, and a round trip of every byte value.
+    const char* const vectors[][2] = {{"", ""},         {"f", "Zg=="},         {"fo", "Zm8="},
+                                      {"foo", "Zm9v"}, {"foob", "Zm9vYg=="}, {"fooba", "Zm9vYmE="},
+                                      {"foobar", "Zm9vYmFy"}};
+    for (const auto& v : vectors) CHECK(base64_encode(v[0]) == v[1]);
+    std::string all;
+    for (int b = 0; b < 256; ++b) all += char(b);
+    CHECK(base64_decode(base64_encode(all), "x") == all);
 }
 
 TEST_CASE("daemon requests: malformed ones are refused naming the field", "[daemon]")

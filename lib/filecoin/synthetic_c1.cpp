@@ -82,7 +82,7 @@ c1_output draw_header(const seal_config& c, const synthetic_c1_options& o)
         return out;
     }
     out.comm_d = zero_comm_d(c.sector_bytes());
-    const c1_identity id = synthetic_identity(o.seed);
+    const c1_identity id = o.identity ? *o.identity : synthetic_identity(o.seed);
     out.replica_id = replica_id(id.prover_id, id.sector_id, out.ticket, out.comm_d, c.porep_id);
     return out;
 }

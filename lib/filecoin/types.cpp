@@ -80,6 +80,19 @@ domain fr_to_domain(const fr& x)
     return d;
 }
 
+domain prover_id_of_actor(uint64_t actor_id)
+{
+    domain d{};
+    size_t i = 0;
+    do {
+        uint8_t b = uint8_t(actor_id & 0x7f);
+        actor_id >>= 7;
+        if (actor_id) b |= 0x80;
+        d[i++] = b;
+    } while (actor_id);
+    return d;
+}
+
 domain parse_hex32(std::string_view hex, std::string_view what)
 {
     if (hex.size() >= 2 && hex[0] == '0' && (hex[1] == 'x' || hex[1] == 'X')) hex.remove_prefix(2);

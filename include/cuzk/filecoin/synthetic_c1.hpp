@@ -35,10 +35,11 @@
 // With zero data (a committed-capacity sector) comm_d is the zero commitment,
 // known up front, so replica_id is derived as Filecoin does from the prover
 // id, the sector number, the ticket and comm_d, and verify_c1 also passes
-// with synthetic_identity(s).
+// with synthetic_identity(s) (or with the identity the options give).
 #pragma once
 
 #include <cstdint>
+#include <optional>
 
 #include "cuzk/filecoin/types.hpp"
 #include "cuzk/filecoin/vanilla.hpp"
@@ -50,6 +51,10 @@ struct synthetic_c1_options {
     uint64_t seed = 0;        // the generator seed
     bool zero_data = false;   // a committed-capacity (all-zero) sector instead of random data
     unsigned threads = 0;     // 0 = all cores
+    // Zero data: who sealed it (replica_id derives from it), e.g. a storage
+    // provider's prover id so that a daemon's request for that miner checks;
+    // none: synthetic_identity(seed).
+    std::optional<c1_identity> identity;
 };
 
 // A consistent C1 output for `config` (see above). Throws errc::unsupported

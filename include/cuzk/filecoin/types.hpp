@@ -36,6 +36,10 @@ domain parse_hex32(std::string_view hex, std::string_view what);
 std::string to_hex(const uint8_t* bytes, size_t n);
 inline std::string to_hex(const domain& d) { return to_hex(d.data(), d.size()); }
 
+// The prover id of a storage provider's actor id (f0…): the id's unsigned
+// LEB128 bytes, zero-padded to 32, as Filecoin's address payload gives it.
+domain prover_id_of_actor(uint64_t actor_id);
+
 // The API version of a registered proof: it selects the order of the DRG
 // parents (v1_0: v−1 last; v1_1 and v1_2: v−1 first).
 enum class api_version : uint8_t { v1_0, v1_1, v1_2 };
