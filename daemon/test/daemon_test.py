@@ -9,12 +9,14 @@ MODE:
               C1 output, SnapDeals and PoSt vanilla proofs, and a WindowPoSt
               key file with a parameters.json of its digest
   porep       PoRep C2 from a key file, verified again by `cuzk porep verify`;
-              another miner's request fails (slow: the key takes minutes)
+              another miner's request fails; the same through `cuzk client`
+              (slow: the key takes minutes)
   snap        SnapDeals with a development key, verified again by `cuzk
               update verify`; a tampered request fails (slow)
   post        WindowPoSt from a key file, verified again by `cuzk post
               verify`; WinningPoSt; a tampered request fails; TIMELINE lines
   api         Submit/Await (timeout), Cancel, a repeated id, GetStatus,
+              `cuzk client` status and preload,
               GetMetrics, PreloadSRS/EvictSRS, HTTP /status and /metrics, a
               digest mismatch, a missing key file
   bad         malformed requests (over TCP): INVALID_ARGUMENT naming the
@@ -218,6 +220,20 @@ def mode_porep(cuzk, w):
         r = prove(d, porep_request(w, rid="porep-1001-7", miner_id=1001))
         check(r.status == pb.AwaitProofResponse.FAILED and "replica_id" in r.error_message,
               f"wrong miner: {r.status} {r.error_message}")
+        # cuzk client: two proofs from two threads, the last verified again;
+        # another miner's request fails with the reason.
+        c = subprocess.run([cuzk, "client", "unix://" + d.sock, "porep-c2", f"{w}/c1.json", "--miner-id", str(MINER),
+                            "--sector-number", str(SECTOR), "--clients", "2", "--proofs", "2", "--out",
+                            f"{w}/porep-client.proof"], capture_output=True, text=True)
+        check(c.returncode == 0 and "2 proofs from 2 clients" in c.stdout and "0 failed" in c.stdout,
+              f"client porep-c2: {c.returncode} {c.stdout} {c.stderr}")
+        v = subprocess.run([cuzk, "porep", "verify", "--vk", f"{w}/porep.vk", "--proof", f"{w}/porep-client.proof",
+                            "--c1", f"{w}/c1.json"], capture_output=True, text=True)
+        check(v.returncode == 0 and "OK" in v.stdout, f"client proof verify: {v.stdout} {v.stderr}")
+        c = subprocess.run([cuzk, "client", "unix://" + d.sock, "porep-c2", f"{w}/c1.json", "--miner-id", "1001",
+                            "--sector-number", str(SECTOR)], capture_output=True, text=True)
+        check(c.returncode == 1 and "FAILED" in c.stdout and "replica_id" in c.stdout,
+              f"client wrong miner: {c.returncode} {c.stdout}")
     finally:
         check(d.stop() == 0, "daemon exit status")
 
@@ -286,6 +302,15 @@ def mode_api(cuzk, w):
         check(not p.already_loaded, "preload: already loaded at first")
         p = s.PreloadSRS(pb.PreloadSrsRequest(circuit_id="wpost-2k"))
         check(p.already_loaded, "preload: not loaded the second time")
+        # cuzk client: status, preload, a wrong command line.
+        c = subprocess.run([cuzk, "client", "unix://" + d.sock, "status"], capture_output=True, text=True)
+        check(c.returncode == 0 and "key wpost-2k: HOT" in c.stdout and "proofs: " in c.stdout,
+              f"client status: {c.returncode} {c.stdout} {c.stderr}")
+        c = subprocess.run([cuzk, "client", "unix://" + d.sock, "preload", "wpost-2k"], capture_output=True, text=True)
+        check(c.returncode == 0 and "already loaded" in c.stdout, f"client preload: {c.stdout} {c.stderr}")
+        c = subprocess.run([cuzk, "client", "unix://" + d.sock, "porep-c2", f"{w}/c1.json"], capture_output=True,
+                           text=True)
+        check(c.returncode == 2 and "--miner-id" in c.stderr, f"client usage: {c.returncode} {c.stderr}")
         expect_code(lambda: s.PreloadSRS(pb.PreloadSrsRequest(circuit_id="porep-3g")), grpc.StatusCode.INVALID_ARGUMENT,
                     "circuit_id")
 
