@@ -40,6 +40,15 @@
 // Pass 0 reads out of place (data → scratch), later passes scratch → scratch in
 // place, the last one back into data; a transform of one pass (L <= 11) is one
 // block, in place.
+// Low memory (no scratch: a device too small for the 2n of scratch and stage
+// tables beside the prover's vectors): the bit reversal is a pass of its own,
+// in place (element i and element rev(i) swap, each pair by one thread; the
+// input scalings go with it), then every pass reads and writes data in place;
+// the stage tables are kept for the first stages only (ntt_twiddles::
+// table_log: entries below 2^table_log − 1) and the later stages' twiddles
+// are made from the two small power tables (one more multiplication a
+// butterfly there). The products are the ones the tables hold, so the
+// results are the fast schedule's bit for bit.
 // Work: n/2·(L − 1) − n/4 multiplications (stage 0's twiddle is 1, and so is
 // the first of stage 1's two, which pass 0's stage groups of R >= 2 hold at a
 // fixed register, so skipping it is a warp-uniform branch; later stages
@@ -85,7 +94,10 @@ struct ntt_pass {
     using dfr = F;
     const dfr* src;
     dfr* dst;
-    const dfr* tw;
+    const dfr* tw;        // stage tables of stages < tw_log (tw_log = log_n: all)
+    const dfr* tw_lo;     // stages >= tw_log: T_s[j] = tw_lo[x mod 2^tw_h]·tw_hi[x >> tw_h], x = j·2^(L−1−s)
+    const dfr* tw_hi;
+    unsigned tw_log, tw_h;
     unsigned log_n, b, k, log_t;
     bool gather, inverse;
     const dfr* in_lo;   // input scaling g^i (nullptr: none)
@@ -147,6 +159,15 @@ struct ntt_pass {
         e = swz(e);
         sm[e] = a;
         sm[elems() + e] = c;
+    }
+
+    // T_s[j] (j < 2^s): from the stage tables, or made from the power tables
+    // as ntt_stage_table makes the tables' entries (the same product).
+    CUZK_HD dfr twiddle(unsigned s, size_t j) const
+    {
+        if (s < tw_log) return tw[(size_t{1} << s) - 1 + j];
+        const size_t x = j << (log_n - 1 - s);
+        return tw_lo[x & ((size_t{1} << tw_h) - 1)] * tw_hi[x >> tw_h];
     }
 
     CUZK_HD void load(size_t block, unsigned tid, q16* sm) const
@@ -214,17 +235,17 @@ struct ntt_pass {
                     const unsigned i2 = i | (1u << d);
                     const unsigned low = (row0 & lmask0) | ((i & ((1u << d) - 1)) << sl0);
                     const size_t j = (size_t(low) << b) + base + t;
-                    const size_t half = size_t{1} << s;   // T_s has 2^s entries at tw[2^s − 1]
+                    const size_t half = size_t{1} << s;   // T_s has 2^s entries
                     if (s == 0 || (s == 1 && j == 0)) {   // ω^0 = 1: warp-uniform in pass 0 for R >= 2
                         const dfr y = x[i2];
                         x[i2] = x[i] - y;
                         x[i] = x[i] + y;
                     } else if (!inverse) {
-                        const dfr y = x[i2] * tw[half - 1 + j];
+                        const dfr y = x[i2] * twiddle(s, j);
                         x[i2] = x[i] - y;
                         x[i] = x[i] + y;
                     } else {
-                        const dfr y = x[i2] * tw[half - 1 + (j ? half - j : 0)];
+                        const dfr y = x[i2] * twiddle(s, j ? half - j : 0);
                         if (j) {
                             x[i2] = x[i] + y;
                             x[i] = x[i] - y;
@@ -246,7 +267,7 @@ struct ntt_pass {
     {
         const unsigned half_e = elems() / 2;
         const unsigned s = b + sl;
-        const size_t half = size_t{1} << s;   // T_s: 2^s entries at tw[2^s − 1]
+        const size_t half = size_t{1} << s;   // T_s: 2^s entries
         const size_t base = lo0(block);
         const unsigned tmask = (1u << log_t) - 1, lmask = (1u << sl) - 1;
         for (unsigned q = tid; q < half_e; q += threads) {
@@ -261,11 +282,11 @@ struct ntt_pass {
                 put(sm, e1, x + y);
                 put(sm, e2, x - y);
             } else if (!inverse) {
-                const dfr y = get(sm, e2) * tw[half - 1 + j];
+                const dfr y = get(sm, e2) * twiddle(s, j);
                 put(sm, e1, x + y);
                 put(sm, e2, x - y);
             } else {
-                const dfr y = get(sm, e2) * tw[half - 1 + (j ? half - j : 0)];
+                const dfr y = get(sm, e2) * twiddle(s, j ? half - j : 0);
                 if (j) {
                     put(sm, e1, x - y);
                     put(sm, e2, x + y);
@@ -356,21 +377,55 @@ struct ntt_scaling_t {
 };
 using ntt_scaling = ntt_scaling_t<dfr>;
 
-// Fills the stage tables tw[0 … 2^L − 1) of ω (ntt_twiddle_count(L) elements),
-// using tmp (>= 2^h + 2^(L−1−h) elements).
-template <class Be, class dfr>
-void ntt_build_twiddles(Be& be, dfr* tw, unsigned L, const dfr& omega, dfr* tmp)
+// The twiddles a transform reads: the stage tables of stages < table_log
+// (table_log = L: all of them), and for the later stages the two power
+// tables of ω they are made from (lo = ω^i, i < 2^h; hi = ω^(2^h·i)).
+template <class dfr>
+struct ntt_twiddles {
+    const dfr* table = nullptr;
+    unsigned table_log = 0;
+    const dfr* lo = nullptr;
+    const dfr* hi = nullptr;
+    unsigned h = 0;
+};
+// The power tables' split of the 2^(L−1) distinct powers: h = ceil((L − 1)/2).
+CUZK_HD inline unsigned ntt_power_split(unsigned L) { return L / 2; }
+// Elements of the power tables of a transform of 2^L (L >= 1).
+CUZK_HD inline size_t ntt_power_count(unsigned L)
 {
-    if (L == 0) return;
+    return (size_t{1} << ntt_power_split(L)) + (size_t{1} << (L - 1 - ntt_power_split(L)));
+}
+// Fills the power tables of ω for a transform of 2^L at lo (ntt_power_count(L)
+// elements: lo, then hi); returns h.
+template <class Be, class dfr>
+unsigned ntt_build_power_tables(Be& be, dfr* lo, unsigned L, const dfr& omega)
+{
     const unsigned hl = L - 1;   // log of the number of distinct powers
-    const unsigned h = (hl + 1) / 2;
-    dfr* lo = tmp;
-    dfr* hi = tmp + (size_t{1} << h);
+    const unsigned h = ntt_power_split(L);
+    dfr* hi = lo + (size_t{1} << h);
     dfr g = omega;
     be.each(size_t{1} << h, ntt_pow_table<dfr>{lo, g, dfr::one()});
     for (unsigned i = 0; i < h; ++i) g = g.sqr();
     be.each(size_t{1} << (hl - h), ntt_pow_table<dfr>{hi, g, dfr::one()});
-    be.each(ntt_twiddle_count(L), ntt_stage_table<dfr>{tw, lo, hi, h, L});
+    return h;
+}
+// Fills the stage tables tw[0 … 2^S − 1) of ω for a transform of 2^L (the
+// tables of stages < S; S = L: ntt_twiddle_count(L) elements, all of them),
+// from the power tables at lo (ntt_build_power_tables).
+template <class Be, class dfr>
+void ntt_build_stage_tables(Be& be, dfr* tw, unsigned S, unsigned L, const dfr* lo)
+{
+    const unsigned h = ntt_power_split(L);
+    if (S) be.each((size_t{1} << S) - 1, ntt_stage_table<dfr>{tw, lo, lo + (size_t{1} << h), h, L});
+}
+// Fills the stage tables tw[0 … 2^L − 1) of ω (ntt_twiddle_count(L) elements),
+// using tmp (>= ntt_power_count(L) elements).
+template <class Be, class dfr>
+void ntt_build_twiddles(Be& be, dfr* tw, unsigned L, const dfr& omega, dfr* tmp)
+{
+    if (L == 0) return;
+    ntt_build_power_tables(be, tmp, L, omega);
+    ntt_build_stage_tables(be, tw, L, L, tmp);
 }
 
 // Fills the two tables of f·g^i for i < 2^L: lo (2^h entries) and hi (2^(L−h)),
@@ -410,28 +465,69 @@ inline int ntt_plan(unsigned L, ntt_pass_plan* out)
     return np;
 }
 
-// The transform of data[0 … 2^L), L >= 1; scratch holds 2^L elements when L > 11.
-// Be provides blocks(nblocks, threads, smem_bytes, body) running body.load /
-// body.stage(s) / body.store with a barrier between phases.
+// The low-memory schedule's first pass: the input scalings of pass 0 at
+// each element's own index, then the bit reversal, in place (the thread of
+// i < rev(i) swaps the pair; i = rev(i) stays).
+template <class dfr>
+struct ntt_permute_scale {
+    dfr* d;
+    unsigned log_n;
+    const dfr* in_mul;
+    const dfr* in_lo;
+    const dfr* in_hi;
+    unsigned in_shift;
+    CUZK_HD dfr scaled(size_t i) const
+    {
+        dfr v = d[i];
+        if (in_mul) v = v * in_mul[i];
+        if (in_lo) v = v * (in_lo[i & ((size_t{1} << in_shift) - 1)] * in_hi[i >> in_shift]);
+        return v;
+    }
+    CUZK_HD void operator()(size_t i) const
+    {
+        const size_t r = size_t(bit_reverse32(uint32_t(i)) >> (32 - log_n));
+        if (r < i) return;
+        const dfr vi = scaled(i);
+        if (r == i) {
+            d[i] = vi;
+            return;
+        }
+        const dfr vr = scaled(r);
+        d[i] = vr;
+        d[r] = vi;
+    }
+};
+
+// The transform of data[0 … 2^L), L >= 1; scratch holds 2^L elements when L >
+// 11, or is null for the low-memory schedule (see the top). Be provides
+// each(n, body) and blocks(nblocks, threads, smem_bytes, body) running
+// body.load / body.stage(s) / body.store with a barrier between phases.
 template <class Be, class dfr>
-void ntt_run(Be& be, dfr* data, dfr* scratch, const dfr* tw, unsigned L, bool inverse, const ntt_scaling_t<dfr>& sc,
-             unsigned radix_log = 2)
+void ntt_run(Be& be, dfr* data, dfr* scratch, const ntt_twiddles<dfr>& tw, unsigned L, bool inverse,
+             const ntt_scaling_t<dfr>& sc, unsigned radix_log = 2)
 {
     radix_log = radix_log < 1 ? 1 : radix_log > 3 ? 3 : radix_log;
     ntt_pass_plan plan[8];
     const int np = ntt_plan(L, plan);
+    const bool low = !scratch && np > 1;
+    if (low)
+        be.each(size_t{1} << L, ntt_permute_scale<dfr>{data, L, sc.in_mul, sc.in_lo, sc.in_hi, sc.in_shift});
     for (int p = 0; p < np; ++p) {
         ntt_pass<dfr> ps{};
-        ps.src = p == 0 ? data : scratch;
-        ps.dst = (p == np - 1) ? data : scratch;
-        ps.tw = tw;
+        ps.src = p == 0 || low ? data : scratch;
+        ps.dst = p == np - 1 || low ? data : scratch;
+        ps.tw = tw.table;
+        ps.tw_log = tw.table_log;
+        ps.tw_lo = tw.lo;
+        ps.tw_hi = tw.hi;
+        ps.tw_h = tw.h;
         ps.log_n = L;
         ps.b = plan[p].b;
         ps.k = plan[p].k;
         ps.log_t = plan[p].log_t;
-        ps.gather = p == 0;
+        ps.gather = p == 0 && !low;
         ps.inverse = inverse;
-        if (p == 0) {
+        if (p == 0 && !low) {
             ps.in_lo = sc.in_lo;
             ps.in_hi = sc.in_hi;
             ps.in_shift = sc.in_shift;

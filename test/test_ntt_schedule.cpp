@@ -8,6 +8,7 @@
 // a GPU.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <random>
 #include <vector>
 
@@ -42,15 +43,28 @@ struct host_be {
 // The bridge's ntt (kernels/ntt.cu) on the host.
 // in_mul, out_sub: the fused element-wise product before and subtraction
 // after the transform (null: none).
+// low >= 0: the low-memory schedule (no scratch) with the stage tables of
+// stages < min(L, low) and the power tables for the rest.
 void host_device_ntt(std::vector<fr>& a, unsigned L, root_convention conv, bool inverse, bool coset,
                      const fr& shift, unsigned radix, const std::vector<fr>* in_mul = nullptr,
-                     const std::vector<fr>* out_sub = nullptr)
+                     const std::vector<fr>* out_sub = nullptr, int low = -1)
 {
     host_be be;
     const size_t n = size_t{1} << L;
     const size_t small = (size_t{2} << ((L + 1) / 2)) + 16;
-    std::vector<dfr> tables(2 * small), tw(ntt_twiddle_count(L)), scratch(n);
-    ntt_build_twiddles(be, tw.data(), L, dfr::from_host(root_of_unity(L, conv)), tables.data());
+    std::vector<dfr> tables(2 * small), tw(ntt_twiddle_count(L)), powers(ntt_power_count(L)),
+        scratch(low >= 0 ? 0 : n);
+    const dfr omega = dfr::from_host(root_of_unity(L, conv));
+    ntt_twiddles<dfr> twd{tw.data(), L};
+    if (low < 0) {
+        ntt_build_twiddles(be, tw.data(), L, omega, tables.data());
+    } else {
+        twd.table_log = std::min(L, unsigned(low));
+        twd.h = ntt_build_power_tables(be, powers.data(), L, omega);
+        twd.lo = powers.data();
+        twd.hi = powers.data() + (size_t{1} << twd.h);
+        ntt_build_stage_tables(be, tw.data(), twd.table_log, L, powers.data());
+    }
     ntt_scaling sc;
     const fr n_inv = fr::from_u64(n).inverse();
     if (!inverse) {
@@ -76,7 +90,7 @@ void host_device_ntt(std::vector<fr>& a, unsigned L, root_convention conv, bool 
     for (size_t i = 0; i < sub.size(); ++i) sub[i] = dfr::from_host((*out_sub)[i]);
     sc.in_mul = in_mul ? mul.data() : nullptr;
     sc.out_sub = out_sub ? sub.data() : nullptr;
-    ntt_run(be, d.data(), scratch.data(), tw.data(), L, inverse, sc, radix);
+    ntt_run(be, d.data(), low >= 0 ? nullptr : scratch.data(), twd, L, inverse, sc, radix);
     for (size_t i = 0; i < n; ++i) a[i] = d[i].to_host();
 }
 
@@ -143,4 +157,49 @@ TEST_CASE("device NTT schedule: the fused product before and subtraction after (
             }
         }
     }
+}
+
+TEST_CASE("device NTT low-memory schedule: in place, late twiddles made as used, the same bits (host emulation)")
+{
+    // No scratch array; stage tables of stages < T only (T = 0: none, every
+    // twiddle from the power tables; T = 5; T = L: all), for every kind, with
+    // and without the fused product and subtraction, one pass and several.
+    std::mt19937_64 rng(test::test_seed() + 42);
+    for (unsigned L : {1u, 11u, 12u, 14u}) {
+        const size_t n = size_t{1} << L;
+        std::vector<fr> a(n), b(n), c(n);
+        for (size_t i = 0; i < n; ++i) {
+            a[i] = fr::random(rng);
+            b[i] = fr::random(rng);
+            c[i] = fr::random(rng);
+        }
+        const fr shift = fr::from_u64(7);
+        for (int kind = 0; kind < 4; ++kind) {
+            const bool inv = kind == 1 || kind == 3, coset = kind >= 2;
+            for (bool fused : {false, true}) {
+                std::vector<fr> want = a;
+                host_device_ntt(want, L, root_convention::bellperson, inv, coset, shift, 2, fused ? &b : nullptr,
+                                fused ? &c : nullptr);
+                for (int T : {0, 5, int(L)})
+                    for (unsigned radix : {1u, 2u, 3u}) {
+                        if (T && radix != 2) continue;   // every radix once, with no tables
+                        INFO("L " << L << " kind " << kind << " fused " << fused << " tables " << T << " radix "
+                                  << radix);
+                        std::vector<fr> got = a;
+                        host_device_ntt(got, L, root_convention::bellperson, inv, coset, shift, radix,
+                                        fused ? &b : nullptr, fused ? &c : nullptr, T);
+                        REQUIRE(got == want);
+                    }
+            }
+        }
+    }
+    // And against the CPU NTT at a size with three passes (2^20: 11 + 5 + 4 stages).
+    const unsigned L = 20;
+    std::vector<fr> in(size_t{1} << L);
+    for (auto& x : in) x = fr::random(rng);
+    const ntt_domain dom(L, root_convention::snarkjs);
+    std::vector<fr> want = in, got = in;
+    coset_ntt(want, dom, fr::from_u64(5), 0);
+    host_device_ntt(got, L, root_convention::snarkjs, false, true, fr::from_u64(5), 2, nullptr, nullptr, 12);
+    REQUIRE(got == want);
 }

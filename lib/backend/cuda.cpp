@@ -208,13 +208,14 @@ void check_ntt(unsigned log_n, gpu_ntt_kind kind, const Fr& shift)
 
 template <class Fr>
 void ntt_device_impl(Fr* data, unsigned log_n, root_convention conv, gpu_ntt_kind kind, const Fr& shift,
-                     const Fr& scale)
+                     const Fr& scale, gpu_ntt_memory memory = gpu_ntt_memory::fast)
 {
     check_ntt(log_n, kind, shift);
     const bool inverse = kind == gpu_ntt_kind::inverse || kind == gpu_ntt_kind::coset_inverse;
     const bool coset = kind == gpu_ntt_kind::coset_forward || kind == gpu_ntt_kind::coset_inverse;
     const Fr omega = root_of_unity_of<Fr>(log_n, conv);
-    cuda_bridge::ntt(data, log_n, conv, omega, inverse, coset, shift, scale);
+    cuda_bridge::ntt(data, log_n, conv, omega, inverse, coset, shift, scale, nullptr, nullptr,
+                     memory == gpu_ntt_memory::low);
 }
 
 template <class Fr>
@@ -233,14 +234,14 @@ void ntt_host_impl(std::span<Fr> a, root_convention conv, gpu_ntt_kind kind, con
 } // namespace
 
 void gpu_ntt_device(fr* data, unsigned log_n, root_convention conv, gpu_ntt_kind kind, const fr& shift,
-                    const fr& scale)
+                    const fr& scale, gpu_ntt_memory memory)
 {
-    ntt_device_impl(data, log_n, conv, kind, shift, scale);
+    ntt_device_impl(data, log_n, conv, kind, shift, scale, memory);
 }
 void gpu_ntt_device(bn254::fr* data, unsigned log_n, root_convention conv, gpu_ntt_kind kind,
-                    const bn254::fr& shift, const bn254::fr& scale)
+                    const bn254::fr& shift, const bn254::fr& scale, gpu_ntt_memory memory)
 {
-    ntt_device_impl(data, log_n, conv, kind, shift, scale);
+    ntt_device_impl(data, log_n, conv, kind, shift, scale, memory);
 }
 void gpu_ntt(std::span<fr> a, root_convention conv, gpu_ntt_kind kind, const fr& shift)
 {
@@ -390,7 +391,8 @@ void gpu_field_apply(gpu_field_op, std::span<const fp2>, std::span<const fp2>, s
 gpu_mul_rate gpu_bench_field_mul(gpu_field, unsigned, unsigned) { no_cuda("gpu_bench_field_mul"); }
 
 void gpu_ntt(std::span<bn254::fr>, root_convention, gpu_ntt_kind, const bn254::fr&) { no_cuda("gpu_ntt"); }
-void gpu_ntt_device(bn254::fr*, unsigned, root_convention, gpu_ntt_kind, const bn254::fr&, const bn254::fr&)
+void gpu_ntt_device(bn254::fr*, unsigned, root_convention, gpu_ntt_kind, const bn254::fr&, const bn254::fr&,
+                    gpu_ntt_memory)
 {
     no_cuda("gpu_ntt_device");
 }
@@ -411,7 +413,10 @@ bn254::g2_jacobian gpu_msm_device(const bn254::g2_affine*, const fr::repr*, size
     no_cuda("gpu_msm_device");
 }
 void gpu_ntt(std::span<fr>, root_convention, gpu_ntt_kind, const fr&) { no_cuda("gpu_ntt"); }
-void gpu_ntt_device(fr*, unsigned, root_convention, gpu_ntt_kind, const fr&, const fr&) { no_cuda("gpu_ntt_device"); }
+void gpu_ntt_device(fr*, unsigned, root_convention, gpu_ntt_kind, const fr&, const fr&, gpu_ntt_memory)
+{
+    no_cuda("gpu_ntt_device");
+}
 
 g1_jacobian gpu_msm(std::span<const g1_affine>, std::span<const fr::repr>, const gpu_msm_options&)
 {

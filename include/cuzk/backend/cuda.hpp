@@ -192,6 +192,13 @@ gpu_mul_rate gpu_bench_field_mul(gpu_field f, unsigned blocks, unsigned iters);
 // permitting; the twiddle tables hold n − 1 elements and are cached per size
 // and convention, and sizes above 2^11 use a scratch array of n elements).
 enum class gpu_ntt_kind : uint8_t { forward, inverse, coset_forward, coset_inverse };
+// fast: the scratch array and the full twiddle tables above (2n elements
+// beside the data). low: in place with no scratch, and twiddle tables of
+// 2^20 elements at most (the later stages' twiddles made as they are used),
+// for a device too small for those 2n; slower (a bit-reversal pass of its
+// own, one more multiplication a butterfly in the late stages), the same
+// result bit for bit.
+enum class gpu_ntt_memory : uint8_t { fast, low };
 // In place on a host array: copies it to the device and back. Throws
 // errc::invalid_argument when a.size() is not a power of two, or for a zero
 // shift of coset_inverse.
@@ -203,12 +210,14 @@ void gpu_ntt(std::span<fr> a, root_convention conv, gpu_ntt_kind kind = gpu_ntt_
 // fold a constant factor of its own into the transform (the GPU prover's H
 // step: iNTT with scale n, i.e. without 1/n, then coset NTT with scale 1/n).
 void gpu_ntt_device(fr* data, unsigned log_n, root_convention conv, gpu_ntt_kind kind = gpu_ntt_kind::forward,
-                    const fr& shift = fr::one(), const fr& scale = fr::one());
+                    const fr& shift = fr::one(), const fr& scale = fr::one(),
+                    gpu_ntt_memory memory = gpu_ntt_memory::fast);
 // The same over BN254's Fr (ω = root_of_unity_of<bn254::fr>(log2 n, conv)).
 void gpu_ntt(std::span<bn254::fr> a, root_convention conv, gpu_ntt_kind kind = gpu_ntt_kind::forward,
              const bn254::fr& shift = bn254::fr::one());
 void gpu_ntt_device(bn254::fr* data, unsigned log_n, root_convention conv, gpu_ntt_kind kind = gpu_ntt_kind::forward,
-                    const bn254::fr& shift = bn254::fr::one(), const bn254::fr& scale = bn254::fr::one());
+                    const bn254::fr& shift = bn254::fr::one(), const bn254::fr& scale = bn254::fr::one(),
+                    gpu_ntt_memory memory = gpu_ntt_memory::fast);
 
 // ---- MSM on G1 and G2 ------------------------------------------------------------------------
 // Σ scalars[i]·points[i], with the contract of msm/msm.hpp: scalars are

@@ -76,11 +76,14 @@ double field_mul_bench(bridge::field field, unsigned blocks, unsigned iters, dou
 // transformed instead of data, and out_sub is subtracted from the result
 // (after the scalings), on the passes that read and write the data anyway;
 // neither may alias data.
+// low_memory: the low-memory schedule (kernels/ntt_device.cuh): in place,
+// no scratch array, stage tables for the first 2^20 entries only (32 MiB
+// instead of 32·n bytes); the same results.
 void ntt(fr* data, unsigned log_n, root_convention conv, const fr& omega, bool inverse, bool coset, const fr& shift,
-         const fr& scale, const fr* in_mul = nullptr, const fr* out_sub = nullptr);
+         const fr& scale, const fr* in_mul = nullptr, const fr* out_sub = nullptr, bool low_memory = false);
 void ntt(bn254::fr* data, unsigned log_n, root_convention conv, const bn254::fr& omega, bool inverse, bool coset,
          const bn254::fr& shift, const bn254::fr& scale, const bn254::fr* in_mul = nullptr,
-         const bn254::fr* out_sub = nullptr);
+         const bn254::fr* out_sub = nullptr, bool low_memory = false);
 
 // Largest bit length of the n scalars in device memory (0 when all are zero).
 unsigned scalar_bits(const fr::repr* scalars, size_t n);
