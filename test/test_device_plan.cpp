@@ -53,16 +53,37 @@ TEST_CASE("device plan: the model's figures for a 32 GiB PoRep partition")
 TEST_CASE("device plan: a 32 GiB PoRep partition on 16, 24, 32, 48, 80 and 141 GB devices")
 {
     const gpu_key_shape s = porep_32gib();
+    // 16 GB: lean with the low-memory NTT, the PCE on the host: index lists
+    // 0.65 + a and b 8.59 + chunks 2 × 0.48 + c with the NTT's tables 4.33
+    // (more than the MSM room, 4 GiB).
     const gpu_plan p16g = plan_gpu_key(s, 16 * GB);
-    CHECK_FALSE(p16g.fits);
-    CHECK(p16g.why.find("too small") != std::string::npos);
-    CHECK(p16g.why.find("needs 23.") != std::string::npos);   // lean: 0.65 + 12.88 + 2 × 0.48 + 8.59
-    CHECK(p16g.summary() == p16g.why);
+    CHECK(p16g.fits);
+    CHECK(p16g.lean);
+    CHECK(p16g.low_ntt);
+    CHECK(p16g.pce_on_host);
+    CHECK(p16g.batch == 1);
+    const uint64_t n32 = 32 * (uint64_t{1} << 27);
+    CHECK(p16g.one_prove == 2 * n32 + 2 * p16g.chunk);
+    CHECK(p16g.msm_room == n32 + gpu_ntt_low_memory_bytes(uint64_t{1} << 27));
+    CHECK(gpu_ntt_low_memory_bytes(uint64_t{1} << 27) == 32 * ((uint64_t{1} << 20) - 1 + (1u << 13) + (1u << 13) +
+                                                                 2 * ((2u << 14) + 16)));
+    CHECK(p16g.total() <= 16 * GB);
+    CHECK(p16g.summary().find("lean with the low-memory NTT") != std::string::npos);
+    // 12 GB: refused with the low-memory lean figures.
+    const gpu_plan p12 = plan_gpu_key(s, 12 * GB);
+    CHECK_FALSE(p12.fits);
+    CHECK(p12.why.find("too small") != std::string::npos);
+    CHECK(p12.why.find("low-memory NTT") != std::string::npos);
+    CHECK(p12.why.find("needs 14.") != std::string::npos);   // 0.65 + 8.59 + 2 × 0.35 + 4.33
+    CHECK(p12.summary() == p12.why);
+    // The low-memory NTT's lean prove takes a, b, c from the host only.
+    CHECK(plan_gpu_key_lean(s, 1000 * GB, GB, true).why.find("from the host") != std::string::npos);
     for (uint64_t g : {24, 32}) {   // 24 GB: lean, the PCE on the host; 32 GB: lean, the PCE on the device
         INFO(g << " GB");
         const gpu_plan p = plan_gpu_key(s, g * GB);
         CHECK(p.fits);
         CHECK(p.lean);
+        CHECK_FALSE(p.low_ntt);
         CHECK(p.pce_on_host == (g == 24));
         CHECK(p.total() <= g * GB);
     }
@@ -94,9 +115,12 @@ TEST_CASE("device plan: a 32 GiB PoRep partition on 16, 24, 32, 48, 80 and 141 G
     CHECK(p24.msm_room == 2 * 32 * (uint64_t{1} << 27));
     CHECK(p24.total() <= 24 * GiB);
     CHECK(p24.summary().find("lean") != std::string::npos);
+    CHECK_FALSE(p24.low_ntt);   // the plain lean prove fits: no slower NTT
+    // 16 GiB: lean with the low-memory NTT (2.6 GB to spare).
     const gpu_plan p16 = plan_gpu_key(s, 16 * GiB);
-    CHECK_FALSE(p16.fits);
-    CHECK(p16.why.find("NTT's buffers freed before the MSMs") != std::string::npos);
+    CHECK(p16.fits);
+    CHECK(p16.low_ntt);
+    CHECK(p16.total() + 2 * GB < 16 * GiB);
     // The lean plan wants the witness within c and the A/B scalars within b.
     gpu_key_shape wide = s;
     wide.a_points = wide.domain + 1;

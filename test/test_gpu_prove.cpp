@@ -572,6 +572,10 @@ TEST_CASE("gpu prover: streamed keys give the same sums", "[gpu]")
             vs.push_back({"lean, the PCE on the device: the witness for PCE_EVAL, then in c", lean});
             vs.push_back({"lean, the PCE on the host: the witness in c, the NTT's buffers freed before the MSMs",
                           lean_host});
+            gpu_key_options lean_low = lean_host;
+            lean_low.force_low_ntt = true;
+            vs.push_back({"lean, the PCE on the host, the low-memory NTT: c for the H step only, the witness in a",
+                          lean_low});
             ++lean_keys;
         } else {
             std::string what;
@@ -586,6 +590,7 @@ TEST_CASE("gpu prover: streamed keys give the same sums", "[gpu]")
             CHECK(key.has_pce() == !host);
             CHECK(key.plan().pce_on_host == host);
             CHECK(key.plan().lean == v.opt.force_lean);
+            CHECK(key.plan().low_ntt == v.opt.force_low_ntt);
             CHECK(key.plan().kept == (v.opt.keep_queries >= 0 ? unsigned(v.opt.keep_queries) : 0u));
             CHECK(key.device_bytes() < resident.device_bytes());
             CHECK(key.prove_scratch_bytes() > 0);

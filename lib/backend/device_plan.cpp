@@ -38,6 +38,17 @@ std::string gb(uint64_t b) { return fmt::format("{:.2f}", double(b) / 1e9); }
 
 } // namespace
 
+uint64_t gpu_ntt_low_memory_bytes(uint64_t domain)
+{
+    unsigned L = 0;
+    while ((uint64_t{1} << L) < domain) ++L;
+    if (L == 0) return 0;
+    const uint64_t stages = (uint64_t{1} << std::min(L, 20u)) - 1;
+    const uint64_t powers = (uint64_t{1} << (L / 2)) + (uint64_t{1} << (L - 1 - L / 2));
+    const uint64_t coset = 2 * ((uint64_t{2} << ((L + 1) / 2)) + 16);
+    return (stages + powers + coset) * fr_bytes;
+}
+
 bool gpu_lean_shape(const gpu_key_shape& s)
 {
     return s.inputs + s.aux <= s.domain && std::max(s.a_points, s.b_points) <= s.domain;
@@ -93,7 +104,9 @@ std::string gpu_plan::summary() const
              : std::string("queries streamed");
     const std::string place = resident ? fmt::format("queries resident ({} GB)", gb(queries))
                                        : fmt::format("{} through 2 × {} GB chunk buffers", streamed, gb(chunk));
-    const char* lean_note = !lean ? ""
+    const char* lean_note = !lean      ? ""
+                            : low_ntt  ? ", lean with the low-memory NTT (c only for the H step, its transforms in "
+                                         "place; the witness in a after MSM_H)"
                             : pce_on_host ? ", lean (witness in c, NTT buffers freed before the MSMs)"
                                           : ", lean (witness in a buffer of its own for PCE_EVAL, then in c; NTT "
                                             "buffers freed before the MSMs)";
@@ -149,27 +162,49 @@ gpu_plan plan_gpu_key(const gpu_key_shape& s, uint64_t device_bytes, unsigned ma
     if (ph.fits) return ph;
     ph.why = fmt::format("{} with the PCE on the host ({} GB more with it on the device)", ph.why, gb(s.pce_bytes));
     // Lean: the witness in c's space, the NTT's buffers freed before the MSMs.
-    gpu_plan pl = plan_gpu_key_lean(h, device_bytes, gpu_stream_chunk_bytes(h, device_bytes));
-    if (pl.fits || gpu_lean_shape(h)) return pl;
+    const uint64_t chunk = gpu_stream_chunk_bytes(h, device_bytes);
+    const gpu_plan pl = plan_gpu_key_lean(h, device_bytes, chunk);
+    if (pl.fits) return pl;
+    // Lean with the low-memory NTT: c only for the H step.
+    const gpu_plan low = plan_gpu_key_lean(h, device_bytes, chunk, true);
+    if (low.fits || gpu_lean_shape(h)) return low;
     return ph;
 }
 
-gpu_plan plan_gpu_key_lean(const gpu_key_shape& s, uint64_t device_bytes, uint64_t chunk_bytes)
+gpu_plan plan_gpu_key_lean(const gpu_key_shape& s, uint64_t device_bytes, uint64_t chunk_bytes, bool low_ntt)
 {
     gpu_plan p = plan_base(s, device_bytes);
     p.lean = true;
     p.pce_on_host = s.pce_bytes == 0;
+    p.low_ntt = low_ntt;
     p.chunk = chunk_bytes;
-    const uint64_t abc = 3 * s.domain * fr_bytes, ntt = 2 * s.domain * fr_bytes;
-    p.one_prove = abc + 2 * p.chunk;
-    // The PCE on the device: PCE_EVAL reads the witness (and its packed
-    // tags) from a buffer of its own, freed before the H step.
-    const uint64_t eval = p.pce_on_host ? 0 : lean_eval_bytes(s);
-    p.msm_room = std::max({ntt, eval, streamed_msm_room(s, device_bytes)});
+    const uint64_t n = s.domain * fr_bytes;
+    if (low_ntt) {
+        // a and b, then c with the tables during the H step or the MSM room.
+        p.one_prove = 2 * n + 2 * p.chunk;
+        p.msm_room = std::max(n + gpu_ntt_low_memory_bytes(s.domain), streamed_msm_room(s, device_bytes));
+        if (!p.pce_on_host) {
+            p.why = "the low-memory NTT's lean prove takes a, b and c from the host (the PCE on the host)";
+            return p;
+        }
+    } else {
+        p.one_prove = 3 * n + 2 * p.chunk;
+        // The PCE on the device: PCE_EVAL reads the witness (and its packed
+        // tags) from a buffer of its own, freed before the H step.
+        const uint64_t eval = p.pce_on_host ? 0 : lean_eval_bytes(s);
+        p.msm_room = std::max({2 * n, eval, streamed_msm_room(s, device_bytes)});
+    }
     if (!gpu_lean_shape(s)) {
         p.why = fmt::format("a lean prove needs the witness ({} values) and the A/B scalars ({} and {}) within the "
                             "domain ({})",
                             s.inputs + s.aux, s.a_points, s.b_points, s.domain);
+        return p;
+    }
+    if (p.total() > device_bytes && low_ntt) {
+        p.why = fmt::format("a device of {} GB is too small for this key: a prove needs {} GB with the PCE on the host "
+                            "and the low-memory NTT (index lists {}, a and b {}, chunk buffers 2 × {}, c with the "
+                            "NTT's tables or the MSMs' room {})",
+                            gb(device_bytes), gb(p.total()), gb(p.beside), gb(2 * n), gb(p.chunk), gb(p.msm_room));
         return p;
     }
     if (p.total() > device_bytes) {
@@ -177,8 +212,8 @@ gpu_plan plan_gpu_key_lean(const gpu_key_shape& s, uint64_t device_bytes, uint64
                             "and the NTT's buffers freed before the MSMs ({} {}, a/b/c with the witness in "
                             "c {}, chunk buffers 2 × {}, the NTT's scratch and twiddles or the MSMs' room {})",
                             gb(device_bytes), gb(p.total()), p.pce_on_host ? "host" : "device",
-                            p.pce_on_host ? "index lists" : "PCE and index lists", gb(p.beside), gb(abc), gb(p.chunk),
-                            gb(p.msm_room));
+                            p.pce_on_host ? "index lists" : "PCE and index lists", gb(p.beside), gb(3 * n),
+                            gb(p.chunk), gb(p.msm_room));
         return p;
     }
     p.fits = true;

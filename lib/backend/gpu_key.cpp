@@ -467,7 +467,7 @@ gpu_plan streamed_plan(const gpu_key::impl& k)
     pb::mem_info(&free_b, &total_b);
     const gpu_key_shape sh = shape_of(k);
     const uint64_t device = uint64_t(free_b) + sh.pce_bytes + k.index_bytes() + gpu_query_bytes(sh, k.kept);
-    return k.lean ? plan_gpu_key_lean(sh, device, k.chunk_bytes)
+    return k.lean ? plan_gpu_key_lean(sh, device, k.chunk_bytes, k.low_ntt)
                   : plan_gpu_key_streamed(sh, device, k.chunk_bytes, 0, k.kept_placed ? int(k.kept) : -1);
 }
 bool streamed_fits(const gpu_key::impl& k) { return streamed_plan(k).fits; }
@@ -508,15 +508,17 @@ void place_streamed(gpu_key::impl& k, const point_source& src, const gpu_key_opt
 
 // A streamed bellperson key's choice among the plans (device_plan.hpp's
 // order): streamed with the PCE on the device; lean with it there; the PCE
-// back on the host (streamed, else lean). force_lean: lean with the PCE
-// where it is. A key that fits no plan is refused after this by
-// check_streamed_room with the figures of the smallest: lean where the
-// shape allows it.
+// back on the host (streamed, else lean, else lean with the low-memory NTT).
+// force_lean: lean with the PCE where it is (force_low_ntt: with the
+// low-memory NTT when it is on the host). A key that fits no plan is refused
+// after this by check_streamed_room with the figures of the smallest: lean
+// with the low-memory NTT where the shape allows it.
 void place_pce_and_lean(gpu_key::impl& k, const gpu_key_options& opt, bool may_stay_on_host)
 {
     if (!may_stay_on_host) return;
     const bool lean_shape = gpu_lean_shape(shape_of(k));
     k.lean = opt.force_lean;
+    k.low_ntt = opt.force_lean && opt.force_low_ntt && !k.dpce;
     if (k.lean || streamed_fits(k)) return;
     if (k.dpce) {
         k.lean = lean_shape;
@@ -527,6 +529,9 @@ void place_pce_and_lean(gpu_key::impl& k, const gpu_key_options& opt, bool may_s
         if (streamed_fits(k)) return;
     }
     k.lean = lean_shape;
+    // The plain lean prove, else the low-memory NTT's (its figures refuse
+    // the key when neither fits).
+    if (k.lean && !streamed_fits(k)) k.low_ntt = true;
 }
 
 // The PCE upload, residency (the queries uploaded when they fit the budget,
@@ -726,7 +731,7 @@ gpu_plan gpu_key::plan(uint64_t device_bytes) const
         device_bytes = std::min<uint64_t>(total_b, uint64_t(free_b) + this->device_bytes());
     }
     if (!k.resident) {   // batches need the PCE's bellperson prove
-        gpu_plan p = k.lean ? plan_gpu_key_lean(shape_of(k), device_bytes, k.chunk_bytes)
+        gpu_plan p = k.lean ? plan_gpu_key_lean(shape_of(k), device_bytes, k.chunk_bytes, k.low_ntt)
                             : plan_gpu_key_streamed(shape_of(k), device_bytes, k.chunk_bytes, 0, int(k.kept));
         if (k.snarkjs || !k.has_user_pce || !k.dpce) p.batch = 1;
         p.pce_on_host = k.has_user_pce && !k.dpce;

@@ -117,6 +117,11 @@ struct gpu_key::impl {
     // PCE on the host, the witness in c's space after the H step, the NTT's
     // buffers freed before the MSMs.
     bool lean = false;
+    // Lean with the low-memory NTT (gpu_plan::low_ntt; the PCE on the host):
+    // abc holds a and b only, each prove allocates c for its H step (whose
+    // transforms run in place) and frees it after; the witness goes into a
+    // after MSM_H.
+    bool low_ntt = false;
     // A streamed key's queries kept on the device (gpu_query bits of
     // device_plan.hpp; their dev buffers hold them, the others stream), and
     // whether they are placed (the plan then takes them as they are).

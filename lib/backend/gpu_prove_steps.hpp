@@ -188,7 +188,7 @@ inline void ensure_scratch(gpu_key::impl& k)
 {
     auto alloc_all = [&] {
         if (!k.lean) grow(k.w, (k.ni + k.na) * sizeof(fr));   // lean: in c
-        grow(k.abc, 3 * k.n * sizeof(fr));
+        grow(k.abc, (k.low_ntt ? 2 : 3) * k.n * sizeof(fr));   // low_ntt: c is the prove's own
         if (k.gath_elems()) grow(k.gath, k.gath_elems() * sizeof(fr));
         if (k.packs() && !k.lean) grow(k.wtag, pb::packed_scratch_words(k.packed_elems()) * sizeof(uint32_t));
         if (!k.resident) {
@@ -426,7 +426,9 @@ auto guarded(gpu_key::impl& k, Body&& body)
 // ---- the bellperson prove, step by step -------------------------------------------------------
 // The device vectors of one prove: the witness w (inputs ‖ aux) and a, b, c
 // (n values each, one after the other in abc). Their first m rows are the
-// constraints' (from the host, or PCE_EVAL); the H step pads the rest.
+// constraints' (from the host, or PCE_EVAL); the H step pads the rest. A
+// low_ntt key's abc holds a and b only: c is null until its prove allocates
+// it, and w is a (the witness lands there after MSM_H).
 struct bp_vectors {
     size_t m;
     fr* w;
@@ -438,8 +440,9 @@ struct bp_vectors {
 inline bp_vectors bellperson_vectors(gpu_key::impl& k, const abc_host* host_abc)
 {
     fr* a = k.abc.as<fr>();
-    return {host_abc ? host_abc->a.size() : size_t(k.pce_rows), k.lean ? a + 2 * k.n : k.w.as<fr>(), a, a + k.n,
-            a + 2 * k.n};
+    fr* c = k.low_ntt ? nullptr : a + 2 * k.n;
+    return {host_abc ? host_abc->a.size() : size_t(k.pce_rows), k.low_ntt ? a : k.lean ? c : k.w.as<fr>(), a,
+            a + k.n, c};
 }
 
 // The host's a, b, c (their first m rows) into the device vectors.
@@ -537,15 +540,17 @@ inline void bellperson_h_step(gpu_key::impl& k, device_steps& ds, const bp_vecto
     const fr n_fr = fr::from_u64(n), n_inv = n_fr.inverse();
     const fr z_inv = (g.pow(bigint<1>{{uint64_t(n)}}) - fr::one()).inverse();
     const fr z_inv_words = fr::from_mont(z_inv.to_repr());
-    gpu_ntt_device(v.c, k.log_n, root_convention::bellperson, gpu_ntt_kind::inverse, fr::one(), z_inv_words);
+    // A low_ntt key's transforms run in place with small twiddle tables (the same bits).
+    const gpu_ntt_memory mem = k.low_ntt ? gpu_ntt_memory::low : gpu_ntt_memory::fast;
+    gpu_ntt_device(v.c, k.log_n, root_convention::bellperson, gpu_ntt_kind::inverse, fr::one(), z_inv_words, mem);
     for (fr* x : {a, v.b}) {
-        gpu_ntt_device(x, k.log_n, root_convention::bellperson, gpu_ntt_kind::inverse, fr::one(), n_fr);
-        gpu_ntt_device(x, k.log_n, root_convention::bellperson, gpu_ntt_kind::coset_forward, g, n_inv);
+        gpu_ntt_device(x, k.log_n, root_convention::bellperson, gpu_ntt_kind::inverse, fr::one(), n_fr, mem);
+        gpu_ntt_device(x, k.log_n, root_convention::bellperson, gpu_ntt_kind::coset_forward, g, n_inv, mem);
     }
     // cosetINTT(A'·B') − C in one transform: the product on its first pass's
     // load, the subtraction on its last pass's store (no passes of their own).
     cuda_bridge::ntt(a, k.log_n, root_convention::bellperson, root_of_unity_of<fr>(k.log_n, root_convention::bellperson),
-                     true, true, g, z_inv_words, v.b, v.c);
+                     true, true, g, z_inv_words, v.b, v.c, k.low_ntt);
     if (b_free) b_free();   // b's and c's last read
     s.end();
 }

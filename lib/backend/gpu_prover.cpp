@@ -187,6 +187,36 @@ groth16::prove_sums prove_lean(gpu_key::impl& k, device_steps& ds, const bp_vect
     return lean_msms(k, ds, v, timings, t_all);
 }
 
+// A lean prove with the low-memory NTT (k.low_ntt; a, b, c from the host):
+// c is allocated for the H step, whose transforms run in place, and freed
+// after it; MSM_H reads h in a, then the witness is uploaded into a for the
+// witness MSMs (the A/B gathers into b). One prove holds 2n beside the
+// larger of c and the MSMs' room.
+groth16::prove_sums prove_lean_low(gpu_key::impl& k, device_steps& ds, const bp_vectors& v,
+                                   std::span<const fr> inputs, std::span<const fr> aux, const abc_host& host_abc,
+                                   groth16::prove_timings* timings, clock::time_point t_all)
+{
+    gpu_release_cache();
+    {
+        gpu_buffer c(k.n * sizeof(fr));
+        bp_vectors vh = v;
+        vh.c = c.as<fr>();
+        lean_abc_h2d(k, ds, vh, inputs, host_abc);
+        prime(k, k.h, ds, "h");
+        bellperson_h_step(k, ds, vh);
+        cuda_bridge::synchronize();   // c's last reader
+    }
+    gpu_release_cache();
+    groth16::prove_sums out;
+    out.h = bellperson_msm_h(k, ds, v.a);
+    cuda_bridge::synchronize();   // a's last reader before the witness lands there
+    lean_witness_h2d(k, ds, v, inputs, aux, nullptr);
+    bellperson_witness_msms(k, ds, v, out);
+    k.proved = true;
+    ds.finish(timings, t_all);
+    return out;
+}
+
 // A lean prove with the PCE on the device (k.lean, k.dpce): the witness
 // goes to a buffer of its own for PCE_EVAL (the input rows of a copied
 // from it), which is freed with the packing's tags before the H step; after
@@ -229,6 +259,7 @@ groth16::prove_sums prove_bellperson_device(gpu_key::impl& k, std::span<const fr
     auto run = [&](bool overlap) {
         const bp_vectors v = bellperson_vectors(k, host_abc);
         device_steps ds(k, obs);
+        if (k.low_ntt && host_abc) return prove_lean_low(k, ds, v, inputs, aux, *host_abc, timings, t_all);
         if (k.lean && host_abc) return prove_lean(k, ds, v, inputs, aux, *host_abc, timings, t_all);
         if (k.lean) return prove_lean_pce(k, ds, v, inputs, aux, packed, timings, t_all);
         bellperson_h2d(k, ds, v, inputs, aux, host_abc, packed);

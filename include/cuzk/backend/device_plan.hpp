@@ -31,6 +31,12 @@
 //     (2n), the MSM room (the phases do not overlap) and, with the PCE on
 //     the device, PCE_EVAL's witness and packed tags (a buffer freed before
 //     the H step; the witness is uploaded again into c after it);
+//   lean with the low-memory NTT (the PCE on the host, a card too small for
+//     the above): a and b (2n) stay, c (n) is allocated for the H step only,
+//     whose transforms run in place with small twiddle tables
+//     (gpu_ntt_memory::low); after MSM_H the witness goes into a: one prove
+//     holds 2n and the chunk buffers, and the larger of c with the tables
+//     and the MSM room;
 //   MSM room: what is left free for the MSMs' sorts, buckets and the
 //     witness MSM's compaction, which adapt to the memory free (less room,
 //     more sort passes): max(device/16, min(4 GiB, twice the largest
@@ -75,6 +81,9 @@ struct gpu_plan {
     // false) the witness is also uploaded before the H step, into a buffer
     // PCE_EVAL reads and that is freed before the NTT.
     bool lean = false;
+    // Lean with the low-memory NTT (the PCE on the host): c only during the
+    // H step, its transforms in place, the witness in a after MSM_H.
+    bool low_ntt = false;
     unsigned batch = 1;       // partitions one prove call takes together (1: one at a time)
     uint64_t device = 0;      // the device bytes planned for
     uint64_t beside = 0;      // PCE and index lists
@@ -106,8 +115,9 @@ uint64_t gpu_stream_chunk_bytes(const gpu_key_shape& s, uint64_t device_bytes);
 // chunk buffers and the MSM room; otherwise lean with the PCE on the device,
 // when that fits; otherwise streamed with its PCE on the host (a batch of
 // 1), when that fits; otherwise lean with the PCE on the host, when that
-// fits; otherwise refused with the figures of the smallest plan (lean when
-// the shape allows it, else the PCE on the host). (Measured on an H100,
+// fits; otherwise the same with the low-memory NTT, when that fits;
+// otherwise refused with the figures of the smallest plan (lean with the
+// low-memory NTT when the shape allows it, else the PCE on the host). (Measured on an H100,
 // 32 GiB PoRep: the host's evaluation of a, b, c bounds the PCE-on-host
 // plans, so a lean prove with the PCE on the device comes before them.)
 gpu_plan plan_gpu_key(const gpu_key_shape& s, uint64_t device_bytes, unsigned max_batch = 0,
@@ -119,7 +129,13 @@ bool gpu_lean_shape(const gpu_key_shape& s);
 // buffer size; the PCE on the device when s.pce_bytes is not 0, else on the
 // host. Refused when the witness or the A/B scalars do not fit c's or b's n
 // values, or the device is too small.
-gpu_plan plan_gpu_key_lean(const gpu_key_shape& s, uint64_t device_bytes, uint64_t chunk_bytes);
+// low_ntt: with the low-memory NTT (the PCE must be on the host:
+// s.pce_bytes 0).
+gpu_plan plan_gpu_key_lean(const gpu_key_shape& s, uint64_t device_bytes, uint64_t chunk_bytes, bool low_ntt = false);
+// The device bytes of the low-memory NTT's tables for a domain of n (its
+// stage tables of the first 2^20 entries, the power tables, the coset
+// powers).
+uint64_t gpu_ntt_low_memory_bytes(uint64_t domain);
 // The streamed plan with a given chunk buffer size (a key's own): refused
 // when one prove does not fit, else the queries kept on the device (the
 // model's rule above; `kept` >= 0 imposes a set instead, e.g. the one a key
