@@ -3,8 +3,8 @@
 
 #include <fmt/format.h>
 
+#include "cuzk/filecoin/common/types.hpp"
 #include "cuzk/filecoin/post.hpp"
-#include "cuzk/filecoin/types.hpp"
 #include "cuzk/filecoin/update.hpp"
 
 namespace cuzk::daemon {

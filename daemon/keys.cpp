@@ -13,7 +13,7 @@
 
 #include "cuzk/backend/cuda.hpp"
 #include "cuzk/error.hpp"
-#include "cuzk/filecoin/parameters.hpp"
+#include "cuzk/filecoin/common/parameters.hpp"
 #include "cuzk/filecoin/porep_prove.hpp"
 #include "cuzk/filecoin/post_prove.hpp"
 #include "cuzk/filecoin/update_prove.hpp"

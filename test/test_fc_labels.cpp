@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "cuzk/error.hpp"
+#include "cuzk/filecoin/common/hashers.hpp"
 #include "cuzk/filecoin/graph.hpp"
-#include "cuzk/filecoin/hashers.hpp"
 #include "cuzk/filecoin/labels.hpp"
 
 using namespace cuzk;

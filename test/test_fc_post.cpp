@@ -7,7 +7,7 @@
 #include <filesystem>
 
 #include "cuzk/error.hpp"
-#include "cuzk/filecoin/hashers.hpp"
+#include "cuzk/filecoin/common/hashers.hpp"
 #include "cuzk/filecoin/post_circuit.hpp"
 #include "cuzk/filecoin/post_prove.hpp"
 #include "cuzk/filecoin/seal.hpp"

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "cuzk/filecoin/challenges.hpp"
-#include "cuzk/filecoin/hashers.hpp"
+#include "cuzk/filecoin/common/hashers.hpp"
 #include "cuzk/filecoin/public_inputs.hpp"
 
 using namespace cuzk;

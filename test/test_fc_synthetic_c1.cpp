@@ -7,7 +7,7 @@
 
 #include "cuzk/error.hpp"
 #include "cuzk/filecoin/c1_json.hpp"
-#include "cuzk/filecoin/comm_d.hpp"
+#include "cuzk/filecoin/common/comm_d.hpp"
 #include "cuzk/filecoin/synthetic_c1.hpp"
 #include "cuzk/filecoin/vanilla_verify.hpp"
 

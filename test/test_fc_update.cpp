@@ -8,7 +8,7 @@
 #include <map>
 
 #include "cuzk/error.hpp"
-#include "cuzk/filecoin/comm_d.hpp"
+#include "cuzk/filecoin/common/comm_d.hpp"
 #include "cuzk/filecoin/seal.hpp"
 #include "cuzk/filecoin/update_circuit.hpp"
 #include "cuzk/filecoin/update_prove.hpp"

@@ -10,8 +10,8 @@
 
 #include "cuzk/error.hpp"
 #include "cuzk/filecoin/c1_json.hpp"
+#include "cuzk/filecoin/common/fr32.hpp"
 #include "cuzk/filecoin/graph.hpp"
-#include "cuzk/filecoin/fr32.hpp"
 #include "cuzk/filecoin/seal.hpp"
 #include "cuzk/filecoin/synthetic_c1.hpp"
 #include "cuzk/filecoin/vanilla_verify.hpp"

@@ -10,16 +10,16 @@
 #include <fmt/format.h>
 
 #include "cuzk/error.hpp"
-#include "cuzk/filecoin/parameters.hpp"
+#include "cuzk/filecoin/common/parameters.hpp"
 #include "cuzk/filecoin/post_bincode.hpp"
 #include "cuzk/filecoin/post_circuit.hpp"
 #include "cuzk/filecoin/post_prove.hpp"
 #include "cuzk/io/bellperson.hpp"
 #include "cuzk/io/mapped_file.hpp"
-#include "cuzk/util/parallel.hpp"
 #include "cuzk/timeline/analysis.hpp"
 #include "cuzk/timeline/render.hpp"
 #include "cuzk/timeline/sinks.hpp"
+#include "cuzk/util/parallel.hpp"
 #include "cli_util.hpp"
 #include "engine_report.hpp"
 #include "post_commands.hpp"

@@ -12,8 +12,8 @@
 #if CUZK_WITH_CUDA
 #include "cuzk/backend/cuda.hpp"
 #include "backend/bridge/poseidon_bridge.hpp"
-#include "cuzk/filecoin/poseidon.hpp"
-#include "cuzk/filecoin/poseidon_tree.hpp"
+#include "cuzk/filecoin/common/poseidon.hpp"
+#include "cuzk/filecoin/common/poseidon_tree.hpp"
 #endif
 
 namespace cuzk {

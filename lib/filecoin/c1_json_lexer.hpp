@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "cuzk/filecoin/types.hpp"
+#include "cuzk/filecoin/common/types.hpp"
 
 namespace cuzk::filecoin::c1json {
 

@@ -8,7 +8,7 @@
 #include <fmt/format.h>
 
 #include "cuzk/error.hpp"
-#include "cuzk/filecoin/hashers.hpp"
+#include "cuzk/filecoin/common/hashers.hpp"
 
 namespace cuzk::filecoin {
 

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "cuzk/filecoin/merkle_proof.hpp"
-#include "cuzk/filecoin/types.hpp"
+#include "cuzk/filecoin/common/merkle_proof.hpp"
+#include "cuzk/filecoin/common/types.hpp"
 #include "cuzk/filecoin/gadgets/por.hpp"
 
 namespace cuzk::filecoin::detail {

@@ -10,7 +10,7 @@
 #include <fmt/format.h>
 
 #include "cuzk/error.hpp"
-#include "cuzk/filecoin/chacha8.hpp"
+#include "cuzk/filecoin/common/chacha8.hpp"
 #include "cuzk/util/parallel.hpp"
 
 namespace cuzk::filecoin {

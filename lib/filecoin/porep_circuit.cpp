@@ -10,9 +10,9 @@
 #include <fmt/format.h>
 
 #include "cuzk/error.hpp"
-#include "cuzk/filecoin/graph.hpp"
-#include "cuzk/filecoin/poseidon.hpp"
+#include "cuzk/filecoin/common/poseidon.hpp"
 #include "cuzk/filecoin/gadgets/poseidon.hpp"
+#include "cuzk/filecoin/graph.hpp"
 #include "circuit_paths.hpp"
 #include "porep_circuit_parts.hpp"
 

@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "cuzk/ff/bls12_381.hpp"
-#include "cuzk/filecoin/types.hpp"
+#include "cuzk/filecoin/common/types.hpp"
 
 namespace cuzk::filecoin::porep_parts {
 

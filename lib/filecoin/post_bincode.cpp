@@ -7,9 +7,9 @@
 
 #include <string>
 
-#include "bincode_merkle.hpp"
+#include "filecoin/common/bincode_merkle.hpp"
 #include "cuzk/error.hpp"
-#include "cuzk/filecoin/poseidon_tree.hpp"
+#include "cuzk/filecoin/common/poseidon_tree.hpp"
 
 namespace cuzk::filecoin {
 

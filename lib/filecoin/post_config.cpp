@@ -6,7 +6,7 @@
 #include <cstring>
 
 #include "cuzk/error.hpp"
-#include "cuzk/filecoin/hashers.hpp"
+#include "cuzk/filecoin/common/hashers.hpp"
 #include "cuzk/filecoin/post.hpp"
 
 namespace cuzk::filecoin {

@@ -4,11 +4,11 @@
 #include <cstring>
 #include <string_view>
 
-#include "cuzk/filecoin/hashers.hpp"
+#include "cuzk/filecoin/common/hashers.hpp"
 #include "cuzk/filecoin/post.hpp"
 #include "cuzk/util/parallel.hpp"
+#include "filecoin/common/sparse_tree.hpp"
 #include "replica.hpp"
-#include "sparse_tree.hpp"
 
 namespace cuzk::filecoin {
 

@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include "cuzk/error.hpp"
-#include "cuzk/filecoin/poseidon_tree.hpp"
+#include "cuzk/filecoin/common/poseidon_tree.hpp"
 #include "cuzk/filecoin/post.hpp"
 #include "cuzk/filecoin/seal.hpp"
 #include "cuzk/util/parallel.hpp"

@@ -4,7 +4,7 @@
 
 #include "cuzk/backend/gpu_poseidon.hpp"
 #include "cuzk/error.hpp"
-#include "cuzk/filecoin/poseidon.hpp"
+#include "cuzk/filecoin/common/poseidon.hpp"
 #include "cuzk/util/parallel.hpp"
 
 namespace cuzk::filecoin {

@@ -8,9 +8,9 @@
 #include <span>
 #include <vector>
 
+#include "cuzk/filecoin/common/poseidon_tree.hpp"
+#include "cuzk/filecoin/common/types.hpp"
 #include "cuzk/filecoin/labels.hpp"
-#include "cuzk/filecoin/poseidon_tree.hpp"
-#include "cuzk/filecoin/types.hpp"
 
 namespace cuzk::filecoin {
 

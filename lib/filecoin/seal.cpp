@@ -7,7 +7,7 @@
 
 #include "cuzk/error.hpp"
 #include "cuzk/filecoin/challenges.hpp"
-#include "cuzk/filecoin/comm_d.hpp"
+#include "cuzk/filecoin/common/comm_d.hpp"
 #include "cuzk/filecoin/graph.hpp"
 #include "cuzk/filecoin/labels.hpp"
 #include "cuzk/io/mapped_file.hpp"

@@ -12,14 +12,14 @@
 
 #include "cuzk/error.hpp"
 #include "cuzk/filecoin/challenges.hpp"
-#include "cuzk/filecoin/comm_d.hpp"
+#include "cuzk/filecoin/common/comm_d.hpp"
+#include "cuzk/filecoin/common/hashers.hpp"
+#include "cuzk/filecoin/common/poseidon.hpp"
 #include "cuzk/filecoin/graph.hpp"
-#include "cuzk/filecoin/hashers.hpp"
 #include "cuzk/filecoin/labels.hpp"
-#include "cuzk/filecoin/poseidon.hpp"
 #include "cuzk/util/parallel.hpp"
+#include "filecoin/common/sparse_tree.hpp"
 #include "replica.hpp"
-#include "sparse_tree.hpp"
 
 namespace cuzk::filecoin {
 

@@ -9,7 +9,7 @@
 #include <bit>
 #include <string>
 
-#include "bincode_merkle.hpp"
+#include "filecoin/common/bincode_merkle.hpp"
 #include "cuzk/error.hpp"
 
 namespace cuzk::filecoin {

@@ -5,10 +5,10 @@
 #include <fmt/format.h>
 
 #include "cuzk/error.hpp"
-#include "cuzk/filecoin/poseidon.hpp"
+#include "cuzk/filecoin/common/poseidon.hpp"
+#include "cuzk/filecoin/gadgets/poseidon.hpp"
 #include "cuzk/r1cs/gadgets/insertion.hpp"
 #include "cuzk/r1cs/gadgets/multipack.hpp"
-#include "cuzk/filecoin/gadgets/poseidon.hpp"
 #include "circuit_paths.hpp"
 
 namespace cuzk::filecoin {

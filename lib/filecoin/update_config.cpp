@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 
 #include "cuzk/error.hpp"
-#include "cuzk/filecoin/poseidon.hpp"
+#include "cuzk/filecoin/common/poseidon.hpp"
 #include "cuzk/filecoin/update.hpp"
 
 namespace cuzk::filecoin {

@@ -6,8 +6,8 @@
 #include <fmt/format.h>
 
 #include "cuzk/error.hpp"
-#include "cuzk/filecoin/comm_d.hpp"
-#include "cuzk/filecoin/poseidon_tree.hpp"
+#include "cuzk/filecoin/common/comm_d.hpp"
+#include "cuzk/filecoin/common/poseidon_tree.hpp"
 #include "cuzk/filecoin/update.hpp"
 #include "cuzk/util/parallel.hpp"
 #include "replica.hpp"

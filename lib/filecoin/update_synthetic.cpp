@@ -8,10 +8,10 @@
 #include <fmt/format.h>
 
 #include "cuzk/error.hpp"
-#include "cuzk/filecoin/hashers.hpp"
-#include "cuzk/filecoin/poseidon.hpp"
+#include "cuzk/filecoin/common/hashers.hpp"
+#include "cuzk/filecoin/common/poseidon.hpp"
 #include "cuzk/filecoin/update.hpp"
-#include "blocked_tree.hpp"
+#include "filecoin/common/blocked_tree.hpp"
 
 namespace cuzk::filecoin {
 

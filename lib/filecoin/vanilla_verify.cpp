@@ -4,10 +4,10 @@
 
 #include "cuzk/error.hpp"
 #include "cuzk/filecoin/challenges.hpp"
-#include "cuzk/filecoin/comm_d.hpp"
+#include "cuzk/filecoin/common/comm_d.hpp"
+#include "cuzk/filecoin/common/poseidon_tree.hpp"
 #include "cuzk/filecoin/graph.hpp"
 #include "cuzk/filecoin/labels.hpp"
-#include "cuzk/filecoin/poseidon_tree.hpp"
 #include "cuzk/util/parallel.hpp"
 #include "replica.hpp"
 

@@ -1,6 +1,6 @@
-// cuzk — Filecoin's Poseidon (filecoin/poseidon.hpp) on the GPU: batches of
-// MerkleTree-tagged hashes and whole Poseidon trees (tree C, tree R_last),
-// bit for bit the CPU's results.
+// cuzk — Filecoin's Poseidon (filecoin/common/poseidon.hpp) on the GPU:
+// batches of MerkleTree-tagged hashes and whole Poseidon trees (tree C, tree
+// R_last), bit for bit the CPU's results.
 //
 // One device thread per hash runs neptune's fast form of the permutation
 // (kernels/poseidon_device.cuh) on the device field in Montgomery form, with
@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "cuzk/ff/bls12_381.hpp"
-#include "cuzk/filecoin/types.hpp"
+#include "cuzk/filecoin/common/types.hpp"
 
 namespace cuzk {
 

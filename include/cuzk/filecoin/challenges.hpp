@@ -18,7 +18,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "cuzk/filecoin/types.hpp"
+#include "cuzk/filecoin/common/types.hpp"
 
 namespace cuzk::filecoin {
 

@@ -21,9 +21,9 @@
 #include <string>
 #include <vector>
 
-#include "cuzk/filecoin/feistel.hpp"
-#include "cuzk/filecoin/hashers.hpp"
-#include "cuzk/filecoin/types.hpp"
+#include "cuzk/filecoin/common/feistel.hpp"
+#include "cuzk/filecoin/common/hashers.hpp"
+#include "cuzk/filecoin/common/types.hpp"
 
 namespace cuzk::filecoin {
 

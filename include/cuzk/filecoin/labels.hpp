@@ -18,8 +18,8 @@
 #include <span>
 #include <vector>
 
+#include "cuzk/filecoin/common/types.hpp"
 #include "cuzk/filecoin/graph.hpp"
-#include "cuzk/filecoin/types.hpp"
 
 namespace cuzk::filecoin {
 

@@ -35,11 +35,11 @@
 #include <span>
 #include <vector>
 
-#include "cuzk/filecoin/types.hpp"
+#include "cuzk/filecoin/common/types.hpp"
+#include "cuzk/filecoin/gadgets/por.hpp"
 #include "cuzk/filecoin/vanilla.hpp"
 #include "cuzk/r1cs/constraint_system.hpp"
 #include "cuzk/r1cs/gadgets/num.hpp"
-#include "cuzk/filecoin/gadgets/por.hpp"
 #include "cuzk/r1cs/gadgets/uint64.hpp"
 
 namespace cuzk::filecoin {

@@ -18,7 +18,7 @@
 #include <memory>
 #include <string>
 
-#include "cuzk/filecoin/types.hpp"
+#include "cuzk/filecoin/common/types.hpp"
 #include "cuzk/r1cs/pce.hpp"
 
 namespace cuzk::filecoin {

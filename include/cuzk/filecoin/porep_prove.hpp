@@ -18,8 +18,8 @@
 #include <string>
 #include <vector>
 
+#include "cuzk/filecoin/common/types.hpp"
 #include "cuzk/filecoin/porep_pce_cache.hpp"
-#include "cuzk/filecoin/types.hpp"
 #include "cuzk/filecoin/vanilla.hpp"
 #include "cuzk/groth16/types.hpp"
 #include "cuzk/io/bellperson.hpp"

@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-#include "cuzk/filecoin/types.hpp"
+#include "cuzk/filecoin/common/types.hpp"
 #include "cuzk/filecoin/vanilla.hpp"
 
 namespace cuzk::filecoin {

@@ -40,7 +40,7 @@
 
 #include <cstdint>
 
-#include "cuzk/filecoin/types.hpp"
+#include "cuzk/filecoin/common/types.hpp"
 #include "cuzk/filecoin/vanilla.hpp"
 #include "cuzk/filecoin/vanilla_verify.hpp"
 

@@ -5,8 +5,8 @@
 #include <vector>
 
 #include "cuzk/error.hpp"
-#include "cuzk/filecoin/poseidon.hpp"
-#include "cuzk/filecoin/poseidon_tree.hpp"
+#include "cuzk/filecoin/common/poseidon.hpp"
+#include "cuzk/filecoin/common/poseidon_tree.hpp"
 #include "cuzk/util/parallel.hpp"
 
 namespace cuzk::filecoin {

@@ -2,7 +2,7 @@
 // function. BLAKE2b (RFC 7693) is written once as a template over the word
 // type, so the same code runs on one uint64_t (reference path, tests) and on
 // a GCC vector of 8 lanes (the batch path).
-#include "cuzk/filecoin/feistel.hpp"
+#include "cuzk/filecoin/common/feistel.hpp"
 
 #include <cstring>
 

@@ -6,7 +6,7 @@
 // each, the top two bits of the fourth cleared. Unpadding scatters the four
 // words back at the same bit offsets. A trailing partial block runs through
 // the same code on a zero-filled copy.
-#include "cuzk/filecoin/fr32.hpp"
+#include "cuzk/filecoin/common/fr32.hpp"
 
 #include <bit>
 #include <cstring>

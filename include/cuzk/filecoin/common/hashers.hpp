@@ -12,7 +12,7 @@
 #include <span>
 #include <string_view>
 
-#include "cuzk/filecoin/types.hpp"
+#include "cuzk/filecoin/common/types.hpp"
 
 namespace cuzk::filecoin {
 

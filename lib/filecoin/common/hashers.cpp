@@ -3,7 +3,7 @@
 // OpenSSL 3: it is the only allocation-free incremental interface.
 #define OPENSSL_SUPPRESS_DEPRECATED 1
 
-#include "cuzk/filecoin/hashers.hpp"
+#include "cuzk/filecoin/common/hashers.hpp"
 
 #include <openssl/core_names.h>
 #include <openssl/evp.h>

@@ -1,5 +1,5 @@
 // cuzk — comm_d: the binary SHA-256 data tree and the zero commitments.
-#include "cuzk/filecoin/comm_d.hpp"
+#include "cuzk/filecoin/common/comm_d.hpp"
 
 #include <bit>
 #include <cstring>
@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 
 #include "cuzk/error.hpp"
-#include "cuzk/filecoin/hashers.hpp"
+#include "cuzk/filecoin/common/hashers.hpp"
 #include "cuzk/util/parallel.hpp"
 
 namespace cuzk::filecoin {

@@ -6,8 +6,8 @@
 #include <fmt/format.h>
 
 #include "cuzk/error.hpp"
-#include "cuzk/filecoin/hashers.hpp"
-#include "cuzk/filecoin/poseidon.hpp"
+#include "cuzk/filecoin/common/hashers.hpp"
+#include "cuzk/filecoin/common/poseidon.hpp"
 #include "cuzk/util/parallel.hpp"
 
 namespace cuzk::filecoin::detail {

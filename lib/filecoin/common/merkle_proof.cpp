@@ -1,5 +1,5 @@
 // cuzk — the leaf index a Merkle proof's path encodes.
-#include "cuzk/filecoin/merkle_proof.hpp"
+#include "cuzk/filecoin/common/merkle_proof.hpp"
 
 #include <fmt/format.h>
 

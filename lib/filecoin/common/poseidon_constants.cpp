@@ -7,7 +7,7 @@
 #include <string>
 
 #include "cuzk/error.hpp"
-#include "cuzk/filecoin/poseidon.hpp"
+#include "cuzk/filecoin/common/poseidon.hpp"
 
 namespace cuzk::filecoin {
 

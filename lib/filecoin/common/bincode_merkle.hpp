@@ -20,8 +20,8 @@
 #include <fmt/format.h>
 
 #include "cuzk/error.hpp"
-#include "cuzk/filecoin/merkle_proof.hpp"
-#include "cuzk/filecoin/types.hpp"
+#include "cuzk/filecoin/common/merkle_proof.hpp"
+#include "cuzk/filecoin/common/types.hpp"
 
 namespace cuzk::filecoin::detail {
 

@@ -15,8 +15,8 @@
 #include <utility>
 #include <vector>
 
-#include "cuzk/filecoin/merkle_proof.hpp"
-#include "cuzk/filecoin/types.hpp"
+#include "cuzk/filecoin/common/merkle_proof.hpp"
+#include "cuzk/filecoin/common/types.hpp"
 
 namespace cuzk::filecoin::detail {
 

@@ -13,8 +13,8 @@
 #include <span>
 #include <vector>
 
-#include "cuzk/filecoin/merkle_proof.hpp"
-#include "cuzk/filecoin/types.hpp"
+#include "cuzk/filecoin/common/merkle_proof.hpp"
+#include "cuzk/filecoin/common/types.hpp"
 
 namespace cuzk::filecoin {
 

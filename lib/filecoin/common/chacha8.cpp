@@ -1,7 +1,7 @@
 // ChaCha block function (Bernstein's quarter-round network, "djb" layout with
 // a 64-bit counter and a 64-bit nonce) and the rand_chacha-compatible ChaCha8
 // generator built on it.
-#include "cuzk/filecoin/chacha8.hpp"
+#include "cuzk/filecoin/common/chacha8.hpp"
 
 #include <cstring>
 

@@ -7,9 +7,9 @@
 #include <fmt/format.h>
 
 #include "cuzk/error.hpp"
-#include "cuzk/filecoin/hashers.hpp"
-#include "cuzk/filecoin/poseidon.hpp"
-#include "cuzk/filecoin/poseidon_tree.hpp"
+#include "cuzk/filecoin/common/hashers.hpp"
+#include "cuzk/filecoin/common/poseidon.hpp"
+#include "cuzk/filecoin/common/poseidon_tree.hpp"
 #include "cuzk/util/parallel.hpp"
 
 namespace cuzk::filecoin::detail {

@@ -17,8 +17,8 @@
 #include <vector>
 
 #include "cuzk/ff/bls12_381.hpp"
-#include "cuzk/filecoin/merkle_proof.hpp"
-#include "cuzk/filecoin/types.hpp"
+#include "cuzk/filecoin/common/merkle_proof.hpp"
+#include "cuzk/filecoin/common/types.hpp"
 
 namespace cuzk::filecoin {
 

@@ -1,4 +1,4 @@
-#include "cuzk/filecoin/parameters.hpp"
+#include "cuzk/filecoin/common/parameters.hpp"
 
 #include <openssl/evp.h>
 
@@ -8,7 +8,7 @@
 #include <fmt/format.h>
 
 #include "cuzk/error.hpp"
-#include "cuzk/filecoin/types.hpp"
+#include "cuzk/filecoin/common/types.hpp"
 #include "cuzk/io/json.hpp"
 #include "cuzk/io/mapped_file.hpp"
 

@@ -1,6 +1,6 @@
 // cuzk — Filecoin PoRep shared vocabulary: domain <-> Fr, hex, tree shapes,
 // and the table of registered seal proofs.
-#include "cuzk/filecoin/types.hpp"
+#include "cuzk/filecoin/common/types.hpp"
 
 #include <fmt/format.h>
 
