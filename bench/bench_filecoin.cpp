@@ -94,20 +94,20 @@
 #include "cuzk/backend/gpu_prover.hpp"
 #include "cuzk/filecoin/common/hashers.hpp"
 #include "cuzk/filecoin/common/poseidon.hpp"
-#include "cuzk/filecoin/porep_circuit.hpp"
-#include "cuzk/filecoin/porep_prove.hpp"
+#include "cuzk/filecoin/porep/circuit.hpp"
+#include "cuzk/filecoin/porep/prove.hpp"
+#include "cuzk/filecoin/porep/synthetic_c1.hpp"
 #include "cuzk/filecoin/post.hpp"
 #include "cuzk/filecoin/post_circuit.hpp"
-#include "cuzk/filecoin/synthetic_c1.hpp"
 #include "cuzk/filecoin/update_circuit.hpp"
 #include "cuzk/r1cs/constraint_system.hpp"
 #include "cuzk/util/parallel.hpp"
 #include "backend/bridge/packed_host_sink.hpp"
 #include "bench_support.hpp"
 
-#if __has_include("cuzk/filecoin/labels.hpp")
-#include "cuzk/filecoin/graph.hpp"
-#include "cuzk/filecoin/labels.hpp"
+#if __has_include("cuzk/filecoin/porep/labels.hpp")
+#include "cuzk/filecoin/porep/graph.hpp"
+#include "cuzk/filecoin/porep/labels.hpp"
 #define CUZK_BENCH_LABELS 1
 #endif
 

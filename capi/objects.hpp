@@ -10,7 +10,7 @@
 #include "registry.hpp"
 
 #include "cuzk/filecoin/common/types.hpp"
-#include "cuzk/filecoin/porep_prove.hpp"
+#include "cuzk/filecoin/porep/prove.hpp"
 #include "cuzk/filecoin/post.hpp"
 #include "cuzk/filecoin/update.hpp"
 #include "cuzk/groth16/types.hpp"

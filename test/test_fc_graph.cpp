@@ -19,7 +19,7 @@
 #include "cuzk/filecoin/common/chacha8.hpp"
 #include "cuzk/filecoin/common/feistel.hpp"
 #include "cuzk/filecoin/common/hashers.hpp"
-#include "cuzk/filecoin/graph.hpp"
+#include "cuzk/filecoin/porep/graph.hpp"
 
 using namespace cuzk;
 using namespace cuzk::filecoin;

@@ -9,7 +9,7 @@
 
 #include "cuzk/error.hpp"
 #include "cuzk/filecoin/common/comm_d.hpp"
-#include "cuzk/filecoin/seal.hpp"
+#include "cuzk/filecoin/porep/seal.hpp"
 #include "cuzk/filecoin/update_circuit.hpp"
 #include "cuzk/filecoin/update_prove.hpp"
 #include "cuzk/timeline/sinks.hpp"

@@ -8,7 +8,7 @@
 #include "cuzk/filecoin/post.hpp"
 #include "cuzk/util/parallel.hpp"
 #include "filecoin/common/sparse_tree.hpp"
-#include "replica.hpp"
+#include "filecoin/porep/replica.hpp"
 
 namespace cuzk::filecoin {
 

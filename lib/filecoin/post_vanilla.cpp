@@ -4,11 +4,11 @@
 
 #include "cuzk/error.hpp"
 #include "cuzk/filecoin/common/poseidon_tree.hpp"
+#include "cuzk/filecoin/porep/seal.hpp"
 #include "cuzk/filecoin/post.hpp"
-#include "cuzk/filecoin/seal.hpp"
 #include "cuzk/util/parallel.hpp"
-#include "replica.hpp"
-#include "sector_dir.hpp"
+#include "filecoin/porep/replica.hpp"
+#include "filecoin/porep/sector_dir.hpp"
 
 namespace cuzk::filecoin {
 

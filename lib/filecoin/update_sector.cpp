@@ -10,8 +10,8 @@
 #include "cuzk/filecoin/common/poseidon_tree.hpp"
 #include "cuzk/filecoin/update.hpp"
 #include "cuzk/util/parallel.hpp"
-#include "replica.hpp"
-#include "sector_dir.hpp"
+#include "filecoin/porep/replica.hpp"
+#include "filecoin/porep/sector_dir.hpp"
 
 namespace cuzk::filecoin {
 

@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "cuzk/filecoin/porep_prove.hpp"
+#include "cuzk/filecoin/porep/prove.hpp"
 #include "cuzk/filecoin/post.hpp"
 #include "cuzk/groth16/types.hpp"
 #include "cuzk/pipeline/engine.hpp"

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "cuzk/filecoin/porep_prove.hpp"
+#include "cuzk/filecoin/porep/prove.hpp"
 #include "cuzk/filecoin/update.hpp"
 #include "cuzk/groth16/types.hpp"
 #include "cuzk/pipeline/engine.hpp"

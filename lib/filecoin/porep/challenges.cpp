@@ -1,6 +1,6 @@
 // cuzk — replica_id and the interactive, non-interactive and synthetic
 // PoRep challenge derivations.
-#include "cuzk/filecoin/challenges.hpp"
+#include "cuzk/filecoin/porep/challenges.hpp"
 
 #include <algorithm>
 #include <cstring>

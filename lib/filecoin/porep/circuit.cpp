@@ -1,7 +1,7 @@
-// cuzk — the PoRep partition circuit (filecoin/porep_circuit.hpp): building
+// cuzk — the PoRep partition circuit (filecoin/porep/circuit.hpp): building
 // the circuit's witness from a C1 output (or a blank one from the config),
 // and the global part of synthesis.
-#include "cuzk/filecoin/porep_circuit.hpp"
+#include "cuzk/filecoin/porep/circuit.hpp"
 
 #include <array>
 #include <bit>
@@ -12,9 +12,9 @@
 #include "cuzk/error.hpp"
 #include "cuzk/filecoin/common/poseidon.hpp"
 #include "cuzk/filecoin/gadgets/poseidon.hpp"
-#include "cuzk/filecoin/graph.hpp"
-#include "circuit_paths.hpp"
-#include "porep_circuit_parts.hpp"
+#include "cuzk/filecoin/porep/graph.hpp"
+#include "filecoin/circuit_paths.hpp"
+#include "filecoin/porep/circuit_parts.hpp"
 
 namespace cuzk::filecoin {
 

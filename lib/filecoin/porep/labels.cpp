@@ -1,6 +1,6 @@
 // SDR labelling: one sequential SHA-256 chain per layer over a reusable
 // 1248-byte preimage buffer.
-#include "cuzk/filecoin/labels.hpp"
+#include "cuzk/filecoin/porep/labels.hpp"
 
 #include <algorithm>
 #include <cstring>

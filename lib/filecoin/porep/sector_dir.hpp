@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "cuzk/filecoin/seal.hpp"
+#include "cuzk/filecoin/porep/seal.hpp"
 #include "cuzk/io/mapped_file.hpp"
 
 namespace cuzk::filecoin::detail {

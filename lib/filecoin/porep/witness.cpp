@@ -1,9 +1,9 @@
 // cuzk — the PoRep partition witness in parallel (porep_circuit::witness).
 //
 // Every challenge allocates the same number of aux variables and inputs, in
-// the same segments (porep_circuit_parts.hpp), so the position of each
+// the same segments (circuit_parts.hpp), so the position of each
 // segment's slice in the final assignment is known before anything is
-// synthesized (porep_layout.hpp: measured once per shape, on counting
+// synthesized (layout.hpp: measured once per shape, on counting
 // systems, and cached).
 //
 // The witness is then built in three stages, each a set of independent tasks
@@ -27,11 +27,11 @@
 #include <fmt/format.h>
 
 #include "cuzk/error.hpp"
-#include "cuzk/filecoin/porep_circuit.hpp"
+#include "cuzk/filecoin/porep/circuit.hpp"
 #include "cuzk/r1cs/slice_witness_cs.hpp"
 #include "cuzk/util/parallel.hpp"
-#include "porep_circuit_parts.hpp"
-#include "porep_layout.hpp"
+#include "filecoin/porep/circuit_parts.hpp"
+#include "filecoin/porep/layout.hpp"
 
 namespace cuzk::filecoin {
 

@@ -1,7 +1,7 @@
 // A consistent C1 output without a sealed sector: values for the nodes the
 // challenges touch, labels recomputed where the proofs check them, and
 // sparse trees above them (see synthetic_c1.hpp).
-#include "cuzk/filecoin/synthetic_c1.hpp"
+#include "cuzk/filecoin/porep/synthetic_c1.hpp"
 
 #include <algorithm>
 #include <array>
@@ -11,12 +11,12 @@
 #include <fmt/format.h>
 
 #include "cuzk/error.hpp"
-#include "cuzk/filecoin/challenges.hpp"
 #include "cuzk/filecoin/common/comm_d.hpp"
 #include "cuzk/filecoin/common/hashers.hpp"
 #include "cuzk/filecoin/common/poseidon.hpp"
-#include "cuzk/filecoin/graph.hpp"
-#include "cuzk/filecoin/labels.hpp"
+#include "cuzk/filecoin/porep/challenges.hpp"
+#include "cuzk/filecoin/porep/graph.hpp"
+#include "cuzk/filecoin/porep/labels.hpp"
 #include "cuzk/util/parallel.hpp"
 #include "filecoin/common/sparse_tree.hpp"
 #include "replica.hpp"

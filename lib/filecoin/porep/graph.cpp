@@ -1,6 +1,6 @@
 // The SDR graph: bucket-sampled base parents, Feistel expander parents, and
 // the flat parent cache with its digest and file name.
-#include "cuzk/filecoin/graph.hpp"
+#include "cuzk/filecoin/porep/graph.hpp"
 
 #include <algorithm>
 #include <bit>

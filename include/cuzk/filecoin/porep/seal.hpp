@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "cuzk/filecoin/common/types.hpp"
-#include "cuzk/filecoin/vanilla.hpp"
+#include "cuzk/filecoin/porep/vanilla.hpp"
 
 namespace cuzk::filecoin {
 

@@ -19,8 +19,8 @@
 #include <vector>
 
 #include "cuzk/filecoin/common/types.hpp"
-#include "cuzk/filecoin/porep_pce_cache.hpp"
-#include "cuzk/filecoin/vanilla.hpp"
+#include "cuzk/filecoin/porep/pce_cache.hpp"
+#include "cuzk/filecoin/porep/vanilla.hpp"
 #include "cuzk/groth16/types.hpp"
 #include "cuzk/io/bellperson.hpp"
 #include "cuzk/pipeline/engine.hpp"
@@ -31,7 +31,7 @@ namespace cuzk::filecoin {
 // The R1CS of one partition's circuit for `config`'s shape, recorded from the
 // blank circuit (values ignored): its challenges' segments concurrently on
 // `threads` threads (0 = all cores), equal array for array to r1cs::record
-// of porep_circuit(config) on one thread (lib/filecoin/porep_record.cpp).
+// of porep_circuit(config) on one thread (lib/filecoin/porep/record.cpp).
 std::shared_ptr<const r1cs::pce> record_porep_pce(const seal_config& config, unsigned threads = 0);
 
 // pk is the whole key, or for a mapped key (params not null) its shell: vk
@@ -50,7 +50,7 @@ porep_key porep_dev_setup(std::shared_ptr<const r1cs::pce> pce, bool gpu, unsign
 
 // A bellperson .params key for `config`'s circuit; errc::invalid_argument
 // naming the file when its sizes do not match the circuit. The circuit comes
-// from porep_pce (porep_pce_cache.hpp): recorded, or with pce_cache_dir
+// from porep_pce (pce_cache.hpp): recorded, or with pce_cache_dir
 // mapped from its cached file (written there on the first use); `source`,
 // when given, says which.
 porep_key load_porep_key(const seal_config& config, const std::string& params_path, unsigned threads = 0,

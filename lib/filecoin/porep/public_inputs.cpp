@@ -1,10 +1,10 @@
-#include "cuzk/filecoin/public_inputs.hpp"
+#include "cuzk/filecoin/porep/public_inputs.hpp"
 
 #include <fmt/format.h>
 
 #include "cuzk/error.hpp"
-#include "cuzk/filecoin/challenges.hpp"
-#include "cuzk/filecoin/graph.hpp"
+#include "cuzk/filecoin/porep/challenges.hpp"
+#include "cuzk/filecoin/porep/graph.hpp"
 
 namespace cuzk::filecoin {
 

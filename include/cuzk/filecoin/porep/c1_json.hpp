@@ -66,7 +66,7 @@
 #include <string>
 #include <string_view>
 
-#include "cuzk/filecoin/vanilla.hpp"
+#include "cuzk/filecoin/porep/vanilla.hpp"
 
 namespace cuzk::filecoin {
 

@@ -10,7 +10,7 @@
 #include <fmt/format.h>
 
 #include "cuzk/error.hpp"
-#include "cuzk/filecoin/challenges.hpp"
+#include "cuzk/filecoin/porep/challenges.hpp"
 #include "cuzk/io/json.hpp"
 #include "cuzk/io/mapped_file.hpp"
 #include "cuzk/util/parallel.hpp"

@@ -1,7 +1,7 @@
 // cuzk — the strict streaming reader of C1 JSON files: a recursive-descent
 // parser over the fixed grammar of SealCommitPhase1Output (see c1_json.hpp),
 // checking every array length against the seal config named by the file.
-#include "cuzk/filecoin/c1_json.hpp"
+#include "cuzk/filecoin/porep/c1_json.hpp"
 
 #include <fmt/format.h>
 

@@ -37,7 +37,7 @@
 
 #include "cuzk/filecoin/common/types.hpp"
 #include "cuzk/filecoin/gadgets/por.hpp"
-#include "cuzk/filecoin/vanilla.hpp"
+#include "cuzk/filecoin/porep/vanilla.hpp"
 #include "cuzk/r1cs/constraint_system.hpp"
 #include "cuzk/r1cs/gadgets/num.hpp"
 #include "cuzk/r1cs/gadgets/uint64.hpp"
@@ -75,7 +75,8 @@ public:
     // The witness of synthesize() (bit for bit), built in parallel on
     // `threads` threads (0 = all cores): the global part first, then every
     // challenge's segments concurrently, each straight into its own slice of
-    // one pre-sized aux vector (see porep_witness.cpp). Always returns true.
+    // one pre-sized aux vector (see lib/filecoin/porep/witness.cpp). Always
+    // returns true.
     bool witness(std::vector<fr>& inputs, std::vector<fr>& aux, unsigned threads) const override;
     // The same witness with each segment synthesized on the system `aux`
     // opens for its slice (values go to the sink as they are allocated): the
@@ -91,7 +92,7 @@ public:
     static r1cs::gadgets::tree_shape tree_d_shape(const seal_config& config);
 
 private:
-    struct aux_target;   // where the segments' aux goes (porep_witness.cpp)
+    struct aux_target;   // where the segments' aux goes (lib/filecoin/porep/witness.cpp)
     void fill(std::vector<fr>& inputs, aux_target& aux, unsigned threads) const;
     size_t aux_count(unsigned threads) const;
 

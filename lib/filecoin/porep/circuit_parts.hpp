@@ -16,7 +16,7 @@
 
 #include <vector>
 
-#include "cuzk/filecoin/porep_circuit.hpp"
+#include "cuzk/filecoin/porep/circuit.hpp"
 #include "cuzk/r1cs/gadgets/boolean.hpp"
 #include "cuzk/r1cs/gadgets/num.hpp"
 #include "cuzk/r1cs/gadgets/uint64.hpp"

@@ -1,4 +1,4 @@
-#include "cuzk/filecoin/porep_pce_cache.hpp"
+#include "cuzk/filecoin/porep/pce_cache.hpp"
 
 #include <fmt/format.h>
 #include <unistd.h>
@@ -8,7 +8,7 @@
 #include <system_error>
 
 #include "cuzk/error.hpp"
-#include "cuzk/filecoin/porep_prove.hpp"
+#include "cuzk/filecoin/porep/prove.hpp"
 
 namespace cuzk::filecoin {
 

@@ -17,7 +17,7 @@
 // .inclusion_proof: root differs from c_x's (comm_c)").
 #pragma once
 
-#include "cuzk/filecoin/vanilla.hpp"
+#include "cuzk/filecoin/porep/vanilla.hpp"
 
 namespace cuzk::filecoin {
 

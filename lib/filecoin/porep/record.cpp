@@ -1,8 +1,8 @@
 // cuzk — the PoRep partition circuit's PCE recorded in parallel
-// (record_porep_pce, filecoin/porep_prove.hpp).
+// (record_porep_pce, filecoin/porep/prove.hpp).
 //
 // Recording the 32 GiB circuit (130 M constraints) on one thread takes about
-// a minute. Its segments have a known layout (porep_layout.hpp: variables,
+// a minute. Its segments have a known layout (layout.hpp: variables,
 // rows and entries per segment, and the coefficient table in the order a
 // sequential recording meets it), so each segment is recorded on its own
 // slice_recording_cs straight into one set of pre-sized arrays, in the three
@@ -13,12 +13,12 @@
 #include <fmt/format.h>
 
 #include "cuzk/error.hpp"
-#include "cuzk/filecoin/porep_circuit.hpp"
-#include "cuzk/filecoin/porep_prove.hpp"
+#include "cuzk/filecoin/porep/circuit.hpp"
+#include "cuzk/filecoin/porep/prove.hpp"
 #include "cuzk/r1cs/slice_recording_cs.hpp"
 #include "cuzk/util/parallel.hpp"
-#include "porep_circuit_parts.hpp"
-#include "porep_layout.hpp"
+#include "filecoin/porep/circuit_parts.hpp"
+#include "filecoin/porep/layout.hpp"
 
 namespace cuzk::filecoin {
 

@@ -4,11 +4,11 @@
 #include <fmt/format.h>
 
 #include "cuzk/error.hpp"
-#include "cuzk/filecoin/challenges.hpp"
 #include "cuzk/filecoin/common/comm_d.hpp"
-#include "cuzk/filecoin/graph.hpp"
-#include "cuzk/filecoin/labels.hpp"
-#include "cuzk/filecoin/seal.hpp"
+#include "cuzk/filecoin/porep/challenges.hpp"
+#include "cuzk/filecoin/porep/graph.hpp"
+#include "cuzk/filecoin/porep/labels.hpp"
+#include "cuzk/filecoin/porep/seal.hpp"
 #include "cuzk/util/parallel.hpp"
 #include "replica.hpp"
 #include "sector_dir.hpp"

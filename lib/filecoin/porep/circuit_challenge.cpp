@@ -1,16 +1,16 @@
 // cuzk — the per-challenge segments of the PoRep circuit
-// (porep_circuit_parts.hpp) and the label circuit (filecoin/porep_circuit.hpp).
+// (circuit_parts.hpp) and the label circuit (filecoin/porep/circuit.hpp).
 #include <string>
 
 #include <fmt/format.h>
 
 #include "cuzk/error.hpp"
-#include "cuzk/filecoin/labels.hpp"
-#include "cuzk/filecoin/porep_circuit.hpp"
+#include "cuzk/filecoin/gadgets/poseidon.hpp"
+#include "cuzk/filecoin/porep/circuit.hpp"
+#include "cuzk/filecoin/porep/labels.hpp"
 #include "cuzk/r1cs/gadgets/bp_sha256.hpp"
 #include "cuzk/r1cs/gadgets/multipack.hpp"
-#include "cuzk/filecoin/gadgets/poseidon.hpp"
-#include "porep_circuit_parts.hpp"
+#include "filecoin/porep/circuit_parts.hpp"
 
 namespace cuzk::filecoin {
 

@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "cuzk/filecoin/common/types.hpp"
-#include "cuzk/filecoin/graph.hpp"
+#include "cuzk/filecoin/porep/graph.hpp"
 
 namespace cuzk::filecoin {
 

@@ -1,6 +1,6 @@
 // cuzk — the C1 JSON writer: serde_json's compact rendering of
 // SealCommitPhase1Output (see c1_json.hpp), streamed in 64 KiB pieces.
-#include "cuzk/filecoin/c1_json.hpp"
+#include "cuzk/filecoin/porep/c1_json.hpp"
 
 #include <fmt/format.h>
 

@@ -1,11 +1,11 @@
-#include "cuzk/filecoin/porep_prove.hpp"
+#include "cuzk/filecoin/porep/prove.hpp"
 
 #include <fmt/format.h>
 
 #include "cuzk/backend/gpu_setup.hpp"
 #include "cuzk/error.hpp"
-#include "cuzk/filecoin/porep_circuit.hpp"
-#include "cuzk/filecoin/public_inputs.hpp"
+#include "cuzk/filecoin/porep/circuit.hpp"
+#include "cuzk/filecoin/porep/public_inputs.hpp"
 #include "cuzk/groth16/circuit.hpp"
 #include "cuzk/groth16/setup.hpp"
 #include "cuzk/groth16/verifier.hpp"

@@ -1,13 +1,13 @@
-#include "cuzk/filecoin/vanilla_verify.hpp"
+#include "cuzk/filecoin/porep/vanilla_verify.hpp"
 
 #include <fmt/format.h>
 
 #include "cuzk/error.hpp"
-#include "cuzk/filecoin/challenges.hpp"
 #include "cuzk/filecoin/common/comm_d.hpp"
 #include "cuzk/filecoin/common/poseidon_tree.hpp"
-#include "cuzk/filecoin/graph.hpp"
-#include "cuzk/filecoin/labels.hpp"
+#include "cuzk/filecoin/porep/challenges.hpp"
+#include "cuzk/filecoin/porep/graph.hpp"
+#include "cuzk/filecoin/porep/labels.hpp"
 #include "cuzk/util/parallel.hpp"
 #include "replica.hpp"
 

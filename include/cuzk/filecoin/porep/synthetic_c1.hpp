@@ -41,8 +41,8 @@
 #include <cstdint>
 
 #include "cuzk/filecoin/common/types.hpp"
-#include "cuzk/filecoin/vanilla.hpp"
-#include "cuzk/filecoin/vanilla_verify.hpp"
+#include "cuzk/filecoin/porep/vanilla.hpp"
+#include "cuzk/filecoin/porep/vanilla_verify.hpp"
 
 namespace cuzk::filecoin {
 

@@ -1,10 +1,10 @@
 // cuzk — where each part of the PoRep partition circuit goes (private to
 // lib/filecoin): the layout shared by the parallel witness
-// (porep_witness.cpp) and the parallel recording of the circuit's PCE
-// (porep_record.cpp).
+// (witness.cpp) and the parallel recording of the circuit's PCE
+// (record.cpp).
 //
 // Every challenge allocates the same aux variables and inputs and adds the
-// same constraints, in the same segments (porep_circuit_parts.hpp), so where
+// same constraints, in the same segments (circuit_parts.hpp), so where
 // each segment's variables and rows go is known before anything runs: the
 // global part first, then challenge 0, 1, … each laid out segment after
 // segment. A shape's layout is measured once per process, on one blank

@@ -1,5 +1,5 @@
-// cuzk — the PoRep partition circuit's layout (porep_layout.hpp).
-#include "porep_layout.hpp"
+// cuzk — the PoRep partition circuit's layout (layout.hpp).
+#include "filecoin/porep/layout.hpp"
 
 #include <algorithm>
 #include <map>
@@ -7,10 +7,10 @@
 #include <set>
 #include <tuple>
 
-#include "cuzk/filecoin/porep_circuit.hpp"
+#include "cuzk/filecoin/porep/circuit.hpp"
 #include "cuzk/r1cs/constraint_system.hpp"
 #include "cuzk/util/parallel.hpp"
-#include "porep_circuit_parts.hpp"
+#include "filecoin/porep/circuit_parts.hpp"
 
 namespace cuzk::filecoin::porep_parts {
 

@@ -10,7 +10,7 @@
 
 #include "cuzk/filecoin/common/poseidon_tree.hpp"
 #include "cuzk/filecoin/common/types.hpp"
-#include "cuzk/filecoin/labels.hpp"
+#include "cuzk/filecoin/porep/labels.hpp"
 
 namespace cuzk::filecoin {
 
