@@ -4,7 +4,7 @@
 #include <fmt/format.h>
 
 #include "cuzk/filecoin/common/types.hpp"
-#include "cuzk/filecoin/post.hpp"
+#include "cuzk/filecoin/post/post.hpp"
 #include "cuzk/filecoin/update.hpp"
 
 namespace cuzk::daemon {

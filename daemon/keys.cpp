@@ -15,7 +15,7 @@
 #include "cuzk/error.hpp"
 #include "cuzk/filecoin/common/parameters.hpp"
 #include "cuzk/filecoin/porep/prove.hpp"
-#include "cuzk/filecoin/post_prove.hpp"
+#include "cuzk/filecoin/post/prove.hpp"
 #include "cuzk/filecoin/update_prove.hpp"
 #include "cuzk/io/bellperson.hpp"
 

@@ -14,7 +14,7 @@
 #include "options.hpp"
 #include "progress.hpp"
 #include "cuzk/error.hpp"
-#include "cuzk/filecoin/post_bincode.hpp"
+#include "cuzk/filecoin/post/bincode.hpp"
 #include "cuzk/filecoin/update_bincode.hpp"
 #include "cuzk/io/bellperson.hpp"
 #include "cuzk/io/json.hpp"

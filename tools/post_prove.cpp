@@ -11,9 +11,9 @@
 
 #include "cuzk/error.hpp"
 #include "cuzk/filecoin/common/parameters.hpp"
-#include "cuzk/filecoin/post_bincode.hpp"
-#include "cuzk/filecoin/post_circuit.hpp"
-#include "cuzk/filecoin/post_prove.hpp"
+#include "cuzk/filecoin/post/bincode.hpp"
+#include "cuzk/filecoin/post/circuit.hpp"
+#include "cuzk/filecoin/post/prove.hpp"
 #include "cuzk/io/bellperson.hpp"
 #include "cuzk/io/mapped_file.hpp"
 #include "cuzk/timeline/analysis.hpp"

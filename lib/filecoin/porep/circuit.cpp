@@ -13,8 +13,8 @@
 #include "cuzk/filecoin/common/poseidon.hpp"
 #include "cuzk/filecoin/gadgets/poseidon.hpp"
 #include "cuzk/filecoin/porep/graph.hpp"
+#include "circuit_parts.hpp"
 #include "filecoin/circuit_paths.hpp"
-#include "filecoin/porep/circuit_parts.hpp"
 
 namespace cuzk::filecoin {
 

@@ -10,7 +10,7 @@
 #include "cuzk/filecoin/porep/labels.hpp"
 #include "cuzk/r1cs/gadgets/bp_sha256.hpp"
 #include "cuzk/r1cs/gadgets/multipack.hpp"
-#include "filecoin/porep/circuit_parts.hpp"
+#include "circuit_parts.hpp"
 
 namespace cuzk::filecoin {
 

@@ -1,5 +1,5 @@
 // cuzk — the PoRep partition circuit's layout (layout.hpp).
-#include "filecoin/porep/layout.hpp"
+#include "layout.hpp"
 
 #include <algorithm>
 #include <map>
@@ -10,7 +10,7 @@
 #include "cuzk/filecoin/porep/circuit.hpp"
 #include "cuzk/r1cs/constraint_system.hpp"
 #include "cuzk/util/parallel.hpp"
-#include "filecoin/porep/circuit_parts.hpp"
+#include "circuit_parts.hpp"
 
 namespace cuzk::filecoin::porep_parts {
 

@@ -17,8 +17,8 @@
 #include "cuzk/filecoin/porep/prove.hpp"
 #include "cuzk/r1cs/slice_recording_cs.hpp"
 #include "cuzk/util/parallel.hpp"
-#include "filecoin/porep/circuit_parts.hpp"
-#include "filecoin/porep/layout.hpp"
+#include "circuit_parts.hpp"
+#include "layout.hpp"
 
 namespace cuzk::filecoin {
 

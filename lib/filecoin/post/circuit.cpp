@@ -1,6 +1,6 @@
-// cuzk — the FallbackPoSt circuit (filecoin/post_circuit.hpp): circuit
+// cuzk — the FallbackPoSt circuit (filecoin/post/circuit.hpp): circuit
 // sectors from vanilla proofs, synthesis, and the public inputs.
-#include "cuzk/filecoin/post_circuit.hpp"
+#include "cuzk/filecoin/post/circuit.hpp"
 
 #include <array>
 
@@ -8,7 +8,7 @@
 
 #include "cuzk/error.hpp"
 #include "cuzk/filecoin/gadgets/poseidon.hpp"
-#include "circuit_paths.hpp"
+#include "filecoin/circuit_paths.hpp"
 
 namespace cuzk::filecoin {
 

@@ -1,11 +1,11 @@
 // cuzk — FallbackPoSt vanilla proofs: made from a sealed test sector, and
-// checked before proving (post.hpp).
+// checked before proving (post/post.hpp).
 #include <fmt/format.h>
 
 #include "cuzk/error.hpp"
 #include "cuzk/filecoin/common/poseidon_tree.hpp"
 #include "cuzk/filecoin/porep/seal.hpp"
-#include "cuzk/filecoin/post.hpp"
+#include "cuzk/filecoin/post/post.hpp"
 #include "cuzk/util/parallel.hpp"
 #include "filecoin/porep/replica.hpp"
 #include "filecoin/porep/sector_dir.hpp"

@@ -14,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-#include "cuzk/filecoin/post.hpp"
+#include "cuzk/filecoin/post/post.hpp"
 
 namespace cuzk::filecoin {
 

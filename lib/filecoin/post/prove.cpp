@@ -1,10 +1,10 @@
-// cuzk — FallbackPoSt proving and verification (filecoin/post_prove.hpp).
-#include "cuzk/filecoin/post_prove.hpp"
+// cuzk — FallbackPoSt proving and verification (filecoin/post/prove.hpp).
+#include "cuzk/filecoin/post/prove.hpp"
 
 #include <fmt/format.h>
 
 #include "cuzk/error.hpp"
-#include "cuzk/filecoin/post_circuit.hpp"
+#include "cuzk/filecoin/post/circuit.hpp"
 #include "cuzk/groth16/circuit.hpp"
 #include "cuzk/groth16/verifier.hpp"
 #include "cuzk/io/bellperson.hpp"

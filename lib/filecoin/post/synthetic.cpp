@@ -1,11 +1,11 @@
-// cuzk — made-up PoSt vanilla proofs over sparse trees (post.hpp:
+// cuzk — made-up PoSt vanilla proofs over sparse trees (post/post.hpp:
 // post_synthetic_vanilla).
 #include <algorithm>
 #include <cstring>
 #include <string_view>
 
 #include "cuzk/filecoin/common/hashers.hpp"
-#include "cuzk/filecoin/post.hpp"
+#include "cuzk/filecoin/post/post.hpp"
 #include "cuzk/util/parallel.hpp"
 #include "filecoin/common/sparse_tree.hpp"
 #include "filecoin/porep/replica.hpp"

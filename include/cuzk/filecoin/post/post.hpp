@@ -1,6 +1,6 @@
 // cuzk — Filecoin's proofs of spacetime (FallbackPoSt: WindowPoSt and
 // WinningPoSt): the registered proof types, the challenges, and the vanilla
-// proofs that the Groth16 circuit (post_circuit.hpp) proves.
+// proofs that the Groth16 circuit (circuit.hpp) proves.
 //
 // A PoSt proves that the prover still holds sealed sectors: for each
 // challenged sector, `challenge_count` leaves of its tree R_last are opened
@@ -100,7 +100,7 @@ struct post_public_sector {
     domain comm_r{};
 };
 
-// The vanilla proof of the sealed test sector in `dir` (seal.hpp) for the
+// The vanilla proof of the sealed test sector in `dir` (porep/seal.hpp) for the
 // challenged leaves `challenges` (from post_sector_challenges): tree R_last
 // is rebuilt from the sector's files and checked against sector.json.
 // errc::invalid_argument when the sector's size or tree shape is not the

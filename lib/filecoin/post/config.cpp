@@ -1,5 +1,5 @@
 // cuzk — FallbackPoSt: registered proof types and challenge derivation
-// (post.hpp).
+// (post/post.hpp).
 #include <fmt/format.h>
 
 #include <array>
@@ -7,7 +7,7 @@
 
 #include "cuzk/error.hpp"
 #include "cuzk/filecoin/common/hashers.hpp"
-#include "cuzk/filecoin/post.hpp"
+#include "cuzk/filecoin/post/post.hpp"
 
 namespace cuzk::filecoin {
 

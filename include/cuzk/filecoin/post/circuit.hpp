@@ -26,9 +26,9 @@
 #include <span>
 #include <vector>
 
-#include "cuzk/filecoin/post.hpp"
-#include "cuzk/r1cs/constraint_system.hpp"
 #include "cuzk/filecoin/gadgets/por.hpp"
+#include "cuzk/filecoin/post/post.hpp"
+#include "cuzk/r1cs/constraint_system.hpp"
 #include "cuzk/r1cs/pce.hpp"
 
 namespace cuzk::filecoin {

@@ -1,7 +1,7 @@
 // cuzk — PoSt vanilla proofs as bincode bytes: the writer and the strict
-// reader (post_bincode.hpp; the layout is docs/FORMATS.md §5.5). The
-// MerkleProofs are read and written by bincode_merkle.cpp.
-#include "cuzk/filecoin/post_bincode.hpp"
+// reader (post/bincode.hpp; the layout is docs/FORMATS.md §5.5). The
+// MerkleProofs are read and written by common/bincode_merkle.cpp.
+#include "cuzk/filecoin/post/bincode.hpp"
 
 #include <fmt/format.h>
 

@@ -2,7 +2,7 @@
 // PoSt proofs on the proving engine, and their verification.
 //
 // A PoSt key is a bellperson-convention key for the FallbackPoSt circuit of
-// one proof type (post_circuit.hpp) with that circuit's recorded R1CS; it
+// one proof type (circuit.hpp) with that circuit's recorded R1CS; it
 // has the same parts as a PoRep key (porep_key). A WindowPoSt of n sectors
 // is ceil(n / sector_count) partitions, one 192-byte proof each; Curio and
 // Lotus prove one partition per call (filecoin-proofs'
@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "cuzk/filecoin/porep/prove.hpp"
-#include "cuzk/filecoin/post.hpp"
+#include "cuzk/filecoin/post/post.hpp"
 #include "cuzk/groth16/types.hpp"
 #include "cuzk/pipeline/engine.hpp"
 
