@@ -99,7 +99,7 @@
 #include "cuzk/filecoin/porep/synthetic_c1.hpp"
 #include "cuzk/filecoin/post/circuit.hpp"
 #include "cuzk/filecoin/post/post.hpp"
-#include "cuzk/filecoin/update_circuit.hpp"
+#include "cuzk/filecoin/update/circuit.hpp"
 #include "cuzk/r1cs/constraint_system.hpp"
 #include "cuzk/util/parallel.hpp"
 #include "backend/bridge/packed_host_sink.hpp"

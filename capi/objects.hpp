@@ -12,7 +12,7 @@
 #include "cuzk/filecoin/common/types.hpp"
 #include "cuzk/filecoin/porep/prove.hpp"
 #include "cuzk/filecoin/post/post.hpp"
-#include "cuzk/filecoin/update.hpp"
+#include "cuzk/filecoin/update/update.hpp"
 #include "cuzk/groth16/types.hpp"
 #include "cuzk/groth16/verifier.hpp"
 #include "cuzk/io/bellperson.hpp"

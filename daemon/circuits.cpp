@@ -5,7 +5,7 @@
 
 #include "cuzk/filecoin/common/types.hpp"
 #include "cuzk/filecoin/post/post.hpp"
-#include "cuzk/filecoin/update.hpp"
+#include "cuzk/filecoin/update/update.hpp"
 
 namespace cuzk::daemon {
 

@@ -16,7 +16,7 @@
 #include "cuzk/filecoin/common/parameters.hpp"
 #include "cuzk/filecoin/porep/prove.hpp"
 #include "cuzk/filecoin/post/prove.hpp"
-#include "cuzk/filecoin/update_prove.hpp"
+#include "cuzk/filecoin/update/prove.hpp"
 #include "cuzk/io/bellperson.hpp"
 
 namespace cuzk::daemon {

@@ -12,8 +12,8 @@
 #include "cuzk/filecoin/porep/vanilla_verify.hpp"
 #include "cuzk/filecoin/post/bincode.hpp"
 #include "cuzk/filecoin/post/prove.hpp"
-#include "cuzk/filecoin/update_bincode.hpp"
-#include "cuzk/filecoin/update_prove.hpp"
+#include "cuzk/filecoin/update/bincode.hpp"
+#include "cuzk/filecoin/update/prove.hpp"
 #include "cuzk/io/json.hpp"
 
 namespace cuzk::daemon {

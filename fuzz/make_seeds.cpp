@@ -12,7 +12,7 @@
 #include "cuzk/filecoin/porep/synthetic_c1.hpp"
 #include "cuzk/filecoin/post/bincode.hpp"
 #include "cuzk/filecoin/post/post.hpp"
-#include "cuzk/filecoin/update_bincode.hpp"
+#include "cuzk/filecoin/update/bincode.hpp"
 #include "cuzk/groth16/circuit.hpp"
 #include "cuzk/groth16/setup.hpp"
 #include "cuzk/io/bellperson.hpp"

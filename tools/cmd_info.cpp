@@ -15,7 +15,7 @@
 #include "progress.hpp"
 #include "cuzk/error.hpp"
 #include "cuzk/filecoin/post/bincode.hpp"
-#include "cuzk/filecoin/update_bincode.hpp"
+#include "cuzk/filecoin/update/bincode.hpp"
 #include "cuzk/io/bellperson.hpp"
 #include "cuzk/io/json.hpp"
 #include "cuzk/io/mapped_file.hpp"

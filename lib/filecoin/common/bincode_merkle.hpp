@@ -1,5 +1,5 @@
 // cuzk — internal to the bincode readers and writers of Filecoin's vanilla
-// proofs (post/bincode.cpp, update_bincode.cpp): one MerkleProof of
+// proofs (post/bincode.cpp, update/bincode.cpp): one MerkleProof of
 // storage-proofs-core in bincode 1.x bytes (docs/FORMATS.md §5.5, §5.6), the
 // layout a tree's shape fixes for it, and the bounds-checked byte reader.
 //

@@ -19,7 +19,7 @@
 #include <fmt/format.h>
 
 #include "cuzk/error.hpp"
-#include "cuzk/filecoin/update_circuit.hpp"
+#include "cuzk/filecoin/update/circuit.hpp"
 #include "cuzk/r1cs/slice_recording_cs.hpp"
 #include "cuzk/r1cs/slice_witness_cs.hpp"
 #include "cuzk/util/parallel.hpp"

@@ -25,9 +25,9 @@
 #include <memory>
 #include <vector>
 
-#include "cuzk/filecoin/update.hpp"
-#include "cuzk/r1cs/constraint_system.hpp"
 #include "cuzk/filecoin/gadgets/por.hpp"
+#include "cuzk/filecoin/update/update.hpp"
+#include "cuzk/r1cs/constraint_system.hpp"
 #include "cuzk/r1cs/pce.hpp"
 
 namespace cuzk::filecoin {

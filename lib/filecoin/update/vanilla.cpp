@@ -1,12 +1,12 @@
 // cuzk — checking a SnapDeals partition's vanilla proof before proving it
-// (filecoin/update.hpp, update_check_vanilla).
+// (filecoin/update/update.hpp, update_check_vanilla).
 #include <fmt/format.h>
 
 #include "cuzk/error.hpp"
 #include "cuzk/filecoin/common/hashers.hpp"
 #include "cuzk/filecoin/common/poseidon.hpp"
 #include "cuzk/filecoin/common/poseidon_tree.hpp"
-#include "cuzk/filecoin/update.hpp"
+#include "cuzk/filecoin/update/update.hpp"
 #include "cuzk/util/parallel.hpp"
 
 namespace cuzk::filecoin {

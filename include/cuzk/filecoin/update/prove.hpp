@@ -2,7 +2,7 @@
 // proofs on the proving engine, and their verification.
 //
 // An update key is a bellperson-convention key for the EmptySectorUpdate
-// circuit of one sector size (update_circuit.hpp) with that circuit's
+// circuit of one sector size (circuit.hpp) with that circuit's
 // recorded R1CS; it has the same parts as a PoRep key (porep_key). An
 // update proof is one 192-byte Groth16 proof per partition, partitions 0 …
 // partitions − 1 in order (32 GiB: 16, 3072 bytes): what filecoin-proofs'
@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "cuzk/filecoin/porep/prove.hpp"
-#include "cuzk/filecoin/update.hpp"
+#include "cuzk/filecoin/update/update.hpp"
 #include "cuzk/groth16/types.hpp"
 #include "cuzk/pipeline/engine.hpp"
 

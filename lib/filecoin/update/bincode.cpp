@@ -1,7 +1,7 @@
 // cuzk — SnapDeals vanilla partition proofs as bincode bytes: the writer and
-// the strict reader (update_bincode.hpp; the layout is docs/FORMATS.md
-// §5.6). The MerkleProofs are read and written by bincode_merkle.cpp.
-#include "cuzk/filecoin/update_bincode.hpp"
+// the strict reader (update/bincode.hpp; the layout is docs/FORMATS.md
+// §5.6). The MerkleProofs are read and written by common/bincode_merkle.cpp.
+#include "cuzk/filecoin/update/bincode.hpp"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-// cuzk — a made-up SnapDeals update (filecoin/update.hpp,
+// cuzk — a made-up SnapDeals update (filecoin/update/update.hpp,
 // update_synthetic_vanilla): trees constant on aligned blocks, the encoding,
 // and every partition's vanilla proof.
 #include <array>
@@ -10,7 +10,7 @@
 #include "cuzk/error.hpp"
 #include "cuzk/filecoin/common/hashers.hpp"
 #include "cuzk/filecoin/common/poseidon.hpp"
-#include "cuzk/filecoin/update.hpp"
+#include "cuzk/filecoin/update/update.hpp"
 #include "filecoin/common/blocked_tree.hpp"
 
 namespace cuzk::filecoin {

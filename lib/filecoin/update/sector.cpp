@@ -1,6 +1,7 @@
-// cuzk — the SnapDeals update of a sealed test sector (filecoin/update.hpp,
-// update_sector_vanilla): the new replica encoded from the sector's replica
-// and the new data, the three trees, and every partition's vanilla proof.
+// cuzk — the SnapDeals update of a sealed test sector
+// (filecoin/update/update.hpp, update_sector_vanilla): the new replica
+// encoded from the sector's replica and the new data, the three trees, and
+// every partition's vanilla proof.
 #include <unordered_map>
 
 #include <fmt/format.h>
@@ -8,7 +9,7 @@
 #include "cuzk/error.hpp"
 #include "cuzk/filecoin/common/comm_d.hpp"
 #include "cuzk/filecoin/common/poseidon_tree.hpp"
-#include "cuzk/filecoin/update.hpp"
+#include "cuzk/filecoin/update/update.hpp"
 #include "cuzk/util/parallel.hpp"
 #include "filecoin/porep/replica.hpp"
 #include "filecoin/porep/sector_dir.hpp"

@@ -1,6 +1,6 @@
-// cuzk — the EmptySectorUpdate circuit (filecoin/update_circuit.hpp): the
+// cuzk — the EmptySectorUpdate circuit (filecoin/update/circuit.hpp): the
 // circuit's values from a vanilla partition proof, and its synthesis.
-#include "cuzk/filecoin/update_circuit.hpp"
+#include "cuzk/filecoin/update/circuit.hpp"
 
 #include <fmt/format.h>
 
@@ -9,7 +9,7 @@
 #include "cuzk/filecoin/gadgets/poseidon.hpp"
 #include "cuzk/r1cs/gadgets/insertion.hpp"
 #include "cuzk/r1cs/gadgets/multipack.hpp"
-#include "circuit_paths.hpp"
+#include "filecoin/circuit_paths.hpp"
 
 namespace cuzk::filecoin {
 

@@ -1,5 +1,5 @@
 // cuzk — SnapDeals' proof types, challenges and encoding randomness
-// (filecoin/update.hpp).
+// (filecoin/update/update.hpp).
 #include <algorithm>
 #include <bit>
 
@@ -7,7 +7,7 @@
 
 #include "cuzk/error.hpp"
 #include "cuzk/filecoin/common/poseidon.hpp"
-#include "cuzk/filecoin/update.hpp"
+#include "cuzk/filecoin/update/update.hpp"
 
 namespace cuzk::filecoin {
 

@@ -20,7 +20,7 @@
 #include <string_view>
 #include <vector>
 
-#include "cuzk/filecoin/update.hpp"
+#include "cuzk/filecoin/update/update.hpp"
 
 namespace cuzk::filecoin {
 

@@ -1,6 +1,6 @@
 // cuzk — Filecoin's sector update (SnapDeals, EmptySectorUpdate): the
 // registered proof types, the challenges, the encoding's randomness, and the
-// vanilla partition proofs that the Groth16 circuit (update_circuit.hpp)
+// vanilla partition proofs that the Groth16 circuit (circuit.hpp)
 // proves.
 //
 // A sector sealed empty (replica R_old, tree R_old, comm_r_old = Poseidon2(
@@ -138,7 +138,7 @@ struct update_vanilla {
 update_vanilla update_synthetic_vanilla(const update_config& config, unsigned h, uint64_t seed,
                                         unsigned threads = 0);
 
-// The update of the sealed test sector in `dir` (seal.hpp) with new data
+// The update of the sealed test sector in `dir` (porep/seal.hpp) with new data
 // `padded` (Fr32-padded, exactly the sector's bytes, every 32-byte node a
 // field element): tree R_old rebuilt from the sector's files (its comm_r
 // checked against sector.json), tree D_new over the data, the new replica

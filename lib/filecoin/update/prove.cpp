@@ -1,10 +1,10 @@
-// cuzk — SnapDeals proving and verification (filecoin/update_prove.hpp).
-#include "cuzk/filecoin/update_prove.hpp"
+// cuzk — SnapDeals proving and verification (filecoin/update/prove.hpp).
+#include "cuzk/filecoin/update/prove.hpp"
 
 #include <fmt/format.h>
 
 #include "cuzk/error.hpp"
-#include "cuzk/filecoin/update_circuit.hpp"
+#include "cuzk/filecoin/update/circuit.hpp"
 #include "cuzk/groth16/circuit.hpp"
 #include "cuzk/groth16/verifier.hpp"
 #include "cuzk/io/bellperson.hpp"
