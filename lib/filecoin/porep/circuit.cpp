@@ -14,7 +14,7 @@
 #include "cuzk/filecoin/gadgets/poseidon.hpp"
 #include "cuzk/filecoin/porep/graph.hpp"
 #include "circuit_parts.hpp"
-#include "filecoin/circuit_paths.hpp"
+#include "filecoin/gadgets/circuit_paths.hpp"
 
 namespace cuzk::filecoin {
 

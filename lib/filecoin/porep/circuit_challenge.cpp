@@ -5,10 +5,10 @@
 #include <fmt/format.h>
 
 #include "cuzk/error.hpp"
+#include "cuzk/filecoin/gadgets/bp_sha256.hpp"
 #include "cuzk/filecoin/gadgets/poseidon.hpp"
 #include "cuzk/filecoin/porep/circuit.hpp"
 #include "cuzk/filecoin/porep/labels.hpp"
-#include "cuzk/r1cs/gadgets/bp_sha256.hpp"
 #include "cuzk/r1cs/gadgets/multipack.hpp"
 #include "circuit_parts.hpp"
 

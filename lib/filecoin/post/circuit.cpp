@@ -8,7 +8,7 @@
 
 #include "cuzk/error.hpp"
 #include "cuzk/filecoin/gadgets/poseidon.hpp"
-#include "filecoin/circuit_paths.hpp"
+#include "filecoin/gadgets/circuit_paths.hpp"
 
 namespace cuzk::filecoin {
 

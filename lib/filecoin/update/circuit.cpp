@@ -6,10 +6,10 @@
 
 #include "cuzk/error.hpp"
 #include "cuzk/filecoin/common/poseidon.hpp"
+#include "cuzk/filecoin/gadgets/insertion.hpp"
 #include "cuzk/filecoin/gadgets/poseidon.hpp"
-#include "cuzk/r1cs/gadgets/insertion.hpp"
 #include "cuzk/r1cs/gadgets/multipack.hpp"
-#include "filecoin/circuit_paths.hpp"
+#include "filecoin/gadgets/circuit_paths.hpp"
 
 namespace cuzk::filecoin {
 

@@ -1,5 +1,5 @@
 // cuzk — vanilla Merkle proofs as circuit paths (private to lib/filecoin;
-// shared by the PoRep and PoSt circuits).
+// shared by the PoRep, PoSt and SnapDeals circuits).
 #pragma once
 
 #include <cstdint>

@@ -1,8 +1,8 @@
-// cuzk — insertion into a vector by index bits (gadgets/insertion.hpp).
-#include "cuzk/r1cs/gadgets/insertion.hpp"
+// cuzk — insertion into a vector by index bits (filecoin/gadgets/insertion.hpp).
+#include "cuzk/filecoin/gadgets/insertion.hpp"
 
 #include "cuzk/error.hpp"
-#include "gadget_constrain.hpp"
+#include "r1cs/gadget_constrain.hpp"
 
 namespace cuzk::r1cs::gadgets {
 

@@ -5,10 +5,10 @@
 #include <string>
 
 #include "cuzk/error.hpp"
-#include "cuzk/r1cs/gadgets/bp_sha256.hpp"
-#include "cuzk/r1cs/gadgets/insertion.hpp"
-#include "cuzk/r1cs/gadgets/multipack.hpp"
+#include "cuzk/filecoin/gadgets/bp_sha256.hpp"
+#include "cuzk/filecoin/gadgets/insertion.hpp"
 #include "cuzk/filecoin/gadgets/poseidon.hpp"
+#include "cuzk/r1cs/gadgets/multipack.hpp"
 
 namespace cuzk::r1cs::gadgets {
 

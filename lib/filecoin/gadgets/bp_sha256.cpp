@@ -1,5 +1,5 @@
-// cuzk — bellperson's SHA-256 circuit (gadgets/bp_sha256.hpp).
-#include "cuzk/r1cs/gadgets/bp_sha256.hpp"
+// cuzk — bellperson's SHA-256 circuit (filecoin/gadgets/bp_sha256.hpp).
+#include "cuzk/filecoin/gadgets/bp_sha256.hpp"
 
 #include <bit>
 

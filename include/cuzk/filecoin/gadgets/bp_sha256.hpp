@@ -1,7 +1,7 @@
 // cuzk — SHA-256 exactly as bellperson's gadget builds it (the circuit that
 // Filecoin's published PoRep parameters were made for).
 //
-// This differs from gadgets/sha256.hpp, cuzk's own leaner circuit, in two
+// This differs from r1cs/gadgets/sha256.hpp, cuzk's own leaner circuit, in two
 // ways that change the constraint count:
 //  - addmany allocates bit_width(n·(2^32 − 1)) result bits for n operands,
 //    whatever bits are constant (33 for 2 operands, 34 for 4, 35 for 5..8);
