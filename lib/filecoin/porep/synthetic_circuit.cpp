@@ -1,5 +1,5 @@
-// cuzk — the synthetic PoRep-shaped circuit (r1cs/synthetic.hpp).
-#include "cuzk/r1cs/synthetic.hpp"
+// cuzk — the synthetic PoRep-shaped circuit (filecoin/porep/synthetic_circuit.hpp).
+#include "cuzk/filecoin/porep/synthetic_circuit.hpp"
 
 #include <fmt/format.h>
 

@@ -71,6 +71,8 @@
 
 #include "cuzk/r1cs/pce.hpp"
 
+// Filed with the PoRep code whose shape it imitates; it is a plain PCE
+// built on r1cs alone, and its names stay r1cs's (r1cs::synthetic_porep).
 namespace cuzk::r1cs {
 
 struct synthetic_params {
