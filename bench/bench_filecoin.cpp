@@ -90,8 +90,8 @@
 #include <vector>
 
 #include "cuzk/backend/cuda.hpp"
-#include "cuzk/backend/gpu_poseidon.hpp"
 #include "cuzk/backend/gpu_prover.hpp"
+#include "cuzk/filecoin/common/gpu_poseidon.hpp"
 #include "cuzk/filecoin/common/hashers.hpp"
 #include "cuzk/filecoin/common/poseidon.hpp"
 #include "cuzk/filecoin/porep/circuit.hpp"

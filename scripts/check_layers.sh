@@ -18,9 +18,6 @@ declare -A rank=([ff]=0 [util]=1 [ec]=2 [pairing]=3 [msm]=3 [ntt]=3 [r1cs]=4 [gr
 known=(
   "lib/ec/subgroup.cpp cuzk/pairing/pairing.hpp"               # the G2 subgroup test's Frobenius
   "lib/r1cs/pce_file.cpp cuzk/io/mapped_file.hpp"              # file mapping belongs below r1cs
-  "include/cuzk/backend/gpu_poseidon.hpp cuzk/filecoin/common/types.hpp"       # the GPU Poseidon trees
-  "lib/backend/gpu_poseidon.cpp cuzk/filecoin/common/poseidon.hpp"
-  "lib/backend/gpu_poseidon.cpp cuzk/filecoin/common/poseidon_tree.hpp"
 )
 found=()
 for layer in "${!rank[@]}"; do

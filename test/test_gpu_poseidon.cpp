@@ -1,4 +1,4 @@
-// Poseidon on the GPU (backend/gpu_poseidon.hpp) against the CPU's
+// Poseidon on the GPU (filecoin/common/gpu_poseidon.hpp) against the CPU's
 // (filecoin/common/poseidon.hpp, poseidon_tree.hpp), bit for bit.
 //
 // Two kinds of case:
@@ -20,8 +20,8 @@
 
 #include "../kernels/poseidon_device.cuh"
 #include "cuzk/backend/cuda.hpp"
-#include "cuzk/backend/gpu_poseidon.hpp"
 #include "cuzk/error.hpp"
+#include "cuzk/filecoin/common/gpu_poseidon.hpp"
 #include "cuzk/filecoin/common/poseidon.hpp"
 #include "cuzk/filecoin/common/poseidon_tree.hpp"
 #include "gmp_util.hpp"

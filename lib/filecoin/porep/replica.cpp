@@ -2,8 +2,8 @@
 
 #include <fmt/format.h>
 
-#include "cuzk/backend/gpu_poseidon.hpp"
 #include "cuzk/error.hpp"
+#include "cuzk/filecoin/common/gpu_poseidon.hpp"
 #include "cuzk/filecoin/common/poseidon.hpp"
 #include "cuzk/util/parallel.hpp"
 

@@ -12,6 +12,11 @@
 // errc::unsupported ("built without CUDA"); without a usable device
 // errc::device; a failed device allocation errc::out_of_memory. Work runs on
 // the CUDA backend's stream under its lock (see backend/cuda.hpp).
+//
+// It lives in the filecoin layer because what it computes is Filecoin's
+// (neptune's constants and domain tags, the compound tree shapes); the
+// backend below it only runs a permutation with the constants it is given
+// (lib/backend/bridge/poseidon_bridge.hpp, kernels/poseidon.cu).
 #pragma once
 
 #include <cstddef>

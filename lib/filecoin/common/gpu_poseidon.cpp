@@ -1,9 +1,9 @@
-// cuzk — Poseidon on the GPU (backend/gpu_poseidon.hpp): argument checks,
-// the constants handed to the device half (kernels/poseidon.cu through
-// lib/backend/bridge/poseidon_bridge.hpp), device buffers for host arrays, and
-// the compound tree's level plan. Built without CUDA every entry point
-// throws errc::unsupported.
-#include "cuzk/backend/gpu_poseidon.hpp"
+// cuzk — Poseidon on the GPU (filecoin/common/gpu_poseidon.hpp): argument
+// checks, the constants handed to the device half (kernels/poseidon.cu
+// through lib/backend/bridge/poseidon_bridge.hpp), device buffers for host
+// arrays, and the compound tree's level plan. Built without CUDA every entry
+// point throws errc::unsupported.
+#include "cuzk/filecoin/common/gpu_poseidon.hpp"
 
 #include <fmt/format.h>
 
