@@ -90,24 +90,24 @@
 #include <vector>
 
 #include "cuzk/backend/cuda.hpp"
-#include "cuzk/backend/gpu_poseidon.hpp"
 #include "cuzk/backend/gpu_prover.hpp"
-#include "cuzk/filecoin/hashers.hpp"
-#include "cuzk/filecoin/porep_circuit.hpp"
-#include "cuzk/filecoin/porep_prove.hpp"
-#include "cuzk/filecoin/poseidon.hpp"
-#include "cuzk/filecoin/post.hpp"
-#include "cuzk/filecoin/post_circuit.hpp"
-#include "cuzk/filecoin/update_circuit.hpp"
-#include "cuzk/filecoin/synthetic_c1.hpp"
+#include "cuzk/filecoin/common/gpu_poseidon.hpp"
+#include "cuzk/filecoin/common/hashers.hpp"
+#include "cuzk/filecoin/common/poseidon.hpp"
+#include "cuzk/filecoin/porep/circuit.hpp"
+#include "cuzk/filecoin/porep/prove.hpp"
+#include "cuzk/filecoin/porep/synthetic_c1.hpp"
+#include "cuzk/filecoin/post/circuit.hpp"
+#include "cuzk/filecoin/post/post.hpp"
+#include "cuzk/filecoin/update/circuit.hpp"
 #include "cuzk/r1cs/constraint_system.hpp"
 #include "cuzk/util/parallel.hpp"
 #include "backend/bridge/packed_host_sink.hpp"
 #include "bench_support.hpp"
 
-#if __has_include("cuzk/filecoin/labels.hpp")
-#include "cuzk/filecoin/graph.hpp"
-#include "cuzk/filecoin/labels.hpp"
+#if __has_include("cuzk/filecoin/porep/labels.hpp")
+#include "cuzk/filecoin/porep/graph.hpp"
+#include "cuzk/filecoin/porep/labels.hpp"
 #define CUZK_BENCH_LABELS 1
 #endif
 

@@ -25,7 +25,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "cuzk/filecoin/c1_json.hpp"
+#include "cuzk/filecoin/porep/c1_json.hpp"
 #include "cuzk/io/json.hpp"
 #include "cuzk/io/mapped_file.hpp"
 

@@ -1,10 +1,10 @@
 // One PoRep-shaped partition on the GPU: the synthetic circuit of
-// r1cs/synthetic.hpp (2.4 / 1.0 / 2.2 non-zeros per row in A / B / C, aux
-// density 99.7 % in A and 25.4 % in B, ~90 % of the witness 0 or 1) at a
-// 2^22, 2^24 or 2^27 domain, keys from the device-side setup
-// (backend/gpu_setup.hpp), and cuzk::gpu_prove_start_witness with every
-// step on the device (witness upload, PCE evaluation and the a·b = c check,
-// the NTTs, the five MSMs with their 0/1 batch additions).
+// filecoin/porep/synthetic_circuit.hpp (2.4 / 1.0 / 2.2 non-zeros per row in
+// A / B / C, aux density 99.7 % in A and 25.4 % in B, ~90 % of the witness 0
+// or 1) at a 2^22, 2^24 or 2^27 domain, keys from the device-side setup
+// (backend/gpu_setup.hpp), and cuzk::gpu_prove_start_witness with every step
+// on the device (witness upload, PCE evaluation and the a·b = c check, the
+// NTTs, the five MSMs with their 0/1 batch additions).
 //
 //   bm_porep_gpu/22, /24    the default run
 //   bm_porep_gpu/27         only when --benchmark_filter names 27
@@ -77,11 +77,11 @@
 #include "cuzk/backend/gpu_prover.hpp"
 #include "cuzk/backend/gpu_setup.hpp"
 #include "cuzk/error.hpp"
+#include "cuzk/filecoin/porep/synthetic_circuit.hpp"
 #include "cuzk/groth16/prover.hpp"
 #include "cuzk/groth16/prover_split.hpp"
 #include "cuzk/groth16/setup.hpp"
 #include "cuzk/groth16/verifier.hpp"
-#include "cuzk/r1cs/synthetic.hpp"
 
 using namespace cuzk;
 

@@ -9,10 +9,10 @@
 
 #include "registry.hpp"
 
-#include "cuzk/filecoin/porep_prove.hpp"
-#include "cuzk/filecoin/post.hpp"
-#include "cuzk/filecoin/update.hpp"
-#include "cuzk/filecoin/types.hpp"
+#include "cuzk/filecoin/common/types.hpp"
+#include "cuzk/filecoin/porep/prove.hpp"
+#include "cuzk/filecoin/post/post.hpp"
+#include "cuzk/filecoin/update/update.hpp"
 #include "cuzk/groth16/types.hpp"
 #include "cuzk/groth16/verifier.hpp"
 #include "cuzk/io/bellperson.hpp"

@@ -3,11 +3,11 @@
 // jobs from C1 JSON, and verification of the concatenated proof.
 #include "objects.hpp"
 
-#include "cuzk/filecoin/c1_json.hpp"
-#include "cuzk/filecoin/challenges.hpp"
-#include "cuzk/filecoin/porep_circuit.hpp"
-#include "cuzk/filecoin/porep_prove.hpp"
-#include "cuzk/filecoin/vanilla_verify.hpp"
+#include "cuzk/filecoin/porep/c1_json.hpp"
+#include "cuzk/filecoin/porep/challenges.hpp"
+#include "cuzk/filecoin/porep/circuit.hpp"
+#include "cuzk/filecoin/porep/prove.hpp"
+#include "cuzk/filecoin/porep/vanilla_verify.hpp"
 
 using namespace cuzk;
 using namespace cuzk::capi;

@@ -3,9 +3,9 @@
 // PCE and densities), jobs from vanilla proof bytes, and verification.
 #include "objects.hpp"
 
-#include "cuzk/filecoin/post_bincode.hpp"
-#include "cuzk/filecoin/post_circuit.hpp"
-#include "cuzk/filecoin/post_prove.hpp"
+#include "cuzk/filecoin/post/bincode.hpp"
+#include "cuzk/filecoin/post/circuit.hpp"
+#include "cuzk/filecoin/post/prove.hpp"
 
 using namespace cuzk;
 using namespace cuzk::capi;

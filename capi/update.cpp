@@ -3,8 +3,8 @@
 // densities), jobs from vanilla partition proof bytes, and verification.
 #include "objects.hpp"
 
-#include "cuzk/filecoin/update_bincode.hpp"
-#include "cuzk/filecoin/update_prove.hpp"
+#include "cuzk/filecoin/update/bincode.hpp"
+#include "cuzk/filecoin/update/prove.hpp"
 
 using namespace cuzk;
 using namespace cuzk::capi;

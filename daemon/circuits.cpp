@@ -3,9 +3,9 @@
 
 #include <fmt/format.h>
 
-#include "cuzk/filecoin/post.hpp"
-#include "cuzk/filecoin/types.hpp"
-#include "cuzk/filecoin/update.hpp"
+#include "cuzk/filecoin/common/types.hpp"
+#include "cuzk/filecoin/post/post.hpp"
+#include "cuzk/filecoin/update/update.hpp"
 
 namespace cuzk::daemon {
 

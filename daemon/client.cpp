@@ -26,7 +26,7 @@
 #include <fmt/format.h>
 
 #include "cuzk/error.hpp"
-#include "cuzk/filecoin/c1_json.hpp"
+#include "cuzk/filecoin/porep/c1_json.hpp"
 #include "cuzk/io/json.hpp"
 #include "cuzk/v1/proving.grpc.pb.h"
 #include "requests.hpp"

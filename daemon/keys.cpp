@@ -13,10 +13,10 @@
 
 #include "cuzk/backend/cuda.hpp"
 #include "cuzk/error.hpp"
-#include "cuzk/filecoin/parameters.hpp"
-#include "cuzk/filecoin/porep_prove.hpp"
-#include "cuzk/filecoin/post_prove.hpp"
-#include "cuzk/filecoin/update_prove.hpp"
+#include "cuzk/filecoin/common/parameters.hpp"
+#include "cuzk/filecoin/porep/prove.hpp"
+#include "cuzk/filecoin/post/prove.hpp"
+#include "cuzk/filecoin/update/prove.hpp"
 #include "cuzk/io/bellperson.hpp"
 
 namespace cuzk::daemon {

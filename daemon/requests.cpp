@@ -7,14 +7,14 @@
 #include <fmt/format.h>
 
 #include "cuzk/error.hpp"
-#include "cuzk/filecoin/c1_json.hpp"
-#include "cuzk/filecoin/porep_circuit.hpp"
-#include "cuzk/filecoin/porep_prove.hpp"
-#include "cuzk/filecoin/post_bincode.hpp"
-#include "cuzk/filecoin/post_prove.hpp"
-#include "cuzk/filecoin/update_bincode.hpp"
-#include "cuzk/filecoin/update_prove.hpp"
-#include "cuzk/filecoin/vanilla_verify.hpp"
+#include "cuzk/filecoin/porep/c1_json.hpp"
+#include "cuzk/filecoin/porep/circuit.hpp"
+#include "cuzk/filecoin/porep/prove.hpp"
+#include "cuzk/filecoin/porep/vanilla_verify.hpp"
+#include "cuzk/filecoin/post/bincode.hpp"
+#include "cuzk/filecoin/post/prove.hpp"
+#include "cuzk/filecoin/update/bincode.hpp"
+#include "cuzk/filecoin/update/prove.hpp"
 #include "cuzk/io/json.hpp"
 
 namespace cuzk::daemon {

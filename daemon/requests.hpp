@@ -27,7 +27,7 @@
 #include <vector>
 
 #include "circuits.hpp"
-#include "cuzk/filecoin/types.hpp"
+#include "cuzk/filecoin/common/types.hpp"
 #include "cuzk/groth16/types.hpp"
 #include "cuzk/pipeline/engine.hpp"
 #include "cuzk/v1/proving.pb.h"

@@ -1,7 +1,7 @@
 // Fuzzes the C1 output reader (filecoin::read_c1_json). What it accepts is
 // written back (serde_json's compact form), and that text reads and writes
 // to itself.
-#include "cuzk/filecoin/c1_json.hpp"
+#include "cuzk/filecoin/porep/c1_json.hpp"
 #include "fuzz_util.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)

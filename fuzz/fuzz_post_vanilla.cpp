@@ -2,7 +2,7 @@
 // The first byte picks the proof type (its tree shape decides the bytes'
 // layout): 2 KiB WindowPoSt (a Single path), 32 GiB (Sub), 64 GiB (Top), 2 KiB
 // WinningPoSt. What the reader accepts is written back byte for byte.
-#include "cuzk/filecoin/post_bincode.hpp"
+#include "cuzk/filecoin/post/bincode.hpp"
 #include "fuzz_util.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)

@@ -3,7 +3,7 @@
 // (its tree shape and counts decide the bytes' layout): 2 KiB (tree R
 // Single), 16 KiB 8-8-0 (Sub), 32 KiB 8-8-2 (Top), 8 MiB (Single, 18-level
 // tree D). What the reader accepts is written back byte for byte.
-#include "cuzk/filecoin/update_bincode.hpp"
+#include "cuzk/filecoin/update/bincode.hpp"
 #include "fuzz_util.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)

@@ -8,11 +8,11 @@
 #include <iterator>
 #include <sstream>
 
-#include "cuzk/filecoin/c1_json.hpp"
-#include "cuzk/filecoin/post.hpp"
-#include "cuzk/filecoin/post_bincode.hpp"
-#include "cuzk/filecoin/synthetic_c1.hpp"
-#include "cuzk/filecoin/update_bincode.hpp"
+#include "cuzk/filecoin/porep/c1_json.hpp"
+#include "cuzk/filecoin/porep/synthetic_c1.hpp"
+#include "cuzk/filecoin/post/bincode.hpp"
+#include "cuzk/filecoin/post/post.hpp"
+#include "cuzk/filecoin/update/bincode.hpp"
 #include "cuzk/groth16/circuit.hpp"
 #include "cuzk/groth16/setup.hpp"
 #include "cuzk/io/bellperson.hpp"

@@ -1,5 +1,5 @@
 // cuzk kernels — Filecoin's Poseidon permutation on the device field, one
-// thread per hash, in neptune's fast form (see include/cuzk/filecoin/
+// thread per hash, in neptune's fast form (see include/cuzk/filecoin/common/
 // poseidon.hpp for the form and the layout of its constants).
 //
 // Per hash of width t = arity + 1 (R_F = 8 full rounds, R_P partial rounds):

@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-#include "cuzk/filecoin/vanilla.hpp"
+#include "cuzk/filecoin/porep/vanilla.hpp"
 
 namespace cuzk::test {
 

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "cuzk/error.hpp"
-#include "cuzk/filecoin/c1_json.hpp"
+#include "cuzk/filecoin/porep/c1_json.hpp"
 #include "fc_c1_sample.hpp"
 
 using namespace cuzk;

@@ -7,9 +7,9 @@
 #include <filesystem>
 
 #include "cuzk/error.hpp"
-#include "cuzk/filecoin/porep_prove.hpp"
-#include "cuzk/filecoin/seal.hpp"
-#include "cuzk/filecoin/synthetic_c1.hpp"
+#include "cuzk/filecoin/porep/prove.hpp"
+#include "cuzk/filecoin/porep/seal.hpp"
+#include "cuzk/filecoin/porep/synthetic_c1.hpp"
 #include "gmp_util.hpp"
 
 using namespace cuzk;

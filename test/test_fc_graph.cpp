@@ -16,10 +16,10 @@
 #include <vector>
 
 #include "cuzk/error.hpp"
-#include "cuzk/filecoin/chacha8.hpp"
-#include "cuzk/filecoin/feistel.hpp"
-#include "cuzk/filecoin/graph.hpp"
-#include "cuzk/filecoin/hashers.hpp"
+#include "cuzk/filecoin/common/chacha8.hpp"
+#include "cuzk/filecoin/common/feistel.hpp"
+#include "cuzk/filecoin/common/hashers.hpp"
+#include "cuzk/filecoin/porep/graph.hpp"
 
 using namespace cuzk;
 using namespace cuzk::filecoin;

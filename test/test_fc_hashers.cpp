@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "cuzk/filecoin/hashers.hpp"
+#include "cuzk/filecoin/common/hashers.hpp"
 
 using namespace cuzk::filecoin;
 

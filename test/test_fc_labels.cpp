@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "cuzk/error.hpp"
-#include "cuzk/filecoin/graph.hpp"
-#include "cuzk/filecoin/hashers.hpp"
-#include "cuzk/filecoin/labels.hpp"
+#include "cuzk/filecoin/common/hashers.hpp"
+#include "cuzk/filecoin/porep/graph.hpp"
+#include "cuzk/filecoin/porep/labels.hpp"
 
 using namespace cuzk;
 using namespace cuzk::filecoin;

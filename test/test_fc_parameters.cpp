@@ -7,7 +7,7 @@
 #include <fstream>
 
 #include "cuzk/error.hpp"
-#include "cuzk/filecoin/parameters.hpp"
+#include "cuzk/filecoin/common/parameters.hpp"
 #include "gmp_util.hpp"
 
 using namespace cuzk;

@@ -1,4 +1,4 @@
-// The PoRep circuit's PCE kept in a cache directory (porep_pce_cache.hpp):
+// The PoRep circuit's PCE kept in a cache directory (filecoin/porep/pce_cache.hpp):
 // written on the first use, mapped on the next and equal to a fresh
 // recording; a damaged file replaced; a directory that cannot be written
 // leaves the circuit recorded; shapes named apart. On the smallest shape
@@ -10,8 +10,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include "cuzk/filecoin/porep_pce_cache.hpp"
-#include "cuzk/filecoin/porep_prove.hpp"
+#include "cuzk/filecoin/porep/pce_cache.hpp"
+#include "cuzk/filecoin/porep/prove.hpp"
 
 using namespace cuzk;
 using namespace cuzk::filecoin;

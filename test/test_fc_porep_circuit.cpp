@@ -14,12 +14,12 @@
 #include <string>
 
 #include "cuzk/error.hpp"
-#include "cuzk/filecoin/fr32.hpp"
-#include "cuzk/filecoin/labels.hpp"
-#include "cuzk/filecoin/poseidon.hpp"
-#include "cuzk/filecoin/porep_circuit.hpp"
-#include "cuzk/filecoin/public_inputs.hpp"
-#include "cuzk/filecoin/seal.hpp"
+#include "cuzk/filecoin/common/fr32.hpp"
+#include "cuzk/filecoin/common/poseidon.hpp"
+#include "cuzk/filecoin/porep/circuit.hpp"
+#include "cuzk/filecoin/porep/labels.hpp"
+#include "cuzk/filecoin/porep/public_inputs.hpp"
+#include "cuzk/filecoin/porep/seal.hpp"
 #include "cuzk/r1cs/pce.hpp"
 
 using namespace cuzk;

@@ -7,8 +7,8 @@
 
 #include <algorithm>
 
-#include "cuzk/filecoin/porep_circuit.hpp"
-#include "cuzk/filecoin/porep_prove.hpp"
+#include "cuzk/filecoin/porep/circuit.hpp"
+#include "cuzk/filecoin/porep/prove.hpp"
 #include "cuzk/r1cs/constraint_system.hpp"
 #include "cuzk/r1cs/slice_recording_cs.hpp"
 #include "expect_error.hpp"

@@ -10,11 +10,11 @@
 #include <vector>
 
 #include "cuzk/error.hpp"
-#include "cuzk/filecoin/porep_circuit.hpp"
-#include "cuzk/filecoin/porep_prove.hpp"
-#include "cuzk/filecoin/synthetic_c1.hpp"
-#include "cuzk/r1cs/slice_witness_cs.hpp"
+#include "cuzk/filecoin/porep/circuit.hpp"
+#include "cuzk/filecoin/porep/prove.hpp"
+#include "cuzk/filecoin/porep/synthetic_c1.hpp"
 #include "cuzk/pipeline/engine.hpp"
+#include "cuzk/r1cs/slice_witness_cs.hpp"
 #include "cuzk/timeline/sinks.hpp"
 #include "backend/bridge/packed_host_sink.hpp"
 #include "test_support.hpp"

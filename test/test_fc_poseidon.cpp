@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "cuzk/error.hpp"
-#include "cuzk/filecoin/poseidon.hpp"
+#include "cuzk/filecoin/common/poseidon.hpp"
 
 using namespace cuzk;
 using namespace cuzk::filecoin;

@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "cuzk/error.hpp"
-#include "cuzk/filecoin/poseidon.hpp"
-#include "cuzk/filecoin/poseidon_tree.hpp"
+#include "cuzk/filecoin/common/poseidon.hpp"
+#include "cuzk/filecoin/common/poseidon_tree.hpp"
 
 using namespace cuzk;
 using namespace cuzk::filecoin;

@@ -7,10 +7,10 @@
 #include <filesystem>
 
 #include "cuzk/error.hpp"
-#include "cuzk/filecoin/hashers.hpp"
-#include "cuzk/filecoin/post_circuit.hpp"
-#include "cuzk/filecoin/post_prove.hpp"
-#include "cuzk/filecoin/seal.hpp"
+#include "cuzk/filecoin/common/hashers.hpp"
+#include "cuzk/filecoin/porep/seal.hpp"
+#include "cuzk/filecoin/post/circuit.hpp"
+#include "cuzk/filecoin/post/prove.hpp"
 #include "cuzk/timeline/sinks.hpp"
 #include "backend/bridge/packed_host_sink.hpp"
 #include "gmp_util.hpp"

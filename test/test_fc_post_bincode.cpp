@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "cuzk/error.hpp"
-#include "cuzk/filecoin/post_bincode.hpp"
+#include "cuzk/filecoin/post/bincode.hpp"
 #include "expect_error.hpp"
 
 using namespace cuzk;

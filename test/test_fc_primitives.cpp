@@ -10,12 +10,12 @@
 #include <string>
 
 #include "cuzk/error.hpp"
-#include "cuzk/filecoin/challenges.hpp"
-#include "cuzk/filecoin/comm_d.hpp"
-#include "cuzk/filecoin/fr32.hpp"
-#include "cuzk/filecoin/hashers.hpp"
-#include "cuzk/filecoin/merkle_proof.hpp"
-#include "cuzk/filecoin/types.hpp"
+#include "cuzk/filecoin/common/comm_d.hpp"
+#include "cuzk/filecoin/common/fr32.hpp"
+#include "cuzk/filecoin/common/hashers.hpp"
+#include "cuzk/filecoin/common/merkle_proof.hpp"
+#include "cuzk/filecoin/common/types.hpp"
+#include "cuzk/filecoin/porep/challenges.hpp"
 #include "gmp_util.hpp"
 
 using namespace cuzk;

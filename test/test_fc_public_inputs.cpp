@@ -5,9 +5,9 @@
 
 #include <vector>
 
-#include "cuzk/filecoin/challenges.hpp"
-#include "cuzk/filecoin/hashers.hpp"
-#include "cuzk/filecoin/public_inputs.hpp"
+#include "cuzk/filecoin/common/hashers.hpp"
+#include "cuzk/filecoin/porep/challenges.hpp"
+#include "cuzk/filecoin/porep/public_inputs.hpp"
 
 using namespace cuzk;
 using namespace cuzk::filecoin;

@@ -10,13 +10,13 @@
 #include <string>
 
 #include "cuzk/error.hpp"
-#include "cuzk/filecoin/c1_json.hpp"
-#include "cuzk/filecoin/challenges.hpp"
-#include "cuzk/filecoin/comm_d.hpp"
-#include "cuzk/filecoin/fr32.hpp"
-#include "cuzk/filecoin/public_inputs.hpp"
-#include "cuzk/filecoin/seal.hpp"
-#include "cuzk/filecoin/vanilla_verify.hpp"
+#include "cuzk/filecoin/common/comm_d.hpp"
+#include "cuzk/filecoin/common/fr32.hpp"
+#include "cuzk/filecoin/porep/c1_json.hpp"
+#include "cuzk/filecoin/porep/challenges.hpp"
+#include "cuzk/filecoin/porep/public_inputs.hpp"
+#include "cuzk/filecoin/porep/seal.hpp"
+#include "cuzk/filecoin/porep/vanilla_verify.hpp"
 #include "gmp_util.hpp"
 #include "test_support.hpp"
 

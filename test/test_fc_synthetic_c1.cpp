@@ -6,10 +6,10 @@
 #include <functional>
 
 #include "cuzk/error.hpp"
-#include "cuzk/filecoin/c1_json.hpp"
-#include "cuzk/filecoin/comm_d.hpp"
-#include "cuzk/filecoin/synthetic_c1.hpp"
-#include "cuzk/filecoin/vanilla_verify.hpp"
+#include "cuzk/filecoin/common/comm_d.hpp"
+#include "cuzk/filecoin/porep/c1_json.hpp"
+#include "cuzk/filecoin/porep/synthetic_c1.hpp"
+#include "cuzk/filecoin/porep/vanilla_verify.hpp"
 
 using namespace cuzk;
 using namespace cuzk::filecoin;

@@ -8,10 +8,10 @@
 #include <map>
 
 #include "cuzk/error.hpp"
-#include "cuzk/filecoin/comm_d.hpp"
-#include "cuzk/filecoin/seal.hpp"
-#include "cuzk/filecoin/update_circuit.hpp"
-#include "cuzk/filecoin/update_prove.hpp"
+#include "cuzk/filecoin/common/comm_d.hpp"
+#include "cuzk/filecoin/porep/seal.hpp"
+#include "cuzk/filecoin/update/circuit.hpp"
+#include "cuzk/filecoin/update/prove.hpp"
 #include "cuzk/timeline/sinks.hpp"
 #include "gmp_util.hpp"
 #include "pce_compare.hpp"

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "cuzk/error.hpp"
-#include "cuzk/filecoin/update_bincode.hpp"
+#include "cuzk/filecoin/update/bincode.hpp"
 #include "expect_error.hpp"
 
 using namespace cuzk;

@@ -1,5 +1,5 @@
-// Poseidon on the GPU (backend/gpu_poseidon.hpp) against the CPU's
-// (filecoin/poseidon.hpp, poseidon_tree.hpp), bit for bit.
+// Poseidon on the GPU (filecoin/common/gpu_poseidon.hpp) against the CPU's
+// (filecoin/common/poseidon.hpp, poseidon_tree.hpp), bit for bit.
 //
 // Two kinds of case:
 //  - untagged (CI, no GPU needed): the device code of kernels/
@@ -20,10 +20,10 @@
 
 #include "../kernels/poseidon_device.cuh"
 #include "cuzk/backend/cuda.hpp"
-#include "cuzk/backend/gpu_poseidon.hpp"
 #include "cuzk/error.hpp"
-#include "cuzk/filecoin/poseidon.hpp"
-#include "cuzk/filecoin/poseidon_tree.hpp"
+#include "cuzk/filecoin/common/gpu_poseidon.hpp"
+#include "cuzk/filecoin/common/poseidon.hpp"
+#include "cuzk/filecoin/common/poseidon_tree.hpp"
 #include "gmp_util.hpp"
 #include "test_support.hpp"
 

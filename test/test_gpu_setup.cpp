@@ -17,11 +17,11 @@
 #include "cuzk/backend/cuda.hpp"
 #include "cuzk/backend/gpu_setup.hpp"
 #include "cuzk/error.hpp"
+#include "cuzk/filecoin/porep/synthetic_circuit.hpp"
 #include "cuzk/groth16/circuit.hpp"
 #include "cuzk/groth16/prover.hpp"
 #include "cuzk/groth16/setup.hpp"
 #include "cuzk/groth16/verifier.hpp"
-#include "cuzk/r1cs/synthetic.hpp"
 #include "test_support.hpp"
 
 using namespace cuzk;

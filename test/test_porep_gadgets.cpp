@@ -10,15 +10,15 @@
 #include <random>
 #include <vector>
 
-#include "cuzk/filecoin/hashers.hpp"
-#include "cuzk/filecoin/poseidon.hpp"
+#include "cuzk/filecoin/common/hashers.hpp"
+#include "cuzk/filecoin/common/poseidon.hpp"
+#include "cuzk/filecoin/gadgets/bp_sha256.hpp"
+#include "cuzk/filecoin/gadgets/insertion.hpp"
+#include "cuzk/filecoin/gadgets/por.hpp"
+#include "cuzk/filecoin/gadgets/poseidon.hpp"
 #include "cuzk/r1cs/constraint_system.hpp"
-#include "cuzk/r1cs/gadgets/bp_sha256.hpp"
-#include "cuzk/r1cs/gadgets/insertion.hpp"
 #include "cuzk/r1cs/gadgets/multipack.hpp"
 #include "cuzk/r1cs/gadgets/num.hpp"
-#include "cuzk/filecoin/gadgets/poseidon.hpp"
-#include "cuzk/filecoin/gadgets/por.hpp"
 #include "cuzk/r1cs/gadgets/uint64.hpp"
 #include "cuzk/r1cs/pce.hpp"
 

@@ -1,16 +1,17 @@
-// The synthetic PoRep-shaped circuit (r1cs/synthetic.hpp): the witness
-// satisfies every row (the CPU PCE evaluation), the PCE layout invariants
-// hold, the measured statistics land within stated tolerances of the targets,
-// and the result is a function of the seed only (not of the thread count).
+// The synthetic PoRep-shaped circuit (filecoin/porep/synthetic_circuit.hpp):
+// the witness satisfies every row (the CPU PCE evaluation), the PCE layout
+// invariants hold, the measured statistics land within stated tolerances of
+// the targets, and the result is a function of the seed only (not of the
+// thread count).
 #include <catch2/catch.hpp>
 
 
 #include "cuzk/error.hpp"
+#include "cuzk/filecoin/porep/synthetic_circuit.hpp"
 #include "cuzk/groth16/circuit.hpp"
 #include "cuzk/groth16/prover.hpp"
 #include "cuzk/groth16/setup.hpp"
 #include "cuzk/groth16/verifier.hpp"
-#include "cuzk/r1cs/synthetic.hpp"
 
 using namespace cuzk;
 using namespace cuzk::r1cs;

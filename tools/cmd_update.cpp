@@ -9,9 +9,9 @@
 #include <fmt/format.h>
 
 #include "cuzk/error.hpp"
-#include "cuzk/filecoin/update_bincode.hpp"
-#include "cuzk/filecoin/update_circuit.hpp"
-#include "cuzk/filecoin/update_prove.hpp"
+#include "cuzk/filecoin/update/bincode.hpp"
+#include "cuzk/filecoin/update/circuit.hpp"
+#include "cuzk/filecoin/update/prove.hpp"
 #include "cuzk/io/bellperson.hpp"
 #include "cuzk/io/mapped_file.hpp"
 #include "cuzk/timeline/analysis.hpp"

@@ -11,7 +11,7 @@
 
 #include <functional>
 
-#include "cuzk/filecoin/porep_prove.hpp"
+#include "cuzk/filecoin/porep/prove.hpp"
 
 namespace cuzk::cli {
 

@@ -10,7 +10,7 @@
 
 #include "cuzk/backend/cuda.hpp"
 #include "cuzk/error.hpp"
-#include "cuzk/filecoin/fr32.hpp"
+#include "cuzk/filecoin/common/fr32.hpp"
 #include "cuzk/io/mapped_file.hpp"
 
 namespace cuzk::cli::porep {

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "cuzk/filecoin/types.hpp"
+#include "cuzk/filecoin/common/types.hpp"
 #include "cuzk/io/json.hpp"
 #include "cuzk/r1cs/constraint_system.hpp"
 #include "options.hpp"

@@ -4,12 +4,12 @@
 
 #include <fmt/format.h>
 
-#include "cuzk/filecoin/graph.hpp"
-#include "cuzk/filecoin/hashers.hpp"
-#include "cuzk/filecoin/labels.hpp"
-#include "cuzk/filecoin/poseidon.hpp"
-#include "cuzk/filecoin/public_inputs.hpp"
-#include "cuzk/filecoin/challenges.hpp"
+#include "cuzk/filecoin/common/hashers.hpp"
+#include "cuzk/filecoin/common/poseidon.hpp"
+#include "cuzk/filecoin/porep/challenges.hpp"
+#include "cuzk/filecoin/porep/graph.hpp"
+#include "cuzk/filecoin/porep/labels.hpp"
+#include "cuzk/filecoin/porep/public_inputs.hpp"
 #include "cuzk/io/decimal.hpp"
 #include "cli_util.hpp"
 #include "porep_commands.hpp"

@@ -9,12 +9,12 @@
 #include <fmt/format.h>
 
 #include "cuzk/error.hpp"
-#include "cuzk/filecoin/c1_json.hpp"
-#include "cuzk/filecoin/graph.hpp"
-#include "cuzk/filecoin/fr32.hpp"
-#include "cuzk/filecoin/seal.hpp"
-#include "cuzk/filecoin/synthetic_c1.hpp"
-#include "cuzk/filecoin/vanilla_verify.hpp"
+#include "cuzk/filecoin/common/fr32.hpp"
+#include "cuzk/filecoin/porep/c1_json.hpp"
+#include "cuzk/filecoin/porep/graph.hpp"
+#include "cuzk/filecoin/porep/seal.hpp"
+#include "cuzk/filecoin/porep/synthetic_c1.hpp"
+#include "cuzk/filecoin/porep/vanilla_verify.hpp"
 #include "cuzk/io/mapped_file.hpp"
 #include "cli_util.hpp"
 #include "porep_commands.hpp"

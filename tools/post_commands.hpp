@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "cuzk/filecoin/post.hpp"
+#include "cuzk/filecoin/post/post.hpp"
 #include "cuzk/io/json.hpp"
 #include "cli_util.hpp"
 #include "options.hpp"

@@ -9,8 +9,8 @@
 #include <fmt/format.h>
 
 #include "cuzk/error.hpp"
-#include "cuzk/filecoin/post_bincode.hpp"
-#include "cuzk/filecoin/seal.hpp"
+#include "cuzk/filecoin/porep/seal.hpp"
+#include "cuzk/filecoin/post/bincode.hpp"
 #include "cuzk/io/mapped_file.hpp"
 #include "cli_util.hpp"
 #include "post_commands.hpp"

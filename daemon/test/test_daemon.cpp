@@ -12,7 +12,7 @@
 #include "circuits.hpp"
 #include "config.hpp"
 #include "cuzk/error.hpp"
-#include "cuzk/filecoin/types.hpp"
+#include "cuzk/filecoin/common/types.hpp"
 #include "requests.hpp"
 
 using namespace cuzk::daemon;

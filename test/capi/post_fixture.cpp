@@ -11,8 +11,8 @@
 #include <fstream>
 #include <string>
 
-#include "cuzk/filecoin/post.hpp"
-#include "cuzk/filecoin/post_bincode.hpp"
+#include "cuzk/filecoin/post/bincode.hpp"
+#include "cuzk/filecoin/post/post.hpp"
 
 using namespace cuzk::filecoin;
 

@@ -10,8 +10,8 @@
 #include <fstream>
 #include <string>
 
-#include "cuzk/filecoin/update.hpp"
-#include "cuzk/filecoin/update_bincode.hpp"
+#include "cuzk/filecoin/update/bincode.hpp"
+#include "cuzk/filecoin/update/update.hpp"
 
 using namespace cuzk::filecoin;
 

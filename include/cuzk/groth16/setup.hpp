@@ -96,16 +96,16 @@ query_density compute_density(const r1cs_description& r);
 // constraints add L_{m+i}(τ) to u_i).
 //
 // Cost of the scalar half at a 2^27 domain (134 M constraints, 135 M aux;
-// the synthetic PoRep-shaped circuit, r1cs/synthetic.hpp): 18.2 s measured
-// on the 16 cores of the H200 box. Its parts: the Lagrange basis (6
-// multiplications per point, one inversion and one power per worker); u, v,
-// w from a PCE by a transposed product, each worker scanning all ~730 M
-// entries for its column range (one multiplication per entry unless the
-// coefficient is ±1); l (3 multiplications per aux); the compaction of a
-// and b. Memory: the Lagrange basis (32·n bytes) while u, v, w are built
-// (3·32 bytes per variable), then l, a, b in place of w, u, v: ~17 GB peak
-// at 2^27. The description overload reads the entries through the callback
-// on one thread (tests, small circuits).
+// bench_porep's synthetic PoRep-shaped circuit): 18.2 s measured on the 16
+// cores of the H200 box. Its parts: the Lagrange basis (6 multiplications per
+// point, one inversion and one power per worker); u, v, w from a PCE by a
+// transposed product, each worker scanning all ~730 M entries for its column
+// range (one multiplication per entry unless the coefficient is ±1); l (3
+// multiplications per aux); the compaction of a and b. Memory: the Lagrange
+// basis (32·n bytes) while u, v, w are built (3·32 bytes per variable), then
+// l, a, b in place of w, u, v: ~17 GB peak at 2^27. The description overload
+// reads the entries through the callback on one thread (tests, small
+// circuits).
 struct bellperson_scalars {
     uint64_t domain_size = 0;
     uint32_t num_inputs = 0, num_aux = 0, num_constraints = 0;

@@ -1,9 +1,9 @@
 // cuzk — internal: the device half of Poseidon hashing (kernels/poseidon.cu),
-// called by lib/backend/gpu_poseidon.cpp. Not part of the public API; use
-// cuzk/backend/gpu_poseidon.hpp. Plain C++, no CUDA type; only declared when
-// the library is built with CUDA (CUZK_WITH_CUDA; always in the .cu files). A
-// failing CUDA call throws cuzk::error(errc::device, …), a failed allocation
-// errc::out_of_memory.
+// called by lib/filecoin/common/gpu_poseidon.cpp. Not part of the public API;
+// use cuzk/filecoin/common/gpu_poseidon.hpp. Plain C++, no CUDA type; only
+// declared when the library is built with CUDA (CUZK_WITH_CUDA; always in the
+// .cu files). A failing CUDA call throws cuzk::error(errc::device, …), a
+// failed allocation errc::out_of_memory.
 #pragma once
 
 #include <cstddef>

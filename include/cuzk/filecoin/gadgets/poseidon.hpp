@@ -2,8 +2,8 @@
 // `poseidon_hash` circuit builds it for Filecoin (Strength::Standard).
 //
 // The circuit follows neptune's optimised permutation (see
-// filecoin/poseidon.hpp: compressed round constants, a pre-sparse matrix and
-// sparse partial-round matrices). The state is tracked as linear
+// filecoin/common/poseidon.hpp: compressed round constants, a pre-sparse
+// matrix and sparse partial-round matrices). The state is tracked as linear
 // combinations; a value becomes a variable only where an S-box needs it:
 //  - first full round: state[0] is the constant domain tag and its S-box is
 //    computed as a constant. Each preimage element x (already a variable)
@@ -24,7 +24,7 @@
 
 #include <span>
 
-#include "cuzk/filecoin/poseidon.hpp"
+#include "cuzk/filecoin/common/poseidon.hpp"
 #include "cuzk/r1cs/gadgets/num.hpp"
 
 namespace cuzk::r1cs::gadgets {
