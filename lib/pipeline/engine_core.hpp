@@ -36,7 +36,6 @@
 #include "cuzk/backend/cuda.hpp"
 #include "backend/fault.hpp"
 #include "cuzk/backend/gpu_prover.hpp"
-#include "cuzk/backend/gpu_prover_bn254.hpp"
 #include "cuzk/ec/encoding.hpp"
 #include "cuzk/groth16/circuit.hpp"
 #include "cuzk/groth16/prover_split.hpp"
@@ -81,7 +80,7 @@ struct key_entry {
     struct bn254_part {
         std::shared_ptr<const groth16::proving_key_t<bn254_curve>> pk;
         groth16::prepared_verifying_key_t<bn254_curve> pvk;
-        std::vector<std::shared_ptr<const gpu_key_bn254>> gpu;   // cuda: one per engine device
+        std::vector<std::shared_ptr<const gpu_key_t<bn254_curve>>> gpu;   // cuda: one per engine device
     };
     std::unique_ptr<bn254_part> bn;
     curve_id curve = curve_id::bls12_381;

@@ -169,15 +169,15 @@ std::vector<std::shared_ptr<const gpu_key>> make_device_keys(const std::vector<i
     });
 }
 
-// A BN254 key uploaded to each device: gpu_key_bn254 works on the device
+// A BN254 key uploaded to each device: gpu_key_t<bn254_curve> works on the device
 // current when it is made.
-std::vector<std::shared_ptr<const gpu_key_bn254>>
+std::vector<std::shared_ptr<const gpu_key_t<bn254_curve>>>
 make_device_keys_bn254(const std::vector<int>& numbers,
                        const std::shared_ptr<const groth16::proving_key_t<bn254_curve>>& pk)
 {
-    return per_device<gpu_key_bn254>(numbers, [&](size_t d) {
+    return per_device<gpu_key_t<bn254_curve>>(numbers, [&](size_t d) {
         const cuda_device_scope scope(numbers[d]);
-        return std::make_shared<const gpu_key_bn254>(pk);
+        return std::make_shared<const gpu_key_t<bn254_curve>>(pk);
     });
 }
 
@@ -272,7 +272,7 @@ key_id register_key(detail::engine_core& c, std::shared_ptr<key_entry> e,
 }
 
 // add_key for a BN254 key: the estimates, the cuda backend's device keys
-// (resident: the points, and the proof scratch that gpu_key_bn254 keeps
+// (resident: the points, and the proof scratch that gpu_key_t<bn254_curve> keeps
 // after its first proof, 32·(3n + v) bytes), the memory budgets, the table.
 key_id register_key_bn254(detail::engine_core& c, std::shared_ptr<key_entry> e,
                           std::shared_ptr<const groth16::proving_key_t<bn254_curve>> pk, const key_options& opt)

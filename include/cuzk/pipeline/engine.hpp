@@ -422,7 +422,7 @@ public:
     // on the host (PCE_EVAL span, on both backends); the device part is
     // groth16::prove_start_snarkjs (cpu backend, with its fault points) or
     // gpu_prove_start_snarkjs from those a, b (cuda backend: one
-    // gpu_key_bn254 per engine device, made on that device at add_key; its
+    // gpu_key_t<bn254_curve> per engine device, made on that device at add_key; its
     // device bytes are resident like a BLS key's, and the per-part device
     // estimate is device_bytes_estimate); the tail is prove_finish and the
     // self-verify with the key's BN254 prepared verifying key. There is no
