@@ -375,7 +375,7 @@ pipeline::proof_request request(const bench_opts& o, const workload& w, pipeline
         // Built in place: GCC 12 misreads a moved-from variant temporary as
         // uninitialized (-Wmaybe-uninitialized) at -O3.
         if (w.bn())
-            req.partitions.emplace_back(std::in_place_type<pipeline::bn254_witness_partition>, *w.wtns_bn);
+            req.partitions.emplace_back(std::in_place_type<pipeline::full_witness_partition_t<bn254_curve>>, *w.wtns_bn);
         else if (w.snark())
             req.partitions.emplace_back(std::in_place_type<pipeline::full_witness_partition>, *w.wtns);
         else
@@ -494,7 +494,7 @@ bool valid_bls(const bench_opts& o, const workload& w, const groth16::prepared_v
         const auto a = groth16::synthesize_witness(*w.circuits[i * o.partitions + p]);
         expect.assign(a.inputs.begin() + 1, a.inputs.end());
     }
-    return res.public_inputs == expect && groth16::verify(pvk, res.proof, expect);
+    return res.public_inputs() == expect && groth16::verify(pvk, res.proof(), expect);
 }
 
 unsigned verify_all(const bench_opts& o, const workload& w, const run_result& r)
@@ -516,8 +516,8 @@ unsigned verify_all(const bench_opts& o, const workload& w, const run_result& r)
         if (res.status != pipeline::job_status::completed) continue;
         for (unsigned p = 0; p < o.partitions; ++p) {
             const auto& part = res.partitions[p];
-            const bool ok = w.bn() ? part.public_inputs_bn254 == expect_bn &&
-                                         groth16::verify<bn254_curve>(*pvk_bn, part.proof_bn254, expect_bn)
+            const bool ok = w.bn() ? part.get<bn254_curve>().public_inputs == expect_bn &&
+                                         groth16::verify<bn254_curve>(*pvk_bn, part.get<bn254_curve>().proof, expect_bn)
                                    : valid_bls(o, w, *pvk, part, i, p);
             if (ok) ++valid;
             else std::printf("  INVALID: %s partition %u\n", res.id.c_str(), p);

@@ -11,6 +11,8 @@
 #include <optional>
 #include <span>
 #include <string_view>
+#include <utility>
+#include <variant>
 
 #include "cuzk/ec/bls12_381.hpp"
 #include "cuzk/ec/bn254.hpp"
@@ -77,5 +79,19 @@ struct bn254_curve {
     static bool in_subgroup(const g1_affine&) { return true; }
     static bool in_subgroup(const g2_affine& q) { return bn254::in_subgroup(q); }
 };
+
+// One T<C> of any supported curve, as a variant whose alternative index is
+// the curve_id (a proof, a witness or sums whose curve is known at run time).
+template <template <class> class T>
+using per_curve = std::variant<T<bls12_381_curve>, T<bn254_curve>>;
+
+// f(C{}) for the traits C of curve c: where a run-time curve_id becomes a
+// type, so that the code after it is written once as a template.
+template <class F>
+decltype(auto) with_curve(curve_id c, F&& f)
+{
+    if (c == curve_id::bn254) return std::forward<F>(f)(bn254_curve{});
+    return std::forward<F>(f)(bls12_381_curve{});
+}
 
 } // namespace cuzk
