@@ -540,7 +540,7 @@ struct engine_core {
     device_sums run_device_part(work_item& it, const key_entry& k, int32_t device, span_observer& obs);
     template <class C>
     device_sums snarkjs_device_part(work_item& it, const key_entry& k, int32_t device, span_observer& obs);
-    groth16::prove_options cpu_device_part(int32_t device) const;
+    groth16::prove_options cpu_prove_options(int32_t device) const;
     void hand_on(work_item& it, const device_sums& sums, const std::optional<failure>& err, int32_t worker,
                  int32_t device, uint64_t gpu_start, std::vector<tail_item>& own_tails);
     bool reserve_device(uint64_t bytes, const job_state* job, int32_t part, int32_t worker, int32_t device);

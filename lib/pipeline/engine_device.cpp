@@ -285,9 +285,9 @@ bool engine_core::exclude(unsigned d, const std::string& reason)
     return true;
 }
 
-// The CPU backend's device part: first its failure points, which a device
-// has too (fault.hpp); then the prover's options.
-groth16::prove_options engine_core::cpu_device_part(int32_t device) const
+// The options of the CPU backend's device part, which first passes the
+// failure points a device has too (fault.hpp).
+groth16::prove_options engine_core::cpu_prove_options(int32_t device) const
 {
     fault::check(fault::point::alloc, "cpu prove: device scratch", device);
     fault::check(fault::point::copy, "cpu prove: H2D of the witness", device);
@@ -305,7 +305,7 @@ device_sums engine_core::snarkjs_device_part(work_item& it, const key_entry& k, 
     const curve_key<C>& ck = k.as<C>();
     snarkjs_vectors<C>& v = it.as<C>();
     if (!ck.gpu.empty()) return gpu_prove_start_snarkjs(*ck.gpu[size_t(device)], v.w, &obs);
-    const groth16::prove_options po = cpu_device_part(device);
+    const groth16::prove_options po = cpu_prove_options(device);
     return groth16::prove_start_snarkjs(*ck.pk, std::move(v.a), std::move(v.b),
                                         std::span<const typename C::fr>(v.w), po, &obs);
 }
@@ -321,7 +321,7 @@ device_sums engine_core::run_device_part(work_item& it, const key_entry& k, int3
         if (it.device_eval) return gpu_prove_start_witness(g, it.inputs, it.aux_span(), &obs);
         return gpu_prove_start(g, it.a_span(), it.b_span(), it.c_span(), it.inputs, it.aux_span(), &obs);
     }
-    const groth16::prove_options po = cpu_device_part(device);
+    const groth16::prove_options po = cpu_prove_options(device);
     return groth16::prove_start(*k.pk, k.density, std::move(it.a), std::move(it.b), std::move(it.c), it.inputs,
                                 it.aux_span(), po, &obs);
 }
@@ -339,7 +339,7 @@ void engine_core::hand_on(work_item& it, const device_sums& sums, const std::opt
     it.b = {};
     it.c = {};
     it.w = {};
-    per_curve<scalars> inputs = with_curve(curve_id(sums.index()), [&](auto c) {
+    per_curve<scalars> inputs = with_curve(it.key->curve, [&](auto c) {
         using C = decltype(c);
         return per_curve<scalars>(std::in_place_type<scalars<C>>, std::move(it.as<C>().inputs));
     });
