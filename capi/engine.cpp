@@ -67,11 +67,11 @@ uint32_t add_bn254_key(engine_obj& e, const key_obj& k, bool has_pce, const pipe
         fail(CUZK_ERR_INVALID_ARGUMENT, fmt::format("{}: the key is a BN254 (snarkjs) key, which takes no PCE (its A "
                                                     "and B travel with the key); pass NULL",
                                                     fn));
-    if (!k.pk_bn254) fail(CUZK_ERR_INVALID_ARGUMENT, fmt::format("{}: the key is a verifying key only", fn));
-    const pipeline::key_id id = e.eng->add_key(k.pk_bn254, ko);
+    if (!k.bn.pk) fail(CUZK_ERR_INVALID_ARGUMENT, fmt::format("{}: the key is a verifying key only", fn));
+    const pipeline::key_id id = e.eng->add_key(k.bn.pk, ko);
     engine_key ek;
     ek.name = ko.name;
-    ek.pk_bn254 = k.pk_bn254;
+    ek.pk_bn254 = k.bn.pk;
     std::lock_guard lk(e.keys_mu);
     e.keys[id] = std::move(ek);
     return id;
