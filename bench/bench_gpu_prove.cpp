@@ -1,7 +1,7 @@
 // GPU prover benchmarks: gpu_prove_start_witness (the whole device part from
 // a witness: H2D, PCE_EVAL, NTT, the five MSMs) on a random bit-heavy circuit
 // and on SHA-256 preimage circuits, domains 2^16, 2^18, 2^20; and
-// bm_gpu_prove_bn254: the BN254 prover (gpu_prover_bn254.hpp) on a random
+// bm_gpu_prove_bn254: the BN254 prover (gpu_key_t<bn254_curve>, gpu_prover.hpp) on a random
 // snarkjs-convention circuit, domains 2^18 and 2^20, manual time = the wall
 // time of gpu_prove_start_snarkjs (host evaluation, uploads and device work),
 // counters NTT_ms … MSM_B2_ms from the observer's host clock (each MSM ends
@@ -32,7 +32,6 @@
 
 #include "cuzk/backend/cuda.hpp"
 #include "cuzk/backend/gpu_prover.hpp"
-#include "cuzk/backend/gpu_prover_bn254.hpp"
 #include "cuzk/groth16/circuit.hpp"
 #include "cuzk/r1cs/gadgets/sha256.hpp"
 #include "cuzk/util/parallel.hpp"
@@ -213,13 +212,13 @@ void bm_gpu_prove_witness(benchmark::State& st)
 // private signals as rows; random distinct points (not a setup's); a witness
 // of 80 % bits.
 struct bn254_prepared {
-    std::unique_ptr<gpu_key_bn254> key;
+    std::unique_ptr<gpu_key_t<bn254_curve>> key;
     std::vector<bn254::fr> w;
 };
 
-std::shared_ptr<bn254_proving_key> bn254_bench_key(unsigned log_n, std::mt19937_64& rng)
+std::shared_ptr<groth16::proving_key_t<bn254_curve>> bn254_bench_key(unsigned log_n, std::mt19937_64& rng)
 {
-    auto pk = std::make_shared<bn254_proving_key>();
+    auto pk = std::make_shared<groth16::proving_key_t<bn254_curve>>();
     pk->conv = groth16::convention::snarkjs;
     pk->domain_size = uint64_t{1} << log_n;
     pk->num_inputs = 3;
@@ -254,7 +253,7 @@ bn254_prepared& prepare_bn254(unsigned log_n)
         x = r < 4 ? bn254::fr::zero() : r < 8 ? bn254::fr::one() : bn254::fr::random(rng);
     }
     p.w[0] = bn254::fr::one();
-    p.key = std::make_unique<gpu_key_bn254>(std::move(pk));
+    p.key = std::make_unique<gpu_key_t<bn254_curve>>(std::move(pk));
     return p;
 }
 

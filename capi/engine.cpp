@@ -67,19 +67,19 @@ uint32_t add_bn254_key(engine_obj& e, const key_obj& k, bool has_pce, const pipe
         fail(CUZK_ERR_INVALID_ARGUMENT, fmt::format("{}: the key is a BN254 (snarkjs) key, which takes no PCE (its A "
                                                     "and B travel with the key); pass NULL",
                                                     fn));
-    if (!k.pk_bn254) fail(CUZK_ERR_INVALID_ARGUMENT, fmt::format("{}: the key is a verifying key only", fn));
-    const pipeline::key_id id = e.eng->add_key(k.pk_bn254, ko);
+    if (!k.bn.pk) fail(CUZK_ERR_INVALID_ARGUMENT, fmt::format("{}: the key is a verifying key only", fn));
+    const pipeline::key_id id = e.eng->add_key(k.bn.pk, ko);
     engine_key ek;
     ek.name = ko.name;
-    ek.pk_bn254 = k.pk_bn254;
+    ek.pk_bn254 = k.bn.pk;
     std::lock_guard lk(e.keys_mu);
     e.keys[id] = std::move(ek);
     return id;
 }
 
 // One copied partition of a BN254 key: a WITNESS partition whose inputs ‖
-// aux become the engine's bn254_witness_partition.
-pipeline::bn254_witness_partition bn254_part(const cuzk_partition& p, size_t i, const engine_key& k, uint32_t key_id,
+// aux become the engine's full witness.
+pipeline::full_witness_partition_t<bn254_curve> bn254_part(const cuzk_partition& p, size_t i, const engine_key& k, uint32_t key_id,
                                              const char* fn)
 {
     const std::string pname = fmt::format("partition {}", i);
@@ -96,7 +96,7 @@ pipeline::bn254_witness_partition bn254_part(const cuzk_partition& p, size_t i, 
     };
     check_len("inputs (including ONE)", p.num_inputs, k.pk_bn254->num_inputs);
     check_len("aux", p.num_aux, k.pk_bn254->num_aux);
-    pipeline::bn254_witness_partition w;
+    pipeline::full_witness_partition_t<bn254_curve> w;
     w.w = scalars<bn254::fr>(p.inputs, p.num_inputs, pname + " inputs", fn);
     if (w.w.empty() || w.w[0] != bn254::fr::one())
         fail(CUZK_ERR_INVALID_ARGUMENT, fmt::format("{}: {}: inputs[0] must be ONE (1)", fn, pname));

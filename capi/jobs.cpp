@@ -39,8 +39,8 @@ const pipeline::partition_result& part_of(const pipeline::job_result& r, size_t 
 // the engine's 192 bytes for BLS12-381, EIP-197's 256 for BN254.
 void append_proof(std::vector<uint8_t>& out, const pipeline::partition_result& p)
 {
-    if (p.curve == curve_id::bn254) {
-        const auto b = io::eip197_proof_bytes(p.proof_bn254);
+    if (p.curve() == curve_id::bn254) {
+        const auto b = io::eip197_proof_bytes(p.get<bn254_curve>().proof);
         out.insert(out.end(), b.begin(), b.end());
     } else {
         out.insert(out.end(), p.bytes.begin(), p.bytes.end());
@@ -176,10 +176,12 @@ CUZK_API cuzk_status cuzk_job_public_inputs(uint8_t* out, size_t out_len, size_t
         need(out_size, fn, "out_size");
         const pipeline::job_result& r = completed_result(j, fn);
         const auto& p = part_of(r, partition, fn);
-        const bool bn = p.curve == curve_id::bn254;
-        std::vector<uint8_t> b((bn ? p.public_inputs_bn254.size() : p.public_inputs.size()) * 32);
-        if (bn) put_scalars(b.data(), p.public_inputs_bn254);
-        else put_scalars(b.data(), p.public_inputs);
+        const std::vector<uint8_t> b = with_curve(p.curve(), [&](auto c) {
+            const auto& pub = p.get<decltype(c)>().public_inputs;
+            std::vector<uint8_t> v(pub.size() * 32);
+            put_scalars(v.data(), pub);
+            return v;
+        });
         return write_bytes(out, out_len, out_size, b.data(), b.size(), fn);
     });
 }

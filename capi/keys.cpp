@@ -65,8 +65,8 @@ cuzk_key* new_bn254_key(groth16::proving_key_t<bn254_curve> pk)
     auto k = std::make_shared<key_obj>();
     k->curve = curve_id::bn254;
     k->conv = pk.conv;
-    k->vk_bn254 = pk.vk;
-    k->pk_bn254 = std::make_shared<const groth16::proving_key_t<bn254_curve>>(std::move(pk));
+    k->bn.vk = pk.vk;
+    k->bn.pk = std::make_shared<const groth16::proving_key_t<bn254_curve>>(std::move(pk));
     return new_key(std::move(k));
 }
 
@@ -94,25 +94,45 @@ const char* conv_name(groth16::convention c)
     return c == groth16::convention::snarkjs ? "snarkjs" : "bellperson";
 }
 
-// The BN254 branch of cuzk_key_verify: 256-byte EIP-197 proofs, BN254 scalars.
-void verify_bn254(int32_t* out, key_obj& k, const uint8_t* proof, size_t proof_len, const uint8_t* public_inputs,
-                  size_t num_public_inputs, const char* fn)
+// The ABI's proof encoding of each curve (cuzk.h, Proofs): 192 compressed
+// bytes for BLS12-381, EIP-197's 256 for BN254.
+template <class C>
+struct proof_codec;
+template <>
+struct proof_codec<bls12_381_curve> {
+    static constexpr const char* curve = "BLS12-381";
+    static constexpr size_t size = io::proof_size;
+    static groth16::proof decode(std::span<const uint8_t> b) { return io::proof_from_bytes(b); }
+};
+template <>
+struct proof_codec<bn254_curve> {
+    static constexpr const char* curve = "BN254";
+    static constexpr size_t size = io::eip197_proof_size;
+    static groth16::proof_t<bn254_curve> decode(std::span<const uint8_t> b) { return io::eip197_proof_decode(b); }
+};
+
+// cuzk_key_verify over the key's curve C.
+template <class C>
+void verify_proof(int32_t* out, curve_part<C>& k, const uint8_t* proof, size_t proof_len,
+                  const uint8_t* public_inputs, size_t num_public_inputs, const char* fn)
 {
-    if (proof_len != io::eip197_proof_size)
-        throw error(errc::bad_length, fmt::format("{}: the proof is {} bytes; a BN254 key's proofs are {}", fn,
-                                                  proof_len, io::eip197_proof_size));
-    if (num_public_inputs + 1 != k.vk_bn254.ic.size())
+    using codec = proof_codec<C>;
+    if (proof_len != codec::size)
+        throw error(errc::bad_length, fmt::format("{}: the proof is {} bytes; a {} key's proofs are {}", fn, proof_len,
+                                                  codec::curve, codec::size));
+    if (num_public_inputs + 1 != k.vk.ic.size())
         fail(CUZK_ERR_INVALID_ARGUMENT, fmt::format("{}: {} public inputs given, the key expects {}", fn,
-                                                    num_public_inputs, k.vk_bn254.ic.size() - 1));
-    const std::vector<bn254::fr> pub = scalars<bn254::fr>(public_inputs, num_public_inputs, "public_inputs", fn);
+                                                    num_public_inputs, k.vk.ic.size() - 1));
+    const std::vector<typename C::fr> pub =
+        scalars<typename C::fr>(public_inputs, num_public_inputs, "public_inputs", fn);
     *out = 0;
-    groth16::proof_t<bn254_curve> pr;
+    groth16::proof_t<C> pr;
     try {
-        pr = io::eip197_proof_decode(std::span<const uint8_t>(proof, proof_len));
+        pr = codec::decode(std::span<const uint8_t>(proof, proof_len));
     } catch (const cuzk::error& e) {
         throw error(e.code(), fmt::format("{}: the proof does not decode: {}", fn, e.what()));
     }
-    *out = groth16::verify<bn254_curve>(k.prepared_bn254(), pr, pub) ? 1 : 0;
+    *out = groth16::verify<C>(k.prepared(), pr, pub) ? 1 : 0;
 }
 } // namespace
 
@@ -231,19 +251,14 @@ CUZK_API cuzk_status cuzk_key_info_get(cuzk_key_info* out, const cuzk_key* key)
         cuzk_key_info v{};
         v.struct_size = sizeof v;
         v.convention = k.conv == groth16::convention::snarkjs ? CUZK_CONVENTION_SNARKJS : CUZK_CONVENTION_BELLPERSON;
-        if (k.curve == curve_id::bn254) {
-            v.curve = CUZK_CURVE_BN254;
-            v.has_proving_key = k.pk_bn254 ? 1 : 0;
-            v.num_inputs = uint32_t(k.vk_bn254.ic.size());
-            v.num_aux = k.pk_bn254 ? k.pk_bn254->num_aux : 0;
-            v.domain_size = k.pk_bn254 ? k.pk_bn254->domain_size : 0;
-        } else {
-            v.curve = CUZK_CURVE_BLS12_381;
-            v.has_proving_key = k.pk ? 1 : 0;
-            v.num_inputs = uint32_t(k.vk.ic.size());
-            v.num_aux = k.pk ? k.pk->num_aux : 0;
-            v.domain_size = k.pk ? k.pk->domain_size : 0;
-        }
+        with_curve(k.curve, [&](auto c) {
+            const curve_part<decltype(c)>& p = k.as<decltype(c)>();
+            v.curve = uint32_t(decltype(c)::id);   // CUZK_CURVE_* (capi/cuzk.cpp checks they agree)
+            v.has_proving_key = p.pk ? 1 : 0;
+            v.num_inputs = uint32_t(p.vk.ic.size());
+            v.num_aux = p.pk ? p.pk->num_aux : 0;
+            v.domain_size = p.pk ? p.pk->domain_size : 0;
+        });
         write_struct(out, v, sizeof(cuzk_key_info), fn);
         return CUZK_OK;
     });
@@ -254,7 +269,7 @@ CUZK_API cuzk_status cuzk_key_export_vk(uint8_t* out, size_t out_len, size_t* ou
     static const char* fn = "cuzk_key_export_vk";
     return call<key_obj>(key, fn, [&](key_obj& k) -> cuzk_status {
         if (k.curve == curve_id::bn254) {
-            const std::string text = io::vk_to_json(k.vk_bn254).dump(1);
+            const std::string text = io::vk_to_json(k.bn.vk).dump(1);
             return write_bytes(out, out_len, out_size, text.data(), text.size(), fn);
         }
         const std::vector<uint8_t> b = io::vk_to_bytes(k.vk);
@@ -270,7 +285,7 @@ static cuzk_status key_save(const cuzk_key* key, const char* path, groth16::conv
             if (conv != groth16::convention::snarkjs)
                 fail(CUZK_ERR_UNSUPPORTED, fmt::format("{}: the key is a BN254 key; .params files hold BLS12-381 "
                                                        "bellperson keys only (save it with cuzk_key_save_zkey)", fn));
-            io::write_zkey(path, *k.pk_bn254);
+            io::write_zkey(path, *k.bn.pk);
             return CUZK_OK;
         }
         if (!k.pk) fail(CUZK_ERR_UNSUPPORTED, fmt::format("{}: the key is a verifying key only", fn));
@@ -300,25 +315,9 @@ CUZK_API cuzk_status cuzk_key_verify(int32_t* out, const cuzk_key* key, const ui
     return call<key_obj>(key, fn, [&](key_obj& k) -> cuzk_status {
         need(out, fn, "out");
         need(proof, fn, "proof");
-        if (k.curve == curve_id::bn254) {
-            verify_bn254(out, k, proof, proof_len, public_inputs, num_public_inputs, fn);
-            return CUZK_OK;
-        }
-        if (proof_len != io::proof_size)
-            throw error(errc::bad_length, fmt::format("{}: the proof is {} bytes; a BLS12-381 key's proofs are {}", fn,
-                                                      proof_len, io::proof_size));
-        if (num_public_inputs + 1 != k.vk.ic.size())
-            fail(CUZK_ERR_INVALID_ARGUMENT, fmt::format("{}: {} public inputs given, the key expects {}", fn,
-                                                        num_public_inputs, k.vk.ic.size() - 1));
-        const std::vector<fr> pub = scalars(public_inputs, num_public_inputs, "public_inputs", fn);
-        *out = 0;
-        groth16::proof pr;
-        try {
-            pr = io::proof_from_bytes(std::span<const uint8_t>(proof, proof_len));
-        } catch (const cuzk::error& e) {
-            throw error(e.code(), fmt::format("{}: the proof does not decode: {}", fn, e.what()));
-        }
-        *out = groth16::verify(k.prepared(), pr, pub) ? 1 : 0;
+        with_curve(k.curve, [&](auto c) {
+            verify_proof(out, k.as<decltype(c)>(), proof, proof_len, public_inputs, num_public_inputs, fn);
+        });
         return CUZK_OK;
     });
 }

@@ -5,7 +5,10 @@
 
 #include <condition_variable>
 #include <deque>
+#include <memory>
+#include <mutex>
 #include <optional>
+#include <type_traits>
 
 #include "registry.hpp"
 
@@ -25,19 +28,41 @@
 namespace cuzk::capi {
 
 // ---- keys (keys.cpp, porep.cpp, post.cpp, update.cpp) ------------------------------------------------------------
-struct key_obj final : object {
+// A key's Groth16 objects over one curve C: its proving key (null for a
+// verifying key only; the shell, vk and sizes without points, of a mapped
+// key), its verifying key, and the prepared verifying key, made on first use
+// (thread-safe).
+template <class C>
+struct curve_part {
+    std::shared_ptr<const groth16::proving_key_t<C>> pk;
+    groth16::verifying_key_t<C> vk;
+    const groth16::prepared_verifying_key_t<C>& prepared()
+    {
+        std::call_once(pvk_once, [&] {
+            pvk = std::make_unique<groth16::prepared_verifying_key_t<C>>(groth16::prepare_verifying_key(vk));
+        });
+        return *pvk;
+    }
+
+private:
+    std::once_flag pvk_once;
+    std::unique_ptr<groth16::prepared_verifying_key_t<C>> pvk;
+};
+
+// A key handle's object. Its own curve_part (pk, vk, prepared()) is
+// BLS12-381's, with the BLS12-381 members below; a BN254 key (a bn128
+// .zkey) has its curve_part in bn, and every BLS12-381 member is empty for
+// it, so each entry point branches on `curve` first (as<C>() picks the part).
+struct key_obj final : object, curve_part<bls12_381_curve> {
     static constexpr kind static_kind = kind::key;
     kind get_kind() const noexcept override { return static_kind; }
 
-    // null for a verifying key only; the shell (vk and sizes, no points) of a mapped key
-    std::shared_ptr<const groth16::proving_key> pk;
     // A .params key kept mapped (cuzk_key_load_params, cuzk_porep_key_load):
     // its points are decoded where they are needed, into a cuda engine's
     // device memory chunk by chunk, or whole (points()) for a cpu engine or
     // a host call, once.
     std::shared_ptr<const io::mapped_params> params;
     unsigned decode_threads = 0;
-    groth16::verifying_key vk;
     groth16::convention conv = groth16::convention::bellperson;
     std::optional<groth16::query_density> density;    // known for dev-setup bellperson keys and PoRep keys
     std::shared_ptr<const r1cs::pce> own_pce;         // the key's own circuit (PoRep keys)
@@ -45,12 +70,14 @@ struct key_obj final : object {
     std::optional<filecoin::post_config> post;        // the PoSt proof type of a PoSt key
     std::optional<filecoin::update_config> update;    // the update proof type of an update key
 
-    // The key's curve. A BN254 key (a bn128 .zkey) is held by pk_bn254 and
-    // vk_bn254 alone: every BLS12-381 member above is empty for it (pk null,
-    // vk without points), so each entry point branches on `curve` first.
     curve_id curve = curve_id::bls12_381;
-    std::shared_ptr<const groth16::proving_key_t<bn254_curve>> pk_bn254;
-    groth16::verifying_key_t<bn254_curve> vk_bn254;
+    curve_part<bn254_curve> bn;   // a BN254 key's
+    template <class C>
+    curve_part<C>& as()
+    {
+        if constexpr (std::is_same_v<C, bls12_381_curve>) return *this;
+        else return bn;
+    }
 
     // The proving key with its points: pk, or a mapped key decoded on first
     // use (thread-safe; later calls share it).
@@ -63,23 +90,6 @@ struct key_obj final : object {
 
     std::mutex points_mu;
     std::shared_ptr<const groth16::proving_key> decoded;
-    std::once_flag pvk_once;
-    std::unique_ptr<groth16::prepared_verifying_key> pvk;
-    const groth16::prepared_verifying_key& prepared()
-    {
-        std::call_once(pvk_once, [&] { pvk = std::make_unique<groth16::prepared_verifying_key>(groth16::prepare_verifying_key(vk)); });
-        return *pvk;
-    }
-    std::once_flag pvk_bn254_once;
-    std::unique_ptr<groth16::prepared_verifying_key_t<bn254_curve>> pvk_bn254;
-    const groth16::prepared_verifying_key_t<bn254_curve>& prepared_bn254()
-    {
-        std::call_once(pvk_bn254_once, [&] {
-            pvk_bn254 = std::make_unique<groth16::prepared_verifying_key_t<bn254_curve>>(
-                groth16::prepare_verifying_key(vk_bn254));
-        });
-        return *pvk_bn254;
-    }
 };
 
 // New handles of keys (keys.cpp).

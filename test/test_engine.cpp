@@ -329,11 +329,11 @@ bool verify_result(const test_key& k, const pipeline::job_result& r, const std::
     for (size_t p = 0; p < values.size(); ++p) {
         const auto& pr = r.partitions[p];
         const std::vector<fr> pub = k.public_inputs(values[p]);
-        if (pr.public_inputs != pub) return false;
-        if (!groth16::verify(k.pvk, pr.proof, pub)) return false;
+        if (pr.public_inputs() != pub) return false;
+        if (!groth16::verify(k.pvk, pr.proof(), pub)) return false;
         if (!decode) continue;
         const groth16::proof back = io::proof_from_bytes(pr.bytes);
-        if (!(back.a == pr.proof.a && back.b == pr.proof.b && back.c == pr.proof.c)) return false;
+        if (!(back.a == pr.proof().a && back.b == pr.proof().b && back.c == pr.proof().c)) return false;
     }
     return true;
 }
@@ -885,8 +885,8 @@ TEST_CASE("engine: SHA-256 partitions through the whole pipeline", "[engine][slo
     for (int p = 0; p < 3; ++p) {
         const auto w = groth16::synthesize_witness(sha256_preimage_circuit(msgs[size_t(p)]));
         const std::vector<fr> pub(w.inputs.begin() + 1, w.inputs.end());
-        CHECK(r.partitions[size_t(p)].public_inputs == pub);
-        CHECK(groth16::verify(pvk, r.partitions[size_t(p)].proof, pub));
+        CHECK(r.partitions[size_t(p)].public_inputs() == pub);
+        CHECK(groth16::verify(pvk, r.partitions[size_t(p)].proof(), pub));
     }
 }
 
@@ -1060,8 +1060,8 @@ TEST_CASE("engine: snarkjs keys from .zkey and .wtns files", "[engine]")
             REQUIRE(r.status == job_status::completed);
             const std::vector<fr> pub(wit[j].begin() + 1, wit[j].begin() + zpk->num_inputs);
             for (const auto& pr : r.partitions) {
-                CHECK(pr.public_inputs == pub);
-                CHECK(groth16::verify(k.pvk, pr.proof, pub));   // the key written and read back is the same key
+                CHECK(pr.public_inputs() == pub);
+                CHECK(groth16::verify(k.pvk, pr.proof(), pub));   // the key written and read back is the same key
             }
         }
         check_timeline(rec.take());
@@ -1524,8 +1524,8 @@ TEST_CASE("engine: backend cuda proves every partition form, device spans on the
             REQUIRE(r.status == job_status::completed);
             const std::vector<fr> pub(swit[j].begin() + 1, swit[j].begin() + sk.pk->num_inputs);
             for (const auto& pr : r.partitions) {
-                CHECK(pr.public_inputs == pub);
-                CHECK(groth16::verify(sk.pvk, pr.proof, pub));
+                CHECK(pr.public_inputs() == pub);
+                CHECK(groth16::verify(sk.pvk, pr.proof(), pub));
             }
         }
     }

@@ -87,7 +87,7 @@ struct bn_chain {
         pvk = groth16::prepare_verifying_key(pk->vk);
     }
     std::vector<bn_fr> witness(uint64_t x0) const { return chain_witness<bn_fr>(m, x0); }
-    pipeline::partition part(uint64_t x0) const { return pipeline::bn254_witness_partition{witness(x0)}; }
+    pipeline::partition part(uint64_t x0) const { return pipeline::full_witness_partition_t<bn254_curve>{witness(x0)}; }
     std::vector<bn_fr> pub(uint64_t x0) const { return {witness(x0)[1]}; }
 };
 
@@ -182,11 +182,12 @@ void check_bn254_result(const bn_chain& k, const pipeline::job_result& r, const 
     REQUIRE(r.partitions.size() == x0s.size());
     for (size_t p = 0; p < x0s.size(); ++p) {
         const pipeline::partition_result& pr = r.partitions[p];
-        CHECK(pr.curve == curve_id::bn254);
-        CHECK(pr.public_inputs_bn254 == k.pub(x0s[p]));
-        CHECK(groth16::verify(k.pvk, pr.proof_bn254, std::span<const bn_fr>(pr.public_inputs_bn254)));
-        CHECK_FALSE(groth16::verify(k.pvk, pr.proof_bn254, std::span<const bn_fr>(k.pub(x0s[p] + 1))));
-        CHECK(pr.public_inputs.empty());
+        CHECK(pr.curve() == curve_id::bn254);
+        const auto& out = pr.get<bn254_curve>();
+        CHECK(out.public_inputs == k.pub(x0s[p]));
+        CHECK(groth16::verify(k.pvk, out.proof, std::span<const bn_fr>(out.public_inputs)));
+        CHECK_FALSE(groth16::verify(k.pvk, out.proof, std::span<const bn_fr>(k.pub(x0s[p] + 1))));
+        CHECK_THROWS_AS(pr.public_inputs(), cuzk::error);   // no BLS12-381 proof in it
         CHECK(std::all_of(pr.bytes.begin(), pr.bytes.end(), [](uint8_t b) { return b == 0; }));
     }
 }
@@ -274,10 +275,10 @@ std::map<std::string, size_t> prove_mixed(pipeline::engine& eng, const bls_chain
         REQUIRE(r.status == job_status::completed);
         const auto& pvk = j % 3 == 0 ? bls.pvk_bellperson : bls.pvk_snarkjs;
         for (const auto& pr : r.partitions) {
-            CHECK(pr.curve == curve_id::bls12_381);
-            CHECK(pr.public_inputs == bls.pub(x0s[j]));
-            CHECK(pr.public_inputs_bn254.empty());
-            CHECK(groth16::verify(pvk, pr.proof, pr.public_inputs));
+            CHECK(pr.curve() == curve_id::bls12_381);
+            CHECK(pr.public_inputs() == bls.pub(x0s[j]));
+            CHECK_THROWS_AS(pr.get<bn254_curve>(), cuzk::error);   // no BN254 proof in it
+            CHECK(groth16::verify(pvk, pr.proof(), pr.public_inputs()));
         }
     }
     return bn_ids;
@@ -343,7 +344,7 @@ TEST_CASE("engine bn254: wrong witnesses fail their job naming the partition; wr
                                                                    {shorter, errc::invalid_argument, "the witness has"},
                                                                    {not_one, errc::invalid_argument, "value 0"}};
     for (const auto& [w, code, text] : bad) {
-        auto h = eng.submit({key, {k.part(3), pipeline::bn254_witness_partition{w}, k.part(5)}});
+        auto h = eng.submit({key, {k.part(3), pipeline::full_witness_partition_t<bn254_curve>{w}, k.part(5)}});
         const pipeline::job_result& r = h.wait();
         INFO(r.message);
         REQUIRE(r.status == job_status::failed);
@@ -358,14 +359,14 @@ TEST_CASE("engine bn254: wrong witnesses fail their job naming the partition; wr
         cfg.self_verify = false;
         pipeline::engine quiet(cfg);
         const auto qk = quiet.add_key(k.pk);
-        const pipeline::job_handle h = quiet.submit({qk, {pipeline::bn254_witness_partition{wrong}}});
+        const pipeline::job_handle h = quiet.submit({qk, {pipeline::full_witness_partition_t<bn254_curve>{wrong}}});
         const pipeline::job_result& r = h.wait();
         REQUIRE(r.status == job_status::completed);
-        CHECK_FALSE(groth16::verify(k.pvk, r.partitions[0].proof_bn254,
-                                    std::span<const bn_fr>(r.partitions[0].public_inputs_bn254)));
+        CHECK_FALSE(groth16::verify(k.pvk, r.partitions[0].get<bn254_curve>().proof,
+                                    std::span<const bn_fr>(r.partitions[0].get<bn254_curve>().public_inputs)));
     }
 
-    // Forms: a BN254 key takes bn254_witness_partition only, a BLS12-381 key never.
+    // Forms: a BN254 key takes its full witness only, a BLS12-381 key never.
     const uint64_t submitted = eng.stats().jobs_submitted;
     const std::vector<fr> bls_w = chain_witness<fr>(12, 4);
     const std::pair<pipeline::key_id, pipeline::partition> forms[] = {
@@ -456,7 +457,7 @@ TEST_CASE("engine bn254: backend cuda proves BN254 jobs next to BLS12-381 ones",
     // A wrong private value fails at self-verify, naming its partition.
     std::vector<bn_fr> wrong = bn.witness(4);
     wrong[7] += bn_fr::one();
-    const pipeline::job_handle h = eng.submit({key, {bn.part(3), pipeline::bn254_witness_partition{wrong}}});
+    const pipeline::job_handle h = eng.submit({key, {bn.part(3), pipeline::full_witness_partition_t<bn254_curve>{wrong}}});
     const pipeline::job_result& r = h.wait();
     CHECK(r.status == job_status::failed);
     CHECK(r.failed_partition == 1);

@@ -26,7 +26,7 @@
 #include <vector>
 
 #include "cuzk/backend/cuda.hpp"
-#include "cuzk/backend/gpu_prover_bn254.hpp"
+#include "cuzk/backend/gpu_prover.hpp"
 #include "cuzk/error.hpp"
 #include "cuzk/groth16/setup.hpp"
 #include "cuzk/groth16/verifier.hpp"
@@ -215,8 +215,8 @@ TEST_CASE("gpu bn254: the prover equals the CPU prover, and its proofs verify", 
     const auto waste = groth16::toxic_waste_t<bn::fr>::from_seed(rng());
     groth16::setup_options_t<bn254_curve> so;
     so.waste = &waste;
-    auto pk = std::make_shared<const bn254_proving_key>(groth16::setup_snarkjs<bn254_curve>(circ.describe(), so));
-    const gpu_key_bn254 key(pk);
+    auto pk = std::make_shared<const groth16::proving_key_t<bn254_curve>>(groth16::setup_snarkjs<bn254_curve>(circ.describe(), so));
+    const gpu_key_t<bn254_curve> key(pk);
     const auto w = circ.witness(bn::fr::random(rng));
     const auto cpu = groth16::prove_start_snarkjs(*pk, std::span<const bn::fr>(w));
     const auto gpu = gpu_prove_start_snarkjs(key, w);
@@ -384,9 +384,9 @@ using bn_coef = groth16::sparse_coef_t<bn254_curve>;
 
 // A snarkjs-convention key whose points are generators (only their sizes
 // matter here) around a given coefficient list.
-std::shared_ptr<const bn254_proving_key> eval_key(unsigned log_n, uint32_t ni, uint32_t na, std::vector<bn_coef> cs)
+std::shared_ptr<const groth16::proving_key_t<bn254_curve>> eval_key(unsigned log_n, uint32_t ni, uint32_t na, std::vector<bn_coef> cs)
 {
-    auto pk = std::make_shared<bn254_proving_key>();
+    auto pk = std::make_shared<groth16::proving_key_t<bn254_curve>>();
     pk->conv = groth16::convention::snarkjs;
     pk->num_inputs = ni;
     pk->num_aux = na;
@@ -436,9 +436,9 @@ std::vector<bn::fr> eval_witness(size_t nv, std::mt19937_64& rng)
     return w;
 }
 
-void check_device_eval(const std::shared_ptr<const bn254_proving_key>& pk, std::mt19937_64& rng, const char* what)
+void check_device_eval(const std::shared_ptr<const groth16::proving_key_t<bn254_curve>>& pk, std::mt19937_64& rng, const char* what)
 {
-    const gpu_key_bn254 key(pk);
+    const gpu_key_t<bn254_curve> key(pk);
     const auto w = eval_witness(size_t(pk->num_inputs) + pk->num_aux, rng);
     std::vector<bn::fr> wa, wb, ga{bn::fr::one()}, gb;   // ga non-empty: must be overwritten
     groth16::snarkjs_evaluate_ab(*pk, std::span<const bn::fr>(w), wa, wb);
@@ -509,9 +509,9 @@ TEST_CASE("gpu bn254: a key with a coefficient out of range is refused; bad witn
         auto cs = random_coefs(20, 8, ni + na, rng);
         cs.insert(cs.begin() + 7, bad);
         const auto pk = eval_key(3, ni, na, std::move(cs));
-        CHECK(code_of([&] { gpu_key_bn254 k(pk); }) == errc::bad_format);
+        CHECK(code_of([&] { gpu_key_t<bn254_curve> k(pk); }) == errc::bad_format);
     }
-    const gpu_key_bn254 key(eval_key(3, ni, na, random_coefs(20, 8, ni + na, rng)));
+    const gpu_key_t<bn254_curve> key(eval_key(3, ni, na, random_coefs(20, 8, ni + na, rng)));
     std::vector<bn::fr> a, b;
     auto w = eval_witness(ni + na, rng);
     CHECK(code_of([&] { gpu_snarkjs_evaluate_ab(key, std::span<const bn::fr>(w).first(ni + na - 1), a, b); }) ==
@@ -583,8 +583,8 @@ TEST_CASE("gpu bn254: the prover on a circuit of bits (0/1 witness, coefficients
     const auto waste = groth16::toxic_waste_t<bn::fr>::from_seed(rng());
     groth16::setup_options_t<bn254_curve> so;
     so.waste = &waste;
-    auto pk = std::make_shared<const bn254_proving_key>(groth16::setup_snarkjs<bn254_curve>(circ.describe(), so));
-    const gpu_key_bn254 key(pk);
+    auto pk = std::make_shared<const groth16::proving_key_t<bn254_curve>>(groth16::setup_snarkjs<bn254_curve>(circ.describe(), so));
+    const gpu_key_t<bn254_curve> key(pk);
     CHECK(key.device_bytes() >= pk->coefs.size() * (sizeof(bn::fr) + sizeof(uint32_t)));
     const auto w = circ.witness(rng);
     const auto cpu = groth16::prove_start_snarkjs(*pk, std::span<const bn::fr>(w));

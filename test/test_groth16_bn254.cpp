@@ -130,7 +130,7 @@ TEST_CASE("BN254 snarkjs JSON: proof, public signals and key round trip; curves 
     CHECK(xb == x);
     const io::snarkjs_vk_t<C> svk = io::read_vk_json<C>(vkp);
     CHECK(svk.n_public() == 2);
-    CHECK(svk.alphabeta_12 == bn254::pairing(t.vk.alpha_g1, t.vk.beta_g2));
+    CHECK(svk.alphabeta_12 == pairing<C>(t.vk.alpha_g1, t.vk.beta_g2));
     CHECK(groth16::verify<C>(groth16::prepare_verifying_key(svk.to_verifying_key()), back, xb));
 
     // The other curve's reader refuses, naming both curves.

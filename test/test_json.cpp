@@ -374,7 +374,7 @@ TEST_CASE("snarkjs-made proof, public and verification key: values and byte-exac
     CHECK(pub[0] == fr::from_u64(33));
     CHECK(pub[1] == fr::from_u64(3));
     // snarkjs's vk_alphabeta_12 is e(α, β) in cuzk's pairing convention.
-    CHECK(vk.alphabeta_12 == pairing(vk.alpha_g1, vk.beta_g2));
+    CHECK(vk.alphabeta_12 == pairing<bls12_381_curve>(vk.alpha_g1, vk.beta_g2));
     CHECK(snarkjs_alphabeta(vk.alpha_g1, vk.beta_g2) == vk.alphabeta_12);
     // The Groth16 equation e(−A, B)·e(acc, γ)·e(C, δ)·e(α, β) = 1 with
     // acc = IC0 + Σ x_i·IC_i: every parsed coordinate must be right for it to hold.
@@ -382,11 +382,11 @@ TEST_CASE("snarkjs-made proof, public and verification key: values and byte-exac
     for (size_t i = 0; i < pub.size(); ++i) acc = acc.add(scalar_mul(vk.ic[i + 1], pub[i].to_repr()));
     const g1_affine ps[4] = {-pr.a, acc.to_affine(), pr.c, vk.alpha_g1};
     const g2_affine qs[4] = {pr.b, vk.gamma_g2, vk.delta_g2, vk.beta_g2};
-    CHECK(multi_pairing(ps, qs).is_one());
+    CHECK(multi_pairing<bls12_381_curve>(ps, qs).is_one());
     // A tampered public input breaks it.
     g1_jacobian bad = acc.add(vk.ic[1]);
     const g1_affine ps2[4] = {-pr.a, bad.to_affine(), pr.c, vk.alpha_g1};
-    CHECK_FALSE(multi_pairing(ps2, qs).is_one());
+    CHECK_FALSE(multi_pairing<bls12_381_curve>(ps2, qs).is_one());
 
     // The writers reproduce snarkjs's files byte for byte.
     CHECK(proof_to_json(pr).dump(1) == snarkjs_proof_json);

@@ -1,13 +1,18 @@
-// The BLS12-381 tower Fp6/Fp12 and the optimal ate pairing.
+// The BLS12-381 tower Fp6/Fp12 and the optimal ate pairings of both curves
+// (BN254's tower: test/test_bn254.cpp).
 //
 // References that do not share code with what they test:
 //   - schoolbook products in the power basis 1, w, …, w⁵ (w⁶ = ξ) and
 //     1, v, v² (v³ = ξ) for the Karatsuba/Chung–Hasan/sparse products;
 //   - exponents computed with GMP from the decimal p and r: Frobenius maps
 //     against pow(p^k), the Frobenius coefficients against ξ^(i(p^k − 1)/6),
-//     the final exponentiation against a plain pow by 3·(p^12 − 1)/r;
-//   - byte-exact values of @noble/curves 1.9.7 bls12_381.pairing;
+//     the final exponentiations against a plain pow by 3·(p^12 − 1)/r
+//     (BLS12-381) and m·(p^12 − 1)/r (BN254, m = 2x(6x² + 3x + 1));
+//   - byte-exact values of @noble/curves 1.9.7 bls12_381.pairing and
+//     bn254.pairing;
 //   - the group law of ec/point.hpp (scalar_mul) for bilinearity.
+// The properties every pairing has (bilinearity, identities, products,
+// refusals) are one TEMPLATE_TEST_CASE over both curves.
 #include <catch2/catch.hpp>
 
 #include <array>
@@ -16,13 +21,16 @@
 #include <vector>
 
 #include "cuzk/ec/bls12_381.hpp"
+#include "cuzk/ec/bn254.hpp"
 #include "cuzk/error.hpp"
+#include "cuzk/ff/bn254.hpp"
 #include "cuzk/ff/fp12.hpp"
 #include "cuzk/pairing/pairing.hpp"
 #include "gmp_util.hpp"
 
 using namespace cuzk;
 using cuzk::test::mpz;
+using C = bls12_381_curve;
 
 namespace {
 
@@ -308,123 +316,310 @@ TEST_CASE("final exponentiation equals a plain pow by 3(p^12 - 1)/r", "[pairing]
     const big e3 = final_exp_exponent(3), e1 = final_exp_exponent(1);
     for (int it = 0; it < 8; ++it) {
         const fp12 f = fp12::random(rng);
-        const fp12 fe = final_exponentiation(f);
+        const fp12 fe = cuzk::final_exponentiation<C>(f);
         REQUIRE(fe == f.pow(e3));
-        const fp12 fm = final_exponentiation_minimal(f);
+        const fp12 fm = cuzk::final_exponentiation_minimal<C>(f);
         REQUIRE(fm == f.pow(e1));
         REQUIRE(fm * fm * fm == fe);
         REQUIRE(fm != fe);   // e and e³ differ unless the value is 1
     }
-    CHECK(final_exponentiation(fp12::one()).is_one());
+    CHECK(cuzk::final_exponentiation<C>(fp12::one()).is_one());
 }
 
 TEST_CASE("pairing equals @noble/curves byte for byte", "[pairing]")
 {
     const g1_affine g1 = g1_affine::generator();
     const g2_affine g2 = g2_affine::generator();
-    CHECK(fp12_hex(pairing(g1, g2)) == NOBLE_E_G1_G2);
+    CHECK(fp12_hex(cuzk::pairing<C>(g1, g2)) == NOBLE_E_G1_G2);
     const fr a = fr::from_u64(NOBLE_A), b = fr::from_u64(NOBLE_B);
     const g1_affine ag1 = g1_mul(g1, a);
     const g2_affine bg2 = g2_mul(g2, b);
     REQUIRE(g1_hex(ag1) == NOBLE_A_G1);
     REQUIRE(g2_hex(bg2) == NOBLE_B_G2);
-    const fp12 e = pairing(ag1, bg2);
+    const fp12 e = cuzk::pairing<C>(ag1, bg2);
     CHECK(fp12_hex(e) == NOBLE_E_AG1_BG2);
     // and the same value through bilinearity: e(G1, G2)^(ab)
-    CHECK(e == pairing(g1, g2).pow((a * b).to_repr()));
+    CHECK(e == cuzk::pairing<C>(g1, g2).pow((a * b).to_repr()));
 }
 
-TEST_CASE("pairing: bilinearity, non-degeneracy, order r, identities", "[pairing]")
+// ---- BN254's own references -------------------------------------------------------------
+// BN254's types under their own names here (the file's plain names are
+// BLS12-381's).
+namespace bn_ref {
+
+using cuzk::bn254::fp;
+using cuzk::bn254::fp12;
+using cuzk::bn254::fp12_nbytes;
+using cuzk::bn254::fp2;
+using cuzk::bn254::fr;
+using cuzk::bn254::g1_affine;
+using cuzk::bn254::g2_affine;
+using cuzk::bn254::seed;
+using C = cuzk::bn254_curve;
+
+const char* const P_DEC = "21888242871839275222246405745257275088696311157297823662689037894645226208583";
+const char* const R_DEC = "21888242871839275222246405745257275088548364400416034343698204186575808495617";
+
+constexpr size_t BIG = 48;   // m·(p^12 − 1)/r < 2^3072
+using big = bigint<BIG>;
+
+fp fp_hex(const char* h)
 {
-    std::mt19937_64 rng(test::test_seed() + 301);
+    mpz m;
+    mpz_set_str(m, h, 16);
+    return fp::from_repr(test::from_mpz<4>(m));
+}
+// m = 2x(6x² + 3x + 1), the multiple of the final exponentiation.
+mpz m_factor()
+{
+    mpz x, t, m;
+    mpz_set_ui(x, seed);
+    mpz_mul_ui(t, x, 6);     // 6x
+    mpz_add_ui(t, t, 3);     // 6x + 3
+    mpz_mul(t, t, x);        // 6x² + 3x
+    mpz_add_ui(t, t, 1);
+    mpz_mul(m, t, x);
+    mpz_mul_ui(m, m, 2);
+    return m;
+}
+big final_exp_exponent(bool times_m)
+{
+    mpz e, rem;
+    mpz_pow_ui(e, mpz(P_DEC), 12);
+    mpz_sub_ui(e, e, 1);
+    mpz_tdiv_qr(e, rem, e, mpz(R_DEC));
+    REQUIRE(mpz_cmp_ui(rem.v, 0) == 0);
+    if (times_m) mpz_mul(e, e, m_factor());
+    REQUIRE(mpz_sizeinbase(e, 2) <= 64 * BIG);
+    return test::from_mpz<BIG>(e);
+}
+
+g1_affine g1_mul(const g1_affine& p, const fr& k) { return scalar_mul(p, k.to_repr()).to_affine(); }
+g2_affine g2_mul(const g2_affine& q, const fr& k) { return scalar_mul(q, k.to_repr()).to_affine(); }
+
+std::string fp12_hex(const fp12& e)
+{
+    uint8_t b[fp12_nbytes];
+    fp12_to_bytes_be(e, b);
+    static const char* d = "0123456789abcdef";
+    std::string s;
+    for (uint8_t v : b) {
+        s += d[v >> 4];
+        s += d[v & 15];
+    }
+    return s;
+}
+
+// @noble/curves 1.9.7: Fp12.toBytes(bn254.pairing(G1, G2)), the affine
+// coordinates (hex) of [A]G1 and [B]G2, and Fp12.toBytes(cuzk::pairing<C>([A]G1, [B]G2)).
+const char* const NOBLE_E_G1_G2 =
+    "262b253feda94cfe0da01bde280a3ed6f87e5feb898578b55e1f63739d870e9502e02d2cc795a2000a1b1f823879abbd397c4dea"
+    "0918ed66b49d34b48efb8a4a13a9f2d6e29b128da5b1ad44b31977935fd2957387ecb1fc4e135402fdbd1de0040ba9fa500f1a5c"
+    "4b31984a74e68659c4b420bd699ce630b130b08a6ea1162b0afc2f3fd870678fbe359d7f9873f052478f590b211ce30bf5e3eeae"
+    "f89eafdb1c54a530398c9064bdc662d929e645cadda9a712cc5a8243f9cddbd2d98dd1f0095c0fbf5d5a1ac023794a0d856f9259"
+    "1ba990ecfd4b7aef5c0d58c5dc2429fe14d3d6ca72d8a950a31dc10f7b4053c9e9ad9ebb590cb4a60f8215d4b99f2b4a1dc0e7bb"
+    "c3d70e6689dc206b4b91c85759dc1a23043c585fdfaf545838ca74290b53320e5a6488cb98a855ffc837d2a75ab90d61ac16cc1b"
+    "7ab2cd3ed5e22b9713a8afd3085dae4c6c91476ef36cd1d318ce07bac42a9c0f9bd7fddaf5ebd72300f97b5221474526b601f373"
+    "0a3afa965ceee1b343940c383e5314859e762c97";
+constexpr uint64_t NOBLE_A = 0x1234567890abcdefull, NOBLE_B = 0xfedcba0987654321ull;
+const char* const NOBLE_A_G1[2] = {"118c7a14188755cb285f38c9a3416340925c49b322fecd8ac879256bfd25d4f8",
+                                   "1c4f00185ffac2a999df2683fa5a886a964d908c95488b3f76f574f7fb3b77ed"};
+const char* const NOBLE_B_G2[4] = {"2dba22f273ae488cca6451a36601183a50d36bff86eaa488743ab2fdfbd427bc",
+                                   "2ffcab8638d3fa85bfd64350cf8ccfc47b3e79ff4cf3955080b57ffa14d13ae4",
+                                   "76ee51d506056fab36cbffb9ab7cb36d5be2c57aa743d36a607a9a829985808",
+                                   "17ba3db9cf1944ebc55c322ffc563331e30447da26ffe3a8c0029e501278c462"};
+const char* const NOBLE_E_AG1_BG2 =
+    "026ba12f5c2eb04393277fd18a2ec0ea3e02ef8ca642d2f13615db3addf7850e00f79307ba436c5b951d1d3b6277a143777525cd"
+    "a3d12ae1a63d1a6925a96eac16e58a2df7aecd9ee3ee437abc97c117536bfd6f3b614b51cb9dc17f465434cb2ab33d140f474424"
+    "811973ef0fd08e62f1c4f8b20507f12622d8fa55696fa2b52139e07ad57f4cb24ee11f7ebf2564544d9f3155448f9e44c65cb626"
+    "c522a44922f5b78bd73019a299a7aa577f01f492d5646bb7c165934eefe8a66f853cd39c0205998720708d3e37a78ade1517fea6"
+    "de3c8d7794f0cb8d763f0128b2b6aa210dd7c8f8ca79d81101025f69665ac73a2f98fa361078bbc9cba5c9641761b5ff283a8b78"
+    "3651154ae7a7c7f5337f672839075aa9135d438f75e86f0b3572f1281178e27fea4fb85a83a3ba45f9f90e73aea787d9288ff415"
+    "08888f5d0df15f95241bb59309c698adfce632ea36f03264c15acd9a2179c01498ebb8caa900842a0323376e90ce8dc710944dfa"
+    "1d8a88808043cd067f6379ab84aae77bdd92ec54";
+
+TEST_CASE("BN254 final exponentiation equals a plain pow by m(p^12 - 1)/r", "[pairing]")
+{
+    std::mt19937_64 rng(test::test_seed() + 461);
+    const big em = final_exp_exponent(true), e1 = final_exp_exponent(false);
+    const bigint<4> m = test::from_mpz<4>(m_factor());
+    for (int it = 0; it < 3; ++it) {
+        const fp12 f = fp12::random(rng);
+        const fp12 fe = cuzk::final_exponentiation<C>(f);
+        REQUIRE(fe == f.pow(em));
+        const fp12 fm = cuzk::final_exponentiation_minimal<C>(f);
+        REQUIRE(fm == f.pow(e1));
+        REQUIRE(fm.pow(m) == fe);
+    }
+    CHECK(cuzk::final_exponentiation<C>(fp12::one()).is_one());
+}
+
+
+TEST_CASE("BN254 pairing equals @noble/curves byte for byte", "[pairing]")
+{
     const g1_affine g1 = g1_affine::generator();
     const g2_affine g2 = g2_affine::generator();
-    const fp12 e11 = pairing(g1, g2);
+    CHECK(fp12_hex(cuzk::pairing<C>(g1, g2)) == NOBLE_E_G1_G2);
+    const fr a = fr::from_u64(NOBLE_A), b = fr::from_u64(NOBLE_B);
+    const g1_affine ag1 = g1_mul(g1, a);
+    const g2_affine bg2 = g2_mul(g2, b);
+    REQUIRE(ag1 == g1_affine{fp_hex(NOBLE_A_G1[0]), fp_hex(NOBLE_A_G1[1])});
+    const fp2 bx = {fp_hex(NOBLE_B_G2[0]), fp_hex(NOBLE_B_G2[1])}, by = {fp_hex(NOBLE_B_G2[2]), fp_hex(NOBLE_B_G2[3])};
+    REQUIRE(bg2 == g2_affine{bx, by});
+    const fp12 e = cuzk::pairing<C>(ag1, bg2);
+    CHECK(fp12_hex(e) == NOBLE_E_AG1_BG2);
+    CHECK(e == cuzk::pairing<C>(g1, g2).pow((a * b).to_repr()));
+}
+
+
+} // namespace bn_ref
+
+// ---- both curves ------------------------------------------------------------------------
+namespace {
+
+// What the cases over both curves do differently per curve: the seeds and
+// rounds each had when the curves were tested apart, the prepared point's
+// length, and the factor k of final_exponentiation (e = minimal^k).
+template <class Curve>
+struct curve_case;
+template <>
+struct curve_case<bls12_381_curve> {
+    static constexpr uint64_t salt_bilinear = 301, salt_multi = 361;
+    static constexpr int rounds = 10, pairs = 4;
+    static constexpr size_t n_coeffs = 68;
+    static bigint<4> k() { return bigint<4>{{3}}; }
+};
+template <>
+struct curve_case<bn254_curve> {
+    static constexpr uint64_t salt_bilinear = 481, salt_multi = 501;
+    static constexpr int rounds = 6, pairs = 3;
+    static constexpr size_t n_coeffs = 88;
+    static bigint<4> k() { return test::from_mpz<4>(bn_ref::m_factor()); }
+};
+
+template <class P, class F>
+P mul(const P& p, const F& k)
+{
+    return scalar_mul(p, k.to_repr()).to_affine();
+}
+
+} // namespace
+
+TEMPLATE_TEST_CASE("pairing: bilinearity, non-degeneracy, order r, identities", "[pairing]", bls12_381_curve,
+                   bn254_curve)
+{
+    using C = TestType;
+    using fr = typename C::fr;
+    using fp12 = typename C::fp12;
+    using g1_affine = typename C::g1_affine;
+    using g2_affine = typename C::g2_affine;
+    using T = curve_case<C>;
+    constexpr auto r = fr::params::modulus;
+    std::mt19937_64 rng(test::test_seed() + T::salt_bilinear);
+    const g1_affine g1 = g1_affine::generator();
+    const g2_affine g2 = g2_affine::generator();
+    const fp12 e11 = pairing<C>(g1, g2);
     CHECK(!e11.is_one());
-    CHECK(e11.pow(fr_params::modulus).is_one());
-    CHECK(e11.cyclotomic_pow(fr_params::modulus).is_one());
-    for (int it = 0; it < 10; ++it) {
+    CHECK(e11.pow(r).is_one());
+    CHECK(e11.cyclotomic_pow(r).is_one());
+    for (int it = 0; it < T::rounds; ++it) {
         const fr a = fr::random(rng), b = fr::random(rng);
-        const g1_affine p = g1_mul(g1, fr::random(rng));
-        const g2_affine q = g2_mul(g2, fr::random(rng));
-        const fp12 e = pairing(p, q);
+        const g1_affine p = mul(g1, fr::random(rng));
+        const g2_affine q = mul(g2, fr::random(rng));
+        const fp12 e = pairing<C>(p, q);
         const fp12 eab = e.pow((a * b).to_repr());
-        CHECK(pairing(g1_mul(p, a), g2_mul(q, b)) == eab);
-        CHECK(pairing(g1_mul(p, a * b), q) == eab);
-        CHECK(pairing(p, g2_mul(q, a * b)) == eab);
+        CHECK(pairing<C>(mul(p, a), mul(q, b)) == eab);
+        CHECK(pairing<C>(mul(p, a * b), q) == eab);
+        CHECK(pairing<C>(p, mul(q, a * b)) == eab);
         // linearity in each argument
-        const g1_affine p2 = g1_mul(g1, fr::random(rng));
-        const g1_affine psum = p.to_jacobian().add(p2).to_affine();
-        CHECK(pairing(psum, q) == e * pairing(p2, q));
+        const g1_affine p2 = mul(g1, fr::random(rng));
+        CHECK(pairing<C>(p.to_jacobian().add(p2).to_affine(), q) == e * pairing<C>(p2, q));
+        const g2_affine q2 = mul(g2, fr::random(rng));
+        CHECK(pairing<C>(p, q.to_jacobian().add(q2).to_affine()) == e * pairing<C>(p, q2));
         // the Groth16 check shape, both ways round
-        CHECK((e * pairing(-p, q)).is_one());
-        CHECK((e * pairing(p, -q)).is_one());
-        CHECK(pairing(p, -q) == e.conjugate());
-        // the minimal-exponent pairing is bilinear too
-        const fp12 m = final_exponentiation_minimal(miller_loop(p, prepare_g2(q)));
-        CHECK(m * m * m == e);
-        CHECK(final_exponentiation_minimal(miller_loop(g1_mul(p, a), prepare_g2(q))) == m.pow(a.to_repr()));
+        CHECK((e * pairing<C>(-p, q)).is_one());
+        CHECK((e * pairing<C>(p, -q)).is_one());
+        CHECK(pairing<C>(p, -q) == e.conjugate());
+        // the minimal-exponent pairing is bilinear too, and e is its k-th power
+        const fp12 m = final_exponentiation_minimal<C>(miller_loop<C>(p, prepare_g2<C>(q)));
+        CHECK(m.pow(T::k()) == e);
+        CHECK(final_exponentiation_minimal<C>(miller_loop<C>(mul(p, a), prepare_g2<C>(q))) == m.pow(a.to_repr()));
     }
     // identities
     const g1_affine o1 = g1_affine::identity();
     const g2_affine o2 = g2_affine::identity();
-    CHECK(pairing(o1, g2).is_one());
-    CHECK(pairing(g1, o2).is_one());
-    CHECK(pairing(o1, o2).is_one());
-    const g2_prepared po = prepare_g2(o2);
+    CHECK(pairing<C>(o1, g2).is_one());
+    CHECK(pairing<C>(g1, o2).is_one());
+    CHECK(pairing<C>(o1, o2).is_one());
+    const typename C::g2_prepared po = prepare_g2<C>(o2);
     CHECK(po.infinity);
     CHECK(po.coeffs.empty());
-    CHECK(miller_loop(g1, po).is_one());
-    CHECK(miller_loop(o1, prepare_g2(g2)).is_one());
+    CHECK(miller_loop<C>(g1, po).is_one());
+    CHECK(miller_loop<C>(o1, prepare_g2<C>(g2)).is_one());
+    CHECK(prepare_g2<C>(g2).coeffs.size() == T::n_coeffs);
     // [r]P = O gives 1 (scalar_mul by r lands on the identity)
-    CHECK(pairing(scalar_mul(g1, fr_params::modulus).to_affine(), g2).is_one());
+    CHECK(pairing<C>(scalar_mul(g1, r).to_affine(), g2).is_one());
 }
 
-TEST_CASE("multi_pairing equals the product of pairings", "[pairing]")
+TEMPLATE_TEST_CASE("multi_pairing and pairing_check equal the product of pairings", "[pairing]", bls12_381_curve,
+                   bn254_curve)
 {
-    std::mt19937_64 rng(test::test_seed() + 361);
+    using C = TestType;
+    using fr = typename C::fr;
+    using fp12 = typename C::fp12;
+    using g1_affine = typename C::g1_affine;
+    using g2_affine = typename C::g2_affine;
+    using g2_prepared = typename C::g2_prepared;
+    std::mt19937_64 rng(test::test_seed() + curve_case<C>::salt_multi);
     const g1_affine g1 = g1_affine::generator();
     const g2_affine g2 = g2_affine::generator();
     std::vector<g1_affine> ps;
     std::vector<g2_affine> qs;
     fp12 prod = fp12::one();
-    for (int i = 0; i < 4; ++i) {
-        ps.push_back(g1_mul(g1, fr::random(rng)));
-        qs.push_back(g2_mul(g2, fr::random(rng)));
-        prod *= pairing(ps.back(), qs.back());
+    for (int i = 0; i < curve_case<C>::pairs; ++i) {
+        ps.push_back(mul(g1, fr::random(rng)));
+        qs.push_back(mul(g2, fr::random(rng)));
+        prod *= pairing<C>(ps.back(), qs.back());
     }
     // identity pairs in between contribute 1
     ps.push_back(g1_affine::identity());
     qs.push_back(g2);
     ps.push_back(g1);
     qs.push_back(g2_affine::identity());
-    CHECK(multi_pairing(ps, qs) == prod);
+    CHECK(multi_pairing<C>(ps, qs) == prod);
     // and through prepared points
     std::vector<g2_prepared> prep;
-    for (const auto& q : qs) prep.push_back(prepare_g2(q));
+    for (const auto& q : qs) prep.push_back(prepare_g2<C>(q));
     std::vector<const g2_prepared*> ptr;
     for (const auto& q : prep) ptr.push_back(&q);
     fp12 ml = fp12::one();
-    for (size_t i = 0; i < ps.size(); ++i) ml *= miller_loop(ps[i], prep[i]);
-    CHECK(multi_miller_loop(ps, ptr) == ml);
-    CHECK(final_exponentiation(ml) == prod);
+    for (size_t i = 0; i < ps.size(); ++i) ml *= miller_loop<C>(ps[i], prep[i]);
+    CHECK(multi_miller_loop<C>(ps, ptr) == ml);
+    CHECK(final_exponentiation<C>(ml) == prod);
     // empty product
-    CHECK(multi_pairing({}, {}).is_one());
+    CHECK(multi_pairing<C>({}, {}).is_one());
+    CHECK(pairing_check<C>({}, {}));
     // Groth16 shape: e(−A, B)·e(α, β)·e(L, γ)·e(C, δ) = 1 when A·B = α·β + L·γ + C·δ
     // (in the exponent); here with random scalars.
     const fr alpha = fr::random(rng), beta = fr::random(rng), l = fr::random(rng), gamma = fr::random(rng),
              c = fr::random(rng), delta = fr::random(rng), a = fr::random(rng);
     const fr b = (alpha * beta + l * gamma + c * delta) * a.inverse();
-    const std::vector<g1_affine> gp = {-g1_mul(g1, a), g1_mul(g1, alpha), g1_mul(g1, l), g1_mul(g1, c)};
-    const std::vector<g2_affine> gq = {g2_mul(g2, b), g2_mul(g2, beta), g2_mul(g2, gamma), g2_mul(g2, delta)};
-    CHECK(multi_pairing(gp, gq).is_one());
+    const std::vector<g1_affine> gp = {-mul(g1, a), mul(g1, alpha), mul(g1, l), mul(g1, c)};
+    const std::vector<g2_affine> gq = {mul(g2, b), mul(g2, beta), mul(g2, gamma), mul(g2, delta)};
+    CHECK(multi_pairing<C>(gp, gq).is_one());
+    CHECK(pairing_check<C>(gp, gq));
     std::vector<g2_affine> bad = gq;
-    bad[3] = g2_mul(g2, delta + fr::one());
-    CHECK(!multi_pairing(gp, bad).is_one());
+    bad[3] = mul(g2, delta + fr::one());
+    CHECK(!multi_pairing<C>(gp, bad).is_one());
+    CHECK_FALSE(pairing_check<C>(gp, bad));
 }
 
-TEST_CASE("pairing rejects malformed input with cuzk::error", "[pairing]")
+TEMPLATE_TEST_CASE("pairing rejects malformed input with cuzk::error", "[pairing]", bls12_381_curve, bn254_curve)
 {
+    using C = TestType;
+    using g1_affine = typename C::g1_affine;
+    using g2_affine = typename C::g2_affine;
+    using g2_prepared = typename C::g2_prepared;
     const g1_affine g1 = g1_affine::generator();
     const g2_affine g2 = g2_affine::generator();
     auto code_of = [](auto&& fn) {
@@ -436,20 +631,23 @@ TEST_CASE("pairing rejects malformed input with cuzk::error", "[pairing]")
         return errc::ok;
     };
     g1_affine bad1 = g1;
-    bad1.y += fp::one();
-    g2_affine bad2 = g2;
-    bad2.x += fp2::one();
-    CHECK(code_of([&] { prepare_g2(bad2); }) == errc::not_on_curve);
-    CHECK(code_of([&] { pairing(bad1, g2); }) == errc::not_on_curve);
-    CHECK(code_of([&] { pairing(g1, bad2); }) == errc::not_on_curve);
-    CHECK(code_of([&] { pairing(bad1, g2_affine::identity()); }) == errc::not_on_curve);
-    const std::vector<g1_affine> two = {g1, g1};
-    const std::vector<g2_affine> one = {g2};
-    CHECK(code_of([&] { multi_pairing(two, one); }) == errc::invalid_argument);
-    g2_prepared broken = prepare_g2(g2);
+    bad1.y += C::fp::one();
+    for (const bool move_x : {true, false}) {   // off the curve by either coordinate
+        g2_affine bad2 = g2;
+        (move_x ? bad2.x : bad2.y) += C::fp2::one();
+        CHECK(code_of([&] { prepare_g2<C>(bad2); }) == errc::not_on_curve);
+        CHECK(code_of([&] { pairing<C>(g1, bad2); }) == errc::not_on_curve);
+    }
+    CHECK(code_of([&] { pairing<C>(bad1, g2); }) == errc::not_on_curve);
+    CHECK(code_of([&] { pairing<C>(bad1, g2_affine::identity()); }) == errc::not_on_curve);
+    const std::vector<g1_affine> one_p = {g1}, two_p = {g1, g1};
+    const std::vector<g2_affine> one_q = {g2}, two_q = {g2, g2};
+    CHECK(code_of([&] { multi_pairing<C>(two_p, one_q); }) == errc::invalid_argument);
+    CHECK(code_of([&] { multi_pairing<C>(one_p, two_q); }) == errc::invalid_argument);
+    g2_prepared broken = prepare_g2<C>(g2);
     broken.coeffs.pop_back();
-    CHECK(code_of([&] { miller_loop(g1, broken); }) == errc::invalid_argument);
+    CHECK(code_of([&] { miller_loop<C>(g1, broken); }) == errc::invalid_argument);
     const g2_prepared* null_ptr[1] = {nullptr};
-    CHECK(code_of([&] { multi_miller_loop(std::span<const g1_affine>(&g1, 1), null_ptr); }) ==
+    CHECK(code_of([&] { multi_miller_loop<C>(std::span<const g1_affine>(&g1, 1), null_ptr); }) ==
           errc::invalid_argument);
 }

@@ -136,11 +136,11 @@ void prove_and_verify(pipeline::engine& eng, pipeline::key_id key, const params_
         REQUIRE(r.partitions.size() == 2);
         for (size_t p = 0; p < 2; ++p) {
             const std::vector<fr> pub(ws[p].inputs.begin() + 1, ws[p].inputs.end());
-            CHECK(r.partitions[p].public_inputs == pub);
-            CHECK(groth16::verify(pvk, r.partitions[p].proof, pub));
+            CHECK(r.partitions[p].public_inputs() == pub);
+            CHECK(groth16::verify(pvk, r.partitions[p].proof(), pub));
             std::vector<fr> wrong = pub;
             wrong[0] += fr::one();
-            CHECK_FALSE(groth16::verify(pvk, r.partitions[p].proof, wrong));
+            CHECK_FALSE(groth16::verify(pvk, r.partitions[p].proof(), wrong));
         }
     }
 }
@@ -194,8 +194,8 @@ TEST_CASE("mapped params: an engine on the cpu backend proves and verifies with 
     REQUIRE(r.status == pipeline::job_status::completed);
     const auto w = groth16::synthesize_witness(*c);
     const std::vector<fr> pub(w.inputs.begin() + 1, w.inputs.end());
-    CHECK(groth16::verify(groth16::prepare_verifying_key(other.pk->vk), r.partitions[0].proof, pub));
-    CHECK_FALSE(groth16::verify(groth16::prepare_verifying_key(f.pk->vk), r.partitions[0].proof, pub));
+    CHECK(groth16::verify(groth16::prepare_verifying_key(other.pk->vk), r.partitions[0].proof(), pub));
+    CHECK_FALSE(groth16::verify(groth16::prepare_verifying_key(f.pk->vk), r.partitions[0].proof(), pub));
 }
 
 TEST_CASE("mapped params: counts that do not match the PCE or density are refused, naming the mismatch",

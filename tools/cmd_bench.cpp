@@ -16,12 +16,15 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <random>
 #include <string>
 #include <tuple>
+#include <type_traits>
+#include <variant>
 #include <vector>
 
 #include <fmt/format.h>
@@ -181,23 +184,27 @@ timeline::render_options words_of(const bench_opts& o)
 
 // ---- the workload ----------------------------------------------------------------------
 
+// A snarkjs key and the witness every partition proves, over the file's curve.
+template <class C>
+struct snarkjs_work {
+    using curve = C;
+    std::shared_ptr<const groth16::proving_key_t<C>> pk;
+    std::shared_ptr<const std::vector<typename C::fr>> wtns;
+};
+
 struct workload {
+    // The built-in circuit: its key, PCE and density, one circuit per partition.
     std::shared_ptr<const groth16::proving_key> pk;
-    std::shared_ptr<const r1cs::pce> pce;   // the built-in circuit
+    std::shared_ptr<const r1cs::pce> pce;
     groth16::query_density density;
-    std::shared_ptr<const std::vector<fr>> wtns;   // snarkjs: the witness every partition proves
-    std::vector<std::shared_ptr<const sha256_preimage_circuit>> circuits;   // one per partition
-    // A bn128 .zkey: its key and witness instead of pk and wtns.
-    std::shared_ptr<const groth16::proving_key_t<bn254_curve>> pk_bn;
-    std::shared_ptr<const std::vector<bn254::fr>> wtns_bn;
-    bool snark() const { return wtns != nullptr || bn(); }
-    bool bn() const { return wtns_bn != nullptr; }
+    std::vector<std::shared_ptr<const sha256_preimage_circuit>> circuits;
+    std::optional<per_curve<snarkjs_work>> snarkjs;   // --zkey: a snarkjs key and witness instead
+    bool snark() const { return snarkjs.has_value(); }
 };
 
 // The key and witness of curve C, their sizes checked against each other.
 template <class C>
-std::pair<std::shared_ptr<const groth16::proving_key_t<C>>, std::shared_ptr<const std::vector<typename C::fr>>>
-read_snarkjs(const bench_opts& o)
+snarkjs_work<C> read_snarkjs(const bench_opts& o)
 {
     using F = typename C::fr;
     progress_step step("cuzk bench", "reading " + o.zkey_path + " and " + o.wtns_path);
@@ -224,10 +231,7 @@ workload load_snarkjs(const bench_opts& o)
     workload w;
     const auto t0 = steady::now();
     const curve_id c = read_as("--zkey, the proving key", [&] { return io::snarkjs_file_curve(o.zkey_path); });
-    if (c == curve_id::bn254)
-        std::tie(w.pk_bn, w.wtns_bn) = read_snarkjs<bn254_curve>(o);
-    else
-        std::tie(w.pk, w.wtns) = read_snarkjs<bls12_381_curve>(o);
+    w.snarkjs = with_curve(c, [&](auto cv) { return per_curve<snarkjs_work>(read_snarkjs<decltype(cv)>(o)); });
     std::printf("  key and witness read in %.2f s\n", secs(steady::now() - t0));
     return w;
 }
@@ -374,15 +378,29 @@ pipeline::proof_request request(const bench_opts& o, const workload& w, pipeline
     for (unsigned p = 0; p < o.partitions; ++p) {
         // Built in place: GCC 12 misreads a moved-from variant temporary as
         // uninitialized (-Wmaybe-uninitialized) at -O3.
-        if (w.bn())
-            req.partitions.emplace_back(std::in_place_type<pipeline::bn254_witness_partition>, *w.wtns_bn);
-        else if (w.snark())
-            req.partitions.emplace_back(std::in_place_type<pipeline::full_witness_partition>, *w.wtns);
+        if (w.snarkjs)
+            std::visit(
+                [&](const auto& s) {
+                    using C = typename std::decay_t<decltype(s)>::curve;
+                    req.partitions.emplace_back(std::in_place_type<pipeline::full_witness_partition_t<C>>, *s.wtns);
+                },
+                *w.snarkjs);
         else
             req.partitions.emplace_back(std::in_place_type<pipeline::circuit_partition>,
                                         w.circuits[job * o.partitions + p]);
     }
     return req;
+}
+
+// A snarkjs key of either curve registered on the engine (a BLS12-381 one
+// with no PCE).
+pipeline::key_id add_snarkjs_key(pipeline::engine& eng, std::shared_ptr<const groth16::proving_key> pk)
+{
+    return eng.add_key(std::move(pk), nullptr, {"zkey", 0});
+}
+pipeline::key_id add_snarkjs_key(pipeline::engine& eng, std::shared_ptr<const groth16::proving_key_t<bn254_curve>> pk)
+{
+    return eng.add_key(std::move(pk), {"zkey", 0});
 }
 
 // Keeps J jobs in flight until all N have ended.
@@ -397,9 +415,8 @@ run_result run(const bench_opts& o, const workload& w, timeline_out& tl)
     ec.sink = tl.fan.get();
     pipeline::engine eng(ec);
     const pipeline::key_id key =
-        w.bn()      ? eng.add_key(w.pk_bn, {"zkey", 0})
-        : w.snark() ? eng.add_key(w.pk, nullptr, {"zkey", 0})
-                    : eng.add_key(w.pk, w.pce, w.density, {"sha256", 0});
+        w.snarkjs ? std::visit([&](const auto& s) { return add_snarkjs_key(eng, s.pk); }, *w.snarkjs)
+                  : eng.add_key(w.pk, w.pce, w.density, {"sha256", 0});
     r.partition_bytes = eng.partition_bytes(key);
     r.device_bytes = eng.device_bytes(key);
     if (ec.host_memory_budget && r.partition_bytes > ec.host_memory_budget)
@@ -483,43 +500,43 @@ void print_resources(const run_result& r, const timeline::render_options& ro)
 
 // Verifies every partition proof independently of the engine's self-verify:
 // the public inputs are the witness's public signals, or the circuit's digest.
-// Returns whether partition p of job i is valid (BLS12-381 keys).
-bool valid_bls(const bench_opts& o, const workload& w, const groth16::prepared_verifying_key& pvk,
-               const pipeline::partition_result& res, unsigned i, unsigned p)
+// A check of partition p of job i.
+using partition_check = std::function<bool(const pipeline::partition_result&, unsigned i, unsigned p)>;
+
+template <class C>
+partition_check snarkjs_check(const snarkjs_work<C>& s)
 {
-    std::vector<fr> expect;
-    if (w.snark()) {
-        expect.assign(w.wtns->begin() + 1, w.wtns->begin() + w.pk->num_inputs);
-    } else {
+    auto pvk = std::make_shared<const groth16::prepared_verifying_key_t<C>>(groth16::prepare_verifying_key(s.pk->vk));
+    std::vector<typename C::fr> expect(s.wtns->begin() + 1, s.wtns->begin() + s.pk->num_inputs);
+    return [pvk, expect](const pipeline::partition_result& res, unsigned, unsigned) {
+        const pipeline::curve_proof<C>& out = res.get<C>();
+        return out.public_inputs == expect && groth16::verify<C>(*pvk, out.proof, expect);
+    };
+}
+
+partition_check circuit_check(const bench_opts& o, const workload& w)
+{
+    auto pvk = std::make_shared<const groth16::prepared_verifying_key>(groth16::prepare_verifying_key(w.pk->vk));
+    return [&o, &w, pvk](const pipeline::partition_result& res, unsigned i, unsigned p) {
         const auto a = groth16::synthesize_witness(*w.circuits[i * o.partitions + p]);
-        expect.assign(a.inputs.begin() + 1, a.inputs.end());
-    }
-    return res.public_inputs == expect && groth16::verify(pvk, res.proof, expect);
+        const std::vector<fr> expect(a.inputs.begin() + 1, a.inputs.end());
+        return res.public_inputs() == expect && groth16::verify(*pvk, res.proof(), expect);
+    };
 }
 
 unsigned verify_all(const bench_opts& o, const workload& w, const run_result& r)
 {
     const auto t0 = steady::now();
     progress_step step("cuzk bench", "verifying every proof");
-    std::optional<groth16::prepared_verifying_key> pvk;
-    std::optional<groth16::prepared_verifying_key_t<bn254_curve>> pvk_bn;
-    std::vector<bn254::fr> expect_bn;
-    if (w.bn()) {
-        pvk_bn = groth16::prepare_verifying_key(w.pk_bn->vk);
-        expect_bn.assign(w.wtns_bn->begin() + 1, w.wtns_bn->begin() + w.pk_bn->num_inputs);
-    } else {
-        pvk = groth16::prepare_verifying_key(w.pk->vk);
-    }
+    const partition_check check =
+        w.snarkjs ? std::visit([](const auto& s) { return snarkjs_check(s); }, *w.snarkjs) : circuit_check(o, w);
     unsigned valid = 0;
     for (unsigned i = 0; i < o.proofs; ++i) {
         const auto& res = r.handles[i].result();
         if (res.status != pipeline::job_status::completed) continue;
         for (unsigned p = 0; p < o.partitions; ++p) {
             const auto& part = res.partitions[p];
-            const bool ok = w.bn() ? part.public_inputs_bn254 == expect_bn &&
-                                         groth16::verify<bn254_curve>(*pvk_bn, part.proof_bn254, expect_bn)
-                                   : valid_bls(o, w, *pvk, part, i, p);
-            if (ok) ++valid;
+            if (check(part, i, p)) ++valid;
             else std::printf("  INVALID: %s partition %u\n", res.id.c_str(), p);
         }
     }

@@ -86,9 +86,10 @@ void self_checks(std::mt19937_64& rng)
           "G1 multi-scalar multiplication (MSM) of 1000 random points equals the naive sum");
 
     const fr s = fr::random(rng), t = fr::random(rng);
-    const fp12 lhs = pairing(scalar_mul(g, s.to_repr()).to_affine(), scalar_mul(h, t.to_repr()).to_affine());
-    const fp12 rhs = pairing(g, h).pow((s * t).to_repr());
-    check(lhs == rhs && !pairing(g, h).is_one(), "pairing: e(sP, tQ) = e(P, Q)^(st) != 1");
+    const fp12 lhs =
+        pairing<bls12_381_curve>(scalar_mul(g, s.to_repr()).to_affine(), scalar_mul(h, t.to_repr()).to_affine());
+    const fp12 rhs = pairing<bls12_381_curve>(g, h).pow((s * t).to_repr());
+    check(lhs == rhs && !pairing<bls12_381_curve>(g, h).is_one(), "pairing: e(sP, tQ) = e(P, Q)^(st) != 1");
 }
 
 void figures(bool quick, std::mt19937_64& rng)
@@ -119,7 +120,7 @@ void figures(bool quick, std::mt19937_64& rng)
     std::printf("  G1 MSM of 2^%-2d points, 1 thread    %8.1f ms\n", int(__builtin_ctzll(n)), t1);
     std::printf("  G1 MSM of 2^%-2d points, %u threads   %8.1f ms\n", int(__builtin_ctzll(n)), resolve_threads(0), tn);
     t0 = clock::now();
-    (void)pairing(g1_affine::generator(), g2_affine::generator());
+    (void)pairing<bls12_381_curve>(g1_affine::generator(), g2_affine::generator());
     std::printf("  pairing                      %8.2f ms\n", ms_since(t0));
 }
 

@@ -19,7 +19,6 @@
 #include "progress.hpp"
 #include "cuzk/backend/cuda.hpp"
 #include "cuzk/backend/gpu_prover.hpp"
-#include "cuzk/backend/gpu_prover_bn254.hpp"
 #include "cuzk/error.hpp"
 #include "cuzk/groth16/prover.hpp"
 #include "cuzk/groth16/setup.hpp"
@@ -94,7 +93,7 @@ groth16::proof_t<bn254_curve> prove_gpu(const std::shared_ptr<io::zkey_t<bn254_c
                                         const std::vector<bn254::fr>& w, groth16::prove_timings& tm)
 {
     const auto t0 = std::chrono::steady_clock::now();
-    const gpu_key_bn254 key(std::shared_ptr<const bn254_proving_key>(zkp, &zkp->pk));
+    const gpu_key_t<bn254_curve> key(std::shared_ptr<const groth16::proving_key_t<bn254_curve>>(zkp, &zkp->pk));
     std::fprintf(stderr, "cuzk prove: key on the GPU in %.3f s\n", secs_since(t0));
     return gpu_prove_snarkjs(key, w, nullptr, &tm);
 }

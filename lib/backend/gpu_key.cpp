@@ -655,8 +655,8 @@ void build_pending_h_copies(gpu_key::impl& k)
     if (k.h_copies_pending) build_h_copies(k, k.h_copies_pending);
 }
 
-gpu_key::gpu_key(std::shared_ptr<const groth16::proving_key> pkp, groth16::query_density density,
-                 std::shared_ptr<const r1cs::pce> pce, const gpu_key_options& opt)
+gpu_key::gpu_key_t(std::shared_ptr<const groth16::proving_key> pkp, groth16::query_density density,
+                   std::shared_ptr<const r1cs::pce> pce, const gpu_key_options& opt)
     : p_(std::make_unique<impl>())
 {
     if (!pkp) throw error(errc::invalid_argument, "gpu_key: no proving key");
@@ -665,8 +665,8 @@ gpu_key::gpu_key(std::shared_ptr<const groth16::proving_key> pkp, groth16::query
     make_key(p_, pkp, src, std::move(density), std::move(pce), opt);
 }
 
-gpu_key::gpu_key(std::shared_ptr<const io::mapped_params> params, groth16::query_density density,
-                 std::shared_ptr<const r1cs::pce> pce, const gpu_key_options& opt)
+gpu_key::gpu_key_t(std::shared_ptr<const io::mapped_params> params, groth16::query_density density,
+                   std::shared_ptr<const r1cs::pce> pce, const gpu_key_options& opt)
     : p_(std::make_unique<impl>())
 {
     if (!params) throw error(errc::invalid_argument, "gpu_key: no mapped parameters");
@@ -677,7 +677,7 @@ gpu_key::gpu_key(std::shared_ptr<const io::mapped_params> params, groth16::query
     make_key(p_, shell, src, std::move(density), std::move(pce), opt);
 }
 
-gpu_key::~gpu_key()
+gpu_key::~gpu_key_t()
 {
     // The streams, events and buffers are released on the key's device.
     try {
@@ -779,17 +779,17 @@ struct gpu_key::impl {
     groth16::query_density density;
 };
 
-gpu_key::gpu_key(std::shared_ptr<const groth16::proving_key>, groth16::query_density,
-                 std::shared_ptr<const r1cs::pce>, const gpu_key_options&)
+gpu_key::gpu_key_t(std::shared_ptr<const groth16::proving_key>, groth16::query_density,
+                   std::shared_ptr<const r1cs::pce>, const gpu_key_options&)
 {
     no_cuda("gpu_key");
 }
-gpu_key::gpu_key(std::shared_ptr<const io::mapped_params>, groth16::query_density, std::shared_ptr<const r1cs::pce>,
-                 const gpu_key_options&)
+gpu_key::gpu_key_t(std::shared_ptr<const io::mapped_params>, groth16::query_density, std::shared_ptr<const r1cs::pce>,
+                   const gpu_key_options&)
 {
     no_cuda("gpu_key");
 }
-gpu_key::~gpu_key() = default;
+gpu_key::~gpu_key_t() = default;
 const groth16::proving_key& gpu_key::pk() const noexcept { return *p_->pk; }
 const groth16::query_density& gpu_key::density() const noexcept { return p_->density; }
 bool gpu_key::has_pce() const noexcept { return false; }

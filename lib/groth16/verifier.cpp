@@ -28,11 +28,11 @@ prepared_verifying_key_t<C> prepare_verifying_key(const verifying_key_t<C>& vk)
     if (vk.ic.empty()) throw error(errc::bad_format, "verifying key has no IC points");
     prepared_verifying_key_t<C> p;
     p.vk = vk;
-    p.alpha_beta = C::pairing(vk.alpha_g1, vk.beta_g2);
-    p.neg_gamma = C::prepare_g2(-vk.gamma_g2);
-    p.neg_delta = C::prepare_g2(-vk.delta_g2);
-    p.gamma = C::prepare_g2(vk.gamma_g2);
-    p.delta = C::prepare_g2(vk.delta_g2);
+    p.alpha_beta = pairing<C>(vk.alpha_g1, vk.beta_g2);
+    p.neg_gamma = prepare_g2<C>(-vk.gamma_g2);
+    p.neg_delta = prepare_g2<C>(-vk.delta_g2);
+    p.gamma = prepare_g2<C>(vk.gamma_g2);
+    p.delta = prepare_g2<C>(vk.delta_g2);
     return p;
 }
 
@@ -42,10 +42,10 @@ bool verify(const prepared_verifying_key_t<C>& pvk, const proof_t<C>& pr, std::s
     using g1_affine = typename C::g1_affine;
     using g2_prepared = typename C::g2_prepared;
     const g1_affine acc = public_acc<C>(pvk.vk, x).to_affine();
-    const g2_prepared b = C::prepare_g2(pr.b);
+    const g2_prepared b = prepare_g2<C>(pr.b);
     const g1_affine ps[3] = {pr.a, acc, pr.c};
     const g2_prepared* qs[3] = {&b, &pvk.neg_gamma, &pvk.neg_delta};
-    const typename C::fp12 f = C::final_exponentiation(C::multi_miller_loop(ps, qs));
+    const typename C::fp12 f = final_exponentiation<C>(multi_miller_loop<C>(ps, qs));
     return f == pvk.alpha_beta;
 }
 
@@ -81,7 +81,7 @@ bool verify_batch(const prepared_verifying_key_t<C>& pvk, std::type_identity_t<s
         const fr z = fr::from_repr(zr);
         z_sum += z;
         ps.push_back(scalar_mul(proofs[j].a, zr).to_affine());
-        neg_b[j] = C::prepare_g2(-proofs[j].b);
+        neg_b[j] = prepare_g2<C>(-proofs[j].b);
         c_acc = c_acc.add(scalar_mul(proofs[j].c, zr));
         y_acc = y_acc.add(scalar_mul(public_acc<C>(pvk.vk, inputs[j]), zr));
     }
@@ -90,7 +90,7 @@ bool verify_batch(const prepared_verifying_key_t<C>& pvk, std::type_identity_t<s
     qs.push_back(&pvk.delta);
     ps.push_back(y_acc.to_affine());
     qs.push_back(&pvk.gamma);
-    const fp12 f = C::final_exponentiation(C::multi_miller_loop(ps, qs));
+    const fp12 f = final_exponentiation<C>(multi_miller_loop<C>(ps, qs));
     // f should equal e(α, β)^(−Σz); multiply by e(α, β)^(Σz) and compare with one.
     const fp12 ab = pvk.alpha_beta.pow(z_sum.to_repr());
     return (f * ab) == fp12::one();

@@ -9,7 +9,7 @@
 #include "cuzk/io/decimal.hpp"
 #include "cuzk/io/json.hpp"
 #include "cuzk/io/mapped_file.hpp"
-#include "cuzk/groth16/curve.hpp"
+#include "cuzk/pairing/pairing.hpp"
 
 namespace cuzk::io {
 
@@ -285,12 +285,15 @@ groth16::verifying_key_t<C> snarkjs_vk_t<C>::to_verifying_key() const
 // @noble/curves and cuzk::pairing (3·(p^12 − 1)/r, see pairing/pairing.hpp):
 // vk_alphabeta_12 of a snarkjs-made verification_key.json equals
 // pairing(alpha, beta) exactly (test/test_json.cpp keeps such a file's values).
-fp12 snarkjs_alphabeta(const g1_affine& alpha_g1, const g2_affine& beta_g2) { return pairing(alpha_g1, beta_g2); }
+fp12 snarkjs_alphabeta(const g1_affine& alpha_g1, const g2_affine& beta_g2)
+{
+    return pairing<bls12_381_curve>(alpha_g1, beta_g2);
+}
 
 template <class C>
 json vk_to_json(const groth16::verifying_key_t<C>& vk)
 {
-    return vk_to_json(vk, C::pairing(vk.alpha_g1, vk.beta_g2));
+    return vk_to_json(vk, pairing<C>(vk.alpha_g1, vk.beta_g2));
 }
 
 template <class C>
@@ -327,7 +330,7 @@ snarkjs_vk_t<C> vk_from_json(const json& j, const std::string& name)
     vk.delta_g2 = parse_g2<C>(member(j, "vk_delta_2", name), name + ": vk_delta_2");
     // vk_alphabeta_12 is redundant; when present it must be e(alpha, beta),
     // so that a tool reading it gets the same key that cuzk verifies with.
-    vk.alphabeta_12 = C::pairing(vk.alpha_g1, vk.beta_g2);
+    vk.alphabeta_12 = pairing<C>(vk.alpha_g1, vk.beta_g2);
     if (const json* ab = j.find("vk_alphabeta_12")) {
         const typename C::fp12 given = parse_fp12<C>(*ab, name + ": vk_alphabeta_12");
         if (given != vk.alphabeta_12)

@@ -1,6 +1,8 @@
-// cuzk — BN254 optimal ate pairing: Miller loop over the NAF of 6x + 2 with
-// precomputed G2 lines in homogeneous projective coordinates, the two
-// Frobenius-twisted lines, and the final exponentiation.
+// cuzk — BN254's part of the optimal ate pairing (curve_pairing.hpp): Miller
+// loop over the NAF of 6x + 2 with precomputed G2 lines in homogeneous
+// projective coordinates, the two Frobenius-twisted lines, and the final
+// exponentiation; lib/pairing/pairing.cpp builds the API of
+// pairing/pairing.hpp on them.
 //
 // Notation: E: y² = x³ + 3 over Fp holds P; E': y² = x³ + b', b' = 3/ξ over Fp2
 // holds Q. The untwisting map ψ(x', y') = (x'·w², y'·w³) sends E' into
@@ -10,16 +12,14 @@
 // (lib/pairing/pairing.cpp), every element of Fp2* and every power of w is
 // sent to 1, so line values may be scaled by such factors and vertical
 // lines dropped.
-#include "cuzk/pairing/bn254.hpp"
-
-#include <string>
-
-#include "cuzk/error.hpp"
+#include "curve_pairing.hpp"
 #include "miller_steps.hpp"
 
 namespace cuzk::bn254 {
 
 namespace {
+
+using g2_prepared = g2_prepared_t<bn254_curve>;
 
 // The NAF of 6x + 2 (a 65-bit number), least significant digit first.
 struct naf_digits {
@@ -52,7 +52,8 @@ constexpr size_t count_nonzero(const naf_digits& a)
 constexpr size_t loop_top = ate_naf.n - 1;                         // index of the top digit (1)
 constexpr size_t n_loop_additions = count_nonzero(ate_naf) - 1;    // below the top digit
 constexpr size_t n_coeffs = loop_top + n_loop_additions + 2;       // + the two Frobenius lines
-static_assert(ate_naf.d[loop_top] == 1 && loop_top == 65 && n_loop_additions == 21 && n_coeffs == 88);
+static_assert(ate_naf.d[loop_top] == 1 && loop_top == 65 && n_loop_additions == 21 &&
+              n_coeffs == pairing_detail::curve_pairing<bn254_curve>::n_coeffs);
 
 // 3b' = 9/ξ: one Fp2 product with the constant.
 fp2 mul_by_3b(const fp2& a)
@@ -90,38 +91,13 @@ inline fp12 mul_by_line(const fp12& f, const line& l, const g1_affine& p)
     return f.mul_by_034(l[0] * p.y, l[1] * p.x, l[2]);
 }
 
-void check_g1(const g1_affine& p, const char* where)
-{
-    if (!p.is_on_curve())
-        throw error(errc::not_on_curve, std::string(where) + ": the G1 point is not on the curve y² = x³ + 3");
-}
-void check_g2(const g2_affine& q, const char* where)
-{
-    if (!q.is_on_curve())
-        throw error(errc::not_on_curve,
-                    std::string(where) + ": the G2 point is not on the curve y² = x³ + 3/(9 + u)");
-}
-
-void check_inputs(const g1_affine* ps, const g2_prepared* const* qs, size_t n, const char* where)
-{
-    for (size_t j = 0; j < n; ++j) {
-        if (qs[j] == nullptr) throw error(errc::invalid_argument, std::string(where) + ": null g2_prepared");
-        if (!qs[j]->infinity && qs[j]->coeffs.size() != n_coeffs)
-            throw error(errc::invalid_argument,
-                        std::string(where) + ": g2_prepared has " + std::to_string(qs[j]->coeffs.size()) +
-                            " line coefficients, expected " + std::to_string(n_coeffs));
-        check_g1(ps[j], where);
-    }
-}
-
 // Shared Miller loop over n pairs. For each NAF digit of 6x + 2 below the
 // top, from high to low: f ← f² (skipped while f = 1), multiply in every
 // pair's tangent line, and where the digit is ±1 the chord with ±Q; then the
 // lines with π(Q) and −π²(Q). Per pair: 88 sparse products (13m̃ each);
 // shared: 64 Fp12 squarings. x > 0, so no final conjugation.
-fp12 miller_core(const g1_affine* ps, const g2_prepared* const* qs, size_t n, const char* where)
+fp12 miller_core(const g1_affine* ps, const g2_prepared* const* qs, size_t n)
 {
-    check_inputs(ps, qs, n, where);
     auto live = [&](size_t j) { return !qs[j]->infinity && !ps[j].is_identity(); };
     fp12 f = fp12::one();
     size_t idx = 0;
@@ -150,20 +126,9 @@ fp12 exp_by_x(const fp12& a)
     return a.cyclotomic_pow(bigint<1>{{seed}});
 }
 
-/* m⁻¹ mod r, m = 2x(6x² + 3x + 1):
-   0x30644e72e131a029048b6e193fd84104cc37a73fec2bc5e9b8ca0b2d36636f22 */
-constexpr bigint<4> inv_m_mod_r = {{0xb8ca0b2d36636f22, 0xcc37a73fec2bc5e9, 0x048b6e193fd84104, 0x30644e72e131a029}};
-
-} // namespace
-
-g2_prepared prepare_g2(const g2_affine& q)
+g2_prepared prepare_lines(const g2_affine& q)
 {
     g2_prepared out;
-    if (q.is_identity()) {
-        out.infinity = true;
-        return out;
-    }
-    check_g2(q, "prepare_g2");
     out.infinity = false;
     out.coeffs.reserve(n_coeffs);
     const g2_affine neg_q = -q;
@@ -179,20 +144,6 @@ g2_prepared prepare_g2(const g2_affine& q)
     return out;
 }
 
-fp12 miller_loop(const g1_affine& p, const g2_prepared& q)
-{
-    const g2_prepared* qp = &q;
-    return miller_core(&p, &qp, 1, "bn254::miller_loop");
-}
-
-fp12 multi_miller_loop(std::span<const g1_affine> ps, std::span<const g2_prepared* const> qs)
-{
-    if (ps.size() != qs.size())
-        throw error(errc::invalid_argument, "bn254::multi_miller_loop: " + std::to_string(ps.size()) +
-                                                " G1 points but " + std::to_string(qs.size()) + " prepared G2 points");
-    return miller_core(ps.data(), qs.data(), ps.size(), "bn254::multi_miller_loop");
-}
-
 // Final exponentiation f^((p^12 − 1)/r · m).
 //
 // Easy part, (p^6 − 1)(p² + 1): t = conj(f)·f⁻¹, g = t^(p²)·t; g lies in the
@@ -202,14 +153,14 @@ fp12 multi_miller_loop(std::span<const g1_affine> ps, std::span<const g2_prepare
 //   λ0 = 12x³ + 12x² + 6x + 1,  λ1 = 12x³ + 6x² + 4x,
 //   λ2 = 12x³ + 6x² + 6x,       λ3 = 12x³ + 6x² + 4x − 1
 // (Fuentes-Castañeda, Knapp, Rodríguez-Henríquez 2011; the identity is a
-// polynomial one in x after substituting p(x) and r(x), and test/test_bn254.cpp
+// polynomial one in x after substituting p(x) and r(x), and test/test_pairing.cpp
 // checks the result against a plain pow by the GMP-computed exponent). Chain:
 //   a = g^x, a2 = a², a6 = a2²·a2 = g^(6x), b = a6^x = g^(6x²), b2 = b²,
 //   c = b2^x = g^(12x³), d = c·b·a6 = g^λ2, e = d·conj(a2) = g^λ1,
 //   g^λ3 = e·conj(g), g^λ0 = d·b·g,
 // and the result is (g^λ3)^(p³)·(g^λ2)^(p²)·(g^λ1)^p·g^λ0.
 // Cost: 3 exponentiations by x, one Fp12 inversion, ~12 products, 4 Frobenius maps.
-fp12 final_exponentiation(const fp12& f)
+fp12 final_exp(const fp12& f)
 {
     const fp12 t = f.conjugate() * f.inverse();
     const fp12 g = t.frobenius_map(2) * t;
@@ -227,40 +178,32 @@ fp12 final_exponentiation(const fp12& f)
     return l3.frobenius_map(3) * d.frobenius_map(2) * e.frobenius_map(1) * l0;
 }
 
-fp12 final_exponentiation_minimal(const fp12& f)
-{
-    return final_exponentiation(f).cyclotomic_pow(inv_m_mod_r);
-}
-
-fp12 pairing(const g1_affine& p, const g2_affine& q)
-{
-    if (p.is_identity() || q.is_identity()) {
-        check_g1(p, "bn254::pairing");
-        check_g2(q, "bn254::pairing");
-        return fp12::one();
-    }
-    return final_exponentiation(miller_loop(p, prepare_g2(q)));
-}
-
-fp12 multi_pairing(std::span<const g1_affine> ps, std::span<const g2_affine> qs)
-{
-    if (ps.size() != qs.size())
-        throw error(errc::invalid_argument, "bn254::multi_pairing: " + std::to_string(ps.size()) +
-                                                " G1 points but " + std::to_string(qs.size()) + " G2 points");
-    std::vector<g2_prepared> prep;
-    prep.reserve(qs.size());
-    std::vector<const g2_prepared*> ptr;
-    ptr.reserve(qs.size());
-    for (const g2_affine& q : qs) {
-        prep.push_back(prepare_g2(q));
-        ptr.push_back(&prep.back());
-    }
-    return final_exponentiation(multi_miller_loop(ps, ptr));
-}
-
-bool pairing_check(std::span<const g1_affine> ps, std::span<const g2_affine> qs)
-{
-    return multi_pairing(ps, qs).is_one();
-}
+} // namespace
 
 } // namespace cuzk::bn254
+
+namespace cuzk {
+
+namespace {
+using this_curve = pairing_detail::curve_pairing<bn254_curve>;
+}
+
+/* m⁻¹ mod r, m = 2x(6x² + 3x + 1):
+   0x30644e72e131a029048b6e193fd84104cc37a73fec2bc5e9b8ca0b2d36636f22 */
+const bigint<4> this_curve::inv_k_mod_r = {
+    {0xb8ca0b2d36636f22, 0xcc37a73fec2bc5e9, 0x048b6e193fd84104, 0x30644e72e131a029}};
+
+g2_prepared_t<bn254_curve> this_curve::prepare(const bn254::g2_affine& q)
+{
+    return bn254::prepare_lines(q);
+}
+bn254::fp12 this_curve::miller(const bn254::g1_affine* ps, const g2_prepared_t<bn254_curve>* const* qs, size_t n)
+{
+    return bn254::miller_core(ps, qs, n);
+}
+bn254::fp12 this_curve::final_exp(const bn254::fp12& f)
+{
+    return bn254::final_exp(f);
+}
+
+} // namespace cuzk

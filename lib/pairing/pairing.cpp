@@ -1,213 +1,149 @@
-// cuzk — BLS12-381 optimal ate pairing: Miller loop with precomputed G2 lines
-// in homogeneous projective coordinates, and the final exponentiation.
-//
-// Notation: E: y² = x³ + 4 over Fp holds P; E': y² = x³ + b', b' = 4ξ over
-// Fp2 holds Q. The untwisting map ψ(x', y') = (x'·w⁻², y'·w⁻³) sends E' into
-// E(Fp12): (y'w⁻³)² = y'²/ξ and (x'w⁻²)³ + 4 = (x'³ + 4ξ)/ξ, using w⁶ = ξ.
-//
-// Factors that the final exponentiation kills. (p^12 − 1)/r is a multiple of
-// p⁴ − 1 (r ∤ p⁴ − 1, the embedding degree being 12) and of 6·(p² − 1), so
-// every element of Fp2* (order | p² − 1), of Fp4*, and every power of w
-// (w⁶ = ξ, order | 6(p² − 1)) is sent to 1. Line values may therefore be
-// scaled freely by such factors, and vertical lines dropped.
+// cuzk — the pairing's templates (pairing/pairing.hpp) over the curve: the
+// checks of the inputs, the identities, the products of pairings, built on
+// each curve's Miller loop and final exponentiation
+// (curve_pairing.hpp, lib/pairing/<curve>_pairing.cpp).
 #include "cuzk/pairing/pairing.hpp"
 
-#include <bit>
 #include <string>
 
 #include "cuzk/error.hpp"
-#include "miller_steps.hpp"
+#include "curve_pairing.hpp"
 
 namespace cuzk {
 
 namespace {
 
-// Doublings: one per bit of |x| below the top one; additions: one per set bit
-// below the top one.
-constexpr int loop_top = 63 - std::countl_zero(bls_x_abs);   // index of the top bit (63)
-constexpr size_t n_doublings = size_t(loop_top);
-constexpr size_t n_additions = size_t(std::popcount(bls_x_abs) - 1);
-constexpr size_t n_coeffs = n_doublings + n_additions;   // 63 + 5 = 68
-static_assert(n_coeffs == 68);
+using pairing_detail::curve_pairing;
 
-// 3b' = 12ξ = 12(1 + u): one multiplication by ξ (two Fp additions) and a
-// few additions.
-fp2 mul_by_3b(const fp2& a)
+template <class C>
+std::string name(const char* fn)
 {
-    const fp2 t = a.mul_by_xi();
-    return (t.dbl() + t).dbl().dbl();
+    return std::string(curve_pairing<C>::prefix) + fn;
 }
 
-using line = std::array<fp2, 3>;
-using pairing_detail::g2_proj;
-
-// The steps' lines on this M-type twist (lib/pairing/miller_steps.hpp has the
-// point formulas). The untwisting x_T = x'w⁻², y_T = y'w⁻³ gives the slope
-// λ = λ'·w⁻¹ on E, and a line ℓ(P) = y_P − λ'x_P·w⁻¹ + (λ'x' − y')·w⁻³
-// times w³ (killed) is (λ'x' − y') − λ'x_P·w² + y_P·w³: the constant part
-// first, then x_P's coefficient at w², y_P's at w³, stored as
-// (constant, x coefficient, y coefficient).
-line stored(const pairing_detail::line_parts<fp2>& l) { return {l.c, l.x, l.y}; }
-line doubling_step(g2_proj<fp2>& t) { return stored(pairing_detail::doubling_step(t, mul_by_3b)); }
-// T = ±Q never happens: T = [k]Q with 1 < k < |x| < r.
-line addition_step(g2_proj<fp2>& t, const g2_affine& q) { return stored(pairing_detail::addition_step(t, q)); }
-
-// f · ℓ(P) for a stored triple: the sparse element l0 + (l1·x_P)·w² + (l2·y_P)·w³.
-inline fp12 mul_by_line(const fp12& f, const line& l, const g1_affine& p)
-{
-    return f.mul_by_014(l[0], l[1] * p.x, l[2] * p.y);
-}
-
-void check_g1(const g1_affine& p, const char* where)
+template <class C>
+void check_g1(const typename C::g1_affine& p, const std::string& where)
 {
     if (!p.is_on_curve())
-        throw error(errc::not_on_curve, std::string(where) + ": the G1 point is not on the curve y² = x³ + 4");
+        throw error(errc::not_on_curve,
+                    where + ": the G1 point is not on the curve " + curve_pairing<C>::g1_curve);
+}
+template <class C>
+void check_g2(const typename C::g2_affine& q, const std::string& where)
+{
+    if (!q.is_on_curve())
+        throw error(errc::not_on_curve,
+                    where + ": the G2 point is not on the curve " + curve_pairing<C>::g2_curve);
 }
 
-// Shared Miller loop over n pairs. For each bit i of |x| below the top, from
-// high to low: f ← f² (skipped while f = 1), multiply in every pair's
-// tangent line, and where bit i is set every pair's chord line. The result is
-// conjugated because x < 0: f_{x,Q} = 1/(f_{|x|,Q}·v_{[|x|]Q}), the vertical
-// line is killed, and 1/f equals conj(f) after the final exponentiation.
-// Cost per pair: 68 sparse products (13m̃ each); shared: 62 Fp12 squarings.
-fp12 miller_core(const g1_affine* ps, const g2_prepared* const* qs, size_t n, const char* where)
+// Every prepared point present and of the curve's length, every P on the curve.
+template <class C>
+void check_inputs(const typename C::g1_affine* ps, const g2_prepared_t<C>* const* qs, size_t n,
+                  const std::string& where)
 {
+    constexpr size_t n_coeffs = curve_pairing<C>::n_coeffs;
     for (size_t j = 0; j < n; ++j) {
-        if (qs[j] == nullptr) throw error(errc::invalid_argument, std::string(where) + ": null g2_prepared");
+        if (qs[j] == nullptr) throw error(errc::invalid_argument, where + ": null g2_prepared");
         if (!qs[j]->infinity && qs[j]->coeffs.size() != n_coeffs)
             throw error(errc::invalid_argument,
-                        std::string(where) + ": g2_prepared has " + std::to_string(qs[j]->coeffs.size()) +
+                        where + ": g2_prepared has " + std::to_string(qs[j]->coeffs.size()) +
                             " line coefficients, expected " + std::to_string(n_coeffs));
-        check_g1(ps[j], where);
+        check_g1<C>(ps[j], where);
     }
-    fp12 f = fp12::one();
-    size_t idx = 0;
-    for (int i = loop_top - 1; i >= 0; --i) {
-        if (i != loop_top - 1) f = f.sqr();
-        const bool add = (bls_x_abs >> i) & 1;
-        for (size_t j = 0; j < n; ++j) {
-            if (qs[j]->infinity || ps[j].is_identity()) continue;
-            f = mul_by_line(f, qs[j]->coeffs[idx], ps[j]);
-            if (add) f = mul_by_line(f, qs[j]->coeffs[idx + 1], ps[j]);
-        }
-        idx += add ? 2 : 1;
-    }
-    return bls_x_is_negative ? f.conjugate() : f;
 }
 
-// a^x for a in the cyclotomic subgroup: 63 cyclotomic squarings and 5
-// multiplications for |x|, then the conjugate (= inverse) for the sign.
-fp12 exp_by_x(const fp12& a)
+template <class C>
+void check_sizes(size_t n_ps, size_t n_qs, const char* fn, const char* what)
 {
-    const fp12 r = a.cyclotomic_pow(bigint<1>{{bls_x_abs}});
-    return bls_x_is_negative ? r.conjugate() : r;
+    if (n_ps != n_qs)
+        throw error(errc::invalid_argument, name<C>(fn) + ": " + std::to_string(n_ps) + " G1 points but " +
+                                                std::to_string(n_qs) + " " + what);
 }
-
-/* 3⁻¹ mod r = (2r + 1)/3 = 0x4d491a377113a8daccd13ab0066be558e27e6d5755543d54aaaaaaaa00000001 */
-constexpr bigint<4> inv3_mod_r = {{0xaaaaaaaa00000001, 0xe27e6d5755543d54, 0xccd13ab0066be558, 0x4d491a377113a8da}};
 
 } // namespace
 
-g2_prepared prepare_g2(const g2_affine& q)
+template <class C>
+g2_prepared_t<C> prepare_g2(const typename C::g2_affine& q)
 {
-    g2_prepared out;
-    if (q.is_identity()) {
-        out.infinity = true;
-        return out;
-    }
-    if (!q.is_on_curve())
-        throw error(errc::not_on_curve, "prepare_g2: the G2 point is not on the curve y² = x³ + 4(1 + u)");
-    out.infinity = false;
-    out.coeffs.reserve(n_coeffs);
-    g2_proj<fp2> t{q.x, q.y, fp2::one()};
-    for (int i = loop_top - 1; i >= 0; --i) {
-        out.coeffs.push_back(doubling_step(t));
-        if ((bls_x_abs >> i) & 1) out.coeffs.push_back(addition_step(t, q));
-    }
-    return out;
+    if (q.is_identity()) return {};
+    check_g2<C>(q, "prepare_g2");
+    return curve_pairing<C>::prepare(q);
 }
 
-fp12 miller_loop(const g1_affine& p, const g2_prepared& q)
+template <class C>
+typename C::fp12 miller_loop(const typename C::g1_affine& p, const g2_prepared_t<C>& q)
 {
-    const g2_prepared* qp = &q;
-    return miller_core(&p, &qp, 1, "miller_loop");
+    const g2_prepared_t<C>* qp = &q;
+    const std::string where = name<C>("miller_loop");
+    check_inputs<C>(&p, &qp, 1, where);
+    return curve_pairing<C>::miller(&p, &qp, 1);
 }
 
-fp12 multi_miller_loop(std::span<const g1_affine> ps, std::span<const g2_prepared* const> qs)
+template <class C>
+typename C::fp12 multi_miller_loop(std::span<const typename C::g1_affine> ps,
+                                   std::span<const g2_prepared_t<C>* const> qs)
 {
-    if (ps.size() != qs.size())
-        throw error(errc::invalid_argument, "multi_miller_loop: " + std::to_string(ps.size()) + " G1 points but " +
-                                                std::to_string(qs.size()) + " prepared G2 points");
-    return miller_core(ps.data(), qs.data(), ps.size(), "multi_miller_loop");
+    check_sizes<C>(ps.size(), qs.size(), "multi_miller_loop", "prepared G2 points");
+    check_inputs<C>(ps.data(), qs.data(), ps.size(), name<C>("multi_miller_loop"));
+    return curve_pairing<C>::miller(ps.data(), qs.data(), ps.size());
 }
 
-// Final exponentiation f^((p^12 − 1)/r · 3).
-//
-// Easy part, (p^6 − 1)(p² + 1): f^(p^6) = conj(f), so t = conj(f)·f⁻¹, then
-// m = t^(p²)·t. m lies in the cyclotomic subgroup (order | p⁴ − p² + 1), where
-// inversion is conjugation and squaring may be Granger–Scott.
-//
-// Hard part. With r = x⁴ − x² + 1 and p = (x − 1)²·r/3 + x one checks
-//   3·(p⁴ − p² + 1)/r = (x − 1)²·(x + p)·(x² + p² − 1) + 3
-//                     = λ0 + λ1·p + λ2·p² + λ3·p³,
-//   λ3 = (x − 1)² = x² − 2x + 1         λ2 = λ3·x = x³ − 2x² + x
-//   λ1 = λ2·x − λ3 = x⁴ − 2x³ + 2x − 1  λ0 = λ1·x + 3 = x⁵ − 2x⁴ + 2x² − x + 3
-// (Hayashida–Hayasaka–Teruya 2020). With exponentiation by x as the step:
-//   a = m^x, b = a·conj(m²) = m^(x−2), c = b^x = m^(x²−2x), d = c^x = m^(x³−2x²),
-//   e = d^x·a² = m^(x⁴−2x³+2x), g = e^x = m^(x⁵−2x⁴+2x²)
-//   m^λ3 = c·m, m^λ2 = d·a, m^λ1 = e·conj(m), m^λ0 = g·conj(b)·m
-// and the result is (m^λ3)^(p³)·(m^λ2)^(p²)·(m^λ1)^p·m^λ0.
-// Cost: 5 exponentiations by x (63 cyclotomic squarings + 5 products each),
-// one Fp12 inversion, ~12 products, 4 Frobenius maps.
-fp12 final_exponentiation(const fp12& f)
+template <class C>
+typename C::fp12 final_exponentiation(const typename C::fp12& f)
 {
-    fp12 t = f.conjugate() * f.inverse();
-    const fp12 m = t.frobenius_map(2) * t;
-
-    const fp12 a = exp_by_x(m);
-    const fp12 b = a * m.cyclotomic_sqr().conjugate();
-    const fp12 c = exp_by_x(b);
-    const fp12 d = exp_by_x(c);
-    const fp12 e = exp_by_x(d) * a.cyclotomic_sqr();
-    const fp12 g = exp_by_x(e);
-
-    const fp12 l3 = c * m;
-    const fp12 l2 = d * a;
-    const fp12 l1 = e * m.conjugate();
-    const fp12 l0 = g * b.conjugate() * m;
-    return l3.frobenius_map(3) * l2.frobenius_map(2) * l1.frobenius_map(1) * l0;
+    return curve_pairing<C>::final_exp(f);
 }
 
-fp12 final_exponentiation_minimal(const fp12& f)
+template <class C>
+typename C::fp12 final_exponentiation_minimal(const typename C::fp12& f)
 {
-    return final_exponentiation(f).cyclotomic_pow(inv3_mod_r);
+    return curve_pairing<C>::final_exp(f).cyclotomic_pow(curve_pairing<C>::inv_k_mod_r);
 }
 
-fp12 pairing(const g1_affine& p, const g2_affine& q)
+template <class C>
+typename C::fp12 pairing(const typename C::g1_affine& p, const typename C::g2_affine& q)
 {
     if (p.is_identity() || q.is_identity()) {
-        check_g1(p, "pairing");
-        if (!q.is_on_curve())
-            throw error(errc::not_on_curve, "pairing: the G2 point is not on the curve y² = x³ + 4(1 + u)");
-        return fp12::one();
+        const std::string where = name<C>("pairing");
+        check_g1<C>(p, where);
+        check_g2<C>(q, where);
+        return C::fp12::one();
     }
-    return final_exponentiation(miller_loop(p, prepare_g2(q)));
+    return final_exponentiation<C>(miller_loop<C>(p, prepare_g2<C>(q)));
 }
 
-fp12 multi_pairing(std::span<const g1_affine> ps, std::span<const g2_affine> qs)
+template <class C>
+typename C::fp12 multi_pairing(std::span<const typename C::g1_affine> ps, std::span<const typename C::g2_affine> qs)
 {
-    if (ps.size() != qs.size())
-        throw error(errc::invalid_argument, "multi_pairing: " + std::to_string(ps.size()) + " G1 points but " +
-                                                std::to_string(qs.size()) + " G2 points");
-    std::vector<g2_prepared> prep;
+    check_sizes<C>(ps.size(), qs.size(), "multi_pairing", "G2 points");
+    std::vector<g2_prepared_t<C>> prep;
     prep.reserve(qs.size());
-    std::vector<const g2_prepared*> ptr;
+    std::vector<const g2_prepared_t<C>*> ptr;
     ptr.reserve(qs.size());
-    for (const g2_affine& q : qs) {
-        prep.push_back(prepare_g2(q));
+    for (const auto& q : qs) {
+        prep.push_back(prepare_g2<C>(q));
         ptr.push_back(&prep.back());
     }
-    return final_exponentiation(multi_miller_loop(ps, ptr));
+    return final_exponentiation<C>(multi_miller_loop<C>(ps, ptr));
 }
+
+template <class C>
+bool pairing_check(std::span<const typename C::g1_affine> ps, std::span<const typename C::g2_affine> qs)
+{
+    return multi_pairing<C>(ps, qs).is_one();
+}
+
+#define CUZK_PAIRING(C)                                                                                          \
+    template g2_prepared_t<C> prepare_g2<C>(const C::g2_affine&);                                                \
+    template C::fp12 miller_loop<C>(const C::g1_affine&, const g2_prepared_t<C>&);                              \
+    template C::fp12 multi_miller_loop<C>(std::span<const C::g1_affine>, std::span<const g2_prepared_t<C>* const>); \
+    template C::fp12 final_exponentiation<C>(const C::fp12&);                                                   \
+    template C::fp12 final_exponentiation_minimal<C>(const C::fp12&);                                           \
+    template C::fp12 pairing<C>(const C::g1_affine&, const C::g2_affine&);                                       \
+    template C::fp12 multi_pairing<C>(std::span<const C::g1_affine>, std::span<const C::g2_affine>);             \
+    template bool pairing_check<C>(std::span<const C::g1_affine>, std::span<const C::g2_affine>);
+CUZK_PAIRING(bls12_381_curve)
+CUZK_PAIRING(bn254_curve)
+#undef CUZK_PAIRING
 
 } // namespace cuzk

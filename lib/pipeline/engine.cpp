@@ -24,26 +24,24 @@ uint64_t device_estimate(uint64_t n, uint64_t v) { return 32 * v + 4 * 32 * n + 
 
 } // namespace
 
-uint64_t partition_bytes_estimate(const groth16::proving_key& pk)
+template <class C>
+uint64_t partition_bytes_estimate(const groth16::proving_key_t<C>& pk)
 {
     return host_estimate(pk.domain_size, variables(pk));
 }
+template uint64_t partition_bytes_estimate(const groth16::proving_key_t<bls12_381_curve>&);
+template uint64_t partition_bytes_estimate(const groth16::proving_key_t<bn254_curve>&);
 uint64_t partition_bytes_estimate_cuda(const groth16::proving_key& pk, bool host_abc)
 {
     return 32 * variables(pk) + (host_abc ? 3 * 32 * pk.domain_size : 0) + (uint64_t{1} << 20);
 }
-uint64_t device_bytes_estimate(const groth16::proving_key& pk)
+template <class C>
+uint64_t device_bytes_estimate(const groth16::proving_key_t<C>& pk)
 {
     return device_estimate(pk.domain_size, variables(pk));
 }
-uint64_t partition_bytes_estimate(const groth16::proving_key_t<bn254_curve>& pk)
-{
-    return host_estimate(pk.domain_size, variables(pk));
-}
-uint64_t device_bytes_estimate(const groth16::proving_key_t<bn254_curve>& pk)
-{
-    return device_estimate(pk.domain_size, variables(pk));
-}
+template uint64_t device_bytes_estimate(const groth16::proving_key_t<bls12_381_curve>&);
+template uint64_t device_bytes_estimate(const groth16::proving_key_t<bn254_curve>&);
 
 const char* backend_name(engine_backend b) noexcept
 {
@@ -231,15 +229,16 @@ void check_forms(const proof_request& req, const key_entry& key)
         if (auto* c = std::get_if<circuit_partition>(&pt); c && !c->circuit)
             throw error(errc::invalid_argument, fmt::format("submit {}: partition {} has no circuit", req.id, i));
         const bool abc = std::holds_alternative<abc_partition>(pt) || std::holds_alternative<borrowed_abc_partition>(pt);
-        const bool bn = std::holds_alternative<bn254_witness_partition>(pt);
-        if (key.bn || bn) {
-            if (!key.bn || !bn)
-                throw error(errc::invalid_argument,
-                            fmt::format("submit {}: partition {}: key {} is a {} key, which takes {}", req.id, i,
-                                        key.name, curve_name(key.curve),
-                                        key.bn ? "bn254_witness_partition only" : "no bn254_witness_partition"));
+        // Every form but a BN254 full witness is over BLS12-381's scalars.
+        const curve_id over = std::holds_alternative<full_witness_partition_t<bn254_curve>>(pt) ? curve_id::bn254
+                                                                                                 : curve_id::bls12_381;
+        if (over != key.curve) {
+            throw error(errc::invalid_argument,
+                        fmt::format("submit {}: partition {}: key {} is a {} key, which takes no {} partition", req.id,
+                                    i, key.name, curve_name(key.curve), curve_name(over)));
         } else if (key.snarkjs) {
-            if (!std::holds_alternative<full_witness_partition>(pt) && !std::holds_alternative<witness_partition>(pt))
+            if (over == curve_id::bls12_381 && !std::holds_alternative<full_witness_partition>(pt) &&
+                !std::holds_alternative<witness_partition>(pt))
                 throw error(errc::invalid_argument,
                             fmt::format("submit {}: partition {}: key {} is a snarkjs key, which takes witness "
                                         "partitions (owned) only", req.id, i, key.name));

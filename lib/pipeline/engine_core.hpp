@@ -29,6 +29,7 @@
 #include <set>
 #include <thread>
 #include <tuple>
+#include <type_traits>
 #include <unordered_map>
 
 #include <fmt/format.h>
@@ -36,7 +37,6 @@
 #include "cuzk/backend/cuda.hpp"
 #include "backend/fault.hpp"
 #include "cuzk/backend/gpu_prover.hpp"
-#include "cuzk/backend/gpu_prover_bn254.hpp"
 #include "cuzk/ec/encoding.hpp"
 #include "cuzk/groth16/circuit.hpp"
 #include "cuzk/groth16/prover_split.hpp"
@@ -50,13 +50,26 @@ namespace cuzk::pipeline::detail {
 
 using clock = std::chrono::steady_clock;
 
-struct key_entry {
+// A key's objects over its curve C: the proving key, its prepared verifying
+// key and, on the cuda backend, its copy on each engine device (index =
+// device; empty on the cpu backend).
+template <class C>
+struct curve_key {
+    std::shared_ptr<const groth16::proving_key_t<C>> pk;
+    groth16::prepared_verifying_key_t<C> pvk;
+    std::vector<std::shared_ptr<const gpu_key_t<C>>> gpu;
+};
+
+// A registered key. Its own curve_key is the BLS12-381 one (pk, pvk, gpu:
+// what the bellperson paths read); a BN254 key has its curve_key in bn
+// instead and leaves those empty. as<C>() is the one of curve C, for the
+// code written once over the curve (snarkjs keys: synthesis, device part,
+// tail).
+struct key_entry : curve_key<bls12_381_curve> {
     key_id id = 0;
     std::string name;
-    std::shared_ptr<const groth16::proving_key> pk;
     std::shared_ptr<const r1cs::pce> pce;
     groth16::query_density density;
-    groth16::prepared_verifying_key pvk;
     uint64_t partition_bytes = 0;
     uint64_t device_bytes = 0;     // device memory per device call (a batch's when the key batches)
     // cuda, streamed bellperson keys with a PCE: the partitions one device
@@ -68,23 +81,17 @@ struct key_entry {
     uint64_t resident_bytes = 0;   // device memory the key holds (cuda: its gpu_key), per device
     uint64_t host_bytes = 0;       // host memory counted for the key in the host budget
     bool snarkjs = false;          // pk->conv == snarkjs (always for BN254 keys)
-    // The cuda backend's keys, one per engine device (index = device), each
-    // resident on its CUDA device; empty on the cpu backend.
-    std::vector<std::shared_ptr<const gpu_key>> gpu;
     // cuda, bellperson keys: every device holds the key's PCE, so the
     // devices evaluate a, b, c from the witness (else the host does).
     bool device_eval = false;
-    // A BN254 key (snarkjs convention) has its key, prepared verifying key
-    // and device keys here (null for BLS12-381 keys, whose pk, pce, density,
-    // pvk and gpu above are then the ones in use; for a BN254 key they stay
-    // empty).
-    struct bn254_part {
-        std::shared_ptr<const groth16::proving_key_t<bn254_curve>> pk;
-        groth16::prepared_verifying_key_t<bn254_curve> pvk;
-        std::vector<std::shared_ptr<const gpu_key_bn254>> gpu;   // cuda: one per engine device
-    };
-    std::unique_ptr<bn254_part> bn;
+    std::unique_ptr<curve_key<bn254_curve>> bn;   // a BN254 key's (null for BLS12-381 keys)
     curve_id curve = curve_id::bls12_381;
+    template <class C>
+    const curve_key<C>& as() const
+    {
+        if constexpr (std::is_same_v<C, bls12_381_curve>) return *this;
+        else return *bn;
+    }
     // What the host budget counts for the key: own_host_bytes (its device
     // keys' host memory) and the objects it shares with other keys (its
     // points and coefficients, its PCE: counted once however many keys hold
@@ -94,8 +101,18 @@ struct key_entry {
     bool admitted = false;         // in the key table (set by admit_key)
 };
 
-// What a device part returns, per curve.
-using device_sums = std::variant<groth16::prove_sums, groth16::prove_sums_t<bn254_curve>>;
+// What a device part returns, over the key's curve.
+using device_sums = per_curve<groth16::prove_sums_t>;
+template <class C>
+using scalars = std::vector<typename C::fr>;
+
+// What a snarkjs key's partition carries from synthesis to its device part
+// over its curve C: the full witness, its first num_inputs values (the
+// inputs, for the tail), and A·w, B·w where the host evaluates them.
+template <class C>
+struct snarkjs_vectors {
+    scalars<C> w, inputs, a, b;
+};
 
 // Dispatch order of partitions: priority (higher first), submission, partition.
 struct order_key {
@@ -153,23 +170,26 @@ struct job_state {
     job_result result;
 };
 
-// A partition between dispatch and the end of its device part.
-struct work_item {
+// A partition between dispatch and the end of its device part. Its own
+// snarkjs_vectors are BLS12-381's (w, inputs, a, b, shared with the
+// bellperson paths); a BN254 partition's are in bn; as<C>() picks.
+struct work_item : snarkjs_vectors<bls12_381_curve> {
     std::shared_ptr<job_state> job;
     std::shared_ptr<const key_entry> key;   // the job's key (job->key is dropped when the job ends)
     uint32_t part = 0;
     uint64_t reserved = 0;   // bytes of the memory budget it holds
     bool device_eval = false;   // cuda: a, b, c are evaluated on the device from the witness
-    std::vector<fr> a, b, c, inputs, aux;
+    std::vector<fr> c, aux;
     // cuda, device_eval: aux packed during synthesis (aux is then empty), so
     // that the device part under the lock only copies it (gpu_packed_witness).
     std::unique_ptr<gpu_packed_witness> packed;
-    std::vector<fr> w;          // snarkjs keys: the full witness (inputs holds its first num_inputs values)
-    // BN254 keys: the full witness, its first num_inputs values, and A·w, B·w
-    // from the synthesis stage (all empty for BLS12-381 keys).
-    struct bn254_vectors {
-        std::vector<bn254::fr> w, inputs, a, b;
-    } bn;
+    snarkjs_vectors<bn254_curve> bn;   // BN254 keys (all empty for BLS12-381 keys)
+    template <class C>
+    snarkjs_vectors<C>& as()
+    {
+        if constexpr (std::is_same_v<C, bls12_381_curve>) return *this;
+        else return bn;
+    }
     // A borrowed partition: the host's arrays, read in place while `hold`
     // is kept (dropping it releases them).
     bool borrowed = false;
@@ -192,12 +212,11 @@ struct work_item {
 struct tail_item {
     std::shared_ptr<job_state> job;
     uint32_t part = 0;
-    device_sums sums;             // the key's curve
-    std::vector<fr> inputs;       // BLS12-381 keys, starting with ONE
+    device_sums sums;               // the key's curve
+    per_curve<scalars> inputs;      // the key's curve, starting with ONE
     int32_t prove_worker = -1;
     int32_t device = -1;
     uint64_t gpu_start_ns = 0;
-    std::vector<bn254::fr> inputs_bn254;   // BN254 keys, starting with ONE
     std::shared_ptr<const key_entry> key;  // the job's key, held until the tail ends
 };
 
@@ -487,7 +506,7 @@ struct engine_core {
     // The witness and a, b, c of one partition, by the key's kind and the
     // partition's form; throws on any problem.
     void synthesize(work_item& it, partition& in, int32_t worker);
-    void synthesize_bn254(work_item& it, partition& in, int32_t worker);
+    template <class C>
     void synthesize_snarkjs(work_item& it, partition& in, int32_t worker);
     bool synthesize_packed(work_item& it, partition& in, unsigned th);
     bool take_witness(work_item& it, partition& in, unsigned th);
@@ -519,6 +538,9 @@ struct engine_core {
                             int32_t worker, int32_t device, uint64_t gpu_start,
                             const std::function<void(part_outcome)>& done);
     device_sums run_device_part(work_item& it, const key_entry& k, int32_t device, span_observer& obs);
+    template <class C>
+    device_sums snarkjs_device_part(work_item& it, const key_entry& k, int32_t device, span_observer& obs);
+    groth16::prove_options cpu_prove_options(int32_t device) const;
     void hand_on(work_item& it, const device_sums& sums, const std::optional<failure>& err, int32_t worker,
                  int32_t device, uint64_t gpu_start, std::vector<tail_item>& own_tails);
     bool reserve_device(uint64_t bytes, const job_state* job, int32_t part, int32_t worker, int32_t device);
@@ -531,8 +553,8 @@ struct engine_core {
 
     void tail_loop(int32_t worker);   // a tail worker's thread
     void run_tail(tail_item& t, int32_t worker);
-    void finish_bls12_381(const key_entry& k, const tail_item& t, partition_result& res) const;
-    void finish_bn254(const key_entry::bn254_part& b, const tail_item& t, partition_result& res) const;
+    template <class C>
+    void finish_proof(const curve_key<C>& k, const tail_item& t, partition_result& res) const;
 };
 
 // A new key entry whose deleter tells `core` (when it still exists) that

@@ -207,7 +207,7 @@ bool engine_core::batch_device_parts(std::vector<std::unique_ptr<work_item>>& ba
                                      const std::function<void(part_outcome)>& done)
 {
     const bool cuda = !k.gpu.empty();
-    if (k.batch < 2 || k.snarkjs || k.bn || batch.size() - first < 2) return false;
+    if (k.batch < 2 || k.snarkjs || batch.size() - first < 2) return false;
     for (size_t i = first; i < batch.size(); ++i)
         if (cuda && !batch[i]->device_eval) return false;
     std::deque<span_observer> obs;
@@ -285,28 +285,43 @@ bool engine_core::exclude(unsigned d, const std::string& reason)
     return true;
 }
 
-// The device part of one partition on the engine's backend.
-device_sums engine_core::run_device_part(work_item& it, const key_entry& k, int32_t device, span_observer& obs)
+// The options of the CPU backend's device part, which first passes the
+// failure points a device has too (fault.hpp).
+groth16::prove_options engine_core::cpu_prove_options(int32_t device) const
 {
-    if (k.bn && !k.bn->gpu.empty())
-        return gpu_prove_start_snarkjs(*k.bn->gpu[size_t(device)], it.bn.w, &obs);
-    if (!k.gpu.empty()) {
-        const gpu_key& g = *k.gpu[size_t(device)];
-        if (k.snarkjs) return gpu_prove_start_snarkjs(g, it.w, &obs);
-        if (it.device_eval && it.packed) return gpu_prove_start_witness(g, it.inputs, *it.packed, &obs);
-        if (it.device_eval) return gpu_prove_start_witness(g, it.inputs, it.aux_span(), &obs);
-        return gpu_prove_start(g, it.a_span(), it.b_span(), it.c_span(), it.inputs, it.aux_span(), &obs);
-    }
-    // The CPU backend has the failure points of a device too (fault.hpp).
     fault::check(fault::point::alloc, "cpu prove: device scratch", device);
     fault::check(fault::point::copy, "cpu prove: H2D of the witness", device);
     fault::check(fault::point::kernel, "cpu prove: NTT", device);
     groth16::prove_options po;
     po.threads = cfg.device_threads;
-    if (k.bn)
-        return groth16::prove_start_snarkjs(*k.bn->pk, std::move(it.bn.a), std::move(it.bn.b),
-                                            std::span<const bn254::fr>(it.bn.w), po, &obs);
-    if (k.snarkjs) return groth16::prove_start_snarkjs(*k.pk, std::move(it.a), std::move(it.b), it.w, po, &obs);
+    return po;
+}
+
+// A snarkjs key's device part over its curve C: from the witness on the
+// cuda backend, from the synthesis stage's A·w and B·w on the cpu backend.
+template <class C>
+device_sums engine_core::snarkjs_device_part(work_item& it, const key_entry& k, int32_t device, span_observer& obs)
+{
+    const curve_key<C>& ck = k.as<C>();
+    snarkjs_vectors<C>& v = it.as<C>();
+    if (!ck.gpu.empty()) return gpu_prove_start_snarkjs(*ck.gpu[size_t(device)], v.w, &obs);
+    const groth16::prove_options po = cpu_prove_options(device);
+    return groth16::prove_start_snarkjs(*ck.pk, std::move(v.a), std::move(v.b),
+                                        std::span<const typename C::fr>(v.w), po, &obs);
+}
+
+// The device part of one partition on the engine's backend.
+device_sums engine_core::run_device_part(work_item& it, const key_entry& k, int32_t device, span_observer& obs)
+{
+    if (k.snarkjs)
+        return with_curve(k.curve, [&](auto c) { return snarkjs_device_part<decltype(c)>(it, k, device, obs); });
+    if (!k.gpu.empty()) {
+        const gpu_key& g = *k.gpu[size_t(device)];
+        if (it.device_eval && it.packed) return gpu_prove_start_witness(g, it.inputs, *it.packed, &obs);
+        if (it.device_eval) return gpu_prove_start_witness(g, it.inputs, it.aux_span(), &obs);
+        return gpu_prove_start(g, it.a_span(), it.b_span(), it.c_span(), it.inputs, it.aux_span(), &obs);
+    }
+    const groth16::prove_options po = cpu_prove_options(device);
     return groth16::prove_start(*k.pk, k.density, std::move(it.a), std::move(it.b), std::move(it.c), it.inputs,
                                 it.aux_span(), po, &obs);
 }
@@ -324,7 +339,10 @@ void engine_core::hand_on(work_item& it, const device_sums& sums, const std::opt
     it.b = {};
     it.c = {};
     it.w = {};
-    std::vector<bn254::fr> inputs_bn254 = std::move(it.bn.inputs);
+    per_curve<scalars> inputs = with_curve(it.key->curve, [&](auto c) {
+        using C = decltype(c);
+        return per_curve<scalars>(std::in_place_type<scalars<C>>, std::move(it.as<C>().inputs));
+    });
     it.bn = {};
     it.drop_borrowed();   // the host's arrays are free again
     release(it.reserved);
@@ -340,8 +358,7 @@ void engine_core::hand_on(work_item& it, const device_sums& sums, const std::opt
     }
     if (job->ending.load()) return;
 
-    tail_item t{job, it.part, sums, std::move(it.inputs), worker, device, gpu_start, std::move(inputs_bn254),
-                std::move(key)};
+    tail_item t{job, it.part, sums, std::move(inputs), worker, device, gpu_start, std::move(key)};
     if (cfg.tail_threads == 0) {
         own_tails.push_back(std::move(t));
         return;

@@ -169,15 +169,14 @@ std::vector<std::shared_ptr<const gpu_key>> make_device_keys(const std::vector<i
     });
 }
 
-// A BN254 key uploaded to each device: gpu_key_bn254 works on the device
+// A BN254 key uploaded to each device: its gpu_key_t works on the device
 // current when it is made.
-std::vector<std::shared_ptr<const gpu_key_bn254>>
-make_device_keys_bn254(const std::vector<int>& numbers,
-                       const std::shared_ptr<const groth16::proving_key_t<bn254_curve>>& pk)
+std::vector<std::shared_ptr<const gpu_key_t<bn254_curve>>>
+make_device_keys(const std::vector<int>& numbers, const std::shared_ptr<const groth16::proving_key_t<bn254_curve>>& pk)
 {
-    return per_device<gpu_key_bn254>(numbers, [&](size_t d) {
+    return per_device<gpu_key_t<bn254_curve>>(numbers, [&](size_t d) {
         const cuda_device_scope scope(numbers[d]);
-        return std::make_shared<const gpu_key_bn254>(pk);
+        return std::make_shared<const gpu_key_t<bn254_curve>>(pk);
     });
 }
 
@@ -272,19 +271,20 @@ key_id register_key(detail::engine_core& c, std::shared_ptr<key_entry> e,
 }
 
 // add_key for a BN254 key: the estimates, the cuda backend's device keys
-// (resident: the points, and the proof scratch that gpu_key_bn254 keeps
-// after its first proof, 32·(3n + v) bytes), the memory budgets, the table.
-key_id register_key_bn254(detail::engine_core& c, std::shared_ptr<key_entry> e,
-                          std::shared_ptr<const groth16::proving_key_t<bn254_curve>> pk, const key_options& opt)
+// (resident: the points, and the proof scratch that gpu_key_t<bn254_curve>
+// keeps after its first proof, 32·(3n + v) bytes), the memory budgets, the
+// table.
+key_id register_key(detail::engine_core& c, std::shared_ptr<key_entry> e,
+                    std::shared_ptr<const groth16::proving_key_t<bn254_curve>> pk, const key_options& opt)
 {
     std::lock_guard reg(c.add_key_mu);
     if (e->name.empty()) e->name = fmt::format("#{}", c.keys_size());
-    key_entry::bn254_part& b = *e->bn;
+    detail::curve_key<bn254_curve>& b = *e->bn;
     b.pvk = groth16::prepare_verifying_key(pk->vk);
     e->partition_bytes = opt.partition_bytes ? opt.partition_bytes : partition_bytes_estimate(*pk);
     e->device_bytes = opt.device_bytes ? opt.device_bytes : device_bytes_estimate(*pk);
     if (c.cfg.backend == engine_backend::cuda) {
-        b.gpu = make_device_keys_bn254(c.numbers, pk);
+        b.gpu = make_device_keys(c.numbers, pk);
         const uint64_t scratch = 32 * (3 * pk->domain_size + variables(*pk));
         for (const auto& g : b.gpu) e->resident_bytes = std::max(e->resident_bytes, g->device_bytes() + scratch);
     }
@@ -408,8 +408,8 @@ key_id engine::add_key(std::shared_ptr<const groth16::proving_key_t<bn254_curve>
     e->name = opt.name;
     e->curve = curve_id::bn254;
     e->snarkjs = true;
-    e->bn = std::make_unique<key_entry::bn254_part>();
-    return register_key_bn254(*p_, std::move(e), std::move(pk), opt);
+    e->bn = std::make_unique<detail::curve_key<bn254_curve>>();
+    return register_key(*p_, std::move(e), std::move(pk), opt);
 }
 
 key_id engine::add_key(std::shared_ptr<const groth16::proving_key> pk, std::shared_ptr<const r1cs::pce> pce,

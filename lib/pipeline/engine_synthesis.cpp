@@ -31,6 +31,23 @@ void check_full_witness(const key_entry& k, size_t n_vars, std::span<const F> w)
     if (!w[0].is_one()) throw error(errc::invalid_argument, "the witness: value 0 must be the constant one");
 }
 
+// A witness_partition (BLS12-381's inputs and aux) joined into the full
+// witness w; false for any other form, and for the other curve.
+bool join_witness(partition& in, std::vector<fr>& w)
+{
+    auto* wp = std::get_if<witness_partition>(&in);
+    if (!wp) return false;
+    w = std::move(wp->inputs);
+    w.insert(w.end(), wp->aux.begin(), wp->aux.end());
+    wp->aux = {};
+    return true;
+}
+template <class F>
+bool join_witness(partition&, std::vector<F>&)
+{
+    return false;
+}
+
 // A span of the synthesis stage (device −1): begins now, ends with the scope.
 class stage_span {
 public:
@@ -175,55 +192,31 @@ void engine_core::evaluate(work_item& it, int32_t worker, unsigned th)
                                                    *bad, p.num_constraints));
 }
 
-// A BN254 key's partition: the full witness, then on the cpu backend
-// A·w and B·w (PCE_EVAL); the cuda backend evaluates them on the device
-// (gpu_prove_start_snarkjs from the witness), as for BLS12-381 snarkjs keys.
-void engine_core::synthesize_bn254(work_item& it, partition& in, int32_t worker)
-{
-    const key_entry& k = *it.key;
-    const groth16::proving_key_t<bn254_curve>& pk = *k.bn->pk;
-    auto* bw = std::get_if<bn254_witness_partition>(&in);
-    if (!bw)
-        throw error(errc::invalid_argument,
-                    fmt::format("key {} is a BN254 key: partitions must be bn254_witness_partition", k.name));
-    std::vector<bn254::fr> w = std::move(bw->w);
-    check_full_witness<bn254::fr>(k, size_t(pk.num_inputs) + pk.num_aux, w);
-    it.bn.inputs.assign(w.begin(), w.begin() + pk.num_inputs);
-    if (!k.bn->gpu.empty()) {
-        it.bn.w = std::move(w);
-        return;
-    }
-    const stage_span pce_eval(this, "PCE_EVAL", it, worker);
-    groth16::snarkjs_evaluate_ab(pk, w, it.bn.a, it.bn.b, cfg.synth_threads);
-    it.bn.w = std::move(w);
-}
-
-// A snarkjs key's partition: the whole witness; A·w and B·w from the
-// key's coefficients (on the cuda backend on the device).
+// A snarkjs key's partition (key curve C): the whole witness over C's
+// scalars (a BLS12-381 key also takes it as inputs and aux); A·w and B·w
+// from the key's coefficients, on the cuda backend on the device.
+template <class C>
 void engine_core::synthesize_snarkjs(work_item& it, partition& in, int32_t worker)
 {
     const key_entry& k = *it.key;
-    const groth16::proving_key& pk = *k.pk;
-    std::vector<fr> w;
-    if (auto* fw = std::get_if<full_witness_partition>(&in)) {
+    const curve_key<C>& ck = k.as<C>();
+    const groth16::proving_key_t<C>& pk = *ck.pk;
+    snarkjs_vectors<C>& v = it.as<C>();
+    scalars<C> w;
+    if (auto* fw = std::get_if<full_witness_partition_t<C>>(&in))
         w = std::move(fw->w);
-    } else if (auto* wp = std::get_if<witness_partition>(&in)) {
-        w = std::move(wp->inputs);
-        w.insert(w.end(), wp->aux.begin(), wp->aux.end());
-        wp->aux = {};
-    } else {
+    else if (!join_witness(in, w))
         throw error(errc::invalid_argument,
                     fmt::format("key {} is a snarkjs key: partitions must be witnesses", k.name));
-    }
-    check_full_witness<fr>(k, size_t(pk.num_inputs) + pk.num_aux, w);
-    it.inputs.assign(w.begin(), w.begin() + pk.num_inputs);
-    if (!k.gpu.empty()) {   // gpu_prove_start_snarkjs evaluates A·w and B·w on the device
-        it.w = std::move(w);
+    check_full_witness<typename C::fr>(k, size_t(pk.num_inputs) + pk.num_aux, w);
+    v.inputs.assign(w.begin(), w.begin() + pk.num_inputs);
+    if (!ck.gpu.empty()) {   // gpu_prove_start_snarkjs evaluates A·w and B·w on the device
+        v.w = std::move(w);
         return;
     }
     const stage_span pce_eval(this, "PCE_EVAL", it, worker);
-    groth16::snarkjs_evaluate_ab(pk, w, it.a, it.b, cfg.synth_threads);
-    it.w = std::move(w);
+    groth16::snarkjs_evaluate_ab(pk, w, v.a, v.b, cfg.synth_threads);
+    v.w = std::move(w);
 }
 
 // a, b, c given: sizes against the key and the domain, and a·b = c.
@@ -362,8 +355,8 @@ void engine_core::synthesize(work_item& it, partition& in, int32_t worker)
 {
     const key_entry& k = *it.key;
     const unsigned th = cfg.synth_threads;
-    if (k.bn) return synthesize_bn254(it, in, worker);
-    if (k.snarkjs) return synthesize_snarkjs(it, in, worker);
+    if (k.snarkjs)
+        return with_curve(k.curve, [&](auto c) { synthesize_snarkjs<decltype(c)>(it, in, worker); });
     // The cuda backend evaluates witnesses of a key with a PCE on every
     // device; a PCE left on the host (a device too small) is evaluated here.
     if (k.device_eval && synthesize_packed(it, in, th)) return;

@@ -98,27 +98,22 @@ void engine_core::tail_loop(int32_t worker)
     }
 }
 
-// The tail of a BLS12-381 key's partition: blinding, the 192-byte
-// encoding, the public inputs, the self-verify.
-void engine_core::finish_bls12_381(const key_entry& k, const tail_item& t, partition_result& res) const
+// The tail of a partition of a key over curve C: blinding, the public
+// inputs, the self-verify; for BLS12-381 also the 192-byte encoding.
+template <class C>
+void engine_core::finish_proof(const curve_key<C>& k, const tail_item& t, partition_result& res) const
 {
-    res.proof = groth16::prove_finish(k.pk->vk, std::get<groth16::prove_sums>(t.sums));
-    std::span<uint8_t, 192> out(res.bytes);
-    g1_compress(res.proof.a, out.subspan<0, 48>());
-    g2_compress(res.proof.b, out.subspan<48, 96>());
-    g1_compress(res.proof.c, out.subspan<144, 48>());
-    res.public_inputs.assign(t.inputs.begin() + 1, t.inputs.end());
-    if (cfg.self_verify && !groth16::verify(k.pvk, res.proof, res.public_inputs)) self_verify_failed();
-}
-
-// The same for a BN254 key (no byte encoding).
-void engine_core::finish_bn254(const key_entry::bn254_part& b, const tail_item& t, partition_result& res) const
-{
-    res.curve = curve_id::bn254;
-    res.proof_bn254 = groth16::prove_finish(b.pk->vk, std::get<groth16::prove_sums_t<bn254_curve>>(t.sums));
-    res.public_inputs_bn254.assign(t.inputs_bn254.begin() + 1, t.inputs_bn254.end());
-    if (cfg.self_verify &&
-        !groth16::verify(b.pvk, res.proof_bn254, std::span<const bn254::fr>(res.public_inputs_bn254)))
+    curve_proof<C>& out = res.value.emplace<curve_proof<C>>();
+    out.proof = groth16::prove_finish(k.pk->vk, std::get<groth16::prove_sums_t<C>>(t.sums));
+    if constexpr (std::is_same_v<C, bls12_381_curve>) {
+        std::span<uint8_t, 192> b(res.bytes);
+        g1_compress(out.proof.a, b.subspan<0, 48>());
+        g2_compress(out.proof.b, b.subspan<48, 96>());
+        g1_compress(out.proof.c, b.subspan<144, 48>());
+    }
+    const scalars<C>& inputs = std::get<scalars<C>>(t.inputs);
+    out.public_inputs.assign(inputs.begin() + 1, inputs.end());
+    if (cfg.self_verify && !groth16::verify(k.pvk, out.proof, std::span<const typename C::fr>(out.public_inputs)))
         self_verify_failed();
 }
 
@@ -131,8 +126,7 @@ void engine_core::run_tail(tail_item& t, int32_t worker)
     partition_result res;
     emit(timeline::phase::begin, "CPU_TAIL", job.get(), part, worker, -1);
     const auto err = capture([&] {
-        if (k.bn) finish_bn254(*k.bn, t, res);
-        else finish_bls12_381(k, t, res);
+        with_curve(k.curve, [&](auto c) { finish_proof(k.as<decltype(c)>(), t, res); });
     });
     emit(timeline::phase::end, "CPU_TAIL", job.get(), part, worker, -1);
     if (err) {

@@ -7,7 +7,7 @@
 // noble's bytes, then decodes noble's bytes (with the subgroup check) and
 // compares the point. For every pair line it computes e([k1]G1, [k2]G2) and
 // compares the 576 bytes of noble's Fp12.toBytes. The bn_* lines do the same
-// for BN254 (ec/bn254.hpp, pairing/bn254.hpp) with affine coordinates instead
+// for BN254 (ec/bn254.hpp, pairing/pairing.hpp) with affine coordinates instead
 // of encodings. Exit status 0 only when every vector matched and the trailing
 // `end` line's counts agree.
 #include <array>
@@ -23,7 +23,6 @@
 #include "cuzk/ec/encoding.hpp"
 #include "cuzk/error.hpp"
 #include "cuzk/ff/fp12.hpp"
-#include "cuzk/pairing/bn254.hpp"
 #include "cuzk/pairing/pairing.hpp"
 
 using namespace cuzk;
@@ -152,7 +151,7 @@ void check_bn_pair(checker& ck, const std::string& where, const bigint<4>& k1, c
     const bn254::g1_affine p = scalar_mul(bn254::g1_affine::generator(), k1).to_affine();
     const bn254::g2_affine q = scalar_mul(bn254::g2_affine::generator(), k2).to_affine();
     std::vector<uint8_t> ours(bn254::fp12_nbytes);
-    fp12_to_bytes_be(bn254::pairing(p, q), ours.data());
+    fp12_to_bytes_be(pairing<bn254_curve>(p, q), ours.data());
     if (ours != noble) ck.differ(where, "BN254 pairing (Fp12.toBytes)", to_hex(noble), to_hex(ours));
 }
 
@@ -224,7 +223,7 @@ bool check_bls_line(checker& ck, counts& n, const std::string& kind, const std::
         ++n.pair;
         const g1_affine p = scalar_mul(g1_affine::generator(), k).to_affine();
         const g2_affine q = scalar_mul(g2_affine::generator(), k2).to_affine();
-        const std::vector<uint8_t> ours = noble_fp12_bytes(pairing(p, q));
+        const std::vector<uint8_t> ours = noble_fp12_bytes(pairing<bls12_381_curve>(p, q));
         if (ours != x) ck.differ(where + " k1=" + a + " k2=" + b, "pairing (Fp12.toBytes)", to_hex(x), to_hex(ours));
         return true;
     }

@@ -14,6 +14,12 @@
 // its proves run there. Calls on one gpu_key from several threads are
 // serialised; keys on different devices prove independently. The engine
 // holds one lock per device around them.
+//
+// Curves: a key prepared for the device is a gpu_key_t<Curve>. The
+// BLS12-381 one (gpu_key: both conventions, keys streamed from host memory,
+// the packed witness, batches) is most of this header; the BN254 one
+// (gpu_key_t<bn254_curve>, snarkjs convention, resident) is at its end.
+// The free functions are overloaded on the key.
 #pragma once
 
 #include <chrono>
@@ -37,6 +43,11 @@ namespace cuzk {
 namespace io {
 class mapped_params;
 }
+
+// A proving key prepared on one CUDA device for Curve's prover; see the
+// specialisations below.
+template <class Curve>
+class gpu_key_t;
 
 struct gpu_key_options {
     // Bytes of device memory this key may keep resident (point queries and
@@ -148,13 +159,14 @@ struct gpu_key_timings {
 // A key with conv == snarkjs is accepted too (density must then be empty and
 // pce null: the key's coefficient list is turned into a PCE with A and B
 // rows); it serves gpu_prove_start_snarkjs and gpu_prove_snarkjs only.
-class gpu_key {
+template <>
+class gpu_key_t<bls12_381_curve> {
 public:
     // pk and pce are shared (kept alive); pce may be null (then only
     // gpu_prove_start with a, b, c works). Throws errc::invalid_argument when
     // the PCE or density does not match the key.
-    gpu_key(std::shared_ptr<const groth16::proving_key> pk, groth16::query_density density,
-            std::shared_ptr<const r1cs::pce> pce, const gpu_key_options& opt = {});
+    gpu_key_t(std::shared_ptr<const groth16::proving_key> pk, groth16::query_density density,
+              std::shared_ptr<const r1cs::pce> pce, const gpu_key_options& opt = {});
     // A bellperson key straight from a mapped .params file (io::mapped_params),
     // without a decoded proving key: the sizes come from the file's counts
     // (domain |h| + 1, inputs |ic|, aux |l|; the same checks and messages as
@@ -171,17 +183,17 @@ public:
     // kept. pk() of such a key holds vk, conv, num_inputs, num_aux and
     // domain_size, and EMPTY point vectors (mapped_params::key_shell).
     // Decoding errors propagate with the file, vector and index.
-    gpu_key(std::shared_ptr<const io::mapped_params> params, groth16::query_density density,
-            std::shared_ptr<const r1cs::pce> pce, const gpu_key_options& opt = {});
+    gpu_key_t(std::shared_ptr<const io::mapped_params> params, groth16::query_density density,
+              std::shared_ptr<const r1cs::pce> pce, const gpu_key_options& opt = {});
     // A literal nullptr key (either form would take it): errc::invalid_argument.
-    gpu_key(std::nullptr_t, groth16::query_density density, std::shared_ptr<const r1cs::pce> pce,
-            const gpu_key_options& opt = {})
-        : gpu_key(std::shared_ptr<const groth16::proving_key>(), std::move(density), std::move(pce), opt)
+    gpu_key_t(std::nullptr_t, groth16::query_density density, std::shared_ptr<const r1cs::pce> pce,
+              const gpu_key_options& opt = {})
+        : gpu_key_t(std::shared_ptr<const groth16::proving_key>(), std::move(density), std::move(pce), opt)
     {
     }
-    ~gpu_key();
-    gpu_key(const gpu_key&) = delete;
-    gpu_key& operator=(const gpu_key&) = delete;
+    ~gpu_key_t();
+    gpu_key_t(const gpu_key_t&) = delete;
+    gpu_key_t& operator=(const gpu_key_t&) = delete;
 
     const groth16::proving_key& pk() const noexcept;
     const groth16::query_density& density() const noexcept;
@@ -234,6 +246,7 @@ private:
     std::unique_ptr<impl> p_;
     friend struct gpu_prover_access;
 };
+using gpu_key = gpu_key_t<bls12_381_curve>;
 
 // Step timing reported by the GPU prover: the observer's step_begin/step_end
 // are called on the calling thread around each kernel group, and
@@ -397,5 +410,102 @@ groth16::proof gpu_prove_snarkjs(const gpu_key& k, std::span<const fr> witness, 
 uint64_t gpu_staging_host_bytes() noexcept;
 
 size_t gpu_upload_witness(fr* dst, std::span<const fr> src, fr* scratch);
+
+// ---- BN254 (snarkjs's and circom's "bn128") ----------------------------------------------
+//
+// A gpu_key_t<bn254_curve> holds a snarkjs-convention BN254 proving key's
+// five point queries in device memory, and its coefficient list (pk.coefs:
+// the A and B matrices) as a CSR with one row per (matrix, constraint), all
+// uploaded once by the constructor (lib/backend/gpu_prover_snarkjs.cpp). A
+// proof from the witness then takes:
+//   device   a = A·w, b = B·w from the CSR (PCE_EVAL: one thread per row,
+//            equal to groth16::snarkjs_evaluate_ab bit for bit); c = a∘b,
+//            then for a, b, c the inverse NTT and the coset NTT on the odd
+//            coset ω_2n·⟨ω_n⟩ (six transforms), h = a·b − c there (NTT);
+//            MSM_H over the key's n Lagrange points (full Pippenger: h is
+//            random); MSM_L, MSM_A, MSM_B1 (G1) and MSM_B2 (G2) over the
+//            witness through the 0/1 witness MSM (gpu_msm_witness_device:
+//            zeros skipped, ones summed by BATCH_ADD, the others through
+//            Pippenger);
+//   host     groth16::prove_finish folds in α, β, δ, r and s.
+// The sums equal groth16::prove_start_snarkjs's (the same group elements),
+// and the proof equals groth16::prove_snarkjs's for the same r and s.
+//
+// gpu_key has more: keys streamed from host memory when they do not fit,
+// the packed witness upload, batches. A BN254 key must fit the device
+// (device_bytes(); each witness MSM also takes transient buffers for the
+// compacted others, freed on return).
+//
+// Thread safety: proofs on one key are serialised by the key; keys are
+// independent. Every device call runs on the device that was current when the
+// key was made.
+template <>
+class gpu_key_t<bn254_curve> {
+public:
+    // Uploads the key's points and its coefficient list (CSR, built on the
+    // host in one pass: entries keep their list order inside a row; the list
+    // need not be sorted, and repeated (row, signal) entries simply add).
+    // Throws errc::invalid_argument for a bellperson-convention key or point
+    // sections that do not match the key's sizes, errc::bad_format for a
+    // coefficient out of range (matrix > 1, constraint >= domain, signal >=
+    // signals), errc::unsupported without a usable device or for 2^32
+    // coefficients or more, errc::out_of_memory when the key does not fit.
+    explicit gpu_key_t(std::shared_ptr<const groth16::proving_key_t<bn254_curve>> pk);
+    ~gpu_key_t();
+    gpu_key_t(const gpu_key_t&) = delete;
+    gpu_key_t& operator=(const gpu_key_t&) = delete;
+
+    const groth16::proving_key_t<bn254_curve>& pk() const noexcept;
+    int device() const noexcept;
+    // Device memory held: the points, the coefficient CSR (4 B per row
+    // offset, 36 B per coefficient), and the scratch of a proof (3n + n_vars
+    // scalars) once the first proof has run.
+    uint64_t device_bytes() const noexcept;
+
+    struct impl;
+
+private:
+    std::unique_ptr<impl> p_;
+    friend struct gpu_snarkjs_access;
+};
+
+// The device part: the five sums, for groth16::prove_finish. witness: w[0] =
+// 1, the public signals, the private ones (the .wtns order). Throws
+// errc::invalid_argument for a witness of the wrong size or w[0] != 1. The
+// observer's step_begin/step_end bracket, on the host, PCE_EVAL (the witness
+// upload and the evaluation), NTT, MSM_H, MSM_L, MSM_A, MSM_B1 and MSM_B2
+// (queries "h", "l", "a", "b1", "b2"; the device has finished each step when
+// it ends); inside MSM_L … MSM_B2, step_span reports BATCH_ADD (the device
+// interval of the batch addition of the ones, as the BLS12-381 prover does;
+// only when there were ones). timings: h_ns = PCE_EVAL and NTT (uploads,
+// evaluation, transforms), the msm_*_ns, total_ns.
+groth16::prove_sums_t<bn254_curve> gpu_prove_start_snarkjs(const gpu_key_t<bn254_curve>& k,
+                                                           std::span<const bn254::fr> witness,
+                                                           groth16::prove_observer* observer = nullptr,
+                                                           groth16::prove_timings* timings = nullptr);
+// The same from a = A·w and b = B·w as groth16::snarkjs_evaluate_ab gives them
+// (pk.domain_size values each), for a pipeline that evaluates them on the
+// host: no PCE_EVAL step; the uploads of a, b and w are in the NTT step.
+groth16::prove_sums_t<bn254_curve> gpu_prove_start_snarkjs(const gpu_key_t<bn254_curve>& k,
+                                                           std::span<const bn254::fr> a,
+                                                           std::span<const bn254::fr> b,
+                                                           std::span<const bn254::fr> witness,
+                                                           groth16::prove_observer* observer = nullptr,
+                                                           groth16::prove_timings* timings = nullptr);
+// A·w and B·w on the device from the key's CSR (PCE_EVAL alone), copied back
+// into a and b (pk.domain_size values each): equal to
+// groth16::snarkjs_evaluate_ab bit for bit (tests, tools). Throws as
+// gpu_prove_start_snarkjs for a bad witness.
+void gpu_snarkjs_evaluate_ab(const gpu_key_t<bn254_curve>& k, std::span<const bn254::fr> witness,
+                             std::vector<bn254::fr>& a, std::vector<bn254::fr>& b);
+// The whole proof with explicit blinding factors (tests), or with r and s
+// drawn from the OS CSPRNG.
+groth16::proof_t<bn254_curve> gpu_prove_snarkjs(const gpu_key_t<bn254_curve>& k, std::span<const bn254::fr> witness,
+                                                const bn254::fr& r, const bn254::fr& s,
+                                                groth16::prove_observer* observer = nullptr,
+                                                groth16::prove_timings* timings = nullptr);
+groth16::proof_t<bn254_curve> gpu_prove_snarkjs(const gpu_key_t<bn254_curve>& k, std::span<const bn254::fr> witness,
+                                                groth16::prove_observer* observer = nullptr,
+                                                groth16::prove_timings* timings = nullptr);
 
 } // namespace cuzk

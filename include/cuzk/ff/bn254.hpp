@@ -25,7 +25,7 @@
 
 namespace cuzk::bn254 {
 
-// The BN seed; 6x + 2 is the optimal ate loop length (pairing/bn254.hpp).
+// The BN seed; 6x + 2 is the optimal ate loop length (pairing/pairing.hpp).
 inline constexpr uint64_t seed = 4965661367192848881ull;
 
 struct fp_params {

@@ -1,24 +1,30 @@
 // cuzk — the pairing-friendly curves the Groth16 layer is written over.
 //
-// A curve is a traits struct naming its scalar field, groups, target group
-// and pairing: the Groth16 types (types.hpp) and the verifier are templates
-// over it, instantiated for BLS12-381 (Filecoin, bellperson, snarkjs's
-// "bls12381") and BN254 (snarkjs's and circom's default "bn128"). The
-// unqualified Groth16 names (groth16::proof, …) are the BLS12-381 ones.
+// A curve is a traits struct naming its scalar field, groups and target
+// group: the pairing (pairing/pairing.hpp), the Groth16 types (types.hpp)
+// and the verifier are templates over it, instantiated for BLS12-381
+// (Filecoin, bellperson, snarkjs's "bls12381") and BN254 (snarkjs's and
+// circom's default "bn128"). The unqualified Groth16 names (groth16::proof,
+// …) are the BLS12-381 ones.
 #pragma once
 
 #include <cstdint>
 #include <optional>
-#include <span>
 #include <string_view>
+#include <utility>
+#include <variant>
 
 #include "cuzk/ec/bls12_381.hpp"
 #include "cuzk/ec/bn254.hpp"
 #include "cuzk/ec/subgroup.hpp"
-#include "cuzk/pairing/bn254.hpp"
-#include "cuzk/pairing/pairing.hpp"
+#include "cuzk/ff/bn254.hpp"
+#include "cuzk/ff/fp12.hpp"
 
 namespace cuzk {
+
+// A G2 point's Miller-loop lines (pairing/pairing.hpp, which defines it).
+template <class Curve>
+struct g2_prepared_t;
 
 enum class curve_id : uint8_t { bls12_381 = 0, bn254 = 1 };
 
@@ -39,15 +45,8 @@ struct bls12_381_curve {
     using g1_jacobian = cuzk::g1_jacobian;
     using g2_affine = cuzk::g2_affine;
     using g2_jacobian = cuzk::g2_jacobian;
-    using g2_prepared = cuzk::g2_prepared;
+    using g2_prepared = g2_prepared_t<bls12_381_curve>;
 
-    static fp12 pairing(const g1_affine& p, const g2_affine& q) { return cuzk::pairing(p, q); }
-    static g2_prepared prepare_g2(const g2_affine& q) { return cuzk::prepare_g2(q); }
-    static fp12 multi_miller_loop(std::span<const g1_affine> ps, std::span<const g2_prepared* const> qs)
-    {
-        return cuzk::multi_miller_loop(ps, qs);
-    }
-    static fp12 final_exponentiation(const fp12& f) { return cuzk::final_exponentiation(f); }
     // Membership of a point known to be on its curve (endomorphism tests).
     static bool in_subgroup(const g1_affine& p) { return in_subgroup_fast(p); }
     static bool in_subgroup(const g2_affine& p) { return in_subgroup_fast(p); }
@@ -64,18 +63,25 @@ struct bn254_curve {
     using g1_jacobian = bn254::g1_jacobian;
     using g2_affine = bn254::g2_affine;
     using g2_jacobian = bn254::g2_jacobian;
-    using g2_prepared = bn254::g2_prepared;
+    using g2_prepared = g2_prepared_t<bn254_curve>;
 
-    static fp12 pairing(const g1_affine& p, const g2_affine& q) { return bn254::pairing(p, q); }
-    static g2_prepared prepare_g2(const g2_affine& q) { return bn254::prepare_g2(q); }
-    static fp12 multi_miller_loop(std::span<const g1_affine> ps, std::span<const g2_prepared* const> qs)
-    {
-        return bn254::multi_miller_loop(ps, qs);
-    }
-    static fp12 final_exponentiation(const fp12& f) { return bn254::final_exponentiation(f); }
     // G1 = E(Fp) (cofactor 1): every point on the curve; G2 by [r]Q = O.
     static bool in_subgroup(const g1_affine&) { return true; }
     static bool in_subgroup(const g2_affine& q) { return bn254::in_subgroup(q); }
 };
+
+// One T<C> of any supported curve, as a variant whose alternative index is
+// the curve_id (a proof, a witness or sums whose curve is known at run time).
+template <template <class> class T>
+using per_curve = std::variant<T<bls12_381_curve>, T<bn254_curve>>;
+
+// f(C{}) for the traits C of curve c: where a run-time curve_id becomes a
+// type, so that the code after it is written once as a template.
+template <class F>
+decltype(auto) with_curve(curve_id c, F&& f)
+{
+    if (c == curve_id::bn254) return std::forward<F>(f)(bn254_curve{});
+    return std::forward<F>(f)(bls12_381_curve{});
+}
 
 } // namespace cuzk

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "cuzk/groth16/types.hpp"
+#include "cuzk/pairing/pairing.hpp"
 
 namespace cuzk::groth16 {
 

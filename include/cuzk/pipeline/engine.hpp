@@ -29,10 +29,10 @@
 //     memory cap while the engine lives), and stats() reports the measured
 //     high-water mark;
 //   - keys are BLS12-381 (bellperson or snarkjs convention) or BN254
-//     (snarkjs convention only); a BN254 key takes bn254_witness_partition
-//     only, passes the same stages, spans, budgets, cancellation and
-//     self-verify, and its results say curve bn254 (proof_bn254,
-//     public_inputs_bn254);
+//     (snarkjs convention only); a BN254 key takes
+//     full_witness_partition_t<bn254_curve> only, passes the same stages,
+//     spans, budgets, cancellation and self-verify, and its results hold a
+//     curve_proof<bn254_curve> (partition_result::get);
 //   - timeline::sink::record is called under the engine's lock and must not
 //     call into the engine.
 #pragma once
@@ -143,7 +143,10 @@ struct key_options {
 // measurement; override per key with key_options::partition_bytes.
 // The same formula serves snarkjs keys (a, b and the coset values in place of
 // a, b, c).
-uint64_t partition_bytes_estimate(const groth16::proving_key& pk);
+// The same formula serves BN254 keys (their scalars are 32 bytes too; the
+// estimate stays an upper bound with BN254's smaller G2 points).
+template <class Curve>
+uint64_t partition_bytes_estimate(const groth16::proving_key_t<Curve>& pk);
 // The same for a key on the CUDA backend, whose MSMs and NTTs run on the
 // devices: the witness (32·v, also the bound of its packed form) and, when
 // a, b, c are evaluated or given on the host (host_abc: the PCE stays there,
@@ -158,12 +161,10 @@ uint64_t partition_bytes_estimate_cuda(const groth16::proving_key& pk, bool host
 // and v as above:
 //   witness 32·v, a, b, c and the NTT scratch 4·32·n, MSM scalars 32·v,
 //   MSM sort keys and bucket indices 16·v, plus 1 MiB.
-uint64_t device_bytes_estimate(const groth16::proving_key& pk);
-// The same formulas for a BN254 key (its scalars are 32 bytes too; the
-// estimates stay upper bounds with its smaller G2 points). The device
-// estimate is the per-part figure on both backends for BN254 keys.
-uint64_t partition_bytes_estimate(const groth16::proving_key_t<bn254_curve>& pk);
-uint64_t device_bytes_estimate(const groth16::proving_key_t<bn254_curve>& pk);
+// For a BN254 key the same formula (an upper bound, as above) is the per-part
+// figure on both backends.
+template <class Curve>
+uint64_t device_bytes_estimate(const groth16::proving_key_t<Curve>& pk);
 
 // A partition as a C++ circuit (its witness from circuit::witness() on
 // synth_threads threads when the circuit offers one, else synthesized with
@@ -177,12 +178,16 @@ struct witness_partition {
     std::vector<fr> inputs;
     std::vector<fr> aux;
 };
-// The full witness in one vector: w[0] = 1, the public inputs, then the
-// private values (the .wtns order; for bellperson keys the same as inputs ‖
-// aux). The natural form for snarkjs keys; bellperson keys need a PCE for it.
-struct full_witness_partition {
-    std::vector<fr> w;
+// The full witness in one vector over the key's scalar field: w[0] = 1, the
+// public inputs, then the private values (the .wtns order; for bellperson
+// keys the same as inputs ‖ aux). The natural form for snarkjs keys;
+// bellperson keys need a PCE for it. The only form a BN254 key takes
+// (full_witness_partition_t<bn254_curve>); every other form is BLS12-381's.
+template <class Curve>
+struct full_witness_partition_t {
+    std::vector<typename Curve::fr> w;
 };
+using full_witness_partition = full_witness_partition_t<bls12_381_curve>;
 // A partition with its constraint evaluations ready: a, b, c hold one value
 // per constraint of the circuit (without bellperson's input constraints);
 // the engine checks a·b = c row by row, and that the sizes match the key.
@@ -221,30 +226,42 @@ struct borrowed_abc_partition {
     std::span<const fr> aux;
     std::shared_ptr<const void> hold;
 };
-// A partition of a BN254 key (add_key's BN254 form): the full witness over
-// BN254's scalar field, w[0] = 1, the public signals, then the private ones
-// (the .wtns order). The only form BN254 keys take, and BN254 keys only.
-struct bn254_witness_partition {
-    std::vector<bn254::fr> w;
-};
 using partition = std::variant<circuit_partition, witness_partition, abc_partition, full_witness_partition,
-                               borrowed_witness_partition, borrowed_abc_partition, bn254_witness_partition>;
+                               borrowed_witness_partition, borrowed_abc_partition,
+                               full_witness_partition_t<bn254_curve>>;
 
 enum class job_status : uint8_t { queued, running, completed, failed, cancelled };
 const char* status_name(job_status s) noexcept;   // "queued", "running", …
 inline bool is_final(job_status s) noexcept { return s >= job_status::completed; }
 
-// One proved partition. BLS12-381 keys fill proof, bytes and public_inputs;
-// BN254 keys fill proof_bn254 and public_inputs_bn254 (bytes stays zero:
-// BN254 proofs have no 192-byte encoding here; io/snarkjs.hpp writes them
-// as snarkjs JSON). `curve` says which.
+// A proof over one curve and its public inputs (without ONE).
+template <class Curve>
+struct curve_proof {
+    groth16::proof_t<Curve> proof{};
+    std::vector<typename Curve::fr> public_inputs;
+};
+
+// One proved partition, over its key's curve. BLS12-381 keys also fill
+// bytes; for BN254 keys it stays zero (BN254 proofs have no 192-byte
+// encoding here: io/snarkjs.hpp writes them as snarkjs JSON, io/eip197.hpp
+// as EIP-197 bytes).
 struct partition_result {
-    groth16::proof proof;
-    std::array<uint8_t, 192> bytes{};   // compressed A ‖ B ‖ C (zcash/bellperson encoding)
-    std::vector<fr> public_inputs;      // without ONE
-    curve_id curve = curve_id::bls12_381;
-    groth16::proof_t<bn254_curve> proof_bn254{};   // BN254 keys: the proof
-    std::vector<bn254::fr> public_inputs_bn254;    // BN254 keys: without ONE
+    per_curve<curve_proof> value;       // the alternative of the key's curve
+    std::array<uint8_t, 192> bytes{};   // BLS12-381: compressed A ‖ B ‖ C (zcash/bellperson encoding)
+
+    curve_id curve() const noexcept { return curve_id(value.index()); }
+    // The proof and inputs over Curve; errc::invalid_argument when the key
+    // was of the other curve.
+    template <class Curve>
+    const curve_proof<Curve>& get() const
+    {
+        if (const auto* p = std::get_if<curve_proof<Curve>>(&value)) return *p;
+        throw error(errc::invalid_argument, std::string("partition_result: a ") + curve_name(curve()) +
+                                                " proof, not " + curve_name(Curve::id));
+    }
+    // BLS12-381's, the common case: get<bls12_381_curve>().proof, .public_inputs.
+    const groth16::proof& proof() const { return get<bls12_381_curve>().proof; }
+    const std::vector<fr>& public_inputs() const { return get<bls12_381_curve>().public_inputs; }
 };
 
 struct job_result {
@@ -416,13 +433,14 @@ public:
     // Throws errc::invalid_argument for a null key, a key whose conv is not
     // snarkjs, or inconsistent sizes (messages as for BLS12-381 snarkjs
     // keys); errc::out_of_memory as above. Its jobs take
-    // bn254_witness_partition only (submit refuses any other form, naming
-    // the key). The partition's stages are those of a BLS12-381 snarkjs key:
-    // synthesis checks the witness (size, w[0] = 1) and evaluates A·w, B·w
-    // on the host (PCE_EVAL span, on both backends); the device part is
+    // full_witness_partition_t<bn254_curve> only (submit refuses any other
+    // form, naming the key). The partition's stages are those of a
+    // BLS12-381 snarkjs key (the same code, over the curve): synthesis
+    // checks the witness (size, w[0] = 1) and, on the cpu backend, evaluates
+    // A·w, B·w on the host (PCE_EVAL span); the device part is
     // groth16::prove_start_snarkjs (cpu backend, with its fault points) or
-    // gpu_prove_start_snarkjs from those a, b (cuda backend: one
-    // gpu_key_bn254 per engine device, made on that device at add_key; its
+    // gpu_prove_start_snarkjs from the witness (cuda backend: one
+    // gpu_key_t<bn254_curve> per engine device, made on that device at add_key; its
     // device bytes are resident like a BLS key's, and the per-part device
     // estimate is device_bytes_estimate); the tail is prove_finish and the
     // self-verify with the key's BN254 prepared verifying key. There is no
@@ -500,8 +518,8 @@ public:
     // are no partitions, a circuit partition has no circuit or the key no PCE
     // for it, the id is in use by a job that has not ended
     // (errc::invalid_argument), a partition's form does not suit the key
-    // (snarkjs keys: witnesses only; BN254 keys: bn254_witness_partition
-    // only, which no BLS12-381 key takes), or one partition can never fit the host
+    // (snarkjs keys: witnesses only; BN254 keys: full_witness_partition_t<
+    // bn254_curve> only, which no BLS12-381 key takes), or one partition can never fit the host
     // or device memory budget (errc::out_of_memory, with both sizes in the
     // message).
     job_handle submit(proof_request req);

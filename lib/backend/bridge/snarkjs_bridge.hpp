@@ -1,5 +1,5 @@
 // cuzk — internal: the entry point of kernels/snarkjs_eval.cu that
-// lib/backend/gpu_prover_bn254.cpp calls (A·w and B·w of a snarkjs key's
+// lib/backend/gpu_prover_snarkjs.cpp calls (A·w and B·w of a snarkjs key's
 // coefficient list on the device). Not part of the public API. Plain C++, no
 // CUDA type, as bridge/cuda_bridge.hpp: device memory travels as pointers to
 // the host types, the function locks the backend's context and works on its

@@ -95,7 +95,7 @@ c2_output porep_c2(pipeline::engine& engine, pipeline::key_id key, const c1_outp
     c2_output out;
     for (const auto& p : r.partitions) {
         out.proof.insert(out.proof.end(), p.bytes.begin(), p.bytes.end());
-        out.inputs.push_back(p.public_inputs);
+        out.inputs.push_back(p.public_inputs());
     }
     if (progress) progress(P, P);
     return out;

@@ -1,9 +1,11 @@
-// cuzk — the BN254 Groth16 prover on the CUDA backend
-// (include/cuzk/backend/gpu_prover_bn254.hpp): the key's points and its
-// coefficient CSR resident on the device; the evaluation of A·w and B·w, the
-// H step and the five MSMs (the four witness ones through the 0/1 path)
-// there; the final assembly on the host.
-#include "cuzk/backend/gpu_prover_bn254.hpp"
+// cuzk — the snarkjs-convention prover of gpu_key_t<bn254_curve> on the
+// CUDA backend (include/cuzk/backend/gpu_prover.hpp, its BN254 section): the
+// key's points and its coefficient CSR resident on the device; the
+// evaluation of A·w and B·w, the H step and the five MSMs (the four witness
+// ones through the 0/1 path) there; the final assembly on the host.
+// BLS12-381 snarkjs keys take gpu_key's path instead (gpu_key.cpp,
+// gpu_prover.cpp), which streams keys that do not fit.
+#include "cuzk/backend/gpu_prover.hpp"
 
 #include <fmt/format.h>
 
@@ -29,16 +31,18 @@ namespace cuzk {
 namespace {
 
 using bfr = bn254::fr;
+using key_bn = gpu_key_t<bn254_curve>;
+using pk_bn = groth16::proving_key_t<bn254_curve>;
 
-void check_key(const bn254_proving_key& pk)
+void check_key(const pk_bn& pk)
 {
     if (pk.conv != groth16::convention::snarkjs)
-        throw error(errc::invalid_argument, "gpu_key_bn254: the key follows the bellperson convention");
+        throw error(errc::invalid_argument, "gpu_key_t<bn254>: the key follows the bellperson convention");
     const size_t n_vars = size_t(pk.num_inputs) + pk.num_aux;
     if (pk.domain_size < 2 || (pk.domain_size & (pk.domain_size - 1)) || pk.h.size() != pk.domain_size ||
         pk.a.size() != n_vars || pk.b_g1.size() != n_vars || pk.b_g2.size() != n_vars || pk.l.size() != pk.num_aux)
         throw error(errc::invalid_argument,
-                    fmt::format("gpu_key_bn254: the key's point sections (H {}, A {}, B1 {}, B2 {}, L {}) do not "
+                    fmt::format("gpu_key_t<bn254>: the key's point sections (H {}, A {}, B1 {}, B2 {}, L {}) do not "
                                 "match its domain {} and {} signals",
                                 pk.h.size(), pk.a.size(), pk.b_g1.size(), pk.b_g2.size(), pk.l.size(),
                                 pk.domain_size, n_vars));
@@ -50,8 +54,8 @@ void check_key(const bn254_proving_key& pk)
 
 namespace pb = prove_bridge;
 
-struct gpu_key_bn254::impl {
-    std::shared_ptr<const bn254_proving_key> pk;
+struct key_bn::impl {
+    std::shared_ptr<const pk_bn> pk;
     int device = 0;
     unsigned log_n = 0;
     gpu_buffer h, l, a, b1, b2;             // the points
@@ -60,8 +64,8 @@ struct gpu_key_bn254::impl {
     std::mutex mu;                          // one proof at a time on this key's scratch
 };
 
-struct gpu_bn254_access {
-    static gpu_key_bn254::impl* get(const gpu_key_bn254& k) { return k.p_.get(); }
+struct gpu_snarkjs_access {
+    static key_bn::impl* get(const key_bn& k) { return k.p_.get(); }
 };
 
 namespace {
@@ -86,19 +90,19 @@ struct host_csr {
 // into row[r + 1], prefix sums give each row's start, the scatter advances
 // row[r] to the row's end, which is the next row's start; one shift back
 // restores the starts. Two passes over the list, no comparison sort.
-host_csr build_csr(const bn254_proving_key& pk)
+host_csr build_csr(const pk_bn& pk)
 {
     const size_t n = pk.domain_size, n_vars = size_t(pk.num_inputs) + pk.num_aux, rows = 2 * n;
     const auto& cs = pk.coefs;
     if (cs.size() > UINT32_MAX)
         throw error(errc::unsupported,
-                    fmt::format("gpu_key_bn254: {} coefficients (the device CSR holds fewer than 2^32)", cs.size()));
+                    fmt::format("gpu_key_t<bn254>: {} coefficients (the device CSR holds fewer than 2^32)", cs.size()));
     host_csr m;
     m.row.assign(rows + 1, 0);
     for (const auto& e : cs) {
         if (e.matrix > 1 || e.constraint >= n || e.signal >= n_vars)
             throw error(errc::bad_format,
-                        fmt::format("gpu_key_bn254: coefficient (matrix {}, constraint {}, signal {}) out of range",
+                        fmt::format("gpu_key_t<bn254>: coefficient (matrix {}, constraint {}, signal {}) out of range",
                                     e.matrix, e.constraint, e.signal));
         ++m.row[size_t(e.matrix) * n + e.constraint + 1];
     }
@@ -115,7 +119,7 @@ host_csr build_csr(const bn254_proving_key& pk)
     return m;
 }
 
-void upload_csr(gpu_key_bn254::impl& k)
+void upload_csr(key_bn::impl& k)
 {
     host_csr m = build_csr(*k.pk);
     k.csr_row = upload_vector(m.row);
@@ -126,13 +130,13 @@ void upload_csr(gpu_key_bn254::impl& k)
 }
 
 // out[0 … 2n) = A·w, B·w from the CSR (w and out in device memory); queued.
-void eval_ab(const gpu_key_bn254::impl& k, const bfr* w, bfr* out)
+void eval_ab(const key_bn::impl& k, const bfr* w, bfr* out)
 {
     const snarkjs_bridge::csr_device m{k.csr_row.as<uint32_t>(), k.csr_sig.as<uint32_t>(), k.csr_val.as<bfr>()};
     snarkjs_bridge::eval_rows(m, 2 * uint64_t(k.pk->domain_size), w, out);
 }
 
-void check_witness(const bn254_proving_key& pk, std::span<const bfr> w, const char* fn)
+void check_witness(const pk_bn& pk, std::span<const bfr> w, const char* fn)
 {
     const size_t nv = size_t(pk.num_inputs) + pk.num_aux;
     if (w.size() != nv)
@@ -143,7 +147,7 @@ void check_witness(const bn254_proving_key& pk, std::span<const bfr> w, const ch
 }
 
 // The proof scratch of the key, grown to the key's sizes (k.mu held).
-void ensure_scratch(gpu_key_bn254::impl& k)
+void ensure_scratch(key_bn::impl& k)
 {
     const size_t n = size_t(k.pk->domain_size), nv = size_t(k.pk->num_inputs) + k.pk->num_aux;
     if (k.abc.size() < 3 * n * sizeof(bfr)) k.abc = gpu_buffer(3 * n * sizeof(bfr));
@@ -205,11 +209,11 @@ auto witness_msm(const gpu_buffer& pts, const bfr* w, size_t n, groth16::prove_o
 // The steps from a and b in k.abc (k.w holding the Montgomery witness) to
 // the five sums; with host a, b given (non-empty), their upload and the
 // witness's are part of the NTT step.
-groth16::prove_sums_t<bn254_curve> device_sums(gpu_key_bn254::impl& k, std::span<const bfr> ha,
+groth16::prove_sums_t<bn254_curve> device_sums(key_bn::impl& k, std::span<const bfr> ha,
                                                std::span<const bfr> hb, std::span<const bfr> wit,
                                                groth16::prove_observer* obs, groth16::prove_timings& tm)
 {
-    const bn254_proving_key& pk = *k.pk;
+    const pk_bn& pk = *k.pk;
     const size_t n = size_t(pk.domain_size), nv = size_t(pk.num_inputs) + pk.num_aux;
     bfr* a = k.abc.as<bfr>();
     const bfr* w = k.w.as<bfr>();
@@ -256,17 +260,17 @@ uint64_t ns_since(std::chrono::steady_clock::time_point t0)
 
 } // namespace
 
-gpu_key_bn254::gpu_key_bn254(std::shared_ptr<const bn254_proving_key> pk) : p_(std::make_unique<impl>())
+key_bn::gpu_key_t(std::shared_ptr<const pk_bn> pk) : p_(std::make_unique<impl>())
 {
-    if (!pk) throw error(errc::invalid_argument, "gpu_key_bn254: no key");
+    if (!pk) throw error(errc::invalid_argument, "gpu_key_t<bn254>: no key");
     check_key(*pk);
     std::string why;
-    if (!cuda_available(&why)) throw error(errc::unsupported, "gpu_key_bn254: " + why);
+    if (!cuda_available(&why)) throw error(errc::unsupported, "gpu_key_t<bn254>: " + why);
     impl& k = *p_;
     k.device = cuda_current_device();
     k.log_n = unsigned(__builtin_ctzll(pk->domain_size));
     if (k.log_n + 1 > bn254::fr_params::two_adicity)
-        throw error(errc::invalid_argument, fmt::format("gpu_key_bn254: domain 2^{} is above BN254's 2^{}", k.log_n,
+        throw error(errc::invalid_argument, fmt::format("gpu_key_t<bn254>: domain 2^{} is above BN254's 2^{}", k.log_n,
                                                         bn254::fr_params::two_adicity - 1));
     k.pk = std::move(pk);
     upload_csr(k);   // checks the coefficients first
@@ -277,10 +281,10 @@ gpu_key_bn254::gpu_key_bn254(std::shared_ptr<const bn254_proving_key> pk) : p_(s
     k.b2 = upload_vector(k.pk->b_g2);
 }
 
-gpu_key_bn254::~gpu_key_bn254() = default;
-const bn254_proving_key& gpu_key_bn254::pk() const noexcept { return *p_->pk; }
-int gpu_key_bn254::device() const noexcept { return p_->device; }
-uint64_t gpu_key_bn254::device_bytes() const noexcept
+key_bn::~gpu_key_t() = default;
+const pk_bn& key_bn::pk() const noexcept { return *p_->pk; }
+int key_bn::device() const noexcept { return p_->device; }
+uint64_t key_bn::device_bytes() const noexcept
 {
     const impl& k = *p_;
     uint64_t s = 0;
@@ -289,14 +293,14 @@ uint64_t gpu_key_bn254::device_bytes() const noexcept
     return s;
 }
 
-groth16::prove_sums_t<bn254_curve> gpu_prove_start_snarkjs(const gpu_key_bn254& key, std::span<const bfr> ha,
+groth16::prove_sums_t<bn254_curve> gpu_prove_start_snarkjs(const key_bn& key, std::span<const bfr> ha,
                                                            std::span<const bfr> hb, std::span<const bfr> wit,
                                                            groth16::prove_observer* obs,
                                                            groth16::prove_timings* timings)
 {
-    gpu_key_bn254::impl& k = *gpu_bn254_access::get(key);
+    key_bn::impl& k = *gpu_snarkjs_access::get(key);
     const auto t_all = std::chrono::steady_clock::now();
-    const bn254_proving_key& pk = *k.pk;
+    const pk_bn& pk = *k.pk;
     const size_t n = size_t(pk.domain_size), nv = wit.size();
     if (nv != size_t(pk.num_inputs) + pk.num_aux || ha.size() != n || hb.size() != n)
         throw error(errc::invalid_argument,
@@ -312,11 +316,11 @@ groth16::prove_sums_t<bn254_curve> gpu_prove_start_snarkjs(const gpu_key_bn254& 
     return out;
 }
 
-groth16::prove_sums_t<bn254_curve> gpu_prove_start_snarkjs(const gpu_key_bn254& key, std::span<const bfr> wit,
+groth16::prove_sums_t<bn254_curve> gpu_prove_start_snarkjs(const key_bn& key, std::span<const bfr> wit,
                                                            groth16::prove_observer* obs,
                                                            groth16::prove_timings* timings)
 {
-    gpu_key_bn254::impl& k = *gpu_bn254_access::get(key);
+    key_bn::impl& k = *gpu_snarkjs_access::get(key);
     const auto t_all = std::chrono::steady_clock::now();
     check_witness(*k.pk, wit, "gpu_prove_start_snarkjs");
     std::lock_guard<std::mutex> lk(k.mu);
@@ -335,10 +339,10 @@ groth16::prove_sums_t<bn254_curve> gpu_prove_start_snarkjs(const gpu_key_bn254& 
     return out;
 }
 
-void gpu_snarkjs_evaluate_ab(const gpu_key_bn254& key, std::span<const bfr> wit, std::vector<bfr>& a,
+void gpu_snarkjs_evaluate_ab(const key_bn& key, std::span<const bfr> wit, std::vector<bfr>& a,
                              std::vector<bfr>& b)
 {
-    gpu_key_bn254::impl& k = *gpu_bn254_access::get(key);
+    key_bn::impl& k = *gpu_snarkjs_access::get(key);
     check_witness(*k.pk, wit, "gpu_snarkjs_evaluate_ab");
     const size_t n = size_t(k.pk->domain_size);
     std::lock_guard<std::mutex> lk(k.mu);
@@ -354,46 +358,46 @@ void gpu_snarkjs_evaluate_ab(const gpu_key_bn254& key, std::span<const bfr> wit,
 
 #else // !CUZK_WITH_CUDA
 
-struct gpu_key_bn254::impl {
-    std::shared_ptr<const bn254_proving_key> pk;
+struct key_bn::impl {
+    std::shared_ptr<const pk_bn> pk;
 };
 
-gpu_key_bn254::gpu_key_bn254(std::shared_ptr<const bn254_proving_key> pk)
+key_bn::gpu_key_t(std::shared_ptr<const pk_bn> pk)
 {
     if (pk) check_key(*pk);
-    throw error(errc::unsupported, "gpu_key_bn254: this build of cuzk has no CUDA backend");
+    throw error(errc::unsupported, "gpu_key_t<bn254>: this build of cuzk has no CUDA backend");
 }
-gpu_key_bn254::~gpu_key_bn254() = default;
-const bn254_proving_key& gpu_key_bn254::pk() const noexcept { return *p_->pk; }
-int gpu_key_bn254::device() const noexcept { return 0; }
-uint64_t gpu_key_bn254::device_bytes() const noexcept { return 0; }
+key_bn::~gpu_key_t() = default;
+const pk_bn& key_bn::pk() const noexcept { return *p_->pk; }
+int key_bn::device() const noexcept { return 0; }
+uint64_t key_bn::device_bytes() const noexcept { return 0; }
 
-groth16::prove_sums_t<bn254_curve> gpu_prove_start_snarkjs(const gpu_key_bn254&, std::span<const bfr>,
+groth16::prove_sums_t<bn254_curve> gpu_prove_start_snarkjs(const key_bn&, std::span<const bfr>,
                                                            std::span<const bfr>, std::span<const bfr>,
                                                            groth16::prove_observer*, groth16::prove_timings*)
 {
     throw error(errc::unsupported, "gpu_prove_start_snarkjs: this build of cuzk has no CUDA backend");
 }
-groth16::prove_sums_t<bn254_curve> gpu_prove_start_snarkjs(const gpu_key_bn254&, std::span<const bfr>,
+groth16::prove_sums_t<bn254_curve> gpu_prove_start_snarkjs(const key_bn&, std::span<const bfr>,
                                                            groth16::prove_observer*, groth16::prove_timings*)
 {
     throw error(errc::unsupported, "gpu_prove_start_snarkjs: this build of cuzk has no CUDA backend");
 }
-void gpu_snarkjs_evaluate_ab(const gpu_key_bn254&, std::span<const bfr>, std::vector<bfr>&, std::vector<bfr>&)
+void gpu_snarkjs_evaluate_ab(const key_bn&, std::span<const bfr>, std::vector<bfr>&, std::vector<bfr>&)
 {
     throw error(errc::unsupported, "gpu_snarkjs_evaluate_ab: this build of cuzk has no CUDA backend");
 }
 
 #endif
 
-groth16::proof_t<bn254_curve> gpu_prove_snarkjs(const gpu_key_bn254& k, std::span<const bfr> witness, const bfr& r,
+groth16::proof_t<bn254_curve> gpu_prove_snarkjs(const key_bn& k, std::span<const bfr> witness, const bfr& r,
                                                 const bfr& s, groth16::prove_observer* observer,
                                                 groth16::prove_timings* timings)
 {
     return groth16::prove_finish(k.pk().vk, gpu_prove_start_snarkjs(k, witness, observer, timings), r, s);
 }
 
-groth16::proof_t<bn254_curve> gpu_prove_snarkjs(const gpu_key_bn254& k, std::span<const bfr> witness,
+groth16::proof_t<bn254_curve> gpu_prove_snarkjs(const key_bn& k, std::span<const bfr> witness,
                                                 groth16::prove_observer* observer, groth16::prove_timings* timings)
 {
     return gpu_prove_snarkjs(k, witness, os_random_fr<bfr>(), os_random_fr<bfr>(), observer, timings);
