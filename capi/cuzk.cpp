@@ -1,6 +1,7 @@
-// cuzk — the C ABI (cuzk.h) on top of the C++ library: versions, status
-// codes and scalars, and the compile-time ties between the header and the
-// library. The other entry points live in one file per area:
+// cuzk — the C ABI (cuzk.h, and cuzk_filecoin.h for porep.cpp, post.cpp and
+// update.cpp) on top of the C++ library: versions, status codes and
+// scalars, and the compile-time ties between the headers and the library.
+// The other entry points live in one file per area:
 //   circuits.cpp  recorder, PCE, the SHA-256 circuit
 //   keys.cpp      Groth16 keys: load, setup, save, verify
 //   timeline.cpp  timeline callbacks and buffers

@@ -1,6 +1,7 @@
 // cuzk C ABI — Filecoin PoRep C2: shapes, PoRep keys (a .params file or a
 // development setup, each kept with the circuit's PCE and densities), C2
 // jobs from C1 JSON, and verification of the concatenated proof.
+#include "cuzk_filecoin.h"
 #include "objects.hpp"
 
 #include "cuzk/filecoin/porep/c1_json.hpp"

@@ -1,6 +1,7 @@
 // cuzk C ABI — Filecoin SnapDeals (EmptySectorUpdate): update keys (a
 // .params file or a development setup, each kept with the circuit's PCE and
 // densities), jobs from vanilla partition proof bytes, and verification.
+#include "cuzk_filecoin.h"
 #include "objects.hpp"
 
 #include "cuzk/filecoin/update/bincode.hpp"

@@ -3,8 +3,9 @@
 #                 shared C ABI is also named libcuzk, so -lcuzk would pick
 #                 libcuzk.so), fmt and libcrypto, and CUDA's static runtime
 #                 when the library was built with CUDA. Compile with -std=c++20.
-#   cuzk-capi.pc  the C ABI: cuzk.h and -lcuzk (libcuzk.so); only when built.
-# and, for the build tree only, cuzk-capi-uninstalled.pc: cuzk.h from the
+#   cuzk-capi.pc  the C ABI: cuzk.h, cuzk_filecoin.h and -lcuzk (libcuzk.so);
+#                 only when built.
+# and, for the build tree only, cuzk-capi-uninstalled.pc: the headers from the
 # sources and libcuzk.so from the build, with an rpath to it. pkg-config
 # prefers it to cuzk-capi.pc when PKG_CONFIG_PATH=<build>/pkgconfig, so the Go
 # and Rust bindings (#cgo pkg-config: cuzk-capi; cuzk-sys's build.rs) build
@@ -39,7 +40,7 @@ install(FILES ${PROJECT_BINARY_DIR}/pkgconfig/cuzk.pc DESTINATION ${_cuzk_pc_dir
 if(TARGET cuzk_capi)
   file(WRITE ${PROJECT_BINARY_DIR}/pkgconfig/cuzk-capi.pc "${_cuzk_pc_head}
 Name: cuzk-capi
-Description: C ABI of cuzk (libcuzk.so, cuzk.h)
+Description: C ABI of cuzk (libcuzk.so, cuzk.h, cuzk_filecoin.h)
 Version: ${PROJECT_VERSION}
 Cflags: -I\${includedir}
 Libs: -L\${libdir} -lcuzk
@@ -49,7 +50,7 @@ Libs: -L\${libdir} -lcuzk
 includedir=${PROJECT_SOURCE_DIR}/capi
 
 Name: cuzk-capi
-Description: C ABI of cuzk (libcuzk.so, cuzk.h), from the build tree
+Description: C ABI of cuzk (libcuzk.so, cuzk.h, cuzk_filecoin.h), from the build tree
 Version: ${PROJECT_VERSION}
 Cflags: -I\${includedir}
 Libs: -L\${libdir} -lcuzk -Wl,-rpath,\${libdir}

@@ -1,11 +1,12 @@
-// Fuzzes the C ABI (capi/cuzk.h) through every entry point that takes a
-// caller's bytes: keys (.zkey / .vk in memory, .params / .zkey / .vk / .pce
-// files), proofs and public inputs (cuzk_key_verify, the PoRep, PoSt and
-// update verifiers), witnesses (cuzk_engine_submit, cuzk_pce_check_witness),
-// borrowed partitions in either form with counts, alignment and values that
-// may disagree with the key, query densities whose bitmaps or lengths do not
-// describe the key, recorded constraints, SHA-256 preimages, C1 JSON, PoSt
-// and update vanilla proofs, sector lists and output buffers of any size.
+// Fuzzes the C ABI (capi/cuzk.h, capi/cuzk_filecoin.h) through every entry
+// point that takes a caller's bytes: keys (.zkey / .vk in memory, .params /
+// .zkey / .vk / .pce files), proofs and public inputs (cuzk_key_verify, the
+// PoRep, PoSt and update verifiers), witnesses (cuzk_engine_submit,
+// cuzk_pce_check_witness), borrowed partitions in either form with counts,
+// alignment and values that may disagree with the key, query densities whose
+// bitmaps or lengths do not describe the key, recorded constraints, SHA-256
+// preimages, C1 JSON, PoSt and update vanilla proofs, sector lists and output
+// buffers of any size.
 //
 // What the header promises, and nothing more, is checked:
 //   - every call returns a known status code (no crash, no sanitizer report,
@@ -38,6 +39,7 @@
 #include <vector>
 
 #include "cuzk.h"
+#include "cuzk_filecoin.h"
 #include "cuzk/ff/bls12_381.hpp"
 #include "cuzk/groth16/setup.hpp"
 #include "cuzk/io/snarkjs.hpp"

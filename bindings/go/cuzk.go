@@ -1,6 +1,6 @@
-// Package cuzk is the Go binding of cuzk's C ABI (cuzk.h, libcuzk.so): a
-// Groth16 prover with a proving engine, Filecoin PoRep C2, PoSt and
-// SnapDeals.
+// Package cuzk is the Go binding of cuzk's C ABI (cuzk.h and
+// cuzk_filecoin.h, libcuzk.so): a Groth16 prover with a proving engine,
+// Filecoin PoRep C2, PoSt and SnapDeals.
 //
 // One Go type per C handle (PCE, Key, Engine, Job, TimelineBuffer), each
 // released by Close; a finalizer calls Close as a safety net, but a program

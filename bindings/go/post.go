@@ -12,6 +12,7 @@ package cuzk
 #include <stdlib.h>
 #include <string.h>
 #include "cuzk.h"
+#include "cuzk_filecoin.h"
 */
 import "C"
 

@@ -12,6 +12,7 @@ package cuzk
 #include <stdint.h>
 #include <stdlib.h>
 #include "cuzk.h"
+#include "cuzk_filecoin.h"
 */
 import "C"
 

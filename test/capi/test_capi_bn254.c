@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "cuzk.h"
+#include "cuzk_filecoin.h"
 #include "capi_test_util.h"
 
 #define NI 3 /* inputs including ONE (the fixture's circuit) */

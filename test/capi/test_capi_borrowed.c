@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cuzk.h"
+#include "cuzk_filecoin.h"
 #include "capi_test_util.h"
 
 /* r and R = 2^256 mod r as little-endian u64 limbs. */

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cuzk.h"
+#include "cuzk_filecoin.h"
 #include "capi_test_util.h"
 
 /* Submits n vanilla proofs; returns the job or NULL (status in *st). */

@@ -2,8 +2,10 @@
 # ctest host:rust — the Rust binding (bindings/rust: cuzk-sys, whose
 # declarations the bindgen program makes at build time, and the safe crate
 # cuzk) against the just-built libcuzk.so, found through pkg-config
-# (cuzk-capi-uninstalled.pc of the build tree): runs its `cargo test`, then
-# builds and runs examples/rust, a crate of its own that depends on cuzk.
+# (cuzk-capi-uninstalled.pc of the build tree): runs its `cargo test`,
+# checks that cuzk-sys's generated declarations hold every function of
+# cuzk.h and cuzk_filecoin.h, then builds and runs examples/rust, a crate of
+# its own that depends on cuzk.
 # Usage: run_rust.sh <repo root> <work dir> <folder of libcuzk.so> <folder of the build's .pc files>
 # With CUZK_POST_VANILLA=<prefix> in the environment (set by the ctest, the
 # files written by test_capi_post_fixture) the tests and the host
@@ -44,8 +46,9 @@ fi
 mkdir -p "$work/rust"
 # A private CARGO_HOME keeps the build off ~/.cargo; the crates have no
 # dependencies, so nothing is fetched (--offline). One target folder serves
-# the binding's workspace and the example. cuzk-sys finds cuzk.h and
-# libcuzk.so through pkg-config; the rpath lets the programs find the library.
+# the binding's workspace and the example. cuzk-sys finds cuzk.h,
+# cuzk_filecoin.h and libcuzk.so through pkg-config; the rpath lets the
+# programs find the library.
 export CARGO_HOME="$work/rust/cargo-home" CARGO_TARGET_DIR="$work/rust/target"
 export PKG_CONFIG_PATH="$pcdir${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}" RUSTFLAGS="-C link-arg=-Wl,-rpath,$libdir"
 unset CUZK_LIB_DIR CUZK_INCLUDE_DIR
@@ -57,6 +60,19 @@ if ((status != 0)); then
   exit 1
 fi
 echo "cargo test: ok"
+# cuzk-sys's bindgen output (the newest, should older builds be there)
+# declares every function of the C ABI's two headers.
+bindings=$(find "$CARGO_TARGET_DIR/debug/build" -path '*/cuzk-sys-*/out/bindings.rs' -printf '%T@ %p\n' |
+             sort -n | tail -n 1 | cut -d' ' -f2-)
+[[ -n $bindings ]] || { echo "FAIL: cuzk-sys's bindings.rs not found under $CARGO_TARGET_DIR/debug/build"; exit 1; }
+declared=$(grep -ho '^CUZK_API [^(]*(' "$root/capi/cuzk.h" "$root/capi/cuzk_filecoin.h" | grep -o 'cuzk_[a-z0-9_]*($' | tr -d '(' | sort -u)
+bound=$(grep -o 'pub fn cuzk_[a-z0-9_]*' "$bindings" | sed 's/^pub fn //' | sort -u)
+missing=$(comm -23 <(echo "$declared") <(echo "$bound"))
+if [[ -n $missing ]]; then
+  echo "FAIL: cuzk-sys's bindings lack these functions of the headers:" $missing
+  exit 1
+fi
+echo "bindings: all $(wc -l <<<"$declared") functions of cuzk.h and cuzk_filecoin.h"
 cargo build --offline --locked --manifest-path "$root/examples/rust/Cargo.toml"
 args=()
 if [[ -n ${CUZK_POST_VANILLA:-} ]]; then

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # test install:find_package — installs the build tree into a fresh prefix
-# (checking that no internal header of lib/ is among the installed files),
+# (checking that no internal header of lib/ is among the installed files, and
+# that both headers of the C ABI are when it was built),
 # builds test/install/consumer against it with find_package(cuzk), runs it,
 # then builds against the same prefix through pkg-config (cuzk.pc, cuzk-capi.pc).
 #   run.sh <build dir> <source dir> <work dir> [sanitizers]
@@ -24,6 +25,15 @@ while IFS= read -r h; do
     exit 1
   fi
 done < <(cd "$src" && find lib -name '*.hpp')
+# With the C ABI (libcuzk.so installed), both of its headers are installed.
+if [[ -n $(find "$work/prefix" -name 'libcuzk.so*' -print -quit) ]]; then
+  for h in cuzk.h cuzk_filecoin.h; do
+    if [[ -z $(find "$work/prefix" -name "$h" -print -quit) ]]; then
+      echo "install:find_package: the C ABI's header $h was not installed" >&2
+      exit 1
+    fi
+  done
+fi
 cmake -S "$src/test/install/consumer" -B "$work/build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_PREFIX_PATH="$work/prefix" -DCUZK_EXAMPLE_SOURCE="$src/examples/prove_sha256.cpp" "${flags[@]}" >"$work/configure.log"
 cmake --build "$work/build" >"$work/build.log"

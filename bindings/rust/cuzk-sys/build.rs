@@ -1,11 +1,13 @@
 // Generates the Rust declarations of the cuzk C ABI at build time by running
-// the `bindgen` program (Debian package `bindgen`) on cuzk.h, and links
-// libcuzk.so. Both are found through `pkg-config cuzk-capi` (the installed
-// cuzk-capi.pc, or a build tree's cuzk-capi-uninstalled.pc: put its
-// <build>/pkgconfig in PKG_CONFIG_PATH).
+// the `bindgen` program (Debian package `bindgen`) on its two headers, cuzk.h
+// (the core) and cuzk_filecoin.h (Filecoin's PoRep C2, PoSt and SnapDeals),
+// through a wrapper header that includes both, and links libcuzk.so. Both are
+// found through `pkg-config cuzk-capi` (the installed cuzk-capi.pc, or a
+// build tree's cuzk-capi-uninstalled.pc: put its <build>/pkgconfig in
+// PKG_CONFIG_PATH).
 //
 // Environment (each overrides what pkg-config says):
-//   CUZK_INCLUDE_DIR  the folder holding cuzk.h
+//   CUZK_INCLUDE_DIR  the folder holding cuzk.h and cuzk_filecoin.h
 //   CUZK_LIB_DIR      the folder holding libcuzk.so
 //   BINDGEN           the bindgen program (default: `bindgen` on PATH)
 //   PKG_CONFIG        the pkg-config program (default: `pkg-config`)
@@ -45,7 +47,7 @@ fn main() {
     }
     println!("cargo:rerun-if-changed=build.rs");
 
-    // ---- where cuzk.h and libcuzk.so are ----------------------------------------
+    // ---- where the headers and libcuzk.so are -----------------------------------
     let (mut include_dirs, mut lib_dirs, mut libs) = (Vec::new(), Vec::new(), Vec::new());
     match env::var_os("CUZK_INCLUDE_DIR") {
         Some(d) => include_dirs.push(PathBuf::from(d)),
@@ -72,23 +74,39 @@ fn main() {
             }
         }
     }
-    let header = include_dirs.iter().map(|d| d.join("cuzk.h")).find(|h| h.is_file()).unwrap_or_else(|| {
-        panic!(
-            "cuzk-sys: cuzk.h not found (include folders {:?}): install cuzk and its cuzk-capi.pc (PKG_CONFIG_PATH=<prefix>/lib/pkgconfig \
-             or <build>/pkgconfig), or set CUZK_INCLUDE_DIR and CUZK_LIB_DIR",
-            include_dirs
-        )
-    });
+    let find_header = |name: &str| {
+        include_dirs.iter().map(|d| d.join(name)).find(|h| h.is_file()).unwrap_or_else(|| {
+            panic!(
+                "cuzk-sys: {} not found (include folders {:?}): install cuzk and its cuzk-capi.pc \
+                 (PKG_CONFIG_PATH=<prefix>/lib/pkgconfig or <build>/pkgconfig), or set CUZK_INCLUDE_DIR and CUZK_LIB_DIR",
+                name, include_dirs
+            )
+        })
+    };
+    let header = find_header("cuzk.h");
+    let header_filecoin = find_header("cuzk_filecoin.h");
     if libs.is_empty() {
         panic!("cuzk-sys: no library to link: pkg-config cuzk-capi gave no -l flag; set CUZK_LIB_DIR to the folder of libcuzk.so");
     }
     println!("cargo:rerun-if-changed={}", header.display());
+    println!("cargo:rerun-if-changed={}", header_filecoin.display());
 
     // ---- bindings -----------------------------------------------------------------
-    let out = PathBuf::from(env::var("OUT_DIR").expect("OUT_DIR")).join("bindings.rs");
+    // One bindgen input: a wrapper that includes both headers (as found).
+    let out_dir = PathBuf::from(env::var("OUT_DIR").expect("OUT_DIR"));
+    let wrapper = out_dir.join("cuzk_sys_wrapper.h");
+    let wrapper_text = format!(
+        "/* Written by cuzk-sys's build script: the C ABI's two headers, for bindgen. */\n\
+         #include \"{}\"\n#include \"{}\"\n",
+        header.display(),
+        header_filecoin.display()
+    );
+    std::fs::write(&wrapper, wrapper_text)
+        .unwrap_or_else(|e| panic!("cuzk-sys: could not write {}: {}", wrapper.display(), e));
+    let out = out_dir.join("bindings.rs");
     let bindgen = env::var("BINDGEN").unwrap_or_else(|_| "bindgen".to_string());
     let mut cmd = Command::new(&bindgen);
-    cmd.arg(&header)
+    cmd.arg(&wrapper)
         .args(["--allowlist-function", "cuzk_.*"])
         .args(["--allowlist-type", "cuzk_.*"])
         .args(["--allowlist-type", "CUZK_.*"])
@@ -104,7 +122,7 @@ fn main() {
     }
     match cmd.status() {
         Ok(s) if s.success() => {}
-        Ok(s) => panic!("cuzk-sys: `{} {}` failed ({})", bindgen, header.display(), s),
+        Ok(s) => panic!("cuzk-sys: `{} {}` failed ({})", bindgen, wrapper.display(), s),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => panic!(
             "cuzk-sys: the `{}` program was not found: install the Debian package `bindgen` \
              (scripts/setup.sh installs it) or set BINDGEN to its path",

@@ -1,7 +1,8 @@
-//! Raw declarations of the cuzk C ABI (`cuzk.h`), made at build time by the
-//! `bindgen` program, and the link to `libcuzk.so` (found through
+//! Raw declarations of the cuzk C ABI (`cuzk.h`, the core, and
+//! `cuzk_filecoin.h`, Filecoin's PoRep C2, PoSt and SnapDeals), made at build
+//! time by the `bindgen` program, and the link to `libcuzk.so` (found through
 //! `pkg-config cuzk-capi`; see the build script). Everything here is
-//! `unsafe` and follows the header's contracts; the `cuzk` crate is the safe
+//! `unsafe` and follows the headers' contracts; the `cuzk` crate is the safe
 //! API over it.
 //!
 //! The crate is written for the C ABI version [`ABI_VERSION`]: it does not

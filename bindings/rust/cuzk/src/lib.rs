@@ -1,6 +1,7 @@
 //! The safe Rust API of cuzk, a Groth16 prover with a proving engine,
 //! Filecoin PoRep C2, PoSt and SnapDeals, over its C ABI (`cuzk-sys`, the
-//! declarations of `cuzk.h`; `libcuzk.so` found through pkg-config).
+//! declarations of `cuzk.h` and `cuzk_filecoin.h`; `libcuzk.so` found
+//! through pkg-config).
 //!
 //! One type per C handle ([`Pce`], [`Key`], [`Engine`], [`Job`],
 //! [`TimelineBuffer`]), released by `Drop`; every failed call is an
@@ -37,7 +38,7 @@ use std::os::raw::{c_char, c_void};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::ptr;
 
-/// The raw declarations of `cuzk.h` (the `cuzk-sys` crate).
+/// The raw declarations of `cuzk.h` and `cuzk_filecoin.h` (the `cuzk-sys` crate).
 pub use cuzk_sys as ffi;
 
 /// The size of a packed scalar (a little-endian field element).
