@@ -35,10 +35,6 @@ known=(
   # error helpers, named io:: and used across io, tools and tests) belongs
   # in util; that is a move of its own.
   "lib/r1cs/pce_file.cpp cuzk/io/mapped_file.hpp"
-  # The pairing, now one template over the curve, takes the curve traits
-  # from groth16; the traits belong in ec (below pairing), their move is the
-  # next step of the curve reshaping.
-  "include/cuzk/pairing/pairing.hpp cuzk/groth16/curve.hpp"
 )
 found=()
 bad=()

@@ -1,5 +1,5 @@
 // cuzk — the optimal ate pairing e: G1 × G2 → GT ⊂ Fp12* of each curve
-// (groth16/curve.hpp: bls12_381_curve, bn254_curve), as one API of function
+// (ec/curve.hpp: bls12_381_curve, bn254_curve), as one API of function
 // templates over the curve: pairing<bn254_curve>(p, q), prepare_g2<C>(q), ….
 // Instantiated for both curves in lib/pairing/.
 //
@@ -45,7 +45,7 @@
 #include <span>
 #include <vector>
 
-#include "cuzk/groth16/curve.hpp"
+#include "cuzk/ec/curve.hpp"
 
 namespace cuzk {
 
