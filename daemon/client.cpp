@@ -28,6 +28,7 @@
 #include "cuzk/error.hpp"
 #include "cuzk/filecoin/porep/c1_json.hpp"
 #include "cuzk/io/json.hpp"
+#include "config.hpp"
 #include "cuzk/v1/proving.grpc.pb.h"
 #include "requests.hpp"
 
@@ -143,15 +144,6 @@ porep_args parse_porep(std::span<char* const> a)
     if (p.clients == 0) throw usage_error("--clients: at least 1");
     if (p.proofs == 0) p.proofs = p.clients;
     return p;
-}
-
-std::string read_file(const std::string& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw error(errc::io, fmt::format("{}: cannot read", path));
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
 }
 
 // The request as Curio sends it, its id left to the caller.

@@ -3,7 +3,9 @@
 
 #include <cctype>
 #include <cstdlib>
+#include <fstream>
 #include <functional>
+#include <sstream>
 #include <map>
 #include <variant>
 
@@ -279,6 +281,15 @@ void apply_toml(config& c, const std::string& text, const std::string& source)
             throw error(errc::bad_format, fmt::format("{}: line {}: {}", source, n, e.why));
         }
     }
+}
+
+std::string read_file(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw error(errc::io, fmt::format("{}: cannot read", path));
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
 }
 
 } // namespace cuzk::daemon

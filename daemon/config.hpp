@@ -52,6 +52,9 @@ config default_config();
 // Throws cuzk::error(errc::bad_format) naming the source, line and key for a
 // malformed line or a value of the wrong type.
 void apply_toml(config& c, const std::string& text, const std::string& source);
+// A file's whole contents (the config file, a client's C1 output);
+// errc::io naming the path when it cannot be read.
+std::string read_file(const std::string& path);
 
 // "64GiB", "512MiB", "1000" (bytes) or "auto" (0); errc::bad_format naming `what`.
 uint64_t parse_bytes(const std::string& text, const std::string& what);

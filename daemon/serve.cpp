@@ -54,15 +54,6 @@ const char* const usage_text =
     "  --dev-keys             TESTS ONLY: make a development key (NOT a trusted ceremony) for a\n"
     "                         circuit without a key file (its verifying key: cuzk-<id>.dev.vk)\n";
 
-std::string read_file(const std::string& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw error(errc::io, fmt::format("{}: cannot read", path));
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
 unsigned parse_seconds(const std::string& flag, const std::string& v)
 {
     if (v.empty() || v.size() > 7 || v.find_first_not_of("0123456789") != std::string::npos)
