@@ -128,6 +128,8 @@ if ls "$root"/.deps/*.deb >/dev/null 2>&1; then
   done
   export CMAKE_PREFIX_PATH="$prefix/usr" OPENSSL_ROOT_DIR="$prefix/usr"
   export LD_LIBRARY_PATH="$prefix/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  # gRPC's CMake config names re2 as a bare -lre2: the linker looks here too.
+  export LIBRARY_PATH="$prefix/usr/lib/x86_64-linux-gnu${LIBRARY_PATH:+:$LIBRARY_PATH}"
 fi
 {
   echo "date: $(date -u +%FT%TZ)"
