@@ -55,11 +55,14 @@ namespace cuzk::dev {
 
 namespace {
 
+// base: the entry number of col[0] and code[0] (a tile of a streamed PCE
+// holds its rows' offsets as they stand and its entries from base on).
 template <class Off>
 struct csr_view {
     const Off* __restrict__ row_ptr;
     const uint32_t* __restrict__ col;
     const uint32_t* __restrict__ code;
+    uint64_t base;
 };
 
 // The witness classes: word i of `cls` is (nonzero, other) for values
@@ -86,7 +89,7 @@ template <class Off>
 __device__ __forceinline__ dfr eval_row(const csr_view<Off>& m, const dfr* __restrict__ table, const w_view& v,
                                         uint64_t r)
 {
-    const uint64_t s = m.row_ptr[r], e = m.row_ptr[r + 1];
+    const uint64_t s = m.row_ptr[r] - m.base, e = m.row_ptr[r + 1] - m.base;
     dfr acc = dfr::zero();
     for (uint64_t k = s; k < e; ++k) {
         const uint32_t c = __ldcs(m.col + k);
@@ -143,7 +146,7 @@ __global__ void first_unsat_kernel(const dfr* __restrict__ a, const dfr* __restr
 template <class Off>
 csr_view<Off> view_of(const witness_bridge::csr_device& m)
 {
-    return {static_cast<const Off*>(m.row_ptr), m.col, m.code};
+    return {static_cast<const Off*>(m.row_ptr), m.col, m.code, m.base};
 }
 
 template <class OffA, class OffB>
@@ -161,18 +164,29 @@ void launch_c(context& cx, const witness_bridge::csr_device m[3], const uint32_t
     CUZK_CUDA_CHECK(cudaGetLastError());
 }
 
-// The classes of w (its nw values) into the context's class slot, then the
-// evaluation (with the check when best is set); queued on the stream.
-void eval_queued(context& cx, const witness_bridge::csr_device m[3], const uint32_t* order, const fr* table,
-                 uint64_t rows, const fr* w, uint64_t nw, fr* a, fr* b, fr* c, unsigned long long* best)
+uint2* class_slot(uint64_t nw)
 {
-    if ((rows + 255) / 256 > 0x7fffffffull || (nw + 255) / 256 > 0x7fffffffull)
-        throw error(errc::invalid_argument, "pce_eval: too many rows or witness values for one launch");
-    const auto* dw = reinterpret_cast<const dfr*>(w);
-    auto* cls = static_cast<uint2*>(ctx_slot(slot_pce_class, ((nw + 31) / 32) * sizeof(uint2) + 16));
-    if (nw) w_class_kernel<<<unsigned((nw + 255) / 256), 256, 0, cx.stream>>>(dw, nw, cls);
+    return static_cast<uint2*>(ctx_slot(slot_pce_class, ((nw + 31) / 32) * sizeof(uint2) + 16));
+}
+
+// The classes of w (its nw values) into the context's class slot; queued.
+void classify_queued(context& cx, const fr* w, uint64_t nw)
+{
+    if ((nw + 255) / 256 > 0x7fffffffull)
+        throw error(errc::invalid_argument, "pce_eval: too many witness values for one launch");
+    uint2* cls = class_slot(nw);
+    if (nw) w_class_kernel<<<unsigned((nw + 255) / 256), 256, 0, cx.stream>>>(reinterpret_cast<const dfr*>(w), nw, cls);
     CUZK_CUDA_CHECK(cudaGetLastError());
-    const w_view v{dw, cls, nw};
+}
+
+// The evaluation with the classes in the slot (with the check when best is
+// set); queued on the stream.
+void eval_classified(context& cx, const witness_bridge::csr_device m[3], const uint32_t* order, const fr* table,
+                     uint64_t rows, const fr* w, uint64_t nw, fr* a, fr* b, fr* c, unsigned long long* best)
+{
+    if ((rows + 255) / 256 > 0x7fffffffull)
+        throw error(errc::invalid_argument, "pce_eval: too many rows for one launch");
+    const w_view v{reinterpret_cast<const dfr*>(w), class_slot(nw), nw};
     const auto* t = reinterpret_cast<const dfr*>(table);
     auto* da = reinterpret_cast<dfr*>(a);
     auto* db = reinterpret_cast<dfr*>(b);
@@ -182,6 +196,14 @@ void eval_queued(context& cx, const witness_bridge::csr_device m[3], const uint3
     else if (m[0].row_ptr_32) launch_c<uint32_t, uint64_t>(cx, m, order, t, rows, v, da, db, dc, best);
     else if (m[1].row_ptr_32) launch_c<uint64_t, uint32_t>(cx, m, order, t, rows, v, da, db, dc, best);
     else launch_c<uint64_t, uint64_t>(cx, m, order, t, rows, v, da, db, dc, best);
+}
+
+// The classes of w, then the evaluation; queued.
+void eval_queued(context& cx, const witness_bridge::csr_device m[3], const uint32_t* order, const fr* table,
+                 uint64_t rows, const fr* w, uint64_t nw, fr* a, fr* b, fr* c, unsigned long long* best)
+{
+    classify_queued(cx, w, nw);
+    eval_classified(cx, m, order, table, rows, w, nw, a, b, c, best);
 }
 
 // The device minimum back on the host: −1 when no row failed.
@@ -208,6 +230,22 @@ void pce_eval(const csr_device m[3], const uint32_t* order, const fr* table, uin
     context& cx = ctx();
     std::lock_guard<std::recursive_mutex> lk(cx.mu);
     eval_queued(cx, m, order, table, rows, w, nw, a, b, c, nullptr);
+}
+
+void pce_classify(const fr* w, uint64_t nw)
+{
+    context& cx = ctx();
+    std::lock_guard<std::recursive_mutex> lk(cx.mu);
+    classify_queued(cx, w, nw);
+}
+
+void pce_eval_classified(const csr_device m[3], const uint32_t* order, const fr* table, uint64_t rows, const fr* w,
+                         uint64_t nw, fr* a, fr* b, fr* c)
+{
+    if (rows == 0) return;
+    context& cx = ctx();
+    std::lock_guard<std::recursive_mutex> lk(cx.mu);
+    eval_classified(cx, m, order, table, rows, w, nw, a, b, c, nullptr);
 }
 
 int64_t pce_eval_check(const csr_device m[3], const uint32_t* order, const fr* table, uint64_t rows, const fr* w,

@@ -78,19 +78,21 @@ TEST_CASE("device plan: a 32 GiB PoRep partition on 16, 24, 32, 48, 80 and 141 G
     CHECK(p12.summary() == p12.why);
     // The low-memory NTT's lean prove takes a, b, c from the host only.
     CHECK(plan_gpu_key_lean(s, 1000 * GB, GB, true).why.find("from the host") != std::string::npos);
-    for (uint64_t g : {24, 32}) {   // 24 GB: lean, the PCE on the host; 32 GB: lean, the PCE on the device
+    for (uint64_t g : {24, 32}) {   // 24 GB: lean, the PCE streamed; 32 GB: lean, the PCE on the device
         INFO(g << " GB");
         const gpu_plan p = plan_gpu_key(s, g * GB);
         CHECK(p.fits);
         CHECK(p.lean);
         CHECK_FALSE(p.low_ntt);
-        CHECK(p.pce_on_host == (g == 24));
+        CHECK_FALSE(p.pce_on_host);
+        CHECK(p.pce_streamed == (g == 24));
         CHECK(p.total() <= g * GB);
     }
     // A card of 32 GiB (34.36 GB): lean with the PCE on the device, one
     // partition at a time (the witness uploaded for PCE_EVAL, then into c
-    // after the H step); 24 GiB: lean with the PCE on the host (a, b, c
-    // evaluated there); 16 GiB: refused with the lean figures.
+    // after the H step); 24 GiB: lean with the PCE streamed from host
+    // memory in tiles (PCE_EVAL's phase: the witness, its tags and two tile
+    // buffers); 16 GiB: lean with the low-memory NTT, the PCE on the host.
     const uint64_t GiB = uint64_t{1} << 30;
     const gpu_plan p32 = plan_gpu_key(s, 32 * GiB);
     CHECK(p32.fits);
@@ -108,18 +110,21 @@ TEST_CASE("device plan: a 32 GiB PoRep partition on 16, 24, 32, 48, 80 and 141 G
     const gpu_plan p24 = plan_gpu_key(s, 24 * GiB);
     CHECK(p24.fits);
     CHECK(p24.lean);
-    CHECK(p24.pce_on_host);
+    CHECK_FALSE(p24.pce_on_host);
+    CHECK(p24.pce_streamed);
+    CHECK(p24.beside == 4 * (129753620 + 33112282));   // the index lists only
     CHECK(p24.batch == 1);
     // a/b/c (the witness in c) and the chunks, then the larger phase: the NTT's 2n.
     CHECK(p24.one_prove == 3 * 32 * (uint64_t{1} << 27) + 2 * p24.chunk);
     CHECK(p24.msm_room == 2 * 32 * (uint64_t{1} << 27));
     CHECK(p24.total() <= 24 * GiB);
-    CHECK(p24.summary().find("lean") != std::string::npos);
+    CHECK(p24.summary().find("PCE streamed from host memory in tiles, lean") != std::string::npos);
     CHECK_FALSE(p24.low_ntt);   // the plain lean prove fits: no slower NTT
     // 16 GiB: lean with the low-memory NTT (2.6 GB to spare).
     const gpu_plan p16 = plan_gpu_key(s, 16 * GiB);
     CHECK(p16.fits);
     CHECK(p16.low_ntt);
+    CHECK(p16.pce_on_host);   // the low-memory lean prove takes a, b, c from the host
     CHECK(p16.total() + 2 * GB < 16 * GiB);
     // The lean plan wants the witness within c and the A/B scalars within b.
     gpu_key_shape wide = s;
@@ -169,6 +174,32 @@ TEST_CASE("device plan: a 32 GiB PoRep partition on 16, 24, 32, 48, 80 and 141 G
     CHECK(p141.total() <= 141 * GB);
     // A resident key's own MSM estimate as its room: too large a room streams it.
     CHECK_FALSE(plan_gpu_key(s, 141 * GB, 0, 60 * GB).resident);
+}
+
+TEST_CASE("device plan: a streamed PCE's tile buffers")
+{
+    gpu_key_shape st = porep_32gib();
+    st.pce_bytes = 0;
+    st.pce_tile_bytes = uint64_t{256} << 20;
+    gpu_key_shape host = st;
+    host.pce_tile_bytes = 0;
+    const uint64_t chunk = GB;
+    // Streamed: the two tile buffers in one prove's fixed buffers.
+    const gpu_plan ps = plan_gpu_key_streamed(st, 1000 * GB, chunk, 1);
+    const gpu_plan ph = plan_gpu_key_streamed(host, 1000 * GB, chunk, 1);
+    CHECK(ps.pce_streamed);
+    CHECK_FALSE(ps.pce_on_host);
+    CHECK(ps.one_prove == ph.one_prove + 2 * st.pce_tile_bytes);
+    CHECK(ps.summary().find("PCE streamed from host memory in tiles") != std::string::npos);
+    // Lean: PCE_EVAL's phase holds the witness, its tags and the tiles; with
+    // tiles large enough it is the largest phase.
+    st.pce_tile_bytes = 4 * GB;
+    const gpu_plan pl = plan_gpu_key_lean(st, 100 * GB, chunk);   // the MSM room: 100/16 GB
+    const uint64_t n = uint64_t{1} << 27, tags = (130169893 + 4095) / 4096 * 257 * 4;
+    CHECK(pl.msm_room == uint64_t{32} * (328 + 130169893) + tags + 8 * GB);
+    CHECK(pl.msm_room > 2 * 32 * n);
+    // The low-memory NTT's lean prove takes a, b and c from the host.
+    CHECK(plan_gpu_key_lean(st, 1000 * GB, chunk, true).why.find("from the host") != std::string::npos);
 }
 
 TEST_CASE("device plan: the streamed plan with a key's own chunk size")

@@ -555,6 +555,10 @@ TEST_CASE("gpu prover: streamed keys give the same sums", "[gpu]")
         gpu_key_options host_pce{0, true, 64};
         host_pce.host_pce = true;
         vs.push_back({"force_streaming, the PCE on the host", host_pce});
+        gpu_key_options pce_streamed{0, true, 64};
+        pce_streamed.force_pce_streamed = true;
+        pce_streamed.pce_stream_tile_bytes = uint64_t{32} << 10;   // many tiles
+        vs.push_back({"force_streaming, the PCE streamed from host memory in tiles of 32 KiB", pce_streamed});
         gpu_key_options kept_hb{0, true, 64};
         kept_hb.keep_queries = int(gpu_query_h | gpu_query_b);
         vs.push_back({"force_streaming, H and B kept on the device", kept_hb});
@@ -572,6 +576,10 @@ TEST_CASE("gpu prover: streamed keys give the same sums", "[gpu]")
             vs.push_back({"lean, the PCE on the device: the witness for PCE_EVAL, then in c", lean});
             vs.push_back({"lean, the PCE on the host: the witness in c, the NTT's buffers freed before the MSMs",
                           lean_host});
+            gpu_key_options lean_streamed = lean;
+            lean_streamed.force_pce_streamed = true;
+            lean_streamed.pce_stream_tile_bytes = uint64_t{32} << 10;
+            vs.push_back({"lean, the PCE streamed from host memory in tiles of 32 KiB", lean_streamed});
             gpu_key_options lean_low = lean_host;
             lean_low.force_low_ntt = true;
             vs.push_back({"lean, the PCE on the host, the low-memory NTT: c for the H step only, the witness in a",
@@ -589,6 +597,7 @@ TEST_CASE("gpu prover: streamed keys give the same sums", "[gpu]")
             const bool host = v.opt.host_pce;
             CHECK(key.has_pce() == !host);
             CHECK(key.plan().pce_on_host == host);
+            CHECK(key.plan().pce_streamed == v.opt.force_pce_streamed);
             CHECK(key.plan().lean == v.opt.force_lean);
             CHECK(key.plan().low_ntt == v.opt.force_low_ntt);
             CHECK(key.plan().kept == (v.opt.keep_queries >= 0 ? unsigned(v.opt.keep_queries) : 0u));

@@ -151,7 +151,9 @@ void check_eval_device(const r1cs::pce& p, const gpu_pce_options& o, const std::
     REQUIRE(d.num_inputs() == p.num_inputs);
     REQUIRE(d.num_aux() == p.num_aux);
     REQUIRE(d.num_constraints() == p.num_constraints);
-    REQUIRE(d.device_bytes() >= (p.a.nnz() + p.b.nnz() + p.c.nnz()) * 8);
+    REQUIRE(d.streamed() == o.streamed);
+    REQUIRE((o.streamed ? d.host_bytes() : d.device_bytes()) >= (p.a.nnz() + p.b.nnz() + p.c.nnz()) * 8);
+    if (o.streamed) REQUIRE(d.eval_device_bytes() <= 2 * o.stream_tile_bytes);
     // poison the outputs: every value must be written
     std::fill(ga.begin(), ga.end(), fr::from_u64(12345));
     gb = ga;
@@ -193,6 +195,15 @@ void check_eval(const r1cs::pce& p, std::mt19937_64& rng, const char* what, bool
         o.wide_offsets = wide;
         o.group_tile_log = tile_log;
         check_eval_device(p, o, inputs, aux, ea, eb, ec);
+        if (tile_log != gpu_pce_options{}.group_tile_log && tile_log != 0) continue;
+        // Streamed from host memory: tiles of 64 KiB (many, each copied
+        // beside the previous one's kernel), and the default (one here).
+        for (uint64_t tile : {uint64_t{64} << 10, gpu_pce_options{}.stream_tile_bytes}) {
+            INFO("streamed in tiles of " << tile << " bytes");
+            o.streamed = true;
+            o.stream_tile_bytes = tile;
+            check_eval_device(p, o, inputs, aux, ea, eb, ec);
+        }
     }
 }
 
@@ -408,14 +419,15 @@ TEST_CASE("gpu: PCE evaluation then the satisfaction check, on the device", "[gp
         cons.push_back({r1cs::pce_row{{col, fr::one()}}, r1cs::pce_row{{0, fr::one()}, {col, -fr::one()}}, r1cs::pce_row{}});
     }
     const r1cs::pce p = r1cs::pce_from_constraints(ni, na, cons);
-    gpu_pce grouped(p), plain(p, gpu_pce_options{.group_tile_log = 0});
+    gpu_pce grouped(p), plain(p, gpu_pce_options{.group_tile_log = 0}),
+        streamed(p, gpu_pce_options{.streamed = true, .stream_tile_bytes = uint64_t{16} << 10});
     const size_t m = p.num_constraints;
     std::vector<fr> inputs{fr::one(), fr::from_u64(7)}, aux(na);
     for (auto& x : aux) x = (rng() & 1) ? fr::one() : fr::zero();
     gpu_buffer w((ni + na) * sizeof(fr)), abc(3 * m * sizeof(fr));
     fr* o = abc.as<fr>();
     auto check_with = [&](const gpu_pce& d) {
-        INFO((&d == &grouped ? "rows grouped by shape" : "rows in the PCE's order"));
+        INFO((&d == &grouped ? "rows grouped by shape" : &d == &plain ? "rows in the PCE's order" : "streamed"));
         w.upload(std::span<const fr>(inputs));
         w.upload(std::span<const fr>(aux), ni * sizeof(fr));
         gpu_pce_eval_device(d, w.as<fr>(), o, o + m, o + 2 * m);
@@ -436,7 +448,7 @@ TEST_CASE("gpu: PCE evaluation then the satisfaction check, on the device", "[gp
                std::equal(ec.begin(), ec.end(), out.begin() + 2 * m)));
     };
     auto check = [&]() {
-        for (const gpu_pce* pd : {&grouped, &plain})
+        for (const gpu_pce* pd : {&grouped, &plain, &streamed})
             check_with(*pd);
     };
     check();   // all bits: satisfied

@@ -12,13 +12,17 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstring>
+#include <memory>
 #include <vector>
 
+#include "backend/pce_tiles.hpp"
 #include "cuzk/error.hpp"
 #include "cuzk/r1cs/pce_order.hpp"
 #include "cuzk/util/parallel.hpp"
 
 #if CUZK_WITH_CUDA
+#include "backend/bridge/prove_bridge.hpp"
 #include "backend/bridge/witness_bridge.hpp"
 #endif
 
@@ -34,6 +38,13 @@ struct gpu_pce::impl {
     gpu_buffer order;   // empty: rows in the PCE's order; else r1cs::pce_shape_order
     bool row_ptr_32[3] = {false, false, false};
     uint64_t bytes = 0;
+    // Streamed (gpu_pce_options::streamed): the arrays in one page-locked
+    // host block (offsets, columns and codes of each matrix, then the
+    // order), their byte offsets in it, and the tiles of an evaluation.
+    std::shared_ptr<void> host;
+    gpu_detail::pce_host_layout layout;
+    std::vector<gpu_detail::pce_tile> tiles;
+    uint64_t tile_buffer = 0;   // bytes of each of the two tile buffers
 };
 
 gpu_pce::~gpu_pce() = default;
@@ -43,6 +54,9 @@ uint32_t gpu_pce::num_inputs() const noexcept { return p_ ? p_->num_inputs : 0; 
 uint32_t gpu_pce::num_aux() const noexcept { return p_ ? p_->num_aux : 0; }
 uint64_t gpu_pce::num_constraints() const noexcept { return p_ ? p_->rows : 0; }
 uint64_t gpu_pce::device_bytes() const noexcept { return p_ ? p_->bytes : 0; }
+bool gpu_pce::streamed() const noexcept { return p_ && p_->host != nullptr; }
+uint64_t gpu_pce::host_bytes() const noexcept { return p_ && p_->host ? p_->layout.bytes : 0; }
+uint64_t gpu_pce::eval_device_bytes() const noexcept { return p_ ? 2 * p_->tile_buffer : 0; }
 
 #if CUZK_WITH_CUDA
 
@@ -103,6 +117,54 @@ void upload_reordered(gpu_pce::impl& d, int i, const r1cs::csr_matrix& x, std::s
     }
 }
 
+// ---- the streamed form ----
+gpu_detail::pce_offsets host_offsets(const gpu_pce::impl& d, int i)
+{
+    return {static_cast<const char*>(d.host.get()) + d.layout.off_at[i], d.layout.narrow[i]};
+}
+
+// Matrix i into the host block: its offsets (narrowed when narrow) and
+// entries, in the order when there is one.
+void fill_streamed_matrix(gpu_pce::impl& d, int i, const r1cs::csr_matrix& x, std::span<const uint32_t> order)
+{
+    char* h = static_cast<char*>(d.host.get());
+    const gpu_detail::pce_host_layout& L = d.layout;
+    const std::vector<uint64_t> re = order.empty() ? std::vector<uint64_t>() : r1cs::reordered_offsets(x, order);
+    const std::span<const uint64_t> off = order.empty() ? x.row_ptr : std::span<const uint64_t>(re);
+    auto* o32 = reinterpret_cast<uint32_t*>(h + L.off_at[i]);
+    auto* o64 = reinterpret_cast<uint64_t*>(h + L.off_at[i]);
+    parallel_for(0, off.size(), [&](size_t b, size_t e, unsigned) {
+        for (size_t k = b; k < e; ++k) {
+            if (L.narrow[i]) o32[k] = uint32_t(off[k]);
+            else o64[k] = off[k];
+        }
+    });
+    const std::span<uint32_t> col(reinterpret_cast<uint32_t*>(h + L.col_at[i]), x.col.size());
+    const std::span<uint32_t> code(reinterpret_cast<uint32_t*>(h + L.code_at[i]), x.coef.size());
+    if (order.empty()) {
+        std::memcpy(col.data(), x.col.data(), x.col.size_bytes());
+        std::memcpy(code.data(), x.coef.data(), x.coef.size_bytes());
+    } else {
+        r1cs::reordered_entries(x, order, off, 0, order.size(), col, code);
+    }
+}
+
+// The host block (page-locked), filled, and the tiles of an evaluation.
+void build_streamed(gpu_pce::impl& d, const r1cs::csr_matrix* const mats[3], std::span<const uint32_t> order,
+                    uint64_t tile_bytes)
+{
+    const uint64_t nnz[3] = {mats[0]->nnz(), mats[1]->nnz(), mats[2]->nnz()};
+    d.layout = gpu_detail::pce_host_layout_of(d.rows, nnz, d.row_ptr_32, !order.empty());
+    d.host = std::shared_ptr<void>(prove_bridge::host_alloc_pinned(d.layout.bytes),
+                                   [](void* p) { prove_bridge::host_free_pinned(p); });
+    for (int i = 0; i < 3; ++i) fill_streamed_matrix(d, i, *mats[i], order);
+    if (!order.empty())
+        std::memcpy(static_cast<char*>(d.host.get()) + d.layout.order_at, order.data(), order.size_bytes());
+    const gpu_detail::pce_offsets off[3] = {host_offsets(d, 0), host_offsets(d, 1), host_offsets(d, 2)};
+    d.tiles = gpu_detail::split_pce_tiles(off, d.rows, d.layout.ordered, tile_bytes);
+    for (const gpu_detail::pce_tile& t : d.tiles) d.tile_buffer = std::max(d.tile_buffer, t.bytes);
+}
+
 void check_pce_arrays(const r1cs::pce& m, const r1cs::csr_matrix* const mats[3])
 {
     for (int i = 0; i < 3; ++i) {
@@ -142,13 +204,16 @@ gpu_pce::gpu_pce(const r1cs::pce& m, const gpu_pce_options& opt) : p_(std::make_
     // Row numbers of the order are 32-bit: a larger PCE keeps its own order.
     if (opt.group_tile_log > 0 && d.rows > 1 && d.rows <= 0xffffffffull) {
         order = r1cs::pce_shape_order(m, opt.group_tile_log);
-        d.order = gpu_buffer(order.size() * sizeof(uint32_t));
-        d.order.upload(std::span<const uint32_t>(order));
-        d.bytes += order.size() * sizeof(uint32_t);
+        if (!opt.streamed) {
+            d.order = gpu_buffer(order.size() * sizeof(uint32_t));
+            d.order.upload(std::span<const uint32_t>(order));
+            d.bytes += order.size() * sizeof(uint32_t);
+        }
     }
-    for (int i = 0; i < 3; ++i) {
+    for (int i = 0; i < 3; ++i) d.row_ptr_32[i] = !opt.wide_offsets && mats[i]->nnz() < (uint64_t(1) << 32);
+    if (opt.streamed) build_streamed(d, mats, order, opt.stream_tile_bytes);
+    for (int i = 0; i < 3 && !opt.streamed; ++i) {
         const r1cs::csr_matrix& x = *mats[i];
-        d.row_ptr_32[i] = !opt.wide_offsets && x.nnz() < (uint64_t(1) << 32);
         if (order.empty()) {
             upload_offsets(d.row_ptr[i], x.row_ptr, d.row_ptr_32[i]);
             upload_entries(d, i, x);
@@ -176,12 +241,74 @@ pce_device_args pce_args(const gpu_pce& m)
         x.mats[i] = {d.row_ptr[i].data(), d.row_ptr_32[i], d.col[i].as<uint32_t>(), d.code[i].as<uint32_t>()};
     return x;
 }
+
+// A streamed evaluation's copy stream and events, drained (the device done
+// with the tile buffers) before the buffers declared ahead of it are freed.
+struct tile_stream {
+    bridge::stream s = prove_bridge::stream_create();
+    bridge::event copied[2] = {prove_bridge::event_create(), prove_bridge::event_create()};
+    bridge::event used[2] = {prove_bridge::event_create(), prove_bridge::event_create()};
+    tile_stream() = default;
+    tile_stream(const tile_stream&) = delete;
+    tile_stream& operator=(const tile_stream&) = delete;
+    ~tile_stream()
+    {
+        prove_bridge::drain(s);
+        for (bridge::event e : {copied[0], copied[1], used[0], used[1]}) prove_bridge::event_destroy(e);
+        prove_bridge::stream_destroy(s);
+    }
+};
+
+// Tile t's arrays from the host block into dst, on stream s.
+void copy_tile(const gpu_pce::impl& d, const gpu_detail::pce_tile& t, char* dst, bridge::stream s)
+{
+    const char* h = static_cast<const char*>(d.host.get());
+    for (const gpu_detail::pce_copy& c : gpu_detail::pce_tile_copies(d.layout, t))
+        prove_bridge::copy_h2d_on(s, dst + c.dst, h + c.src, c.bytes);
+}
+
+// Tile t's kernel on the backend stream, its arrays in src. Without an
+// order, position t0 + j is row t0 + j: the outputs start at t0.
+void eval_tile(const gpu_pce::impl& d, const gpu_detail::pce_tile& t, char* src, const fr* w, fr* a, fr* b, fr* c)
+{
+    witness_bridge::csr_device mats[3];
+    for (int i = 0; i < 3; ++i)
+        mats[i] = {src + t.off_at[i], d.row_ptr_32[i], reinterpret_cast<const uint32_t*>(src + t.col_at[i]),
+                   reinterpret_cast<const uint32_t*>(src + t.code_at[i]), t.e0[i]};
+    const uint64_t shift = d.layout.ordered ? 0 : t.t0;
+    witness_bridge::pce_eval_classified(mats, d.layout.ordered ? reinterpret_cast<const uint32_t*>(src + t.order_at) : nullptr,
+                                        d.table.as<fr>(), t.t1 - t.t0, w, uint64_t(d.num_inputs) + d.num_aux,
+                                        a + shift, b + shift, c + shift);
+}
+
+// The streamed form: the classes of w once, then tile by tile, the copy of
+// each tile (on its own stream) beside the previous tile's kernel; a buffer
+// is written again once the kernel two tiles back has read it. Returns with
+// the work queued and the tile buffers' last reader complete.
+void eval_streamed(const gpu_pce::impl& d, const fr* w, fr* a, fr* b, fr* c)
+{
+    gpu_buffer buf[2] = {gpu_buffer(d.tile_buffer), gpu_buffer(d.tiles.size() > 1 ? d.tile_buffer : 0)};
+    tile_stream ts;
+    witness_bridge::pce_classify(w, uint64_t(d.num_inputs) + d.num_aux);
+    for (size_t j = 0; j < d.tiles.size(); ++j) {
+        const unsigned k = unsigned(j & 1);
+        if (j >= 2) prove_bridge::event_synchronize(ts.used[k]);
+        char* dst = static_cast<char*>(buf[k].data());
+        copy_tile(d, d.tiles[j], dst, ts.s);
+        prove_bridge::event_record(ts.copied[k], ts.s);
+        prove_bridge::stream_wait(ts.copied[k]);
+        eval_tile(d, d.tiles[j], dst, w, a, b, c);
+        prove_bridge::event_record(ts.used[k], nullptr);
+    }
+    for (unsigned k = 0; k < 2 && k < d.tiles.size(); ++k) prove_bridge::event_synchronize(ts.used[k]);
+}
 } // namespace
 
 void gpu_pce_eval_device(const gpu_pce& m, const fr* w, fr* a, fr* b, fr* c)
 {
     check_pce_eval_pointers(m, w, a, b, c);
     if (m.num_constraints() == 0) return;
+    if (m.streamed()) return eval_streamed(m.get(), w, a, b, c);
     const pce_device_args x = pce_args(m);
     witness_bridge::pce_eval(x.mats, x.order, x.table, x.rows, w, x.nw, a, b, c);
 }
@@ -190,6 +317,10 @@ int64_t gpu_pce_eval_check_device(const gpu_pce& m, const fr* w, fr* a, fr* b, f
 {
     check_pce_eval_pointers(m, w, a, b, c);
     if (m.num_constraints() == 0) return -1;
+    if (m.streamed()) {
+        eval_streamed(m.get(), w, a, b, c);
+        return witness_bridge::first_unsatisfied(a, b, c, size_t(m.num_constraints()));
+    }
     const pce_device_args x = pce_args(m);
     return witness_bridge::pce_eval_check(x.mats, x.order, x.table, x.rows, w, x.nw, a, b, c);
 }

@@ -7,6 +7,8 @@
 #include <algorithm>
 
 #include "backend/bridge/witness_pack.hpp"
+#include "backend/pce_tiles.hpp"
+#include "cuzk/backend/cuda.hpp"
 
 namespace cuzk {
 
@@ -28,10 +30,21 @@ uint64_t streamed_msm_room(const gpu_key_shape& s, uint64_t device)
 }
 
 // A lean prove with the PCE on the device: the witness and its packed
-// tags, which PCE_EVAL reads before the H step.
+// tags, which PCE_EVAL reads before the H step (and a streamed PCE's tile
+// buffers).
 uint64_t lean_eval_bytes(const gpu_key_shape& s)
 {
-    return (s.inputs + s.aux) * fr_bytes + uint64_t(witness_pack::scratch_words(size_t(s.aux))) * sizeof(uint32_t);
+    return (s.inputs + s.aux) * fr_bytes + uint64_t(witness_pack::scratch_words(size_t(s.aux))) * sizeof(uint32_t) +
+           2 * s.pce_tile_bytes;
+}
+
+// The shape with its PCE streamed in tiles of gpu_pce_options's default.
+gpu_key_shape pce_streamed_shape(const gpu_key_shape& s)
+{
+    gpu_key_shape t = s;
+    t.pce_tile_bytes = gpu_detail::pce_tile_buffer_bytes(s.pce_bytes, gpu_pce_options{}.stream_tile_bytes);
+    t.pce_bytes = 0;
+    return t;
 }
 
 std::string gb(uint64_t b) { return fmt::format("{:.2f}", double(b) / 1e9); }
@@ -110,10 +123,10 @@ std::string gpu_plan::summary() const
                             : pce_on_host ? ", lean (witness in c, NTT buffers freed before the MSMs)"
                                           : ", lean (witness in a buffer of its own for PCE_EVAL, then in c; NTT "
                                             "buffers freed before the MSMs)";
-    const std::string pce = pce_on_host
-                                ? fmt::format("PCE on the host (a, b, c evaluated there){}; index lists {} GB", lean_note,
-                                              gb(beside))
-                                : fmt::format("PCE and index lists {} GB{}", gb(beside), lean_note);
+    const std::string pce =
+        pce_on_host    ? fmt::format("PCE on the host (a, b, c evaluated there){}; index lists {} GB", lean_note, gb(beside))
+        : pce_streamed ? fmt::format("PCE streamed from host memory in tiles{}; index lists {} GB", lean_note, gb(beside))
+                       : fmt::format("PCE and index lists {} GB{}", gb(beside), lean_note);
     return fmt::format("{}; {}; one prove {} GB; batch of {} partition{}{}; MSM room {} GB; "
                        "{} of {} GB",
                        place, pce, gb(one_prove), batch, batch == 1 ? "" : "s",
@@ -154,6 +167,12 @@ gpu_plan plan_gpu_key(const gpu_key_shape& s, uint64_t device_bytes, unsigned ma
     // Lean with the PCE on the device (no host evaluation).
     const gpu_plan lean_pce = plan_gpu_key_lean(s, device_bytes, gpu_stream_chunk_bytes(s, device_bytes));
     if (lean_pce.fits) return lean_pce;
+    // The PCE streamed from host memory: streamed, else lean.
+    const gpu_key_shape st = pce_streamed_shape(s);
+    const gpu_plan ps = plan_gpu_key_streamed(st, device_bytes, gpu_stream_chunk_bytes(st, device_bytes), max_batch);
+    if (ps.fits) return ps;
+    const gpu_plan ls = plan_gpu_key_lean(st, device_bytes, gpu_stream_chunk_bytes(st, device_bytes));
+    if (ls.fits) return ls;
     // Streamed with the PCE on the host.
     gpu_key_shape h = s;
     h.pce_bytes = 0;
@@ -175,7 +194,8 @@ gpu_plan plan_gpu_key_lean(const gpu_key_shape& s, uint64_t device_bytes, uint64
 {
     gpu_plan p = plan_base(s, device_bytes);
     p.lean = true;
-    p.pce_on_host = s.pce_bytes == 0;
+    p.pce_streamed = s.pce_tile_bytes > 0;
+    p.pce_on_host = s.pce_bytes == 0 && !p.pce_streamed;
     p.low_ntt = low_ntt;
     p.chunk = chunk_bytes;
     const uint64_t n = s.domain * fr_bytes;
@@ -245,7 +265,8 @@ gpu_plan plan_gpu_key_streamed(const gpu_key_shape& s, uint64_t device_bytes, ui
                                int kept)
 {
     gpu_plan p = plan_base(s, device_bytes);
-    const uint64_t fixed = p.one_prove;
+    p.pce_streamed = s.pce_tile_bytes > 0;
+    const uint64_t fixed = p.one_prove + 2 * s.pce_tile_bytes;
     p.chunk = chunk_bytes;
     p.one_prove = fixed + 2 * p.chunk;
     p.msm_room = streamed_msm_room(s, device_bytes);

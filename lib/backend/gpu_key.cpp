@@ -5,6 +5,7 @@
 // mapped .params file when the key comes from one), otherwise page-locked on
 // the host for streaming. The prove itself is lib/backend/gpu_prover.cpp.
 #include "backend/gpu_key_impl.hpp"
+#include "backend/pce_tiles.hpp"
 
 #include <fmt/format.h>
 
@@ -32,8 +33,8 @@ namespace {
 // The key's sizes for the device memory model (device_plan.hpp).
 gpu_key_shape shape_of(const gpu_key::impl& k)
 {
-    return {uint64_t(k.n), uint64_t(k.ni), uint64_t(k.na), uint64_t(k.na_pts), uint64_t(k.nb_pts),
-            k.dpce ? k.dpce->device_bytes() : 0};
+    return {uint64_t(k.n),         uint64_t(k.ni),     uint64_t(k.na), uint64_t(k.na_pts), uint64_t(k.nb_pts),
+            k.dpce ? k.dpce->device_bytes() : 0, k.dpce ? k.dpce->eval_device_bytes() / 2 : 0};
 }
 
 // ---- scratch estimate --------------------------------------------------------------------
@@ -446,14 +447,17 @@ bool upload_resident(gpu_key::impl& k, const point_source& src, const gpu_key_op
 // most the largest query; 128 MiB chunks once made a 2^27 partition 2.1×
 // slower than 2.4 GB ones) for the device as this key sees it: its free
 // memory and the PCE and index lists already placed.
-uint64_t stream_chunk_bytes(const gpu_key::impl& k, const gpu_key_options& opt)
+uint64_t stream_chunk_bytes(const gpu_key::impl& k, const gpu_key_options& opt, const gpu_key_shape& sh)
 {
     if (opt.stream_chunk_points)
         return std::max<uint64_t>(bytes_of<g2_affine>(opt.stream_chunk_points), sizeof(g2_affine));
     size_t free_b = 0, total_b = 0;
     pb::mem_info(&free_b, &total_b);
-    const gpu_key_shape sh = shape_of(k);
     return gpu_stream_chunk_bytes(sh, uint64_t(free_b) + sh.pce_bytes + k.index_bytes());
+}
+uint64_t stream_chunk_bytes(const gpu_key::impl& k, const gpu_key_options& opt)
+{
+    return stream_chunk_bytes(k, opt, shape_of(k));
 }
 
 // A streamed key on a device too small for any prove of it: refused here,
@@ -461,15 +465,15 @@ uint64_t stream_chunk_bytes(const gpu_key::impl& k, const gpu_key_options& opt)
 // fixed buffers, the chunk buffers and the room its MSMs' sorts need), for
 // the device as this key sees it (its free memory and the PCE and index
 // lists already placed), rather than by an allocation in a prove.
-gpu_plan streamed_plan(const gpu_key::impl& k)
+gpu_plan streamed_plan(const gpu_key::impl& k, const gpu_key_shape& sh, uint64_t chunk_bytes)
 {
     size_t free_b = 0, total_b = 0;
     pb::mem_info(&free_b, &total_b);
-    const gpu_key_shape sh = shape_of(k);
     const uint64_t device = uint64_t(free_b) + sh.pce_bytes + k.index_bytes() + gpu_query_bytes(sh, k.kept);
-    return k.lean ? plan_gpu_key_lean(sh, device, k.chunk_bytes, k.low_ntt)
-                  : plan_gpu_key_streamed(sh, device, k.chunk_bytes, 0, k.kept_placed ? int(k.kept) : -1);
+    return k.lean ? plan_gpu_key_lean(sh, device, chunk_bytes, k.low_ntt)
+                  : plan_gpu_key_streamed(sh, device, chunk_bytes, 0, k.kept_placed ? int(k.kept) : -1);
 }
+gpu_plan streamed_plan(const gpu_key::impl& k) { return streamed_plan(k, shape_of(k), k.chunk_bytes); }
 bool streamed_fits(const gpu_key::impl& k) { return streamed_plan(k).fits; }
 void check_streamed_room(const gpu_key::impl& k)
 {
@@ -506,9 +510,45 @@ void place_streamed(gpu_key::impl& k, const point_source& src, const gpu_key_opt
     k.kept_placed = true;
 }
 
+// The PCE's options for this key (streamed or not).
+gpu_pce_options pce_options(const gpu_key_options& opt, bool streamed)
+{
+    gpu_pce_options po;
+    po.group_tile_log = opt.pce_group_tile_log;
+    po.streamed = streamed;
+    if (opt.pce_stream_tile_bytes) po.stream_tile_bytes = opt.pce_stream_tile_bytes;
+    return po;
+}
+
+// The PCE streamed from host memory in place of its device copy, when the
+// model finds a prove that fits beside its tile buffers: streamed, else
+// lean. False (no PCE on the device or streamed, not lean) when neither
+// does.
+bool stream_pce(gpu_key::impl& k, const gpu_key_options& opt)
+{
+    const gpu_pce_options po = pce_options(opt, true);
+    k.dpce.reset();   // the device copy's memory back first
+    // The model first (the streamed form takes seconds and its host block to build).
+    gpu_key_shape sh = shape_of(k);
+    sh.pce_tile_bytes = gpu_detail::pce_tile_buffer_bytes(k.pce->memory_bytes(), po.stream_tile_bytes);
+    const uint64_t chunk = stream_chunk_bytes(k, opt, sh);
+    k.lean = false;
+    if (!streamed_plan(k, sh, chunk).fits) {
+        k.lean = gpu_lean_shape(sh);
+        if (!k.lean || !streamed_plan(k, sh, chunk).fits) {
+            k.lean = false;
+            return false;
+        }
+    }
+    k.dpce.emplace(*k.pce, po);
+    k.chunk_bytes = stream_chunk_bytes(k, opt);
+    return true;
+}
+
 // A streamed bellperson key's choice among the plans (device_plan.hpp's
 // order): streamed with the PCE on the device; lean with it there; the PCE
-// back on the host (streamed, else lean, else lean with the low-memory NTT).
+// streamed from host memory (streamed, else lean); the PCE back on the host
+// (streamed, else lean, else lean with the low-memory NTT).
 // force_lean: lean with the PCE where it is (force_low_ntt: with the
 // low-memory NTT when it is on the host). A key that fits no plan is refused
 // after this by check_streamed_room with the figures of the smallest: lean
@@ -523,6 +563,8 @@ void place_pce_and_lean(gpu_key::impl& k, const gpu_key_options& opt, bool may_s
     if (k.dpce) {
         k.lean = lean_shape;
         if (k.lean && streamed_fits(k)) return;
+        k.lean = false;
+        if (!k.dpce->streamed() && stream_pce(k, opt)) return;
         k.dpce.reset();   // the PCE goes back to the host to make room
         k.lean = false;
         k.chunk_bytes = stream_chunk_bytes(k, opt);
@@ -544,10 +586,8 @@ void place_queries(gpu_key::impl& k, const point_source& src, const gpu_key_opti
     // from a snarkjs key's coefficients is evaluated on the device, always.)
     const bool may_stay_on_host = k.has_user_pce;
     if (k.pce && k.pce_rows && !(may_stay_on_host && opt.host_pce)) {
-        gpu_pce_options po;
-        po.group_tile_log = opt.pce_group_tile_log;
         try {
-            k.dpce.emplace(*k.pce, po);
+            k.dpce.emplace(*k.pce, pce_options(opt, opt.force_pce_streamed));
         } catch (const error& e) {
             if (e.code() != errc::out_of_memory || !may_stay_on_host) throw;
             k.dpce.reset();   // larger than the device: a, b, c are evaluated on the host

@@ -350,6 +350,16 @@ struct gpu_pce_options {
     // Rows grouped by shape within tiles of 2^group_tile_log rows; 0: the
     // PCE's own order; 32: the whole PCE as one tile.
     unsigned group_tile_log = 32;
+    // Streamed: the matrices (and the order) stay in page-locked host memory,
+    // laid out as on the device, and every evaluation copies them to the
+    // device a tile of at most stream_tile_bytes at a time through two
+    // buffers of that size, allocated for the evaluation (copies on a stream
+    // of their own, each tile's copy beside the previous tile's kernel).
+    // Only the coefficient table stays on the device. For a device without
+    // room for the PCE beside a prove; ~7.65 GB cross the bus a 32 GiB PoRep
+    // partition.
+    bool streamed = false;
+    uint64_t stream_tile_bytes = uint64_t{256} << 20;
 };
 class gpu_pce {
 public:
@@ -363,7 +373,10 @@ public:
     uint32_t num_inputs() const noexcept;   // including ONE
     uint32_t num_aux() const noexcept;
     uint64_t num_constraints() const noexcept;
-    uint64_t device_bytes() const noexcept;
+    uint64_t device_bytes() const noexcept;   // held for the object's life (streamed: the table)
+    bool streamed() const noexcept;
+    uint64_t host_bytes() const noexcept;         // streamed: the page-locked matrices
+    uint64_t eval_device_bytes() const noexcept;  // streamed: an evaluation's two tile buffers
 
     struct impl;
     const impl& get() const noexcept { return *p_; }

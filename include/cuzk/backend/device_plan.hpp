@@ -9,7 +9,12 @@
 // The model (bytes; Fr values are 32 bytes, G1 affine points 96, G2 192):
 //   beside the queries, always on the device: the A/B index lists (4 bytes
 //     per A and B point) and the PCE's matrices, unless they stay on the
-//     host (a, b, c then come from the host with the witness);
+//     host (a, b, c then come from the host with the witness) or stream
+//     (below);
+//   a streamed PCE (gpu_pce_options::streamed: its matrices in page-locked
+//     host memory, copied to the device a tile at a time at every
+//     evaluation): its two tile buffers (pce_tile_bytes each) in one
+//     prove's fixed buffers, or in a lean prove's PCE_EVAL phase;
 //   queries: (|H| + |L| + |A| + |B|)·96 + |B|·192, with |H| = n − 1;
 //   one prove's fixed buffers: the witness (inputs + aux), a, b, c (3n),
 //     the A/B gather buffer (only when |A| or |B| > 2n), the NTT's scratch
@@ -58,6 +63,9 @@ struct gpu_key_shape {
     uint64_t a_points = 0;   // |A| after the density filter
     uint64_t b_points = 0;   // |B| (in G1 and in G2)
     uint64_t pce_bytes = 0;  // the PCE's matrices on the device
+    // A streamed PCE (pce_bytes then 0): each of its evaluation's two tile
+    // buffers (gpu_pce::eval_device_bytes() / 2).
+    uint64_t pce_tile_bytes = 0;
 };
 
 // The point queries, as bits of gpu_plan::kept.
@@ -74,6 +82,9 @@ struct gpu_plan {
     // The PCE stays on the host: a, b, c are evaluated by host threads and
     // uploaded with the witness (no batches: a batch evaluates on the device).
     bool pce_on_host = false;
+    // The PCE streamed from page-locked host memory, tile by tile, at every
+    // evaluation on the device (shape's pce_tile_bytes).
+    bool pce_streamed = false;
     // Lean (a card too small for the NTT's buffers beside the witness): the
     // witness is uploaded after the H step into c's space, and the NTT's
     // scratch and twiddles are freed before the MSMs, so msm_room is the
@@ -113,8 +124,9 @@ uint64_t gpu_stream_chunk_bytes(const gpu_key_shape& s, uint64_t device_bytes);
 // estimate of its MSMs; 0: the streamed rule). A key is resident when it
 // fits with that room; otherwise streamed, when one prove fits with its
 // chunk buffers and the MSM room; otherwise lean with the PCE on the device,
-// when that fits; otherwise streamed with its PCE on the host (a batch of
-// 1), when that fits; otherwise lean with the PCE on the host, when that
+// when that fits; otherwise streamed, then lean, with the PCE streamed from
+// host memory (tiles of gpu_pce_options's default), when one fits;
+// otherwise streamed with its PCE on the host (a batch of 1), when that fits; otherwise lean with the PCE on the host, when that
 // fits; otherwise the same with the low-memory NTT, when that fits;
 // otherwise refused with the figures of the smallest plan (lean with the
 // low-memory NTT when the shape allows it, else the PCE on the host). (Measured on an H100,
@@ -126,8 +138,8 @@ gpu_plan plan_gpu_key(const gpu_key_shape& s, uint64_t device_bytes, unsigned ma
 // values and the A/B scalars within b's.
 bool gpu_lean_shape(const gpu_key_shape& s);
 // The lean plan (gpu_plan::lean, one partition a call) with a given chunk
-// buffer size; the PCE on the device when s.pce_bytes is not 0, else on the
-// host. Refused when the witness or the A/B scalars do not fit c's or b's n
+// buffer size; the PCE on the device when s.pce_bytes is not 0, streamed
+// when s.pce_tile_bytes is not 0, else on the host. Refused when the witness or the A/B scalars do not fit c's or b's n
 // values, or the device is too small.
 // low_ntt: with the low-memory NTT (the PCE must be on the host:
 // s.pce_bytes 0).

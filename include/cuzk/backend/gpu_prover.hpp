@@ -110,12 +110,18 @@ struct gpu_key_options {
     bool device_decode = true;
     // Bellperson keys with a PCE: where its matrices live. false (automatic):
     // on the device, unless the device plan (device_plan.hpp) finds no
-    // streamed prove, plain or lean, fits beside them and one fits without
-    // them; then the PCE stays on the host (has_pce() false: a, b, c are
-    // evaluated by host threads and given to gpu_prove_start), which takes a
-    // 32 GiB PoRep partition onto a 24 GiB card. true: on the host whatever
-    // the device.
+    // streamed prove, plain or lean, fits beside them; then streamed from
+    // page-locked host memory tile by tile at every evaluation
+    // (gpu_pce_options::streamed), when a prove, plain or lean, fits beside
+    // its tile buffers; else the PCE stays on the host (has_pce() false: a, b,
+    // c are evaluated by host threads and given to gpu_prove_start), which
+    // takes a 32 GiB PoRep partition onto a 16 GiB card. true: on the host
+    // whatever the device.
     bool host_pce = false;
+    // Tests: the PCE streamed whatever the device (unless host_pce), in tiles
+    // of at most pce_stream_tile_bytes (0: gpu_pce_options's default).
+    bool force_pce_streamed = false;
+    uint64_t pce_stream_tile_bytes = 0;
     // Tests: a streamed key proves lean (device_plan.hpp: the witness in c's
     // space, the NTT's buffers freed before the MSMs; the PCE on the device
     // unless host_pce) whatever the device; otherwise lean only when nothing

@@ -28,6 +28,10 @@ struct csr_device {
     bool row_ptr_32 = false;
     const uint32_t* col = nullptr;
     const uint32_t* code = nullptr;
+    // The entry number of col[0] and code[0]: 0 for a whole matrix; a tile
+    // of a streamed PCE keeps its rows' offsets as they stand and its entries
+    // from base on.
+    uint64_t base = 0;
 };
 // a = A·w, b = B·w, c = C·w for rows 0 … rows−1 (m[0], m[1], m[2] = A, B, C);
 // w (nw values) indexed by the unified column. order: null, or the rows'
@@ -36,6 +40,13 @@ struct csr_device {
 // a, b, c at index order[t]. Queued on the stream; does not wait.
 void pce_eval(const csr_device m[3], const uint32_t* order, const fr* table, uint64_t rows, const fr* w, uint64_t nw,
               fr* a, fr* b, fr* c);
+// The same in two parts, for a PCE evaluated tile by tile: the classes of w
+// (0, 1, other) into the context's slot, then the evaluation of `rows`
+// positions with the classes of the last pce_classify (of this w); both
+// queued on the stream.
+void pce_classify(const fr* w, uint64_t nw);
+void pce_eval_classified(const csr_device m[3], const uint32_t* order, const fr* table, uint64_t rows, const fr* w,
+                         uint64_t nw, fr* a, fr* b, fr* c);
 // The same, and the smallest row with a·b != c (−1 when none), tested on the
 // values as they are made. Waits for the result.
 int64_t pce_eval_check(const csr_device m[3], const uint32_t* order, const fr* table, uint64_t rows, const fr* w,
