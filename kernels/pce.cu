@@ -121,10 +121,16 @@ __global__ void pce_eval_kernel(csr_view<OffA> ma, csr_view<OffB> mb, csr_view<O
     const uint64_t t = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x;
     if (t >= rows) return;
     const uint64_t r = order ? uint64_t(order[t]) : t;
-    const dfr ar = eval_row(ma, table, v, t), br = eval_row(mb, table, v, t), cr = eval_row(mc, table, v, t);
-    a[r] = ar;
-    b[r] = br;
-    c[r] = cr;
+    // Parts (uniform across the grid): a and b are both null or neither; C
+    // is evaluated when c is kept or the check needs it.
+    const bool ab = a != nullptr;
+    const dfr ar = ab ? eval_row(ma, table, v, t) : dfr::zero(), br = ab ? eval_row(mb, table, v, t) : dfr::zero();
+    const dfr cr = c || best ? eval_row(mc, table, v, t) : dfr::zero();
+    if (ab) {
+        a[r] = ar;
+        b[r] = br;
+    }
+    if (c) c[r] = cr;
     if (best && ar * br != cr) atomicMin(best, (unsigned long long)r);
 }
 
@@ -240,12 +246,28 @@ void pce_classify(const fr* w, uint64_t nw)
 }
 
 void pce_eval_classified(const csr_device m[3], const uint32_t* order, const fr* table, uint64_t rows, const fr* w,
-                         uint64_t nw, fr* a, fr* b, fr* c)
+                         uint64_t nw, fr* a, fr* b, fr* c, bool check)
 {
     if (rows == 0) return;
     context& cx = ctx();
     std::lock_guard<std::recursive_mutex> lk(cx.mu);
-    eval_classified(cx, m, order, table, rows, w, nw, a, b, c, nullptr);
+    auto* best = check ? static_cast<unsigned long long*>(ctx_slot(slot_count, 64)) : nullptr;
+    eval_classified(cx, m, order, table, rows, w, nw, a, b, c, best);
+}
+
+void pce_check_begin()
+{
+    context& cx = ctx();
+    std::lock_guard<std::recursive_mutex> lk(cx.mu);
+    auto* best = static_cast<unsigned long long*>(ctx_slot(slot_count, 64));
+    CUZK_CUDA_CHECK(cudaMemsetAsync(best, 0xff, sizeof(unsigned long long), cx.stream));
+}
+
+int64_t pce_check_end()
+{
+    context& cx = ctx();
+    std::lock_guard<std::recursive_mutex> lk(cx.mu);
+    return read_best(cx, static_cast<const unsigned long long*>(ctx_slot(slot_count, 64)));
 }
 
 int64_t pce_eval_check(const csr_device m[3], const uint32_t* order, const fr* table, uint64_t rows, const fr* w,

@@ -53,22 +53,34 @@ TEST_CASE("device plan: the model's figures for a 32 GiB PoRep partition")
 TEST_CASE("device plan: a 32 GiB PoRep partition on 16, 24, 32, 48, 80 and 141 GB devices")
 {
     const gpu_key_shape s = porep_32gib();
-    // 16 GB: lean with the low-memory NTT, the PCE on the host: index lists
-    // 0.65 + a and b 8.59 + chunks 2 × 0.48 + c with the NTT's tables 4.33
-    // (more than the MSM room, 4 GiB).
+    // 16 GB: lean with the low-memory NTT, the PCE streamed from host
+    // memory: index lists 0.65 + a and b 8.59 + chunks 2 × 0.48 + the H
+    // step's witness 4.17, its tags 0.03, two PCE tiles 0.54 and the NTT's
+    // tables 0.03 (more than the MSM room, 4 GiB): 14.97 GB.
     const gpu_plan p16g = plan_gpu_key(s, 16 * GB);
     CHECK(p16g.fits);
     CHECK(p16g.lean);
     CHECK(p16g.low_ntt);
-    CHECK(p16g.pce_on_host);
+    CHECK(p16g.pce_streamed);
+    CHECK_FALSE(p16g.pce_on_host);
     CHECK(p16g.batch == 1);
     const uint64_t n32 = 32 * (uint64_t{1} << 27);
+    const uint64_t w_tags = uint64_t{32} * (328 + 130169893) + (130169893 + 4095) / 4096 * 257 * 4;
     CHECK(p16g.one_prove == 2 * n32 + 2 * p16g.chunk);
-    CHECK(p16g.msm_room == n32 + gpu_ntt_low_memory_bytes(uint64_t{1} << 27));
+    CHECK(p16g.msm_room == w_tags + 2 * (uint64_t{256} << 20) + gpu_ntt_low_memory_bytes(uint64_t{1} << 27));
     CHECK(gpu_ntt_low_memory_bytes(uint64_t{1} << 27) == 32 * ((uint64_t{1} << 20) - 1 + (1u << 13) + (1u << 13) +
                                                                  2 * ((2u << 14) + 16)));
     CHECK(p16g.total() <= 16 * GB);
-    CHECK(p16g.summary().find("lean with the low-memory NTT") != std::string::npos);
+    CHECK(p16g.summary().find("PCE streamed from host memory in tiles, lean with the low-memory NTT") !=
+          std::string::npos);
+    // With the PCE on the host: c with the tables instead of the witness (14.60 GB).
+    gpu_key_shape host = s;
+    host.pce_bytes = 0;
+    const gpu_plan p16h = plan_gpu_key_lean(host, 16 * GB, gpu_stream_chunk_bytes(host, 16 * GB), true);
+    CHECK(p16h.fits);
+    CHECK(p16h.pce_on_host);
+    CHECK(p16h.msm_room == n32 + gpu_ntt_low_memory_bytes(uint64_t{1} << 27));
+    CHECK(p16h.total() < p16g.total());
     // 12 GB: refused with the low-memory lean figures.
     const gpu_plan p12 = plan_gpu_key(s, 12 * GB);
     CHECK_FALSE(p12.fits);
@@ -76,7 +88,7 @@ TEST_CASE("device plan: a 32 GiB PoRep partition on 16, 24, 32, 48, 80 and 141 G
     CHECK(p12.why.find("low-memory NTT") != std::string::npos);
     CHECK(p12.why.find("needs 14.") != std::string::npos);   // 0.65 + 8.59 + 2 × 0.35 + 4.33
     CHECK(p12.summary() == p12.why);
-    // The low-memory NTT's lean prove takes a, b, c from the host only.
+    // The low-memory NTT's lean prove takes a, b, c from the host or the PCE streamed, not the PCE on the device.
     CHECK(plan_gpu_key_lean(s, 1000 * GB, GB, true).why.find("from the host") != std::string::npos);
     for (uint64_t g : {24, 32}) {   // 24 GB: lean, the PCE streamed; 32 GB: lean, the PCE on the device
         INFO(g << " GB");
@@ -92,7 +104,7 @@ TEST_CASE("device plan: a 32 GiB PoRep partition on 16, 24, 32, 48, 80 and 141 G
     // partition at a time (the witness uploaded for PCE_EVAL, then into c
     // after the H step); 24 GiB: lean with the PCE streamed from host
     // memory in tiles (PCE_EVAL's phase: the witness, its tags and two tile
-    // buffers); 16 GiB: lean with the low-memory NTT, the PCE on the host.
+    // buffers); 16 GiB: lean with the low-memory NTT, the PCE streamed.
     const uint64_t GiB = uint64_t{1} << 30;
     const gpu_plan p32 = plan_gpu_key(s, 32 * GiB);
     CHECK(p32.fits);
@@ -120,11 +132,11 @@ TEST_CASE("device plan: a 32 GiB PoRep partition on 16, 24, 32, 48, 80 and 141 G
     CHECK(p24.total() <= 24 * GiB);
     CHECK(p24.summary().find("PCE streamed from host memory in tiles, lean") != std::string::npos);
     CHECK_FALSE(p24.low_ntt);   // the plain lean prove fits: no slower NTT
-    // 16 GiB: lean with the low-memory NTT (2.6 GB to spare).
+    // 16 GiB: lean with the low-memory NTT (2.2 GB to spare), the PCE streamed.
     const gpu_plan p16 = plan_gpu_key(s, 16 * GiB);
     CHECK(p16.fits);
     CHECK(p16.low_ntt);
-    CHECK(p16.pce_on_host);   // the low-memory lean prove takes a, b, c from the host
+    CHECK(p16.pce_streamed);
     CHECK(p16.total() + 2 * GB < 16 * GiB);
     // The lean plan wants the witness within c and the A/B scalars within b.
     gpu_key_shape wide = s;
@@ -198,8 +210,11 @@ TEST_CASE("device plan: a streamed PCE's tile buffers")
     const uint64_t n = uint64_t{1} << 27, tags = (130169893 + 4095) / 4096 * 257 * 4;
     CHECK(pl.msm_room == uint64_t{32} * (328 + 130169893) + tags + 8 * GB);
     CHECK(pl.msm_room > 2 * 32 * n);
-    // The low-memory NTT's lean prove takes a, b and c from the host.
-    CHECK(plan_gpu_key_lean(st, 1000 * GB, chunk, true).why.find("from the host") != std::string::npos);
+    // The low-memory NTT's lean prove: the witness, its tags, the tiles and
+    // the NTT's tables in the H step's phase.
+    const gpu_plan pll = plan_gpu_key_lean(st, 100 * GB, chunk, true);
+    CHECK(pll.fits);
+    CHECK(pll.msm_room == uint64_t{32} * (328 + 130169893) + tags + 8 * GB + gpu_ntt_low_memory_bytes(n));
 }
 
 TEST_CASE("device plan: the streamed plan with a key's own chunk size")

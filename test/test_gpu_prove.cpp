@@ -580,6 +580,10 @@ TEST_CASE("gpu prover: streamed keys give the same sums", "[gpu]")
             lean_streamed.force_pce_streamed = true;
             lean_streamed.pce_stream_tile_bytes = uint64_t{32} << 10;
             vs.push_back({"lean, the PCE streamed from host memory in tiles of 32 KiB", lean_streamed});
+            gpu_key_options lean_low_streamed = lean_streamed;
+            lean_low_streamed.force_low_ntt = true;
+            vs.push_back({"lean, the PCE streamed, the low-memory NTT: C evaluated late into b, the witness in b",
+                          lean_low_streamed});
             gpu_key_options lean_low = lean_host;
             lean_low.force_low_ntt = true;
             vs.push_back({"lean, the PCE on the host, the low-memory NTT: c for the H step only, the witness in a",

@@ -259,48 +259,56 @@ struct tile_stream {
     }
 };
 
-// Tile t's arrays from the host block into dst, on stream s.
-void copy_tile(const gpu_pce::impl& d, const gpu_detail::pce_tile& t, char* dst, bridge::stream s)
+// Tile t's arrays (of the matrices in mats) from the host block into dst,
+// on stream s.
+void copy_tile(const gpu_pce::impl& d, const gpu_detail::pce_tile& t, unsigned mats, char* dst, bridge::stream s)
 {
     const char* h = static_cast<const char*>(d.host.get());
-    for (const gpu_detail::pce_copy& c : gpu_detail::pce_tile_copies(d.layout, t))
+    for (const gpu_detail::pce_copy& c : gpu_detail::pce_tile_copies(d.layout, t, mats))
         prove_bridge::copy_h2d_on(s, dst + c.dst, h + c.src, c.bytes);
 }
 
 // Tile t's kernel on the backend stream, its arrays in src. Without an
 // order, position t0 + j is row t0 + j: the outputs start at t0.
-void eval_tile(const gpu_pce::impl& d, const gpu_detail::pce_tile& t, char* src, const fr* w, fr* a, fr* b, fr* c)
+void eval_tile(const gpu_pce::impl& d, const gpu_detail::pce_tile& t, char* src, const fr* w, fr* a, fr* b, fr* c,
+               bool check)
 {
     witness_bridge::csr_device mats[3];
     for (int i = 0; i < 3; ++i)
         mats[i] = {src + t.off_at[i], d.row_ptr_32[i], reinterpret_cast<const uint32_t*>(src + t.col_at[i]),
                    reinterpret_cast<const uint32_t*>(src + t.code_at[i]), t.e0[i]};
     const uint64_t shift = d.layout.ordered ? 0 : t.t0;
+    const auto at = [&](fr* x) { return x ? x + shift : nullptr; };
     witness_bridge::pce_eval_classified(mats, d.layout.ordered ? reinterpret_cast<const uint32_t*>(src + t.order_at) : nullptr,
                                         d.table.as<fr>(), t.t1 - t.t0, w, uint64_t(d.num_inputs) + d.num_aux,
-                                        a + shift, b + shift, c + shift);
+                                        at(a), at(b), at(c), check);
 }
 
 // The streamed form: the classes of w once, then tile by tile, the copy of
 // each tile (on its own stream) beside the previous tile's kernel; a buffer
-// is written again once the kernel two tiles back has read it. Returns with
-// the work queued and the tile buffers' last reader complete.
-void eval_streamed(const gpu_pce::impl& d, const fr* w, fr* a, fr* b, fr* c)
+// is written again once the kernel two tiles back has read it. a and b null:
+// C only (its arrays alone are copied). check: the first row with a·b != c
+// (−1 when none) is returned, else −1. Returns with the work queued (waited
+// for with the check) and the tile buffers' last reader complete.
+int64_t eval_streamed(const gpu_pce::impl& d, const fr* w, fr* a, fr* b, fr* c, bool check = false)
 {
+    const unsigned mats = a ? 7u : 4u;
     gpu_buffer buf[2] = {gpu_buffer(d.tile_buffer), gpu_buffer(d.tiles.size() > 1 ? d.tile_buffer : 0)};
     tile_stream ts;
     witness_bridge::pce_classify(w, uint64_t(d.num_inputs) + d.num_aux);
+    if (check) witness_bridge::pce_check_begin();
     for (size_t j = 0; j < d.tiles.size(); ++j) {
         const unsigned k = unsigned(j & 1);
         if (j >= 2) prove_bridge::event_synchronize(ts.used[k]);
         char* dst = static_cast<char*>(buf[k].data());
-        copy_tile(d, d.tiles[j], dst, ts.s);
+        copy_tile(d, d.tiles[j], mats, dst, ts.s);
         prove_bridge::event_record(ts.copied[k], ts.s);
         prove_bridge::stream_wait(ts.copied[k]);
-        eval_tile(d, d.tiles[j], dst, w, a, b, c);
+        eval_tile(d, d.tiles[j], dst, w, a, b, c, check);
         prove_bridge::event_record(ts.used[k], nullptr);
     }
     for (unsigned k = 0; k < 2 && k < d.tiles.size(); ++k) prove_bridge::event_synchronize(ts.used[k]);
+    return check ? witness_bridge::pce_check_end() : -1;
 }
 } // namespace
 
@@ -308,7 +316,10 @@ void gpu_pce_eval_device(const gpu_pce& m, const fr* w, fr* a, fr* b, fr* c)
 {
     check_pce_eval_pointers(m, w, a, b, c);
     if (m.num_constraints() == 0) return;
-    if (m.streamed()) return eval_streamed(m.get(), w, a, b, c);
+    if (m.streamed()) {
+        eval_streamed(m.get(), w, a, b, c);
+        return;
+    }
     const pce_device_args x = pce_args(m);
     witness_bridge::pce_eval(x.mats, x.order, x.table, x.rows, w, x.nw, a, b, c);
 }
@@ -317,12 +328,32 @@ int64_t gpu_pce_eval_check_device(const gpu_pce& m, const fr* w, fr* a, fr* b, f
 {
     check_pce_eval_pointers(m, w, a, b, c);
     if (m.num_constraints() == 0) return -1;
-    if (m.streamed()) {
-        eval_streamed(m.get(), w, a, b, c);
-        return witness_bridge::first_unsatisfied(a, b, c, size_t(m.num_constraints()));
-    }
+    if (m.streamed()) return eval_streamed(m.get(), w, a, b, c, true);
     const pce_device_args x = pce_args(m);
     return witness_bridge::pce_eval_check(x.mats, x.order, x.table, x.rows, w, x.nw, a, b, c);
+}
+
+int64_t gpu_pce_eval_ab_check_device(const gpu_pce& m, const fr* w, fr* a, fr* b)
+{
+    check_pce_eval_pointers(m, w, a, b, b);
+    if (m.num_constraints() == 0) return -1;
+    if (!m.streamed()) {
+        const pce_device_args x = pce_args(m);
+        return witness_bridge::pce_eval_check(x.mats, x.order, x.table, x.rows, w, x.nw, a, b, nullptr);
+    }
+    return eval_streamed(m.get(), w, a, b, nullptr, true);
+}
+
+void gpu_pce_eval_c_device(const gpu_pce& m, const fr* w, fr* c)
+{
+    check_pce_eval_pointers(m, w, c, c, c);
+    if (m.num_constraints() == 0) return;
+    if (m.streamed()) {
+        eval_streamed(m.get(), w, nullptr, nullptr, c);
+        return;
+    }
+    const pce_device_args x = pce_args(m);
+    witness_bridge::pce_eval(x.mats, x.order, x.table, x.rows, w, x.nw, nullptr, nullptr, c);
 }
 
 void gpu_pce_eval(const gpu_pce& m, std::span<const fr> inputs, std::span<const fr> aux, std::span<fr> a,
@@ -499,6 +530,11 @@ int64_t gpu_pce_eval_check_device(const gpu_pce&, const fr*, fr*, fr*, fr*)
 {
     no_cuda("gpu_pce_eval_check_device");
 }
+int64_t gpu_pce_eval_ab_check_device(const gpu_pce&, const fr*, fr*, fr*)
+{
+    no_cuda("gpu_pce_eval_ab_check_device");
+}
+void gpu_pce_eval_c_device(const gpu_pce&, const fr*, fr*) { no_cuda("gpu_pce_eval_c_device"); }
 void gpu_pce_eval(const gpu_pce&, std::span<const fr>, std::span<const fr>, std::span<fr>, std::span<fr>,
                   std::span<fr>)
 {

@@ -117,9 +117,12 @@ std::string gpu_plan::summary() const
              : std::string("queries streamed");
     const std::string place = resident ? fmt::format("queries resident ({} GB)", gb(queries))
                                        : fmt::format("{} through 2 × {} GB chunk buffers", streamed, gb(chunk));
-    const char* lean_note = !lean      ? ""
-                            : low_ntt  ? ", lean with the low-memory NTT (c only for the H step, its transforms in "
-                                         "place; the witness in a after MSM_H)"
+    const char* lean_note = !lean                     ? ""
+                            : low_ntt && pce_streamed ? ", lean with the low-memory NTT (its transforms in place; "
+                                                        "A and B evaluated first, C late into b's space; the "
+                                                        "witness in b after the H step)"
+                            : low_ntt ? ", lean with the low-memory NTT (c only for the H step, its transforms in "
+                                        "place; the witness in a after MSM_H)"
                             : pce_on_host ? ", lean (witness in c, NTT buffers freed before the MSMs)"
                                           : ", lean (witness in a buffer of its own for PCE_EVAL, then in c; NTT "
                                             "buffers freed before the MSMs)";
@@ -173,6 +176,8 @@ gpu_plan plan_gpu_key(const gpu_key_shape& s, uint64_t device_bytes, unsigned ma
     if (ps.fits) return ps;
     const gpu_plan ls = plan_gpu_key_lean(st, device_bytes, gpu_stream_chunk_bytes(st, device_bytes));
     if (ls.fits) return ls;
+    const gpu_plan lls = plan_gpu_key_lean(st, device_bytes, gpu_stream_chunk_bytes(st, device_bytes), true);
+    if (lls.fits) return lls;
     // Streamed with the PCE on the host.
     gpu_key_shape h = s;
     h.pce_bytes = 0;
@@ -200,11 +205,14 @@ gpu_plan plan_gpu_key_lean(const gpu_key_shape& s, uint64_t device_bytes, uint64
     p.chunk = chunk_bytes;
     const uint64_t n = s.domain * fr_bytes;
     if (low_ntt) {
-        // a and b, then c with the tables during the H step or the MSM room.
+        // a and b, then with the PCE on the host c and the tables during the
+        // H step; streamed, the witness, its tags, the PCE's tiles and the
+        // tables (C evaluated into b late); or the MSM room.
         p.one_prove = 2 * n + 2 * p.chunk;
-        p.msm_room = std::max(n + gpu_ntt_low_memory_bytes(s.domain), streamed_msm_room(s, device_bytes));
-        if (!p.pce_on_host) {
-            p.why = "the low-memory NTT's lean prove takes a, b and c from the host (the PCE on the host)";
+        const uint64_t h_phase = (p.pce_on_host ? n : lean_eval_bytes(s)) + gpu_ntt_low_memory_bytes(s.domain);
+        p.msm_room = std::max(h_phase, streamed_msm_room(s, device_bytes));
+        if (!p.pce_on_host && !p.pce_streamed) {
+            p.why = "the low-memory NTT's lean prove takes a, b and c from the host or the PCE streamed";
             return p;
         }
     } else {
@@ -221,10 +229,12 @@ gpu_plan plan_gpu_key_lean(const gpu_key_shape& s, uint64_t device_bytes, uint64
         return p;
     }
     if (p.total() > device_bytes && low_ntt) {
-        p.why = fmt::format("a device of {} GB is too small for this key: a prove needs {} GB with the PCE on the host "
-                            "and the low-memory NTT (index lists {}, a and b {}, chunk buffers 2 × {}, c with the "
+        p.why = fmt::format("a device of {} GB is too small for this key: a prove needs {} GB with the PCE {} "
+                            "and the low-memory NTT (index lists {}, a and b {}, chunk buffers 2 × {}, {} with the "
                             "NTT's tables or the MSMs' room {})",
-                            gb(device_bytes), gb(p.total()), gb(p.beside), gb(2 * n), gb(p.chunk), gb(p.msm_room));
+                            gb(device_bytes), gb(p.total()), p.pce_on_host ? "on the host" : "streamed", gb(p.beside),
+                            gb(2 * n), gb(p.chunk), p.pce_on_host ? "c" : "the witness, its tags and the PCE's tiles",
+                            gb(p.msm_room));
         return p;
     }
     if (p.total() > device_bytes) {

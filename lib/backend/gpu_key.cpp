@@ -522,8 +522,8 @@ gpu_pce_options pce_options(const gpu_key_options& opt, bool streamed)
 
 // The PCE streamed from host memory in place of its device copy, when the
 // model finds a prove that fits beside its tile buffers: streamed, else
-// lean. False (no PCE on the device or streamed, not lean) when neither
-// does.
+// lean, else lean with the low-memory NTT. False (no PCE on the device or
+// streamed, not lean) when none does.
 bool stream_pce(gpu_key::impl& k, const gpu_key_options& opt)
 {
     const gpu_pce_options po = pce_options(opt, true);
@@ -533,10 +533,12 @@ bool stream_pce(gpu_key::impl& k, const gpu_key_options& opt)
     sh.pce_tile_bytes = gpu_detail::pce_tile_buffer_bytes(k.pce->memory_bytes(), po.stream_tile_bytes);
     const uint64_t chunk = stream_chunk_bytes(k, opt, sh);
     k.lean = false;
+    k.low_ntt = false;
     if (!streamed_plan(k, sh, chunk).fits) {
         k.lean = gpu_lean_shape(sh);
+        if (k.lean && !streamed_plan(k, sh, chunk).fits) k.low_ntt = true;
         if (!k.lean || !streamed_plan(k, sh, chunk).fits) {
-            k.lean = false;
+            k.lean = k.low_ntt = false;
             return false;
         }
     }
@@ -547,7 +549,8 @@ bool stream_pce(gpu_key::impl& k, const gpu_key_options& opt)
 
 // A streamed bellperson key's choice among the plans (device_plan.hpp's
 // order): streamed with the PCE on the device; lean with it there; the PCE
-// streamed from host memory (streamed, else lean); the PCE back on the host
+// streamed from host memory (streamed, else lean, else lean with the
+// low-memory NTT); the PCE back on the host
 // (streamed, else lean, else lean with the low-memory NTT).
 // force_lean: lean with the PCE where it is (force_low_ntt: with the
 // low-memory NTT when it is on the host). A key that fits no plan is refused
@@ -558,7 +561,7 @@ void place_pce_and_lean(gpu_key::impl& k, const gpu_key_options& opt, bool may_s
     if (!may_stay_on_host) return;
     const bool lean_shape = gpu_lean_shape(shape_of(k));
     k.lean = opt.force_lean;
-    k.low_ntt = opt.force_lean && opt.force_low_ntt && !k.dpce;
+    k.low_ntt = opt.force_lean && opt.force_low_ntt && (!k.dpce || k.dpce->streamed());
     if (k.lean || streamed_fits(k)) return;
     if (k.dpce) {
         k.lean = lean_shape;

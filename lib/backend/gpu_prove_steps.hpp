@@ -507,6 +507,19 @@ inline void bellperson_pce_eval(gpu_key::impl& k, device_steps& ds, const bp_vec
                                                    bad, v.m));
 }
 
+// The H step's constants for a domain of n: bellperson's coset shift g = 7,
+// n and 1/n, and the words of z_inv = (g^n − 1)⁻¹ (bellperson_h_step says
+// why the words).
+struct h_scales {
+    fr g, n_fr, n_inv, z_inv_words;
+};
+inline h_scales bellperson_h_scales(size_t n)
+{
+    const fr g = fr::from_u64(7), n_fr = fr::from_u64(n);
+    const fr z_inv = (g.pow(bigint<1>{{uint64_t(n)}}) - fr::one()).inverse();
+    return {g, n_fr, n_fr.inverse(), fr::from_mont(z_inv.to_repr())};
+}
+
 // NTT: bellperson's H step (compute_h_bellperson). Leaves h in a as
 // canonical integers, ready for MSM_H.
 // b_free (when set) runs once the space of the witness MSMs' gathers (b,
@@ -537,9 +550,8 @@ inline void bellperson_h_step(gpu_key::impl& k, device_steps& ds, const bp_vecto
     // are the integer z_inv (the field element z_inv·R⁻¹) makes the
     // transforms' last Montgomery products leave words equal to the integers
     // z_inv·x, and the subtraction of such words is that of the integers.
-    const fr n_fr = fr::from_u64(n), n_inv = n_fr.inverse();
-    const fr z_inv = (g.pow(bigint<1>{{uint64_t(n)}}) - fr::one()).inverse();
-    const fr z_inv_words = fr::from_mont(z_inv.to_repr());
+    const h_scales sc = bellperson_h_scales(n);
+    const fr n_fr = sc.n_fr, n_inv = sc.n_inv, z_inv_words = sc.z_inv_words;
     // A low_ntt key's transforms run in place with small twiddle tables (the same bits).
     const gpu_ntt_memory mem = k.low_ntt ? gpu_ntt_memory::low : gpu_ntt_memory::fast;
     gpu_ntt_device(v.c, k.log_n, root_convention::bellperson, gpu_ntt_kind::inverse, fr::one(), z_inv_words, mem);
@@ -552,6 +564,61 @@ inline void bellperson_h_step(gpu_key::impl& k, device_steps& ds, const bp_vecto
     cuda_bridge::ntt(a, k.log_n, root_convention::bellperson, root_of_unity_of<fr>(k.log_n, root_convention::bellperson),
                      true, true, g, z_inv_words, v.b, v.c, k.low_ntt);
     if (b_free) b_free();   // b's and c's last read
+    s.end();
+}
+
+// PCE_EVAL in two parts (a low-memory lean prove with the PCE streamed: no
+// room for a, b and c at once): A and B with the check now (C's rows read
+// for it, not kept), C alone into c later, once b's space is free.
+inline void bellperson_pce_eval_ab(gpu_key::impl& k, device_steps& ds, const bp_vectors& v)
+{
+    device_steps::scope s(ds, "PCE_EVAL", "");
+    int64_t bad = -1;
+    if (v.m) bad = gpu_pce_eval_ab_check_device(*k.dpce, v.w, v.a, v.b);
+    s.end();
+    if (bad >= 0)
+        throw error(errc::unsatisfied, fmt::format("gpu_prove_start_witness: constraint {} of {} is not satisfied by "
+                                                   "the witness (a·b != c)",
+                                                   bad, v.m));
+}
+
+// The H step with C evaluated late (the low-memory NTT; v.c null, v.w the
+// witness in a buffer of its own): the transforms of a and b as in
+// bellperson_h_step, their product into a (b is then free), C evaluated into
+// b (a PCE_EVAL span of its own), its iNTT, and the coset iNTT of a with it
+// subtracted on the last pass. The same h, bit for bit: the product that
+// bellperson_h_step takes on the first pass's load is taken by a kernel of
+// its own before the transform.
+inline void bellperson_h_step_c_late(gpu_key::impl& k, device_steps& ds, const bp_vectors& v)
+{
+    const size_t n = k.n, m = v.m;
+    fr* a = v.a;
+    fr* b = v.b;
+    const h_scales sc = bellperson_h_scales(n);
+    const fr g = sc.g, n_fr = sc.n_fr, n_inv = sc.n_inv, z_inv_words = sc.z_inv_words;
+    const auto mem = gpu_ntt_memory::low;
+    {
+        device_steps::scope s(ds, "NTT", "");
+        fault::check(fault::point::kernel, "gpu prove: NTT", k.device);
+        pb::fill_zero(a + m + k.ni, (n - m - k.ni) * sizeof(fr));   // the inputs' rows are in a already
+        pb::fill_zero(b + m, (n - m) * sizeof(fr));
+        for (fr* x : {a, b}) {
+            gpu_ntt_device(x, k.log_n, root_convention::bellperson, gpu_ntt_kind::inverse, fr::one(), n_fr, mem);
+            gpu_ntt_device(x, k.log_n, root_convention::bellperson, gpu_ntt_kind::coset_forward, g, n_inv, mem);
+        }
+        pb::mul_into(a, b, a, n);
+        s.end();
+    }
+    {
+        device_steps::scope s(ds, "PCE_EVAL", "");
+        if (m) gpu_pce_eval_c_device(*k.dpce, v.w, b);
+        s.end();
+    }
+    device_steps::scope s(ds, "NTT", "");
+    pb::fill_zero(b + m, (n - m) * sizeof(fr));
+    gpu_ntt_device(b, k.log_n, root_convention::bellperson, gpu_ntt_kind::inverse, fr::one(), z_inv_words, mem);
+    cuda_bridge::ntt(a, k.log_n, root_convention::bellperson, root_of_unity_of<fr>(k.log_n, root_convention::bellperson),
+                     true, true, g, z_inv_words, nullptr, b, true);
     s.end();
 }
 

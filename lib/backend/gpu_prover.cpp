@@ -217,6 +217,43 @@ groth16::prove_sums prove_lean_low(gpu_key::impl& k, device_steps& ds, const bp_
     return out;
 }
 
+// A lean prove with the low-memory NTT and the PCE streamed (k.low_ntt,
+// k.dpce): the witness in a buffer of its own for the two parts of
+// PCE_EVAL (A and B with the check before the H step, C into b's space
+// during it: bellperson_h_step_c_late); after the H step the witness is
+// copied into b and its buffer freed, MSM_H reads h in a, and the witness
+// MSMs gather into a. One prove holds 2n beside the larger of the
+// evaluation's buffers (the witness, its tags, two PCE tiles) and the MSMs'
+// room.
+groth16::prove_sums prove_lean_low_pce(gpu_key::impl& k, device_steps& ds, const bp_vectors& v,
+                                       std::span<const fr> inputs, std::span<const fr> aux,
+                                       const gpu_packed_witness::impl* packed, groth16::prove_timings* timings,
+                                       clock::time_point t_all)
+{
+    gpu_release_cache();
+    {
+        gpu_buffer w((k.ni + k.na) * sizeof(fr));
+        bp_vectors ve = v;
+        ve.w = w.as<fr>();
+        bellperson_h2d(k, ds, ve, inputs, aux, nullptr, packed);
+        prime(k, k.h, ds, "h");
+        bellperson_pce_eval_ab(k, ds, ve);
+        pb::copy_d2d(v.a + v.m, ve.w, k.ni * sizeof(fr));   // the input constraints' rows
+        bellperson_h_step_c_late(k, ds, ve);
+        pb::copy_d2d(v.b, ve.w, (k.ni + k.na) * sizeof(fr));
+        cuda_bridge::synchronize();   // the buffer's last reader
+    }
+    k.wtag = gpu_buffer();
+    gpu_release_cache();
+    groth16::prove_sums out;
+    out.h = bellperson_msm_h(k, ds, v.a);
+    const bp_vectors vm{v.m, v.b, nullptr, v.a, nullptr};   // the witness in b, the gathers into a
+    bellperson_witness_msms(k, ds, vm, out);
+    k.proved = true;
+    ds.finish(timings, t_all);
+    return out;
+}
+
 // A lean prove with the PCE on the device (k.lean, k.dpce): the witness
 // goes to a buffer of its own for PCE_EVAL (the input rows of a copied
 // from it), which is freed with the packing's tags before the H step; after
@@ -260,6 +297,7 @@ groth16::prove_sums prove_bellperson_device(gpu_key::impl& k, std::span<const fr
         const bp_vectors v = bellperson_vectors(k, host_abc);
         device_steps ds(k, obs);
         if (k.low_ntt && host_abc) return prove_lean_low(k, ds, v, inputs, aux, *host_abc, timings, t_all);
+        if (k.low_ntt) return prove_lean_low_pce(k, ds, v, inputs, aux, packed, timings, t_all);
         if (k.lean && host_abc) return prove_lean(k, ds, v, inputs, aux, *host_abc, timings, t_all);
         if (k.lean) return prove_lean_pce(k, ds, v, inputs, aux, packed, timings, t_all);
         bellperson_h2d(k, ds, v, inputs, aux, host_abc, packed);

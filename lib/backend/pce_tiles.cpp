@@ -86,10 +86,11 @@ pce_host_layout pce_host_layout_of(uint64_t rows, const uint64_t nnz[3], const b
     return h;
 }
 
-std::vector<pce_copy> pce_tile_copies(const pce_host_layout& h, const pce_tile& t)
+std::vector<pce_copy> pce_tile_copies(const pce_host_layout& h, const pce_tile& t, unsigned mats)
 {
     std::vector<pce_copy> out;
     for (int i = 0; i < 3; ++i) {
+        if (!(mats >> i & 1u)) continue;
         const uint64_t width = h.narrow[i] ? 4 : 8, entries = (t.e1[i] - t.e0[i]) * sizeof(uint32_t);
         out.push_back({t.off_at[i], h.off_at[i] + t.t0 * width, (t.t1 - t.t0 + 1) * width});
         out.push_back({t.col_at[i], h.col_at[i] + t.e0[i] * sizeof(uint32_t), entries});

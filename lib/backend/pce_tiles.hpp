@@ -51,9 +51,10 @@ pce_host_layout pce_host_layout_of(uint64_t rows, const uint64_t nnz[3], const b
 struct pce_copy {
     uint64_t dst = 0, src = 0, bytes = 0;
 };
-// The copies that fill a tile's buffer from the host block (10, or 9
-// without an order; empty arrays included, with 0 bytes).
-std::vector<pce_copy> pce_tile_copies(const pce_host_layout& h, const pce_tile& t);
+// The copies that fill a tile's buffer from the host block: those of the
+// matrices in `mats` (bit i: matrix i, A B C), and the order's (empty arrays
+// included, with 0 bytes).
+std::vector<pce_copy> pce_tile_copies(const pce_host_layout& h, const pce_tile& t, unsigned mats = 7);
 
 // The tile of positions t0 … t1−1 (t0 < t1 <= rows), laid out.
 pce_tile pce_tile_layout(const pce_offsets off[3], bool ordered, uint64_t t0, uint64_t t1);

@@ -392,6 +392,13 @@ void gpu_pce_eval_device(const gpu_pce& m, const fr* w, fr* a, fr* b, fr* c);
 // The same, then the first constraint i with a[i]·b[i] != c[i] (tested on the
 // values as they are made), or −1 when every constraint holds. Waits.
 int64_t gpu_pce_eval_check_device(const gpu_pce& m, const fr* w, fr* a, fr* b, fr* c);
+// In two parts, for a prove short of room for a, b and c at once: A and B
+// (a, b written; C's rows evaluated for the check, not kept), returning the
+// first constraint with a·b != c or −1 (waits); later C alone into c
+// (queued). A streamed PCE copies all three matrices for the first part and
+// C's again for the second.
+int64_t gpu_pce_eval_ab_check_device(const gpu_pce& m, const fr* w, fr* a, fr* b);
+void gpu_pce_eval_c_device(const gpu_pce& m, const fr* w, fr* c);
 // Host arrays (tests): the same, with copies in and out; a, b, c must hold
 // num_constraints values. Throws errc::invalid_argument on other sizes.
 void gpu_pce_eval(const gpu_pce& m, std::span<const fr> inputs, std::span<const fr> aux, std::span<fr> a,

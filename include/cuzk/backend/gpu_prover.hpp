@@ -127,9 +127,9 @@ struct gpu_key_options {
     // unless host_pce) whatever the device; otherwise lean only when nothing
     // else fits.
     bool force_lean = false;
-    // Tests: with force_lean and the PCE on the host, the low-memory NTT's
-    // lean prove (device_plan.hpp, gpu_plan::low_ntt), which the plan
-    // otherwise takes only on a device too small for the plain one.
+    // Tests: with force_lean and the PCE on the host or streamed, the
+    // low-memory NTT's lean prove (device_plan.hpp, gpu_plan::low_ntt), which
+    // the plan otherwise takes only on a device too small for the plain one.
     bool force_low_ntt = false;
     // Tests: the queries a streamed key keeps on the device (gpu_query bits
     // of device_plan.hpp); -1: the device plan's choice (gpu_plan::kept).

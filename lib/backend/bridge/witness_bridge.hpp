@@ -34,6 +34,8 @@ struct csr_device {
     uint64_t base = 0;
 };
 // a = A·w, b = B·w, c = C·w for rows 0 … rows−1 (m[0], m[1], m[2] = A, B, C);
+// a and b null (both): C only; c null: A and B only (C's rows still read
+// when the check needs them);
 // w (nw values) indexed by the unified column. order: null, or the rows'
 // order (r1cs::pce_shape_order, device memory) in which the three matrices
 // are stored: position t of each matrix is row order[t], whose results go to
@@ -43,10 +45,14 @@ void pce_eval(const csr_device m[3], const uint32_t* order, const fr* table, uin
 // The same in two parts, for a PCE evaluated tile by tile: the classes of w
 // (0, 1, other) into the context's slot, then the evaluation of `rows`
 // positions with the classes of the last pce_classify (of this w); both
-// queued on the stream.
+// queued on the stream. check: the rows with a·b != c kept in a minimum that
+// pce_check_begin resets (queued) and pce_check_end reads (−1 when none;
+// waits for the stream), across any number of parts in between.
 void pce_classify(const fr* w, uint64_t nw);
 void pce_eval_classified(const csr_device m[3], const uint32_t* order, const fr* table, uint64_t rows, const fr* w,
-                         uint64_t nw, fr* a, fr* b, fr* c);
+                         uint64_t nw, fr* a, fr* b, fr* c, bool check = false);
+void pce_check_begin();
+int64_t pce_check_end();
 // The same, and the smallest row with a·b != c (−1 when none), tested on the
 // values as they are made. Waits for the result.
 int64_t pce_eval_check(const csr_device m[3], const uint32_t* order, const fr* table, uint64_t rows, const fr* w,
