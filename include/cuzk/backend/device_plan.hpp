@@ -36,12 +36,15 @@
 //     (2n), the MSM room (the phases do not overlap) and, with the PCE on
 //     the device, PCE_EVAL's witness and packed tags (a buffer freed before
 //     the H step; the witness is uploaded again into c after it);
-//   lean with the low-memory NTT (the PCE on the host, a card too small for
-//     the above): a and b (2n) stay, c (n) is allocated for the H step only,
-//     whose transforms run in place with small twiddle tables
-//     (gpu_ntt_memory::low); after MSM_H the witness goes into a: one prove
-//     holds 2n and the chunk buffers, and the larger of c with the tables
-//     and the MSM room;
+//   lean with the low-memory NTT (a card too small for the above): a and b
+//     (2n) stay and the transforms run in place with small twiddle tables
+//     (gpu_ntt_memory::low). The PCE streamed: the witness has a buffer of
+//     its own during the H step (A and B evaluated first, C late into b's
+//     space), then moves into b: one prove holds 2n and the chunk buffers,
+//     and the larger of the witness with its tags, the tiles and the tables,
+//     and the MSM room. The PCE on the host: c (n) is allocated for the H
+//     step only; after MSM_H the witness goes into a: 2n and the chunk
+//     buffers, and the larger of c with the tables and the MSM room;
 //   MSM room: what is left free for the MSMs' sorts, buckets and the
 //     witness MSM's compaction, which adapt to the memory free (less room,
 //     more sort passes): max(device/16, min(4 GiB, twice the largest
@@ -92,8 +95,8 @@ struct gpu_plan {
     // false) the witness is also uploaded before the H step, into a buffer
     // PCE_EVAL reads and that is freed before the NTT.
     bool lean = false;
-    // Lean with the low-memory NTT (the PCE on the host): c only during the
-    // H step, its transforms in place, the witness in a after MSM_H.
+    // Lean with the low-memory NTT (the PCE on the host or streamed; see the
+    // model above): the transforms in place with small tables.
     bool low_ntt = false;
     unsigned batch = 1;       // partitions one prove call takes together (1: one at a time)
     uint64_t device = 0;      // the device bytes planned for
@@ -124,8 +127,9 @@ uint64_t gpu_stream_chunk_bytes(const gpu_key_shape& s, uint64_t device_bytes);
 // estimate of its MSMs; 0: the streamed rule). A key is resident when it
 // fits with that room; otherwise streamed, when one prove fits with its
 // chunk buffers and the MSM room; otherwise lean with the PCE on the device,
-// when that fits; otherwise streamed, then lean, with the PCE streamed from
-// host memory (tiles of gpu_pce_options's default), when one fits;
+// when that fits; otherwise streamed, then lean, then lean with the
+// low-memory NTT, with the PCE streamed from host memory (tiles of
+// gpu_pce_options's default), when one fits;
 // otherwise streamed with its PCE on the host (a batch of 1), when that fits; otherwise lean with the PCE on the host, when that
 // fits; otherwise the same with the low-memory NTT, when that fits;
 // otherwise refused with the figures of the smallest plan (lean with the
@@ -141,8 +145,8 @@ bool gpu_lean_shape(const gpu_key_shape& s);
 // buffer size; the PCE on the device when s.pce_bytes is not 0, streamed
 // when s.pce_tile_bytes is not 0, else on the host. Refused when the witness or the A/B scalars do not fit c's or b's n
 // values, or the device is too small.
-// low_ntt: with the low-memory NTT (the PCE must be on the host:
-// s.pce_bytes 0).
+// low_ntt: with the low-memory NTT (the PCE must be on the host or
+// streamed: s.pce_bytes 0).
 gpu_plan plan_gpu_key_lean(const gpu_key_shape& s, uint64_t device_bytes, uint64_t chunk_bytes, bool low_ntt = false);
 // The device bytes of the low-memory NTT's tables for a domain of n (its
 // stage tables of the first 2^20 entries, the power tables, the coset
