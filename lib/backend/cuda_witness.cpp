@@ -260,12 +260,16 @@ struct tile_stream {
 };
 
 // Tile t's arrays (of the matrices in mats) from the host block into dst,
-// on stream s.
-void copy_tile(const gpu_pce::impl& d, const gpu_detail::pce_tile& t, unsigned mats, char* dst, bridge::stream s)
+// on stream s; returns the bytes.
+uint64_t copy_tile(const gpu_pce::impl& d, const gpu_detail::pce_tile& t, unsigned mats, char* dst, bridge::stream s)
 {
     const char* h = static_cast<const char*>(d.host.get());
-    for (const gpu_detail::pce_copy& c : gpu_detail::pce_tile_copies(d.layout, t, mats))
+    uint64_t bytes = 0;
+    for (const gpu_detail::pce_copy& c : gpu_detail::pce_tile_copies(d.layout, t, mats)) {
         prove_bridge::copy_h2d_on(s, dst + c.dst, h + c.src, c.bytes);
+        bytes += c.bytes;
+    }
+    return bytes;
 }
 
 // Tile t's kernel on the backend stream, its arrays in src. Without an
@@ -290,7 +294,8 @@ void eval_tile(const gpu_pce::impl& d, const gpu_detail::pce_tile& t, char* src,
 // C only (its arrays alone are copied). check: the first row with a·b != c
 // (−1 when none) is returned, else −1. Returns with the work queued (waited
 // for with the check) and the tile buffers' last reader complete.
-int64_t eval_streamed(const gpu_pce::impl& d, const fr* w, fr* a, fr* b, fr* c, bool check = false)
+int64_t eval_streamed(const gpu_pce::impl& d, const fr* w, fr* a, fr* b, fr* c, bool check,
+                      const gpu_detail::pce_copy_report* report)
 {
     const unsigned mats = a ? 7u : 4u;
     gpu_buffer buf[2] = {gpu_buffer(d.tile_buffer), gpu_buffer(d.tiles.size() > 1 ? d.tile_buffer : 0)};
@@ -301,7 +306,14 @@ int64_t eval_streamed(const gpu_pce::impl& d, const fr* w, fr* a, fr* b, fr* c, 
         const unsigned k = unsigned(j & 1);
         if (j >= 2) prove_bridge::event_synchronize(ts.used[k]);
         char* dst = static_cast<char*>(buf[k].data());
-        copy_tile(d, d.tiles[j], mats, dst, ts.s);
+        const bridge::event rb = report ? report->event() : nullptr;
+        if (rb) prove_bridge::event_record(rb, ts.s);
+        const uint64_t bytes = copy_tile(d, d.tiles[j], mats, dst, ts.s);
+        if (rb) {
+            const bridge::event re = report->event();
+            prove_bridge::event_record(re, ts.s);
+            report->add(bytes, rb, re);
+        }
         prove_bridge::event_record(ts.copied[k], ts.s);
         prove_bridge::stream_wait(ts.copied[k]);
         eval_tile(d, d.tiles[j], dst, w, a, b, c, check);
@@ -312,48 +324,39 @@ int64_t eval_streamed(const gpu_pce::impl& d, const fr* w, fr* a, fr* b, fr* c, 
 }
 } // namespace
 
+int64_t gpu_detail::pce_eval_parts(const gpu_pce& m, const fr* w, fr* a, fr* b, fr* c, bool check,
+                                   const pce_copy_report* report)
+{
+    if (m.num_constraints() == 0) return -1;
+    if (m.streamed()) return eval_streamed(m.get(), w, a, b, c, check, report);
+    const pce_device_args x = pce_args(m);
+    if (check) return witness_bridge::pce_eval_check(x.mats, x.order, x.table, x.rows, w, x.nw, a, b, c);
+    witness_bridge::pce_eval(x.mats, x.order, x.table, x.rows, w, x.nw, a, b, c);
+    return -1;
+}
+
 void gpu_pce_eval_device(const gpu_pce& m, const fr* w, fr* a, fr* b, fr* c)
 {
     check_pce_eval_pointers(m, w, a, b, c);
-    if (m.num_constraints() == 0) return;
-    if (m.streamed()) {
-        eval_streamed(m.get(), w, a, b, c);
-        return;
-    }
-    const pce_device_args x = pce_args(m);
-    witness_bridge::pce_eval(x.mats, x.order, x.table, x.rows, w, x.nw, a, b, c);
+    gpu_detail::pce_eval_parts(m, w, a, b, c, false);
 }
 
 int64_t gpu_pce_eval_check_device(const gpu_pce& m, const fr* w, fr* a, fr* b, fr* c)
 {
     check_pce_eval_pointers(m, w, a, b, c);
-    if (m.num_constraints() == 0) return -1;
-    if (m.streamed()) return eval_streamed(m.get(), w, a, b, c, true);
-    const pce_device_args x = pce_args(m);
-    return witness_bridge::pce_eval_check(x.mats, x.order, x.table, x.rows, w, x.nw, a, b, c);
+    return gpu_detail::pce_eval_parts(m, w, a, b, c, true);
 }
 
 int64_t gpu_pce_eval_ab_check_device(const gpu_pce& m, const fr* w, fr* a, fr* b)
 {
     check_pce_eval_pointers(m, w, a, b, b);
-    if (m.num_constraints() == 0) return -1;
-    if (!m.streamed()) {
-        const pce_device_args x = pce_args(m);
-        return witness_bridge::pce_eval_check(x.mats, x.order, x.table, x.rows, w, x.nw, a, b, nullptr);
-    }
-    return eval_streamed(m.get(), w, a, b, nullptr, true);
+    return gpu_detail::pce_eval_parts(m, w, a, b, nullptr, true);
 }
 
 void gpu_pce_eval_c_device(const gpu_pce& m, const fr* w, fr* c)
 {
     check_pce_eval_pointers(m, w, c, c, c);
-    if (m.num_constraints() == 0) return;
-    if (m.streamed()) {
-        eval_streamed(m.get(), w, nullptr, nullptr, c);
-        return;
-    }
-    const pce_device_args x = pce_args(m);
-    witness_bridge::pce_eval(x.mats, x.order, x.table, x.rows, w, x.nw, nullptr, nullptr, c);
+    gpu_detail::pce_eval_parts(m, w, nullptr, nullptr, c, false);
 }
 
 void gpu_pce_eval(const gpu_pce& m, std::span<const fr> inputs, std::span<const fr> aux, std::span<fr> a,
@@ -533,6 +536,10 @@ int64_t gpu_pce_eval_check_device(const gpu_pce&, const fr*, fr*, fr*, fr*)
 int64_t gpu_pce_eval_ab_check_device(const gpu_pce&, const fr*, fr*, fr*)
 {
     no_cuda("gpu_pce_eval_ab_check_device");
+}
+int64_t gpu_detail::pce_eval_parts(const gpu_pce&, const fr*, fr*, fr*, fr*, bool, const pce_copy_report*)
+{
+    no_cuda("gpu_pce_eval_device");
 }
 void gpu_pce_eval_c_device(const gpu_pce&, const fr*, fr*) { no_cuda("gpu_pce_eval_c_device"); }
 void gpu_pce_eval(const gpu_pce&, std::span<const fr>, std::span<const fr>, std::span<fr>, std::span<fr>,

@@ -26,6 +26,7 @@
 #include "backend/bridge/cuda_bridge.hpp"
 #include "backend/bridge/prove_bridge.hpp"
 #include "backend/gpu_key_impl.hpp"
+#include "backend/pce_tiles.hpp"
 
 namespace cuzk::gpu_prove_steps {
 
@@ -493,13 +494,22 @@ inline void lean_witness_h2d(gpu_key::impl& k, device_steps& ds, const bp_vector
     s.end();
 }
 
+// A streamed PCE's tile copies as H2D spans of the query "pce", with their
+// bytes.
+inline gpu_detail::pce_copy_report pce_copies(device_steps& ds)
+{
+    return {[&ds] { return ds.event(); },
+            [&ds](uint64_t bytes, bridge::event b, bridge::event e) { ds.add_copy("pce", bytes, b, e); }};
+}
+
 // PCE_EVAL: a, b, c = A·w, B·w, C·w; errc::unsatisfied names the first row
 // with a·b != c (after the step's span is closed).
 inline void bellperson_pce_eval(gpu_key::impl& k, device_steps& ds, const bp_vectors& v)
 {
     device_steps::scope s(ds, "PCE_EVAL", "");
     int64_t bad = -1;
-    if (v.m) bad = gpu_pce_eval_check_device(*k.dpce, v.w, v.a, v.b, v.c);
+    const gpu_detail::pce_copy_report rep = pce_copies(ds);
+    if (v.m) bad = gpu_detail::pce_eval_parts(*k.dpce, v.w, v.a, v.b, v.c, true, &rep);
     s.end();
     if (bad >= 0)
         throw error(errc::unsatisfied, fmt::format("gpu_prove_start_witness: constraint {} of {} is not satisfied by "
@@ -574,7 +584,8 @@ inline void bellperson_pce_eval_ab(gpu_key::impl& k, device_steps& ds, const bp_
 {
     device_steps::scope s(ds, "PCE_EVAL", "");
     int64_t bad = -1;
-    if (v.m) bad = gpu_pce_eval_ab_check_device(*k.dpce, v.w, v.a, v.b);
+    const gpu_detail::pce_copy_report rep = pce_copies(ds);
+    if (v.m) bad = gpu_detail::pce_eval_parts(*k.dpce, v.w, v.a, v.b, nullptr, true, &rep);
     s.end();
     if (bad >= 0)
         throw error(errc::unsatisfied, fmt::format("gpu_prove_start_witness: constraint {} of {} is not satisfied by "
@@ -611,7 +622,8 @@ inline void bellperson_h_step_c_late(gpu_key::impl& k, device_steps& ds, const b
     }
     {
         device_steps::scope s(ds, "PCE_EVAL", "");
-        if (m) gpu_pce_eval_c_device(*k.dpce, v.w, b);
+        const gpu_detail::pce_copy_report rep = pce_copies(ds);
+        if (m) gpu_detail::pce_eval_parts(*k.dpce, v.w, nullptr, nullptr, b, false, &rep);
         s.end();
     }
     device_steps::scope s(ds, "NTT", "");

@@ -11,7 +11,15 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <vector>
+
+#include "backend/bridge/handles.hpp"
+#include "cuzk/ec/bls12_381.hpp"
+
+namespace cuzk {
+class gpu_pce;
+}
 
 namespace cuzk::gpu_detail {
 
@@ -68,5 +76,21 @@ std::vector<pce_tile> split_pce_tiles(const pce_offsets off[3], uint64_t rows, b
 // (the device memory it adds beside the witness and a, b, c): max_bytes, or
 // the whole PCE's arrays when smaller.
 uint64_t pce_tile_buffer_bytes(uint64_t pce_bytes, uint64_t max_bytes);
+
+// A streamed evaluation's copies, for the timeline: each tile's copies
+// between two events recorded on the copy stream (events from `event`, the
+// caller's pool, so that they outlive the evaluation), with their bytes.
+struct pce_copy_report {
+    std::function<bridge::event()> event;
+    std::function<void(uint64_t bytes, bridge::event begin, bridge::event end)> add;
+};
+
+// The evaluation of include/cuzk/backend/cuda.hpp's gpu_pce_eval_*_device
+// (pointers checked there): a, b, c written (a and b null: C only; c null:
+// A and B only, C's rows read for the check); with check, the first row with
+// a·b != c (waits), else −1 (queued). A streamed PCE reports its copies to
+// `report` when given. lib/backend/cuda_witness.cpp.
+int64_t pce_eval_parts(const gpu_pce& m, const fr* w, fr* a, fr* b, fr* c, bool check,
+                       const pce_copy_report* report = nullptr);
 
 } // namespace cuzk::gpu_detail
