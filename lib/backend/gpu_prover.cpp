@@ -217,6 +217,26 @@ groth16::prove_sums prove_lean_low(gpu_key::impl& k, device_steps& ds, const bp_
     return out;
 }
 
+// A lean prove's witness in a buffer of its own (PCE_EVAL reads it), with
+// H's first chunk primed during its upload: body(ve) runs with ve.w there;
+// the buffer and the packing's tags are freed once the device is done with
+// them.
+template <class Body>
+void with_own_witness(gpu_key::impl& k, device_steps& ds, const bp_vectors& v, std::span<const fr> inputs,
+                      std::span<const fr> aux, const gpu_packed_witness::impl* packed, Body body)
+{
+    {
+        gpu_buffer w((k.ni + k.na) * sizeof(fr));
+        bp_vectors ve = v;
+        ve.w = w.as<fr>();
+        bellperson_h2d(k, ds, ve, inputs, aux, nullptr, packed);
+        prime(k, k.h, ds, "h");
+        body(ve);
+        cuda_bridge::synchronize();   // the buffer's last reader
+    }
+    k.wtag = gpu_buffer();
+}
+
 // A lean prove with the low-memory NTT and the PCE streamed (k.low_ntt,
 // k.dpce): the witness in a buffer of its own for the two parts of
 // PCE_EVAL (A and B with the check before the H step, C into b's space
@@ -231,19 +251,12 @@ groth16::prove_sums prove_lean_low_pce(gpu_key::impl& k, device_steps& ds, const
                                        clock::time_point t_all)
 {
     gpu_release_cache();
-    {
-        gpu_buffer w((k.ni + k.na) * sizeof(fr));
-        bp_vectors ve = v;
-        ve.w = w.as<fr>();
-        bellperson_h2d(k, ds, ve, inputs, aux, nullptr, packed);
-        prime(k, k.h, ds, "h");
+    with_own_witness(k, ds, v, inputs, aux, packed, [&](const bp_vectors& ve) {
         bellperson_pce_eval_ab(k, ds, ve);
         pb::copy_d2d(v.a + v.m, ve.w, k.ni * sizeof(fr));   // the input constraints' rows
         bellperson_h_step_c_late(k, ds, ve);
         pb::copy_d2d(v.b, ve.w, (k.ni + k.na) * sizeof(fr));
-        cuda_bridge::synchronize();   // the buffer's last reader
-    }
-    k.wtag = gpu_buffer();
+    });
     gpu_release_cache();
     groth16::prove_sums out;
     out.h = bellperson_msm_h(k, ds, v.a);
@@ -264,17 +277,10 @@ groth16::prove_sums prove_lean_pce(gpu_key::impl& k, device_steps& ds, const bp_
                                    clock::time_point t_all)
 {
     gpu_release_cache();
-    {
-        gpu_buffer w((k.ni + k.na) * sizeof(fr));
-        bp_vectors ve = v;
-        ve.w = w.as<fr>();
-        bellperson_h2d(k, ds, ve, inputs, aux, nullptr, packed);
-        prime(k, k.h, ds, "h");
+    with_own_witness(k, ds, v, inputs, aux, packed, [&](const bp_vectors& ve) {
         bellperson_pce_eval(k, ds, ve);
-        pb::copy_d2d(v.a + v.m, ve.w, k.ni * sizeof(fr));
-        cuda_bridge::synchronize();   // the buffer's last reader
-    }
-    k.wtag = gpu_buffer();
+        pb::copy_d2d(v.a + v.m, ve.w, k.ni * sizeof(fr));   // the input constraints' rows
+    });
     bellperson_h_step(k, ds, v);
     gpu_release_cache();
     lean_witness_h2d(k, ds, v, inputs, aux, packed);
