@@ -167,52 +167,55 @@ section& sec(container& c, uint32_t id)
 }
 
 // ---- random keys ------------------------------------------------------------------------
-g1_affine random_g1(std::mt19937_64& rng)
+template <class C = bls12_381_curve>
+typename C::g1_affine random_g1(std::mt19937_64& rng)
 {
-    return scalar_mul(g1_affine::generator(), fr::random(rng).to_repr()).to_affine();
+    return scalar_mul(C::g1_affine::generator(), C::fr::random(rng).to_repr()).to_affine();
 }
-g2_affine random_g2(std::mt19937_64& rng)
+template <class C = bls12_381_curve>
+typename C::g2_affine random_g2(std::mt19937_64& rng)
 {
-    return scalar_mul(g2_affine::generator(), fr::random(rng).to_repr()).to_affine();
+    return scalar_mul(C::g2_affine::generator(), C::fr::random(rng).to_repr()).to_affine();
 }
-// n distinct non-identity points start + i·step, cheaply (one addition each).
-std::vector<g1_affine> g1_run(std::mt19937_64& rng, size_t n)
+// The n points start + i·step, cheaply (one addition each).
+template <class Aff>
+std::vector<Aff> run_from(const Aff& start, const Aff& step, size_t n)
 {
-    const g1_affine step = random_g1(rng);
-    std::vector<g1_jacobian> j(n);
-    g1_jacobian acc = random_g1(rng).to_jacobian();
+    std::vector<decltype(start.to_jacobian())> j(n);
+    auto acc = start.to_jacobian();
     for (auto& p : j) {
         p = acc;
         acc = acc.add(step);
     }
-    std::vector<g1_affine> out(n);
+    std::vector<Aff> out(n);
     batch_to_affine(j.data(), out.data(), n);
     return out;
 }
-std::vector<g2_affine> g2_run(std::mt19937_64& rng, size_t n)
+// n distinct non-identity points from a random start and step.
+template <class C = bls12_381_curve>
+std::vector<typename C::g1_affine> g1_run(std::mt19937_64& rng, size_t n)
 {
-    const g2_affine step = random_g2(rng);
-    std::vector<g2_jacobian> j(n);
-    g2_jacobian acc = random_g2(rng).to_jacobian();
-    for (auto& p : j) {
-        p = acc;
-        acc = acc.add(step);
-    }
-    std::vector<g2_affine> out(n);
-    batch_to_affine(j.data(), out.data(), n);
-    return out;
+    const auto step = random_g1<C>(rng);
+    return run_from(random_g1<C>(rng), step, n);
+}
+template <class C = bls12_381_curve>
+std::vector<typename C::g2_affine> g2_run(std::mt19937_64& rng, size_t n)
+{
+    const auto step = random_g2<C>(rng);
+    return run_from(random_g2<C>(rng), step, n);
 }
 
-groth16::verifying_key random_vk(std::mt19937_64& rng, size_t n_ic)
+template <class C = bls12_381_curve>
+groth16::verifying_key_t<C> random_vk(std::mt19937_64& rng, size_t n_ic)
 {
-    groth16::verifying_key vk;
-    vk.alpha_g1 = random_g1(rng);
-    vk.beta_g1 = random_g1(rng);
-    vk.beta_g2 = random_g2(rng);
-    vk.gamma_g2 = random_g2(rng);
-    vk.delta_g1 = random_g1(rng);
-    vk.delta_g2 = random_g2(rng);
-    vk.ic = g1_run(rng, n_ic);
+    groth16::verifying_key_t<C> vk;
+    vk.alpha_g1 = random_g1<C>(rng);
+    vk.beta_g1 = random_g1<C>(rng);
+    vk.beta_g2 = random_g2<C>(rng);
+    vk.gamma_g2 = random_g2<C>(rng);
+    vk.delta_g1 = random_g1<C>(rng);
+    vk.delta_g2 = random_g2<C>(rng);
+    vk.ic = g1_run<C>(rng, n_ic);
     return vk;
 }
 
@@ -220,10 +223,12 @@ groth16::verifying_key random_vk(std::mt19937_64& rng, size_t n_ic)
 // domain = smallest power of two >= n_constraints + n_inputs, some identity
 // points in A/B (unused signals), random A/B coefficients plus the input
 // constraints.
-groth16::proving_key random_snarkjs_key(std::mt19937_64& rng, uint32_t n_inputs, uint32_t n_aux,
-                                        uint32_t n_constraints, size_t n_coefs)
+template <class C = bls12_381_curve>
+groth16::proving_key_t<C> random_snarkjs_key(std::mt19937_64& rng, uint32_t n_inputs, uint32_t n_aux,
+                                             uint32_t n_constraints, size_t n_coefs)
 {
-    groth16::proving_key pk;
+    using F = typename C::fr;
+    groth16::proving_key_t<C> pk;
     pk.conv = groth16::convention::snarkjs;
     pk.num_inputs = n_inputs;
     pk.num_aux = n_aux;
@@ -231,27 +236,28 @@ groth16::proving_key random_snarkjs_key(std::mt19937_64& rng, uint32_t n_inputs,
     uint64_t d = 1;
     while (d < uint64_t(n_constraints) + n_inputs) d <<= 1;
     pk.domain_size = d;
-    pk.vk = random_vk(rng, n_inputs);
+    pk.vk = random_vk<C>(rng, n_inputs);
     const size_t nv = n_inputs + n_aux;
-    pk.a = g1_run(rng, nv);
-    pk.b_g1 = g1_run(rng, nv);
-    pk.b_g2 = g2_run(rng, nv);
+    pk.a = g1_run<C>(rng, nv);
+    pk.b_g1 = g1_run<C>(rng, nv);
+    pk.b_g2 = g2_run<C>(rng, nv);
     for (size_t i = 0; i < nv; ++i) {
-        if (rng() % 4 == 0) pk.b_g1[i] = g1_affine::identity(), pk.b_g2[i] = g2_affine::identity();
-        if (i >= n_inputs && rng() % 5 == 0) pk.a[i] = g1_affine::identity();
+        if (rng() % 4 == 0) pk.b_g1[i] = C::g1_affine::identity(), pk.b_g2[i] = C::g2_affine::identity();
+        if (i >= n_inputs && rng() % 5 == 0) pk.a[i] = C::g1_affine::identity();
     }
-    pk.l = g1_run(rng, n_aux);
-    pk.h = g1_run(rng, size_t(d));
+    pk.l = g1_run<C>(rng, n_aux);
+    pk.h = g1_run<C>(rng, size_t(d));
     for (size_t i = 0; i < n_coefs; ++i) {
         const uint32_t c = uint32_t(rng() % std::max<uint32_t>(n_constraints, 1));
-        pk.coefs.push_back({uint32_t(rng() % 2), c, uint32_t(rng() % nv), fr::random(rng)});
+        pk.coefs.push_back({uint32_t(rng() % 2), c, uint32_t(rng() % nv), F::random(rng)});
     }
-    if (!pk.coefs.empty()) pk.coefs[0].value = -fr::one();
-    for (uint32_t s = 0; s < n_inputs; ++s) pk.coefs.push_back({0, n_constraints + s, s, fr::one()});
+    if (!pk.coefs.empty()) pk.coefs[0].value = -F::one();
+    for (uint32_t s = 0; s < n_inputs; ++s) pk.coefs.push_back({0, n_constraints + s, s, F::one()});
     return pk;
 }
 
-void check_same_key(const groth16::proving_key& a, const groth16::proving_key& b)
+template <class C = bls12_381_curve>
+void check_same_key(const groth16::proving_key_t<C>& a, const groth16::proving_key_t<C>& b)
 {
     CHECK(a.conv == b.conv);
     CHECK(a.num_inputs == b.num_inputs);
@@ -281,34 +287,39 @@ void check_same_key(const groth16::proving_key& a, const groth16::proving_key& b
 
 // Parses a byte image through an exactly-sized heap copy, so that any read
 // past the end is caught by AddressSanitizer.
-zkey parse_zkey_copy(const bytes& f, zkey_read_options opt = {})
+template <class C = bls12_381_curve>
+zkey_t<C> parse_zkey_copy(const bytes& f, zkey_read_options opt = {})
 {
     const std::unique_ptr<uint8_t[]> p(new uint8_t[f.size() + (f.empty() ? 1 : 0)]);
     if (!f.empty()) std::memcpy(p.get(), f.data(), f.size());
-    return parse_zkey({p.get(), f.size()}, "k.zkey", opt);
+    return parse_zkey<C>({p.get(), f.size()}, "k.zkey", opt);
 }
-std::vector<fr> parse_wtns_copy(const bytes& f)
+template <class F = fr>
+std::vector<F> parse_wtns_copy(const bytes& f)
 {
     const std::unique_ptr<uint8_t[]> p(new uint8_t[f.size() + (f.empty() ? 1 : 0)]);
     if (!f.empty()) std::memcpy(p.get(), f.data(), f.size());
-    return parse_wtns({p.get(), f.size()}, "w.wtns");
+    return parse_wtns<F>({p.get(), f.size()}, "w.wtns");
 }
-r1cs_file parse_r1cs_copy(const bytes& f)
+template <class F = fr>
+r1cs_file_t<F> parse_r1cs_copy(const bytes& f)
 {
     const std::unique_ptr<uint8_t[]> p(new uint8_t[f.size() + (f.empty() ? 1 : 0)]);
     if (!f.empty()) std::memcpy(p.get(), f.data(), f.size());
-    return parse_r1cs({p.get(), f.size()}, "c.r1cs");
+    return parse_r1cs<F>({p.get(), f.size()}, "c.r1cs");
 }
 
 // The shape of docs/FORMATS.md §2.3's worked example c <== a*b with a public: wires
 // one, c, a, b; nPublic = 2; one constraint; five coefficients.
-groth16::proving_key mul_circuit_key(std::mt19937_64& rng)
+template <class C = bls12_381_curve>
+groth16::proving_key_t<C> mul_circuit_key(std::mt19937_64& rng)
 {
-    auto pk = random_snarkjs_key(rng, 3, 1, 1, 0);
+    using F = typename C::fr;
+    auto pk = random_snarkjs_key<C>(rng, 3, 1, 1, 0);
     pk.coefs.clear();
-    pk.coefs.push_back({0, 0, 2, -fr::one()});
-    pk.coefs.push_back({1, 0, 3, fr::one()});
-    for (uint32_t s = 0; s < 3; ++s) pk.coefs.push_back({0, 1 + s, s, fr::one()});
+    pk.coefs.push_back({0, 0, 2, -F::one()});
+    pk.coefs.push_back({1, 0, 3, F::one()});
+    for (uint32_t s = 0; s < 3; ++s) pk.coefs.push_back({0, 1 + s, s, F::one()});
     return pk;
 }
 
