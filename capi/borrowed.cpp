@@ -140,7 +140,7 @@ private:
 void check_part(const cuzk_borrowed_partition& p, size_t i, const engine_key& k, uint32_t key_id, const char* fn)
 {
     const std::string pname = fmt::format("partition {}", i);
-    if (k.bn254())
+    if (k.curve() == curve_id::bn254)
         fail(CUZK_ERR_UNSUPPORTED, fmt::format("{}: key {} is a BN254 key; borrowed partitions are for BLS12-381 "
                                                "bellperson keys (submit its witnesses with cuzk_engine_submit)",
                                                fn, key_id));
@@ -155,11 +155,12 @@ void check_part(const cuzk_borrowed_partition& p, size_t i, const engine_key& k,
     auto check_ptr = [&](const void* ptr, size_t n, const char* what) {
         if (n && !ptr) fail(CUZK_ERR_NULL, fmt::format("{}: {} {} is NULL but its count is {}", fn, pname, what, n));
     };
-    check_len("inputs (including ONE)", p.num_inputs, k.pk->num_inputs);
-    check_len("aux", p.num_aux, k.pk->num_aux);
+    const groth16::proving_key& pk = k.proving_key<bls12_381_curve>();
+    check_len("inputs (including ONE)", p.num_inputs, pk.num_inputs);
+    check_len("aux", p.num_aux, pk.num_aux);
     check_ptr(p.inputs, p.num_inputs, "inputs");
     check_ptr(p.aux, p.num_aux, "aux");
-    if (k.pk->conv == groth16::convention::snarkjs)
+    if (pk.conv == groth16::convention::snarkjs)
         fail(CUZK_ERR_INVALID_ARGUMENT, fmt::format("{}: {}: key {} is a snarkjs key; borrowed partitions are for "
                                                     "bellperson keys", fn, pname, key_id));
     if (p.kind == CUZK_PARTITION_WITNESS) {
@@ -167,7 +168,7 @@ void check_part(const cuzk_borrowed_partition& p, size_t i, const engine_key& k,
             fail(CUZK_ERR_INVALID_ARGUMENT, fmt::format("{}: {}: a witness partition needs the key's PCE; key {} was "
                                                         "added without one", fn, pname, key_id));
     } else if (p.kind == CUZK_PARTITION_ABC) {
-        const uint64_t m = k.pce ? k.pce->num_constraints : k.pk->n_constraints;
+        const uint64_t m = k.pce ? k.pce->num_constraints : pk.n_constraints;
         if (m) check_len("a, b and c", p.num_constraints, m);
         check_ptr(p.a, p.num_constraints, "a");
         check_ptr(p.b, p.num_constraints, "b");
@@ -341,7 +342,7 @@ CUZK_API cuzk_status cuzk_engine_add_key_density(uint32_t* out, cuzk_engine* eng
         const pipeline::key_id id = k->add_to(*e.eng, nullptr, &qd, ko);
         {
             std::lock_guard lk(e.keys_mu);
-            e.keys[id] = engine_key{k->pk, nullptr, ko.name, std::nullopt, nullptr};
+            e.keys[id] = engine_key{k->pk, nullptr, ko.name, std::nullopt};
         }
         *out = id;
         return CUZK_OK;

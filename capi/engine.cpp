@@ -71,7 +71,7 @@ uint32_t add_bn254_key(engine_obj& e, const key_obj& k, bool has_pce, const pipe
     const pipeline::key_id id = e.eng->add_key(k.bn.pk, ko);
     engine_key ek;
     ek.name = ko.name;
-    ek.pk_bn254 = k.bn.pk;
+    ek.pk = k.bn.pk;
     std::lock_guard lk(e.keys_mu);
     e.keys[id] = std::move(ek);
     return id;
@@ -94,8 +94,9 @@ pipeline::full_witness_partition_t<bn254_curve> bn254_part(const cuzk_partition&
             throw error(errc::bad_length, fmt::format("{}: {}: {} has {} values, the key{} expects {}", fn, pname, what,
                                                       given, k.name.empty() ? "" : " " + k.name, expected));
     };
-    check_len("inputs (including ONE)", p.num_inputs, k.pk_bn254->num_inputs);
-    check_len("aux", p.num_aux, k.pk_bn254->num_aux);
+    const groth16::proving_key_t<bn254_curve>& pk = k.proving_key<bn254_curve>();
+    check_len("inputs (including ONE)", p.num_inputs, pk.num_inputs);
+    check_len("aux", p.num_aux, pk.num_aux);
     pipeline::full_witness_partition_t<bn254_curve> w;
     w.w = scalars<bn254::fr>(p.inputs, p.num_inputs, pname + " inputs", fn);
     if (w.w.empty() || w.w[0] != bn254::fr::one())
@@ -276,7 +277,7 @@ CUZK_API cuzk_status cuzk_engine_add_key(uint32_t* out, cuzk_engine* engine, con
         }
         {
             std::lock_guard lk(e.keys_mu);
-            e.keys[id] = engine_key{k->pk, p, ko.name, k->porep, nullptr, k->post, k->update};
+            e.keys[id] = engine_key{k->pk, p, ko.name, k->porep, k->post, k->update};
         }
         *out = id;
         return CUZK_OK;
@@ -320,7 +321,7 @@ CUZK_API cuzk_status cuzk_engine_submit(cuzk_job** out, cuzk_engine* engine, uin
                                                        pp->struct_size, stride));
             const std::string pname = fmt::format("partition {}", i);
             const cuzk_partition p = read_struct(pp, sizeof(cuzk_partition), fn, pname.c_str());
-            if (k.bn254()) {
+            if (k.curve() == curve_id::bn254) {
                 req.partitions.emplace_back(bn254_part(p, i, k, key_id, fn));
                 continue;
             }
@@ -330,13 +331,14 @@ CUZK_API cuzk_status cuzk_engine_submit(cuzk_job** out, cuzk_engine* engine, uin
                                 fmt::format("{}: partition {}: {} has {} values, the key{} expects {}", fn, i, what,
                                             given, k.name.empty() ? "" : " " + k.name, expected));
             };
-            check_len("inputs (including ONE)", p.num_inputs, k.pk->num_inputs);
-            check_len("aux", p.num_aux, k.pk->num_aux);
+            const groth16::proving_key& pk = k.proving_key<bls12_381_curve>();
+            check_len("inputs (including ONE)", p.num_inputs, pk.num_inputs);
+            check_len("aux", p.num_aux, pk.num_aux);
             std::vector<fr> in = scalars(p.inputs, p.num_inputs, pname + " inputs", fn);
             std::vector<fr> ax = scalars(p.aux, p.num_aux, pname + " aux", fn);
             if (in.empty() || in[0] != fr::one())
                 fail(CUZK_ERR_INVALID_ARGUMENT, fmt::format("{}: partition {}: inputs[0] must be ONE (1)", fn, i));
-            const bool snarkjs = k.pk->conv == groth16::convention::snarkjs;
+            const bool snarkjs = pk.conv == groth16::convention::snarkjs;
             if (p.kind == CUZK_PARTITION_WITNESS) {
                 if (!k.pce && !snarkjs)
                     fail(CUZK_ERR_INVALID_ARGUMENT,
@@ -349,7 +351,7 @@ CUZK_API cuzk_status cuzk_engine_submit(cuzk_job** out, cuzk_engine* engine, uin
                     fail(CUZK_ERR_INVALID_ARGUMENT,
                          fmt::format("{}: partition {}: key {} is a snarkjs key, which takes witness partitions only",
                                      fn, i, key_id));
-                const uint64_t m = k.pce ? k.pce->num_constraints : k.pk->n_constraints;
+                const uint64_t m = k.pce ? k.pce->num_constraints : pk.n_constraints;
                 if (m) check_len("a, b and c", p.num_constraints, m);
                 pipeline::abc_partition ap;
                 ap.a = scalars(p.a, p.num_constraints, pname + " a", fn);

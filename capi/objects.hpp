@@ -158,15 +158,25 @@ struct timeline_buffer_obj final : object {
 std::shared_ptr<key_obj> key_obj_of(filecoin::porep_key k, unsigned threads);
 
 // ---- engine and jobs (engine.cpp, jobs.cpp, borrowed.cpp, porep.cpp, post.cpp) -----------------------
+template <class C>
+using shared_proving_key = std::shared_ptr<const groth16::proving_key_t<C>>;
+
+// A key registered with an engine object: its proving key, of either curve,
+// and what the submit calls check partitions and requests against.
 struct engine_key {
-    std::shared_ptr<const groth16::proving_key> pk;   // null for a BN254 key
+    per_curve<shared_proving_key> pk;   // the key's, of its curve (the alternative's index is the curve_id)
     std::shared_ptr<const r1cs::pce> pce;
     std::string name;
     std::optional<filecoin::seal_config> porep;   // set for a PoRep key (cuzk_porep_c2_submit)
-    std::shared_ptr<const groth16::proving_key_t<bn254_curve>> pk_bn254;   // set for a BN254 key only
     std::optional<filecoin::post_config> post;    // set for a PoSt key (cuzk_post_submit)
     std::optional<filecoin::update_config> update;   // set for an update key (cuzk_update_submit)
-    bool bn254() const noexcept { return pk_bn254 != nullptr; }
+    curve_id curve() const noexcept { return curve_id(pk.index()); }
+    // The proving key of curve C; the caller has checked curve() (throws std::bad_variant_access otherwise).
+    template <class C>
+    const groth16::proving_key_t<C>& proving_key() const
+    {
+        return *std::get<shared_proving_key<C>>(pk);
+    }
 };
 
 struct engine_obj;

@@ -1,6 +1,6 @@
 // cuzk tests — expect_error: the call must throw cuzk::error with one of the
-// given codes and a message containing every given part (the readers' tests:
-// test_io, test_io_bn254).
+// given codes and a message containing every given part (the readers' tests,
+// test_io among them).
 #pragma once
 
 #include <catch2/catch.hpp>

@@ -1,13 +1,17 @@
-// File formats: the iden3 binary container, snarkjs .zkey / .wtns / .r1cs,
-// bellperson .vk / .params and the 192-byte proof.
+// File formats: the iden3 binary container, snarkjs .zkey / .wtns / .r1cs on
+// BLS12-381 and BN254 (snarkjs's "bn128"; the cases over both curves are
+// templates, the curve's reference values in ref<C>) and the curve of such a
+// file read from its header (io::snarkjs_file_curve), bellperson .vk /
+// .params and the 192-byte proof.
 //
 // References independent of the code under test: byte layouts are checked by
 // a small container walker written here and by GMP (LEM coordinates are
-// x·2^384 mod q, zkey coefficients v·2^512 mod r, wtns/r1cs values plain), the
-// worked sizes of docs/FORMATS.md (snarkjs c <== a*b, §2.3; bellperson's
-// 2136-byte parameters, §1.3), and the published generator encodings. Every
-// reader is fed truncated, resized, re-labelled and corrupted files and must
-// answer with a cuzk::error naming the file — never a crash (run under
+// x·2^384 mod q on BLS12-381 and x·2^256 mod q on BN254, zkey coefficients
+// v·2^512 mod r, wtns/r1cs values plain), the worked sizes of docs/FORMATS.md
+// (snarkjs c <== a*b, §2.3; bellperson's 2136-byte parameters, §1.3), and
+// the published generators (BN254's is (1, 2)). Every reader is fed
+// truncated, resized, re-labelled and corrupted files and must answer with a
+// cuzk::error naming the file — never a crash (run under
 // -DCUZK_SANITIZE=address,undefined too).
 #include <catch2/catch.hpp>
 
@@ -43,19 +47,19 @@ using bytes = std::vector<uint8_t>;
 
 namespace {
 
-const char* const Q_DEC =
+constexpr const char* Q_DEC =
     "4002409555221667393417789825735904156556882819939007885332058136124031650490837864442687629129015664037894272559787";
-const char* const R_DEC = "52435875175126190479447740508185965837690552500527637822603658699938581184513";
-const char* const BN254_Q = "21888242871839275222246405745257275088696311157297823662689037894645226208583";
-const char* const BN254_R = "21888242871839275222246405745257275088548364400416034343698204186575808495617";
+constexpr const char* R_DEC = "52435875175126190479447740508185965837690552500527637822603658699938581184513";
+constexpr const char* BN254_Q = "21888242871839275222246405745257275088696311157297823662689037894645226208583";
+constexpr const char* BN254_R = "21888242871839275222246405745257275088548364400416034343698204186575808495617";
 // Generator coordinates as published (zcash bls12_381 README).
-const char* const G1_X =
+constexpr const char* G1_X =
     "17f1d3a73197d7942695638c4fa9ac0fc3688c4f9774b905a14e3a3f171bac586c55e83ff97a1aeffb3af00adb22c6bb";
-const char* const G1_Y =
+constexpr const char* G1_Y =
     "08b3f481e3aaa0f1a09e30ed741d8ae4fcf5e095d5d00af600db18cb2c04b3edd03cc744a2888ae40caa232946c5e7e1";
-const char* const G2_X0 =
+constexpr const char* G2_X0 =
     "024aa2b2f08f0a91260805272dc51051c6e47ad4fa403b02b4510b647ae3d1770bac0326a805bbefd48056c8c121bdb8";
-const char* const G2_X1 =
+constexpr const char* G2_X1 =
     "13e02b6052719f607dacd3a088274f65596bd0d09920b61ab5da61bbdc7f5049334cf11213945d57e5ac7d055d042b7e";
 
 std::string hex(const uint8_t* p, size_t n)
@@ -166,53 +170,93 @@ section& sec(container& c, uint32_t id)
     return c.sections.front();
 }
 
-// ---- random keys ------------------------------------------------------------------------
-g1_affine random_g1(std::mt19937_64& rng)
+// ---- the two curves' reference values ---------------------------------------------------------
+// Per curve: its primes (decimal), the G1 generator's coordinates (hex), the
+// bytes of a base field element (n8q) and the section sizes of the worked
+// example c <== a*b (docs/FORMATS.md §2.3; bn128's with 32-byte coordinates:
+// section 2 is 4 + 32 + 4 + 32 + 12 + 3·64 + 3·128).
+template <class C>
+struct ref;
+template <>
+struct ref<bls12_381_curve> {
+    static constexpr const char* q = Q_DEC;
+    static constexpr const char* r = R_DEC;
+    static constexpr const char* g1_x = G1_X;
+    static constexpr const char* g1_y = G1_Y;
+    static constexpr size_t n8q = 48;
+    static constexpr size_t mul_sections[10] = {4, 964, 288, 224, 384, 384, 768, 96, 384, 68};
+};
+template <>
+struct ref<bn254_curve> {
+    static constexpr const char* q = BN254_Q;
+    static constexpr const char* r = BN254_R;
+    static constexpr const char* g1_x = "1";
+    static constexpr const char* g1_y = "2";
+    static constexpr size_t n8q = 32;
+    static constexpr size_t mul_sections[10] = {4, 660, 192, 224, 256, 256, 512, 64, 256, 68};
+};
+
+// A coordinate in LEM as a zkey stores it: x·2^(8·n8) mod q, little-endian
+// in n8 bytes (x in hex, q in decimal).
+bytes lem(const char* x_hex, const char* q_dec, size_t n8)
 {
-    return scalar_mul(g1_affine::generator(), fr::random(rng).to_repr()).to_affine();
-}
-g2_affine random_g2(std::mt19937_64& rng)
-{
-    return scalar_mul(g2_affine::generator(), fr::random(rng).to_repr()).to_affine();
-}
-// n distinct non-identity points start + i·step, cheaply (one addition each).
-std::vector<g1_affine> g1_run(std::mt19937_64& rng, size_t n)
-{
-    const g1_affine step = random_g1(rng);
-    std::vector<g1_jacobian> j(n);
-    g1_jacobian acc = random_g1(rng).to_jacobian();
-    for (auto& p : j) {
-        p = acc;
-        acc = acc.add(step);
-    }
-    std::vector<g1_affine> out(n);
-    batch_to_affine(j.data(), out.data(), n);
-    return out;
-}
-std::vector<g2_affine> g2_run(std::mt19937_64& rng, size_t n)
-{
-    const g2_affine step = random_g2(rng);
-    std::vector<g2_jacobian> j(n);
-    g2_jacobian acc = random_g2(rng).to_jacobian();
-    for (auto& p : j) {
-        p = acc;
-        acc = acc.add(step);
-    }
-    std::vector<g2_affine> out(n);
-    batch_to_affine(j.data(), out.data(), n);
-    return out;
+    mpz x, q(q_dec), t;
+    mpz_set_str(x.v, x_hex, 16);
+    mpz_mul_2exp(t.v, x.v, unsigned(8 * n8));
+    mpz_mod(t.v, t.v, q.v);
+    return mpz_le(t, n8);
 }
 
-groth16::verifying_key random_vk(std::mt19937_64& rng, size_t n_ic)
+// ---- random keys ------------------------------------------------------------------------
+template <class C = bls12_381_curve>
+typename C::g1_affine random_g1(std::mt19937_64& rng)
 {
-    groth16::verifying_key vk;
-    vk.alpha_g1 = random_g1(rng);
-    vk.beta_g1 = random_g1(rng);
-    vk.beta_g2 = random_g2(rng);
-    vk.gamma_g2 = random_g2(rng);
-    vk.delta_g1 = random_g1(rng);
-    vk.delta_g2 = random_g2(rng);
-    vk.ic = g1_run(rng, n_ic);
+    return scalar_mul(C::g1_affine::generator(), C::fr::random(rng).to_repr()).to_affine();
+}
+template <class C = bls12_381_curve>
+typename C::g2_affine random_g2(std::mt19937_64& rng)
+{
+    return scalar_mul(C::g2_affine::generator(), C::fr::random(rng).to_repr()).to_affine();
+}
+// The n points start + i·step, cheaply (one addition each).
+template <class Aff>
+std::vector<Aff> run_from(const Aff& start, const Aff& step, size_t n)
+{
+    std::vector<decltype(start.to_jacobian())> j(n);
+    auto acc = start.to_jacobian();
+    for (auto& p : j) {
+        p = acc;
+        acc = acc.add(step);
+    }
+    std::vector<Aff> out(n);
+    batch_to_affine(j.data(), out.data(), n);
+    return out;
+}
+// n distinct non-identity points from a random start and step.
+template <class C = bls12_381_curve>
+std::vector<typename C::g1_affine> g1_run(std::mt19937_64& rng, size_t n)
+{
+    const auto step = random_g1<C>(rng);
+    return run_from(random_g1<C>(rng), step, n);
+}
+template <class C = bls12_381_curve>
+std::vector<typename C::g2_affine> g2_run(std::mt19937_64& rng, size_t n)
+{
+    const auto step = random_g2<C>(rng);
+    return run_from(random_g2<C>(rng), step, n);
+}
+
+template <class C = bls12_381_curve>
+groth16::verifying_key_t<C> random_vk(std::mt19937_64& rng, size_t n_ic)
+{
+    groth16::verifying_key_t<C> vk;
+    vk.alpha_g1 = random_g1<C>(rng);
+    vk.beta_g1 = random_g1<C>(rng);
+    vk.beta_g2 = random_g2<C>(rng);
+    vk.gamma_g2 = random_g2<C>(rng);
+    vk.delta_g1 = random_g1<C>(rng);
+    vk.delta_g2 = random_g2<C>(rng);
+    vk.ic = g1_run<C>(rng, n_ic);
     return vk;
 }
 
@@ -220,10 +264,12 @@ groth16::verifying_key random_vk(std::mt19937_64& rng, size_t n_ic)
 // domain = smallest power of two >= n_constraints + n_inputs, some identity
 // points in A/B (unused signals), random A/B coefficients plus the input
 // constraints.
-groth16::proving_key random_snarkjs_key(std::mt19937_64& rng, uint32_t n_inputs, uint32_t n_aux,
-                                        uint32_t n_constraints, size_t n_coefs)
+template <class C = bls12_381_curve>
+groth16::proving_key_t<C> random_snarkjs_key(std::mt19937_64& rng, uint32_t n_inputs, uint32_t n_aux,
+                                             uint32_t n_constraints, size_t n_coefs)
 {
-    groth16::proving_key pk;
+    using F = typename C::fr;
+    groth16::proving_key_t<C> pk;
     pk.conv = groth16::convention::snarkjs;
     pk.num_inputs = n_inputs;
     pk.num_aux = n_aux;
@@ -231,27 +277,28 @@ groth16::proving_key random_snarkjs_key(std::mt19937_64& rng, uint32_t n_inputs,
     uint64_t d = 1;
     while (d < uint64_t(n_constraints) + n_inputs) d <<= 1;
     pk.domain_size = d;
-    pk.vk = random_vk(rng, n_inputs);
+    pk.vk = random_vk<C>(rng, n_inputs);
     const size_t nv = n_inputs + n_aux;
-    pk.a = g1_run(rng, nv);
-    pk.b_g1 = g1_run(rng, nv);
-    pk.b_g2 = g2_run(rng, nv);
+    pk.a = g1_run<C>(rng, nv);
+    pk.b_g1 = g1_run<C>(rng, nv);
+    pk.b_g2 = g2_run<C>(rng, nv);
     for (size_t i = 0; i < nv; ++i) {
-        if (rng() % 4 == 0) pk.b_g1[i] = g1_affine::identity(), pk.b_g2[i] = g2_affine::identity();
-        if (i >= n_inputs && rng() % 5 == 0) pk.a[i] = g1_affine::identity();
+        if (rng() % 4 == 0) pk.b_g1[i] = C::g1_affine::identity(), pk.b_g2[i] = C::g2_affine::identity();
+        if (i >= n_inputs && rng() % 5 == 0) pk.a[i] = C::g1_affine::identity();
     }
-    pk.l = g1_run(rng, n_aux);
-    pk.h = g1_run(rng, size_t(d));
+    pk.l = g1_run<C>(rng, n_aux);
+    pk.h = g1_run<C>(rng, size_t(d));
     for (size_t i = 0; i < n_coefs; ++i) {
         const uint32_t c = uint32_t(rng() % std::max<uint32_t>(n_constraints, 1));
-        pk.coefs.push_back({uint32_t(rng() % 2), c, uint32_t(rng() % nv), fr::random(rng)});
+        pk.coefs.push_back({uint32_t(rng() % 2), c, uint32_t(rng() % nv), F::random(rng)});
     }
-    if (!pk.coefs.empty()) pk.coefs[0].value = -fr::one();
-    for (uint32_t s = 0; s < n_inputs; ++s) pk.coefs.push_back({0, n_constraints + s, s, fr::one()});
+    if (!pk.coefs.empty()) pk.coefs[0].value = -F::one();
+    for (uint32_t s = 0; s < n_inputs; ++s) pk.coefs.push_back({0, n_constraints + s, s, F::one()});
     return pk;
 }
 
-void check_same_key(const groth16::proving_key& a, const groth16::proving_key& b)
+template <class C = bls12_381_curve>
+void check_same_key(const groth16::proving_key_t<C>& a, const groth16::proving_key_t<C>& b)
 {
     CHECK(a.conv == b.conv);
     CHECK(a.num_inputs == b.num_inputs);
@@ -281,34 +328,39 @@ void check_same_key(const groth16::proving_key& a, const groth16::proving_key& b
 
 // Parses a byte image through an exactly-sized heap copy, so that any read
 // past the end is caught by AddressSanitizer.
-zkey parse_zkey_copy(const bytes& f, zkey_read_options opt = {})
+template <class C = bls12_381_curve>
+zkey_t<C> parse_zkey_copy(const bytes& f, zkey_read_options opt = {})
 {
     const std::unique_ptr<uint8_t[]> p(new uint8_t[f.size() + (f.empty() ? 1 : 0)]);
     if (!f.empty()) std::memcpy(p.get(), f.data(), f.size());
-    return parse_zkey({p.get(), f.size()}, "k.zkey", opt);
+    return parse_zkey<C>({p.get(), f.size()}, "k.zkey", opt);
 }
-std::vector<fr> parse_wtns_copy(const bytes& f)
+template <class F = fr>
+std::vector<F> parse_wtns_copy(const bytes& f)
 {
     const std::unique_ptr<uint8_t[]> p(new uint8_t[f.size() + (f.empty() ? 1 : 0)]);
     if (!f.empty()) std::memcpy(p.get(), f.data(), f.size());
-    return parse_wtns({p.get(), f.size()}, "w.wtns");
+    return parse_wtns<F>({p.get(), f.size()}, "w.wtns");
 }
-r1cs_file parse_r1cs_copy(const bytes& f)
+template <class F = fr>
+r1cs_file_t<F> parse_r1cs_copy(const bytes& f)
 {
     const std::unique_ptr<uint8_t[]> p(new uint8_t[f.size() + (f.empty() ? 1 : 0)]);
     if (!f.empty()) std::memcpy(p.get(), f.data(), f.size());
-    return parse_r1cs({p.get(), f.size()}, "c.r1cs");
+    return parse_r1cs<F>({p.get(), f.size()}, "c.r1cs");
 }
 
 // The shape of docs/FORMATS.md §2.3's worked example c <== a*b with a public: wires
 // one, c, a, b; nPublic = 2; one constraint; five coefficients.
-groth16::proving_key mul_circuit_key(std::mt19937_64& rng)
+template <class C = bls12_381_curve>
+groth16::proving_key_t<C> mul_circuit_key(std::mt19937_64& rng)
 {
-    auto pk = random_snarkjs_key(rng, 3, 1, 1, 0);
+    using F = typename C::fr;
+    auto pk = random_snarkjs_key<C>(rng, 3, 1, 1, 0);
     pk.coefs.clear();
-    pk.coefs.push_back({0, 0, 2, -fr::one()});
-    pk.coefs.push_back({1, 0, 3, fr::one()});
-    for (uint32_t s = 0; s < 3; ++s) pk.coefs.push_back({0, 1 + s, s, fr::one()});
+    pk.coefs.push_back({0, 0, 2, -F::one()});
+    pk.coefs.push_back({1, 0, 3, F::one()});
+    for (uint32_t s = 0; s < 3; ++s) pk.coefs.push_back({0, 1 + s, s, F::one()});
     return pk;
 }
 
@@ -426,48 +478,49 @@ TEST_CASE("binfile: sections by id, any order, writer output", "[io]")
 
 // ---- zkey ---------------------------------------------------------------------------------------
 
-TEST_CASE("zkey: worked example sizes and the byte encodings", "[io]")
+TEMPLATE_TEST_CASE("zkey: worked example sizes and the byte encodings", "[io]", bls12_381_curve, bn254_curve)
 {
+    using C = TestType;
+    using F = typename C::fr;
+    using R = ref<C>;
+    constexpr size_t nq = R::n8q, g1 = 2 * nq;
     std::mt19937_64 rng(test::test_seed() + 10);
     temp_dir td;
-    auto pk = mul_circuit_key(rng);
-    pk.vk.alpha_g1 = g1_affine::generator();
-    pk.coefs[1].value = fr::from_u64(123456789);
+    auto pk = mul_circuit_key<C>(rng);
+    pk.vk.alpha_g1 = C::g1_affine::generator();
+    pk.coefs[1].value = F::from_u64(123456789);
     write_zkey(td.file("mul.zkey"), pk);
+    CHECK(snarkjs_file_curve(td.file("mul.zkey")) == C::id);
     const bytes f = slurp(td.file("mul.zkey"));
     const container c = split(f);
     CHECK(c.magic == "zkey");
     CHECK(c.version == 1);
     REQUIRE(c.sections.size() == 10);
-    for (uint32_t i = 0; i < 10; ++i) CHECK(c.sections[i].id == i + 1);
-    // docs/FORMATS.md §2.3: 2 = 964, 3 = 288, 4 = 224, 5 = 384, 6 = 384, 7 = 768, 8 = 96, 9 = 384.
-    const size_t want[10] = {4, 964, 288, 224, 384, 384, 768, 96, 384, 68};
-    for (size_t i = 0; i < 10; ++i) CHECK(c.sections[i].body.size() == want[i]);
-    CHECK(f.size() == 12 + 10 * 12 + 4 + 964 + 288 + 224 + 384 + 384 + 768 + 96 + 384 + 68);
+    size_t total = 12 + 10 * 12;
+    for (uint32_t i = 0; i < 10; ++i) {
+        CHECK(c.sections[i].id == i + 1);
+        CHECK(c.sections[i].body.size() == R::mul_sections[i]);
+        total += R::mul_sections[i];
+    }
+    CHECK(f.size() == total);
 
     const bytes& h = c.sections[1].body;
-    CHECK(get_u32(&h[0]) == 48);
-    CHECK(bytes(h.begin() + 4, h.begin() + 52) == dec_le(Q_DEC, 48));
-    CHECK(get_u32(&h[52]) == 32);
-    CHECK(bytes(h.begin() + 56, h.begin() + 88) == dec_le(R_DEC, 32));
-    CHECK(get_u32(&h[88]) == 4);    // nVars
-    CHECK(get_u32(&h[92]) == 2);    // nPublic
-    CHECK(get_u32(&h[96]) == 4);    // domainSize
-    // alpha1 = G1 generator in LEM: x·2^384 mod q, little-endian.
-    mpz x, q(Q_DEC), t;
-    mpz_set_str(x.v, G1_X, 16);
-    mpz_mul_2exp(t.v, x.v, 384);
-    mpz_mod(t.v, t.v, q.v);
-    CHECK(bytes(h.begin() + 100, h.begin() + 148) == mpz_le(t, 48));
-    mpz_set_str(x.v, G1_Y, 16);
-    mpz_mul_2exp(t.v, x.v, 384);
-    mpz_mod(t.v, t.v, q.v);
-    CHECK(bytes(h.begin() + 148, h.begin() + 196) == mpz_le(t, 48));
+    CHECK(get_u32(&h[0]) == nq);
+    CHECK(bytes(h.begin() + 4, h.begin() + long(4 + nq)) == dec_le(R::q, nq));
+    CHECK(get_u32(&h[4 + nq]) == 32);
+    CHECK(bytes(h.begin() + long(8 + nq), h.begin() + long(40 + nq)) == dec_le(R::r, 32));
+    CHECK(get_u32(&h[40 + nq]) == 4);   // nVars
+    CHECK(get_u32(&h[44 + nq]) == 2);   // nPublic
+    CHECK(get_u32(&h[48 + nq]) == 4);   // domainSize
+    // alpha1 = the G1 generator in LEM.
+    const auto alpha = h.begin() + long(52 + nq);
+    CHECK(bytes(alpha, alpha + long(nq)) == lem(R::g1_x, R::q, nq));
+    CHECK(bytes(alpha + long(nq), alpha + long(g1)) == lem(R::g1_y, R::q, nq));
 
     // Coefficients: v·2^512 mod r. Entry 0 is −1, entry 1 is 123456789.
     const bytes& k = c.sections[3].body;
     CHECK(get_u32(&k[0]) == 5);
-    mpz r(R_DEC), v;
+    mpz r(R::r), v;
     auto stored = [&](const mpz& val) {
         mpz s;
         mpz_mul_2exp(s.v, val.v, 512);
@@ -486,64 +539,68 @@ TEST_CASE("zkey: worked example sizes and the byte encodings", "[io]")
     CHECK(bytes(k.begin() + 192, k.begin() + 224) == stored(v));
 
     // Identity points are all-zero bytes.
+    const bytes& b1 = c.sections[5].body;
     for (size_t i = 0; i < 4; ++i) {
-        const bool zero_b1 = std::all_of(c.sections[5].body.begin() + long(96 * i),
-                                         c.sections[5].body.begin() + long(96 * i + 96), [](uint8_t b) { return !b; });
+        const bool zero_b1 = std::all_of(b1.begin() + long(g1 * i), b1.begin() + long(g1 * i + g1),
+                                         [](uint8_t b) { return !b; });
         CHECK(zero_b1 == pk.b_g1[i].is_identity());
     }
     // Section 10: the 64-byte hash, then zero contributions.
     CHECK(std::all_of(c.sections[9].body.begin(), c.sections[9].body.end(), [](uint8_t b) { return !b; }));
 
-    const zkey z = read_zkey(td.file("mul.zkey"));
+    const zkey_t<C> z = read_zkey<C>(td.file("mul.zkey"));
     CHECK(z.n_vars == 4);
     CHECK(z.n_public == 2);
     CHECK(z.n_contributions == 0);
     check_same_key(z.pk, pk);
-    CHECK(z.pk.coefs[0].value == -fr::one());
+    CHECK(z.pk.coefs[0].value == -F::one());
 }
 
-TEST_CASE("zkey: round trips of random keys, threaded decoding, cs_hash", "[io]")
+TEMPLATE_TEST_CASE("zkey: round trips of random keys, threaded decoding, cs_hash", "[io]", bls12_381_curve,
+                   bn254_curve)
 {
+    using C = TestType;
+    constexpr size_t nq = ref<C>::n8q, g1 = 2 * nq;
     std::mt19937_64 rng(test::test_seed() + 11);
     temp_dir td;
     for (int it = 0; it < 3; ++it) {
         const uint32_t ni = 1 + uint32_t(rng() % 4), na = uint32_t(rng() % 6), nc = 1 + uint32_t(rng() % 9);
-        const auto pk = random_snarkjs_key(rng, ni, na, nc, rng() % 20);
+        const auto pk = random_snarkjs_key<C>(rng, ni, na, nc, rng() % 20);
         zkey_write_options wo;
         for (size_t i = 0; i < 64; ++i) wo.cs_hash[i] = uint8_t(i * 7 + it);
         write_zkey(td.file("k.zkey"), pk, wo);
-        const zkey z = read_zkey(td.file("k.zkey"), {subgroup_check::check, 2});
+        const zkey_t<C> z = read_zkey<C>(td.file("k.zkey"), {subgroup_check::check, 2});
         check_same_key(z.pk, pk);
         CHECK(z.cs_hash == wo.cs_hash);
         CHECK(z.n_vars == ni + na);
         CHECK(z.n_public == ni - 1);
     }
     // Big enough for the threaded path (> 4096 points per section).
-    const auto pk = random_snarkjs_key(rng, 2, 9000, 8000, 3000);
+    const auto pk = random_snarkjs_key<C>(rng, 2, 9000, 8000, 3000);
     write_zkey(td.file("big.zkey"), pk);
-    const zkey z1 = read_zkey(td.file("big.zkey"), {subgroup_check::skip, 1});
-    const zkey z4 = read_zkey(td.file("big.zkey"), {subgroup_check::skip, 4});
+    const zkey_t<C> z1 = read_zkey<C>(td.file("big.zkey"), {subgroup_check::skip, 1});
+    const zkey_t<C> z4 = read_zkey<C>(td.file("big.zkey"), {subgroup_check::skip, 4});
     CHECK(z1.pk.domain_size == 8192);
     check_same_key(z1.pk, pk);
     check_same_key(z4.pk, pk);
     // A bad point deep in a threaded section is reported with its index.
     container c = split(slurp(td.file("big.zkey")));
     auto& hs = sec(c, 9).body;
-    hs[96 * 7001 + 48] ^= 1;   // y of H[7001]
-    expect_error([&] { parse_zkey_copy(join(c), {subgroup_check::skip, 4}); }, errc::not_on_curve,
+    hs[g1 * 7001 + nq] ^= 1;   // y of H[7001]
+    expect_error([&] { parse_zkey_copy<C>(join(c), {subgroup_check::skip, 4}); }, errc::not_on_curve,
                  {"k.zkey section 9 (PointsH) point 7001"});
     // With the curve test deferred (the caller verifies its proofs), the
     // same file reads and keeps the bad point as it is; the subgroup test
     // brings the curve test back.
-    const zkey zs = parse_zkey_copy(join(c), {subgroup_check::skip, 4, curve_check::skip});
+    const zkey_t<C> zs = parse_zkey_copy<C>(join(c), {subgroup_check::skip, 4, curve_check::skip});
     CHECK(!zs.pk.h[7001].is_on_curve());
     CHECK(zs.pk.h[7000] == z1.pk.h[7000]);
-    expect_error([&] { parse_zkey_copy(join(c), {subgroup_check::check, 4, curve_check::skip}); },
+    expect_error([&] { parse_zkey_copy<C>(join(c), {subgroup_check::check, 4, curve_check::skip}); },
                  errc::not_on_curve, {"k.zkey section 9 (PointsH) point 7001"});
     // The verifying key's points are tested whatever the options say.
     container v = split(slurp(td.file("big.zkey")));
-    sec(v, 3).body[96 * 1 + 48] ^= 1;   // y of IC[1]
-    expect_error([&] { parse_zkey_copy(join(v), {subgroup_check::skip, 4, curve_check::skip}); },
+    sec(v, 3).body[g1 * 1 + nq] ^= 1;   // y of IC[1]
+    expect_error([&] { parse_zkey_copy<C>(join(v), {subgroup_check::skip, 4, curve_check::skip}); },
                  errc::not_on_curve, {"k.zkey section 3 (IC) point 1"});
 }
 
@@ -731,15 +788,18 @@ TEST_CASE("zkey: the writer checks the key", "[io]")
 
 // ---- wtns ----------------------------------------------------------------------------------------
 
-TEST_CASE("wtns: layout, round trip and rejections", "[io]")
+TEMPLATE_TEST_CASE("wtns: layout, round trip and rejections", "[io]", bls12_381_curve, bn254_curve)
 {
+    using F = typename TestType::fr;
+    const char* const r_dec = ref<TestType>::r;
     std::mt19937_64 rng(test::test_seed() + 20);
     temp_dir td;
-    std::vector<fr> w(1 + rng() % 50);
-    w[0] = fr::one();
-    for (size_t i = 1; i < w.size(); ++i) w[i] = fr::random(rng);
-    w.back() = -fr::one();
+    std::vector<F> w(1 + rng() % 50);
+    w[0] = F::one();
+    for (size_t i = 1; i < w.size(); ++i) w[i] = F::random(rng);
+    w.back() = -F::one();
     write_wtns(td.file("w.wtns"), w);
+    CHECK(snarkjs_file_curve(td.file("w.wtns")) == TestType::id);
     const bytes f = slurp(td.file("w.wtns"));
     const container c = split(f);
     CHECK(c.magic == "wtns");
@@ -747,43 +807,46 @@ TEST_CASE("wtns: layout, round trip and rejections", "[io]")
     REQUIRE(c.sections.size() == 2);
     CHECK(c.sections[0].body.size() == 40);
     CHECK(get_u32(&c.sections[0].body[0]) == 32);
-    CHECK(bytes(c.sections[0].body.begin() + 4, c.sections[0].body.begin() + 36) == dec_le(R_DEC, 32));
+    CHECK(bytes(c.sections[0].body.begin() + 4, c.sections[0].body.begin() + 36) == dec_le(r_dec, 32));
     CHECK(get_u32(&c.sections[0].body[36]) == w.size());
     REQUIRE(c.sections[1].body.size() == 32 * w.size());
     for (size_t i = 0; i < w.size(); ++i)   // plain little-endian values (not Montgomery)
         CHECK(bytes(c.sections[1].body.begin() + long(32 * i), c.sections[1].body.begin() + long(32 * i + 32)) ==
               mpz_le(test::to_mpz(w[i].to_repr()), 32));
-    CHECK(read_wtns(td.file("w.wtns")) == w);
+    CHECK(read_wtns<F>(td.file("w.wtns")) == w);
 
     for (size_t cut = 0; cut < f.size(); ++cut)
-        expect_error([&] { parse_wtns_copy(bytes(f.begin(), f.begin() + long(cut))); },
+        expect_error([&] { parse_wtns_copy<F>(bytes(f.begin(), f.begin() + long(cut))); },
                      {errc::bad_format, errc::bad_length}, {"w.wtns"});
     container b = c;
     b.sections[0].body[10] ^= 1;
-    expect_error([&] { parse_wtns_copy(join(b)); }, errc::bad_format, {"w.wtns section 1", "unknown prime"});
+    expect_error([&] { parse_wtns_copy<F>(join(b)); }, errc::bad_format, {"w.wtns section 1", "unknown prime"});
     b = c;
     b.sections[0].body[36] += 1;   // nWitness one too many
-    expect_error([&] { parse_wtns_copy(join(b)); }, errc::bad_length, {"section 2 (witness)"});
+    expect_error([&] { parse_wtns_copy<F>(join(b)); }, errc::bad_length, {"section 2 (witness)"});
     b = c;
-    const bytes r = dec_le(R_DEC, 32);
+    const bytes r = dec_le(r_dec, 32);
     std::copy(r.begin(), r.end(), b.sections[1].body.begin());
-    expect_error([&] { parse_wtns_copy(join(b)); }, errc::non_canonical, {"value 0"});
+    expect_error([&] { parse_wtns_copy<F>(join(b)); }, errc::non_canonical, {"value 0"});
     b = c;
     b.magic = "r1cs";
-    expect_error([&] { parse_wtns_copy(join(b)); }, errc::bad_format, {"wrong magic 'r1cs', expected 'wtns'"});
+    expect_error([&] { parse_wtns_copy<F>(join(b)); }, errc::bad_format, {"wrong magic 'r1cs', expected 'wtns'"});
     b = c;
     std::swap(b.sections[0], b.sections[1]);   // order does not matter
-    CHECK(parse_wtns_copy(join(b)) == w);
+    CHECK(parse_wtns_copy<F>(join(b)) == w);
 }
 
 // ---- r1cs ----------------------------------------------------------------------------------------
 
-TEST_CASE("r1cs: the c <== a*b file as circom writes it, round trips, rejections", "[io]")
+TEMPLATE_TEST_CASE("r1cs: the c <== a*b file as circom writes it, round trips, rejections", "[io]", bls12_381_curve,
+                   bn254_curve)
 {
+    using F = typename TestType::fr;
+    const char* const r_dec = ref<TestType>::r;
     // Built by hand as circom 2.2.3 writes it (sections 2, 1, 3): wires one,
     // c, a, b; A = {2: −1}, B = {3: 1}, C = {1: −1}.
-    const bytes r = dec_le(R_DEC, 32);
-    mpz rm1(R_DEC);
+    const bytes r = dec_le(r_dec, 32);
+    mpz rm1(r_dec);
     mpz_sub_ui(rm1.v, rm1.v, 1);
     const bytes minus1 = mpz_le(rm1, 32);
     bytes one(32, 0);
@@ -811,7 +874,7 @@ TEST_CASE("r1cs: the c <== a*b file as circom writes it, round trips, rejections
     for (uint64_t l : {0, 1, 2, 3}) put_u64(s3, l);
     c.sections = {{2, s2}, {1, s1}, {3, s3}};
     const bytes f = join(c);
-    const r1cs_file rf = parse_r1cs_copy(f);
+    const r1cs_file_t<F> rf = parse_r1cs_copy<F>(f);
     CHECK(rf.n_wires == 4);
     CHECK(rf.n_pub_out == 1);
     CHECK(rf.n_pub_in == 1);
@@ -822,11 +885,11 @@ TEST_CASE("r1cs: the c <== a*b file as circom writes it, round trips, rejections
     const auto& k = rf.constraints[0];
     REQUIRE(k[0].size() == 1);
     CHECK(k[0][0].first == 2);
-    CHECK(k[0][0].second == -fr::one());
+    CHECK(k[0][0].second == -F::one());
     CHECK(k[1][0].first == 3);
-    CHECK(k[1][0].second == fr::one());
+    CHECK(k[1][0].second == F::one());
     CHECK(k[2][0].first == 1);
-    CHECK(k[2][0].second == -fr::one());
+    CHECK(k[2][0].second == -F::one());
     CHECK(rf.wire_to_label == std::vector<uint64_t>{0, 1, 2, 3});
 
     // Writer → reader → same content; the writer's bytes equal circom's
@@ -835,15 +898,17 @@ TEST_CASE("r1cs: the c <== a*b file as circom writes it, round trips, rejections
     write_r1cs(td.file("c.r1cs"), rf);
     const container w = split(slurp(td.file("c.r1cs")));
     REQUIRE(w.sections.size() == 3);
+    for (uint32_t i = 0; i < 3; ++i) CHECK(w.sections[i].id == i + 1);
     CHECK(w.sections[0].body == s1);
     CHECK(w.sections[1].body == s2);
     CHECK(w.sections[2].body == s3);
-    const r1cs_file rb = read_r1cs(td.file("c.r1cs"));
-    CHECK(rb.constraints[0][2][0].second == -fr::one());
+    const r1cs_file_t<F> rb = read_r1cs<F>(td.file("c.r1cs"));
+    CHECK(rb.constraints[0][2][0].second == -F::one());
+    CHECK(snarkjs_file_curve(td.file("c.r1cs")) == TestType::id);
 
     // Random system round trip.
     std::mt19937_64 rng(test::test_seed() + 30);
-    r1cs_file big;
+    r1cs_file_t<F> big;
     big.n_wires = 50;
     big.n_pub_out = 2;
     big.n_pub_in = 3;
@@ -854,10 +919,10 @@ TEST_CASE("r1cs: the c <== a*b file as circom writes it, round trips, rejections
     for (auto& con : big.constraints)
         for (auto& lc : con) {
             lc.resize(rng() % 4);
-            for (auto& [wire, v] : lc) wire = uint32_t(rng() % 50), v = fr::random(rng);
+            for (auto& [wire, v] : lc) wire = uint32_t(rng() % 50), v = F::random(rng);
         }
     write_r1cs(td.file("big.r1cs"), big);
-    const r1cs_file bb = read_r1cs(td.file("big.r1cs"));
+    const r1cs_file_t<F> bb = read_r1cs<F>(td.file("big.r1cs"));
     CHECK(bb.n_labels == 77);
     CHECK(bb.wire_to_label.empty());
     REQUIRE(bb.constraints.size() == 40);
@@ -866,37 +931,190 @@ TEST_CASE("r1cs: the c <== a*b file as circom writes it, round trips, rejections
 
     // Rejections.
     for (size_t cut = 0; cut < f.size(); ++cut)
-        expect_error([&] { parse_r1cs_copy(bytes(f.begin(), f.begin() + long(cut))); },
+        expect_error([&] { parse_r1cs_copy<F>(bytes(f.begin(), f.begin() + long(cut))); },
                      {errc::bad_format, errc::bad_length}, {"c.r1cs"});
     for (size_t cut = 0; cut < s2.size(); ++cut) {
         container t = c;
         t.sections[0].body.resize(cut);
-        expect_error([&] { parse_r1cs_copy(join(t)); }, errc::bad_length, {"c.r1cs section 2 (constraints)"});
+        expect_error([&] { parse_r1cs_copy<F>(join(t)); }, errc::bad_length, {"c.r1cs section 2 (constraints)"});
     }
     container t = c;
     t.sections[0].body[4] = 4;   // wire 4 >= nWires
-    expect_error([&] { parse_r1cs_copy(join(t)); }, errc::bad_format, {"constraint 0 A term 0", "wire 4"});
+    expect_error([&] { parse_r1cs_copy<F>(join(t)); }, errc::bad_format, {"constraint 0 A term 0", "wire 4"});
     t = c;
     std::copy(r.begin(), r.end(), t.sections[0].body.begin() + 48);   // B coefficient = r
-    expect_error([&] { parse_r1cs_copy(join(t)); }, errc::non_canonical, {"constraint 0 B term 0"});
+    expect_error([&] { parse_r1cs_copy<F>(join(t)); }, errc::non_canonical, {"constraint 0 B term 0"});
     t = c;
     t.sections[0].body[0] = 0xff;   // A term count
-    expect_error([&] { parse_r1cs_copy(join(t)); }, errc::bad_length, {"constraint 0 A", "do not fit"});
+    expect_error([&] { parse_r1cs_copy<F>(join(t)); }, errc::bad_length, {"constraint 0 A", "do not fit"});
     t = c;
     t.sections[1].body[t.sections[1].body.size() - 1] = 0x7f;   // nConstraints huge: no huge allocation
-    expect_error([&] { parse_r1cs_copy(join(t)); }, errc::bad_length, {"constraints"});
+    expect_error([&] { parse_r1cs_copy<F>(join(t)); }, errc::bad_length, {"constraints"});
     t = c;
     t.sections[1].body[36] = 2;   // nWires = 2 < 1 + 1 + 1 + 1
-    expect_error([&] { parse_r1cs_copy(join(t)); }, errc::bad_format, {"nWires"});
+    expect_error([&] { parse_r1cs_copy<F>(join(t)); }, errc::bad_format, {"nWires"});
     t = c;
     t.sections[1].body[0] = 48;   // n8 = 48
-    expect_error([&] { parse_r1cs_copy(join(t)); }, {errc::bad_format, errc::bad_length}, {"c.r1cs"});
+    expect_error([&] { parse_r1cs_copy<F>(join(t)); }, {errc::bad_format, errc::bad_length}, {"c.r1cs"});
     t = c;
     t.sections[2].body.pop_back();
-    expect_error([&] { parse_r1cs_copy(join(t)); }, errc::bad_length, {"section 3"});
+    expect_error([&] { parse_r1cs_copy<F>(join(t)); }, errc::bad_length, {"section 3"});
     t = c;
     t.sections.erase(t.sections.begin() + 1);
-    expect_error([&] { parse_r1cs_copy(join(t)); }, errc::bad_format, {"missing section 1"});
+    expect_error([&] { parse_r1cs_copy<F>(join(t)); }, errc::bad_format, {"missing section 1"});
+}
+
+// ---- the curve of a file -------------------------------------------------------------------------
+
+namespace {
+
+// Overwrites the 4 bytes at p with v, little-endian.
+void set_u32(uint8_t* p, uint32_t v)
+{
+    for (int i = 0; i < 4; ++i) p[i] = uint8_t(v >> (8 * i));
+}
+
+// The circuit c <== a·b (wires one, c, a, b), on the scalar field F.
+template <class F>
+r1cs_file_t<F> mul_r1cs()
+{
+    r1cs_file_t<F> r;
+    r.n_wires = 4;
+    r.n_pub_out = 1;
+    r.n_prv_in = 2;
+    r.n_labels = 4;
+    r.n_constraints = 1;
+    r.constraints.push_back({r1cs_lc_t<F>{{2, -F::one()}}, r1cs_lc_t<F>{{3, F::one()}}, r1cs_lc_t<F>{{1, -F::one()}}});
+    r.wire_to_label = {0, 1, 2, 3};
+    return r;
+}
+
+// Byte offsets of the primes in the bn128 files written by cuzk (sections in
+// order, each with a 12-byte header after the 12-byte container header).
+constexpr size_t zkey_q_at = 12 + 12 + 4 + 12 + 4;   // section 2 body + n8q
+constexpr size_t zkey_r_at = zkey_q_at + 32 + 4;      // after q and n8r
+constexpr size_t wtns_prime_at = 12 + 12 + 4;        // section 1 body + n8
+
+// One file of each kind on BN254 and on BLS12-381 (the same small circuit).
+struct curve_files {
+    temp_dir td;
+    std::string bn_zkey = td.file("bn.zkey"), bn_wtns = td.file("bn.wtns"), bn_r1cs = td.file("bn.r1cs");
+    std::string bls_zkey = td.file("bls.zkey"), bls_wtns = td.file("bls.wtns"), bls_r1cs = td.file("bls.r1cs");
+    explicit curve_files(std::mt19937_64& rng)
+    {
+        write_zkey(bn_zkey, random_snarkjs_key<bn254_curve>(rng, 2, 3, 4, 8));
+        write_wtns(bn_wtns, std::vector<bn254::fr>{bn254::fr::one(), bn254::fr::random(rng)});
+        write_r1cs(bn_r1cs, mul_r1cs<bn254::fr>());
+        groth16::proving_key bls;
+        bls.conv = groth16::convention::snarkjs;
+        bls.num_inputs = 1;
+        bls.domain_size = 1;
+        bls.vk.ic = {g1_affine::generator()};
+        bls.a = {g1_affine::generator()};
+        bls.b_g1 = {g1_affine::identity()};
+        bls.b_g2 = {g2_affine::identity()};
+        bls.h = {g1_affine::generator()};
+        bls.coefs = {{0, 0, 0, fr::one()}};
+        write_zkey(bls_zkey, bls);
+        write_wtns(bls_wtns, std::vector<fr>{fr::one()});
+        write_r1cs(bls_r1cs, mul_r1cs<fr>());
+    }
+};
+
+} // namespace
+
+TEST_CASE("snarkjs_file_curve reads the curve of each kind of file, or names what it does not know", "[io]")
+{
+    std::mt19937_64 rng(test::test_seed() + 62);
+    curve_files fs(rng);
+    for (const auto& p : {fs.bn_zkey, fs.bn_wtns, fs.bn_r1cs}) CHECK(snarkjs_file_curve(p) == curve_id::bn254);
+    for (const auto& p : {fs.bls_zkey, fs.bls_wtns, fs.bls_r1cs}) CHECK(snarkjs_file_curve(p) == curve_id::bls12_381);
+
+    const bytes z = slurp(fs.bn_zkey);
+    auto curve_of = [](const bytes& b) { return parse_snarkjs_file_curve(b, "x.zkey"); };
+    bytes b = z;
+    b[0] = 'p';   // "pkey"
+    expect_error([&] { curve_of(b); }, {errc::bad_format}, {"x.zkey", "not a snarkjs"});
+    b = z;
+    b[zkey_q_at] ^= 1;   // q's low byte
+    expect_error([&] { curve_of(b); }, {errc::bad_format}, {"x.zkey section 2", "unknown prime: q = 0x30644e72e131a029"});
+    b = z;
+    set_u32(&b[zkey_q_at - 4], 40);   // n8q = 40
+    expect_error([&] { curve_of(b); }, {errc::bad_format}, {"x.zkey section 2", "unknown field size 40"});
+    b = z;
+    set_u32(&b[zkey_q_at - 4], 0xffffffffu);
+    expect_error([&] { curve_of(b); }, {errc::bad_format}, {"x.zkey section 2", "field size 4294967295"});
+    b = z;
+    b[zkey_r_at + 31] ^= 0x10;   // r's top byte
+    expect_error([&] { curve_of(b); }, {errc::bad_format}, {"x.zkey section 2", "unknown prime: r = 0x20644e72"});
+    const bytes w = slurp(fs.bls_wtns);
+    b = w;
+    b[wtns_prime_at + 3] ^= 1;
+    expect_error([&] { parse_snarkjs_file_curve(b, "w.wtns"); }, {errc::bad_format}, {"w.wtns section 1", "unknown prime"});
+    // Truncated anywhere in the headers: refused with the file's name.
+    for (size_t cut = 0; cut < zkey_r_at + 32; ++cut)
+        expect_error([&] { curve_of(bytes(z.begin(), z.begin() + long(cut))); }, {errc::bad_format, errc::bad_length},
+                     {"x.zkey"});
+}
+
+TEST_CASE("a file of the other curve is refused, naming both curves", "[io]")
+{
+    std::mt19937_64 rng(test::test_seed() + 63);
+    curve_files fs(rng);
+    expect_error([&] { read_zkey(fs.bn_zkey); }, {errc::unsupported},
+                 {fs.bn_zkey + ": the key is for bn128, expected bls12381"});
+    expect_error([&] { read_zkey<bn254_curve>(fs.bls_zkey); }, {errc::unsupported},
+                 {fs.bls_zkey + ": the key is for bls12381, expected bn128"});
+    expect_error([&] { read_wtns(fs.bn_wtns); }, {errc::unsupported},
+                 {fs.bn_wtns + ": the witness is for bn128, expected bls12381"});
+    expect_error([&] { read_wtns<bn254::fr>(fs.bls_wtns); }, {errc::unsupported},
+                 {fs.bls_wtns + ": the witness is for bls12381, expected bn128"});
+    expect_error([&] { read_r1cs(fs.bn_r1cs); }, {errc::unsupported},
+                 {fs.bn_r1cs + ": the circuit is for bn128, expected bls12381"});
+    expect_error([&] { read_r1cs<bn254::fr>(fs.bls_r1cs); }, {errc::unsupported},
+                 {fs.bls_r1cs + ": the circuit is for bls12381, expected bn128"});
+    // The right curve reads them.
+    CHECK_NOTHROW(read_zkey<bn254_curve>(fs.bn_zkey));
+    CHECK(read_wtns(fs.bls_wtns).size() == 1);
+    CHECK(read_r1cs<bn254::fr>(fs.bn_r1cs).n_wires == 4);
+}
+
+TEST_CASE("bn128 zkey: hostile headers and points are refused before allocating", "[io]")
+{
+    std::mt19937_64 rng(test::test_seed() + 64);
+    curve_files fs(rng);
+    const bytes z = slurp(fs.bn_zkey);
+    auto parse = [](const bytes& b) { return parse_zkey_copy<bn254_curve>(b); };
+    REQUIRE_NOTHROW(parse(z));
+    for (size_t cut = 0; cut < z.size(); cut += (cut < 400 ? 1 : 7))
+        expect_error([&] { parse(bytes(z.begin(), z.begin() + long(cut))); }, {errc::bad_format, errc::bad_length},
+                     {"k.zkey"});
+    const size_t sizes_at = zkey_r_at + 32;   // nVars, nPublic, domainSize
+    bytes b = z;
+    set_u32(&b[sizes_at], 0xfffffff0u);   // nVars: the point sections cannot hold it
+    expect_error([&] { parse(b); }, {errc::bad_length}, {"k.zkey", "section 5"});
+    b = z;
+    set_u32(&b[sizes_at + 8], 1u << 31);   // domainSize 2^31: section 9 would be 128 GiB
+    expect_error([&] { parse(b); }, {errc::bad_length}, {"k.zkey", "section 9"});
+    // alpha1's x = q (non-canonical), then y changed (off the curve), then
+    // beta2's x.c1 >= q.
+    const size_t alpha_at = sizes_at + 12;
+    b = z;
+    const bytes q = mpz_le(mpz(BN254_Q), 32);
+    std::copy(q.begin(), q.end(), b.begin() + long(alpha_at));
+    expect_error([&] { parse(b); }, {errc::non_canonical}, {"k.zkey section 2 (Groth16 header) alpha1", "x coordinate"});
+    b = z;
+    b[alpha_at + 32] ^= 1;
+    expect_error([&] { parse(b); }, {errc::not_on_curve}, {"k.zkey section 2 (Groth16 header) alpha1"});
+    b = z;
+    std::fill(b.begin() + long(alpha_at + 2 * 64 + 32), b.begin() + long(alpha_at + 2 * 64 + 64), 0xff);
+    expect_error([&] { parse(b); }, {errc::non_canonical}, {"beta2", "x.c1 coordinate"});
+    // A point of section 5 (PointsA) moved off the curve: named by section and index.
+    const size_t s4 = 12 + (12 + 4) + (12 + 660) + (12 + 2 * 64) + 12;   // section 4's body
+    const size_t pa = s4 + 4 + 44 * size_t(get_u32(&z[s4])) + 12 + 64 * 4;   // PointsA[4]
+    b = z;
+    b[pa + 40] ^= 1;
+    expect_error([&] { parse(b); }, {errc::not_on_curve}, {"k.zkey section 5 (PointsA) point 4"});
 }
 
 // ---- bellperson ---------------------------------------------------------------------------------
