@@ -15,27 +15,16 @@
 # Checked: include/cuzk/<layer>/ and lib/<layer>/, their includes of
 # "cuzk/<layer>/…" and of lib's internal "<layer>/…" headers (a lib header
 # of the includer's own folder, included by its bare name, is its own
-# folder's). The includes that still run up today are listed below with the
-# reason they stay (a new one fails the check; a listed one that is gone
-# fails it too, so the list only shrinks).
+# folder's). An include that must run up for a while is listed in `known`
+# with the reason it stays (a new one fails the check; a listed one that is
+# gone fails it too, so the list only shrinks); today the list is empty.
 # usage: scripts/check_layers.sh [repository root]
 set -uo pipefail
 root=${1:-$(cd "$(dirname "$0")/.." && pwd)}
 declare -A rank=([ff]=0 [util]=1 [ec]=2 [pairing]=3 [msm]=3 [ntt]=3 [r1cs]=4 [groth16]=5 [io]=6 [timeline]=7
                  [backend]=8 [pipeline]=9 [filecoin]=10)
 declare -A fc_rank=([common]=0 [gadgets]=1 [porep]=2 [post]=3 [update]=3)
-known=(
-  # The G2 subgroup test needs the curve seed u (bls_x_abs,
-  # bls_x_is_negative), which the pairing's header defines. The seed belongs
-  # with the curve (ec or ff); moving it is part of reshaping the curve code.
-  "lib/ec/subgroup.cpp cuzk/pairing/pairing.hpp"
-  # The PCE file reader opens its file with io::open_regular_file (regular
-  # files only: the check every reader shares). The file access of io
-  # (open_regular_file, mapped_file, output_file: one source sharing its
-  # error helpers, named io:: and used across io, tools and tests) belongs
-  # in util; that is a move of its own.
-  "lib/r1cs/pce_file.cpp cuzk/io/mapped_file.hpp"
-)
+known=()
 found=()
 bad=()
 # The folder of a filecoin path ("include/cuzk/filecoin/porep/x.hpp",

@@ -1,8 +1,8 @@
 // Fast subgroup membership tests (see include/cuzk/ec/subgroup.hpp).
 #include "cuzk/ec/subgroup.hpp"
 
+#include "cuzk/ec/bls12_381.hpp"
 #include "cuzk/ff/fp12.hpp"
-#include "cuzk/pairing/pairing.hpp"
 
 namespace cuzk {
 

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "cuzk/error.hpp"
-#include "cuzk/io/mapped_file.hpp"
+#include "cuzk/util/regular_file.hpp"
 #include "cuzk/r1cs/pce.hpp"
 #include "cuzk/util/parallel.hpp"
 
@@ -302,7 +302,7 @@ std::shared_ptr<mapping> map_whole_file(const std::string& path)
 {
     auto map = std::make_shared<mapping>();
     uint64_t file_bytes = 0;
-    const int fd = io::open_regular_file(path, file_bytes);
+    const int fd = open_regular_file(path, file_bytes);
     struct stat st {};
     st.st_size = off_t(file_bytes);
     if (uint64_t(st.st_size) < header_bytes) {

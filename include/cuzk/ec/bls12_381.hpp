@@ -10,6 +10,12 @@
 
 namespace cuzk {
 
+// |x| for the BLS12-381 seed x = −0xd201000000010000 (the curve's parameter:
+// the subgroup tests and the pairing's Miller loop and final exponentiation
+// use it).
+inline constexpr uint64_t bls_x_abs = 0xd201000000010000ull;
+inline constexpr bool bls_x_is_negative = true;
+
 struct g1_curve;
 struct g2_curve;
 

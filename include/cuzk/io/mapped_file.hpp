@@ -20,6 +20,8 @@
 #include <string>
 #include <string_view>
 
+#include "cuzk/util/regular_file.hpp"
+
 namespace cuzk::io {
 
 class mapped_file {
@@ -52,11 +54,9 @@ private:
     bool open_ = false;
 };
 
-// Opens `path` read-only and returns the descriptor and the file's size.
-// Only regular files are accepted: a FIFO, device, directory or socket is
-// refused by name (errc::io) without blocking. Every reader of cuzk opens
-// files through this (mapped_file, read_text_file, load_pce).
-int open_regular_file(const std::string& path, uint64_t& size);
+// Every reader of cuzk opens files through open_regular_file
+// (cuzk/util/regular_file.hpp: regular files only, refused by name).
+using cuzk::open_regular_file;
 
 // The largest file read_text_file accepts by default (JSON proofs, keys,
 // public inputs, timeline logs).

@@ -49,10 +49,6 @@
 
 namespace cuzk {
 
-// |x| for the BLS12-381 seed x = −0xd201000000010000.
-inline constexpr uint64_t bls_x_abs = 0xd201000000010000ull;
-inline constexpr bool bls_x_is_negative = true;
-
 // Line coefficients of a fixed G2 point, one triple per step of the Miller
 // loop: BLS12-381, a doubling per bit of |x| below the top and an addition
 // per set bit (63 + 5 = 68 triples), each (a, b, c) standing for the line
