@@ -542,7 +542,14 @@ bool stream_pce(gpu_key::impl& k, const gpu_key_options& opt)
             return false;
         }
     }
-    k.dpce.emplace(*k.pce, po);
+    try {
+        k.dpce.emplace(*k.pce, po);
+    } catch (const error& e) {
+        if (e.code() != errc::out_of_memory) throw;
+        k.dpce.reset();   // no page-locked block of that size: a, b, c are evaluated on the host
+        k.lean = k.low_ntt = false;
+        return false;
+    }
     k.chunk_bytes = stream_chunk_bytes(k, opt);
     return true;
 }

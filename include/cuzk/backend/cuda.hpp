@@ -357,7 +357,8 @@ struct gpu_pce_options {
     // of their own, each tile's copy beside the previous tile's kernel).
     // Only the coefficient table stays on the device. For a device without
     // room for the PCE beside a prove; ~7.65 GB cross the bus a 32 GiB PoRep
-    // partition.
+    // partition. A host that cannot lock that much memory: errc::out_of_memory
+    // from the constructor (gpu_key then evaluates a, b, c on the host).
     bool streamed = false;
     uint64_t stream_tile_bytes = uint64_t{256} << 20;
 };
