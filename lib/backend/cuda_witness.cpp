@@ -283,9 +283,9 @@ void eval_tile(const gpu_pce::impl& d, const gpu_detail::pce_tile& t, char* src,
                    reinterpret_cast<const uint32_t*>(src + t.code_at[i]), t.e0[i]};
     const uint64_t shift = d.layout.ordered ? 0 : t.t0;
     const auto at = [&](fr* x) { return x ? x + shift : nullptr; };
-    witness_bridge::pce_eval_classified(mats, d.layout.ordered ? reinterpret_cast<const uint32_t*>(src + t.order_at) : nullptr,
-                                        d.table.as<fr>(), t.t1 - t.t0, w, uint64_t(d.num_inputs) + d.num_aux,
-                                        at(a), at(b), at(c), check);
+    const auto* order = d.layout.ordered ? reinterpret_cast<const uint32_t*>(src + t.order_at) : nullptr;
+    witness_bridge::pce_eval_classified(mats, order, d.table.as<fr>(), t.t1 - t.t0, w,
+                                        uint64_t(d.num_inputs) + d.num_aux, at(a), at(b), at(c), check);
 }
 
 // The streamed form: the classes of w once, then tile by tile, the copy of

@@ -126,10 +126,11 @@ std::string gpu_plan::summary() const
                             : pce_on_host ? ", lean (witness in c, NTT buffers freed before the MSMs)"
                                           : ", lean (witness in a buffer of its own for PCE_EVAL, then in c; NTT "
                                             "buffers freed before the MSMs)";
-    const std::string pce =
-        pce_on_host    ? fmt::format("PCE on the host (a, b, c evaluated there){}; index lists {} GB", lean_note, gb(beside))
-        : pce_streamed ? fmt::format("PCE streamed from host memory in tiles{}; index lists {} GB", lean_note, gb(beside))
-                       : fmt::format("PCE and index lists {} GB{}", gb(beside), lean_note);
+    const char* where =
+        pce_on_host ? "PCE on the host (a, b, c evaluated there)" : "PCE streamed from host memory in tiles";
+    const std::string pce = pce_on_host || pce_streamed
+                                ? fmt::format("{}{}; index lists {} GB", where, lean_note, gb(beside))
+                                : fmt::format("PCE and index lists {} GB{}", gb(beside), lean_note);
     return fmt::format("{}; {}; one prove {} GB; batch of {} partition{}{}; MSM room {} GB; "
                        "{} of {} GB",
                        place, pce, gb(one_prove), batch, batch == 1 ? "" : "s",

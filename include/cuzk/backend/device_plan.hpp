@@ -129,9 +129,10 @@ uint64_t gpu_stream_chunk_bytes(const gpu_key_shape& s, uint64_t device_bytes);
 // chunk buffers and the MSM room; otherwise lean with the PCE on the device,
 // when that fits; otherwise streamed, then lean, then lean with the
 // low-memory NTT, with the PCE streamed from host memory (tiles of
-// gpu_pce_options's default), when one fits;
-// otherwise streamed with its PCE on the host (a batch of 1), when that fits; otherwise lean with the PCE on the host, when that
-// fits; otherwise the same with the low-memory NTT, when that fits;
+// gpu_pce_options's default), when one fits; otherwise streamed with its
+// PCE on the host (a batch of 1), when that fits; otherwise lean with the
+// PCE on the host, when that fits; otherwise the same with the low-memory
+// NTT, when that fits;
 // otherwise refused with the figures of the smallest plan (lean with the
 // low-memory NTT when the shape allows it, else the PCE on the host). (Measured on an H100,
 // 32 GiB PoRep: the host's evaluation of a, b, c bounds the PCE-on-host
