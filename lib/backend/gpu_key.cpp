@@ -812,6 +812,7 @@ uint64_t gpu_key::host_bytes() const noexcept
     s += bytes_of<g1_affine>(k.h.owned.size() + k.l.owned.size() + k.a.owned.size() + k.b1.owned.size()) +
          bytes_of<g2_affine>(k.b2.owned.size());
     if (k.pce && !k.has_user_pce) s += k.pce->memory_bytes();
+    if (k.dpce) s += k.dpce->host_bytes();   // a streamed PCE's page-locked block
     return s;
 }
 

@@ -240,8 +240,9 @@ public:
     gpu_plan plan(uint64_t device_bytes = 0) const;
     // Host memory the key holds beside the proving key and the given PCE:
     // page-locked copies of streamed queries whose registration failed, the
-    // decoded queries of a mapped key that is streamed, and the PCE built
-    // from a snarkjs key's coefficients (for host budgets).
+    // decoded queries of a mapped key that is streamed, the PCE built from a
+    // snarkjs key's coefficients, and a streamed PCE's page-locked copy (for
+    // host budgets).
     uint64_t host_bytes() const noexcept;
     // The construction's parts, timed (see gpu_key_timings).
     gpu_key_timings timings() const noexcept;
