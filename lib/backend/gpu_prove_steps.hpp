@@ -81,6 +81,9 @@ public:
             bridge::event e = d_.event_locked();
             pb::event_record(e, nullptr);
             d_.recs_.push_back({step_, query_, begin_, e});
+            // The same span as a copy of the query "upload" with its bytes
+            // (the bus), beside the step (device work).
+            if (bytes_) d_.recs_.push_back({"H2D", "upload", begin_, e, bytes_});
             done_ = true;
             if (d_.obs_) d_.obs_->step_end(step_, query_);
         }
@@ -92,11 +95,15 @@ public:
         }
         scope(const scope&) = delete;
         scope& operator=(const scope&) = delete;
+        // Host-to-device bytes the step copied (its uploads): reported as an
+        // H2D copy over the step's span as well.
+        void copied(uint64_t bytes) { bytes_ += bytes; }
 
     private:
         device_steps& d_;
         std::string_view step_, query_;
         bridge::event begin_ = nullptr;
+        uint64_t bytes_ = 0;
         bool done_ = false;
     };
 
@@ -358,21 +365,30 @@ Jac witness_query(gpu_key::impl& k, device_steps& ds, const query<Aff>& q, const
 // through `staging`, at least aux's length), or host values, packed on the
 // way when the key packs (2 bits per 0/1 value, the others sent alone
 // through `staging`; prove_bridge::upload_witness_packed).
-inline void upload_aux(gpu_key::impl& k, fr* dst, std::span<const fr> aux, const gpu_packed_witness::impl* packed,
-                       fr* staging)
+// Returns the bytes that crossed the bus (none for a form staged on the
+// device beforehand; the tags and other values of a packed one).
+inline uint64_t upload_aux(gpu_key::impl& k, fr* dst, std::span<const fr> aux, const gpu_packed_witness::impl* packed,
+                           fr* staging)
 {
     if (packed && packed->staged.valid && packed->staged.device == k.device) {
         pb::stream_wait(packed->staged.done);
         pb::expand_packed(dst, packed->n, packed->staged.vals.as<fr>(), packed->staged.tags.as<uint32_t>());
-    } else if (packed) {
-        grow(k.wtag, pb::packed_scratch_words(packed->n) * sizeof(uint32_t));
-        pb::upload_packed(dst, packed->n, packed->tags, packed->vals, packed->others, staging, k.wtag.as<uint32_t>());
-    } else if (k.packs() && aux.size() == k.packed_elems()) {
-        grow(k.wtag, pb::packed_scratch_words(aux.size()) * sizeof(uint32_t));
-        pb::upload_witness_packed(dst, aux.data(), aux.size(), staging, k.wtag.as<uint32_t>());
-    } else {
-        pb::upload_pageable(dst, aux.data(), aux.size_bytes());
+        return 0;
     }
+    if (packed) {
+        const uint64_t tag_bytes = pb::packed_scratch_words(packed->n) * sizeof(uint32_t);
+        grow(k.wtag, tag_bytes);
+        pb::upload_packed(dst, packed->n, packed->tags, packed->vals, packed->others, staging, k.wtag.as<uint32_t>());
+        return tag_bytes + packed->others * sizeof(fr);
+    }
+    if (k.packs() && aux.size() == k.packed_elems()) {
+        const uint64_t tag_bytes = pb::packed_scratch_words(aux.size()) * sizeof(uint32_t);
+        grow(k.wtag, tag_bytes);
+        return tag_bytes +
+               pb::upload_witness_packed(dst, aux.data(), aux.size(), staging, k.wtag.as<uint32_t>()) * sizeof(fr);
+    }
+    pb::upload_pageable(dst, aux.data(), aux.size_bytes());
+    return aux.size_bytes();
 }
 
 // ---- the prove ---------------------------------------------------------------------------------
@@ -447,11 +463,13 @@ inline bp_vectors bellperson_vectors(gpu_key::impl& k, const abc_host* host_abc)
 }
 
 // The host's a, b, c (their first m rows) into the device vectors.
-inline void upload_abc(const bp_vectors& v, const abc_host& host_abc)
+// Returns the bytes.
+inline uint64_t upload_abc(const bp_vectors& v, const abc_host& host_abc)
 {
     pb::upload_pageable(v.a, host_abc.a.data(), v.m * sizeof(fr));
     pb::upload_pageable(v.b, host_abc.b.data(), v.m * sizeof(fr));
     pb::upload_pageable(v.c, host_abc.c.data(), v.m * sizeof(fr));
+    return 3 * v.m * sizeof(fr);
 }
 
 // H2D: inputs ‖ aux → w (aux as host values, or packed beforehand), and a,
@@ -463,8 +481,8 @@ inline void bellperson_h2d(gpu_key::impl& k, device_steps& ds, const bp_vectors&
     fault::check(fault::point::copy, "gpu prove: H2D of the witness", k.device);
     pb::upload_pageable(v.w, inputs.data(), inputs.size_bytes());
     // Before a, b, c: the compact form of aux passes through abc.
-    upload_aux(k, v.w + k.ni, aux, packed, k.abc.as<fr>());
-    if (host_abc) upload_abc(v, *host_abc);
+    s.copied(inputs.size_bytes() + upload_aux(k, v.w + k.ni, aux, packed, k.abc.as<fr>()));
+    if (host_abc) s.copied(upload_abc(v, *host_abc));
     s.end();
 }
 
@@ -475,7 +493,7 @@ inline void lean_abc_h2d(gpu_key::impl& k, device_steps& ds, const bp_vectors& v
 {
     device_steps::scope s(ds, "H2D", "");
     fault::check(fault::point::copy, "gpu prove: H2D of the witness", k.device);
-    upload_abc(v, host_abc);
+    s.copied(upload_abc(v, host_abc) + inputs.size_bytes());
     pb::upload_pageable(v.a + v.m, inputs.data(), inputs.size_bytes());
     s.end();
 }
@@ -489,8 +507,10 @@ inline void lean_witness_h2d(gpu_key::impl& k, device_steps& ds, const bp_vector
     device_steps::scope s(ds, "H2D", "w");
     fault::check(fault::point::copy, "gpu prove: H2D of the witness", k.device);
     pb::upload_pageable(v.w, inputs.data(), inputs.size_bytes());
-    if (packed) upload_aux(k, v.w + k.ni, aux, packed, v.b);
+    s.copied(inputs.size_bytes());
+    if (packed) s.copied(upload_aux(k, v.w + k.ni, aux, packed, v.b));
     else pb::upload_pageable(v.w + k.ni, aux.data(), aux.size_bytes());
+    if (!packed) s.copied(aux.size_bytes());
     s.end();
 }
 

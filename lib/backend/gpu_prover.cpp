@@ -360,7 +360,7 @@ groth16::prove_sums prove_snarkjs_device(gpu_key::impl& k, std::span<const fr> w
         {
             device_steps::scope s(ds, "H2D", "");
             fault::check(fault::point::copy, "gpu prove: H2D of the witness", k.device);
-            upload_aux(k, w, wit, nullptr, k.abc.as<fr>());   // the whole witness, packed through abc
+            s.copied(upload_aux(k, w, wit, nullptr, k.abc.as<fr>()));   // the whole witness, packed through abc
             s.end();
         }
         {

@@ -435,7 +435,7 @@ void summary_bus(const analysis& a, summary_text& s)
     if (!a.bus_bytes) return;
     std::string line = fmt::format("bus: {:.1f} GB copied host to device", double(a.bus_bytes) / 1e9);
     if (a.bus_bytes_per_proof > 0) line += fmt::format(", {:.1f} GB per proof", a.bus_bytes_per_proof / 1e9);
-    s.add(line + " (a streamed key's points and a streamed PCE's tiles)");
+    s.add(line + " (a streamed key's points, a streamed PCE's tiles, the witness and a, b, c uploaded)");
     for (const device_report& d : a.devices)
         if (d.link_busy_ns)
             s.add(fmt::format("  {:<6} link busy {:.1f}% of the window ({}), {:.1f} GB/s while copying",
