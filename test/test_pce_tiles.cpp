@@ -78,17 +78,17 @@ host_block build_block(const r1cs::pce& m, std::span<const uint32_t> order, bool
 void eval_tile(const r1cs::pce& m, const host_block& h, const pce_tile& t, std::span<const fr> w,
                std::vector<fr> out[3])
 {
-    std::vector<char> buf(t.bytes);
+    std::vector<char> buf(t.at.bytes);
     for (const pce_copy& c : pce_tile_copies(h.layout, t)) {
         REQUIRE(c.dst + c.bytes <= buf.size());
         std::memcpy(buf.data() + c.dst, h.bytes.data() + c.src, c.bytes);
     }
     for (uint64_t j = 0; j < t.t1 - t.t0; ++j) {
-        const uint64_t r = h.layout.ordered ? reinterpret_cast<const uint32_t*>(buf.data() + t.order_at)[j] : t.t0 + j;
+        const uint64_t r = h.layout.ordered ? reinterpret_cast<const uint32_t*>(buf.data() + t.at.order_at)[j] : t.t0 + j;
         for (int i = 0; i < 3; ++i) {
-            const pce_offsets o{buf.data() + t.off_at[i], h.layout.narrow[i]};
-            const auto* col = reinterpret_cast<const uint32_t*>(buf.data() + t.col_at[i]);
-            const auto* code = reinterpret_cast<const uint32_t*>(buf.data() + t.code_at[i]);
+            const pce_offsets o{buf.data() + t.at.off_at[i], h.layout.narrow[i]};
+            const auto* col = reinterpret_cast<const uint32_t*>(buf.data() + t.at.col_at[i]);
+            const auto* code = reinterpret_cast<const uint32_t*>(buf.data() + t.at.code_at[i]);
             fr acc = fr::zero();
             for (uint64_t k = o[j] - t.e0[i]; k < o[j + 1] - t.e0[i]; ++k) acc += m.coefficient(code[k]) * w[col[k]];
             out[i][r] = acc;
@@ -120,12 +120,12 @@ TEST_CASE("pce tiles: a PCE copied and evaluated tile by tile equals the whole e
                 CHECK(tiles.front().t0 == 0);
                 CHECK(tiles.back().t1 == 700);
                 for (size_t j = 0; j < tiles.size(); ++j) {
-                    CHECK(tiles[j].bytes <= max_bytes);
+                    CHECK(tiles[j].at.bytes <= max_bytes);
                     CHECK(tiles[j].t0 < tiles[j].t1);
                     if (j) CHECK(tiles[j].t0 == tiles[j - 1].t1);
                     // Greedy: one more position would not have fitted.
                     if (tiles[j].t1 < 700)
-                        CHECK(pce_tile_layout(h.off, ordered, tiles[j].t0, tiles[j].t1 + 1).bytes > max_bytes);
+                        CHECK(pce_tile_layout(h.off, ordered, tiles[j].t0, tiles[j].t1 + 1).at.bytes > max_bytes);
                 }
                 if (max_bytes == 3000) CHECK(tiles.size() > 10);
                 if (max_bytes == (uint64_t{1} << 30)) CHECK(tiles.size() == 1);

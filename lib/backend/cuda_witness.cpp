@@ -162,7 +162,7 @@ void build_streamed(gpu_pce::impl& d, const r1cs::csr_matrix* const mats[3], std
         std::memcpy(static_cast<char*>(d.host.get()) + d.layout.order_at, order.data(), order.size_bytes());
     const gpu_detail::pce_offsets off[3] = {host_offsets(d, 0), host_offsets(d, 1), host_offsets(d, 2)};
     d.tiles = gpu_detail::split_pce_tiles(off, d.rows, d.layout.ordered, tile_bytes);
-    for (const gpu_detail::pce_tile& t : d.tiles) d.tile_buffer = std::max(d.tile_buffer, t.bytes);
+    for (const gpu_detail::pce_tile& t : d.tiles) d.tile_buffer = std::max(d.tile_buffer, t.at.bytes);
 }
 
 void check_pce_arrays(const r1cs::pce& m, const r1cs::csr_matrix* const mats[3])
@@ -279,11 +279,11 @@ void eval_tile(const gpu_pce::impl& d, const gpu_detail::pce_tile& t, char* src,
 {
     witness_bridge::csr_device mats[3];
     for (int i = 0; i < 3; ++i)
-        mats[i] = {src + t.off_at[i], d.row_ptr_32[i], reinterpret_cast<const uint32_t*>(src + t.col_at[i]),
-                   reinterpret_cast<const uint32_t*>(src + t.code_at[i]), t.e0[i]};
+        mats[i] = {src + t.at.off_at[i], d.row_ptr_32[i], reinterpret_cast<const uint32_t*>(src + t.at.col_at[i]),
+                   reinterpret_cast<const uint32_t*>(src + t.at.code_at[i]), t.e0[i]};
     const uint64_t shift = d.layout.ordered ? 0 : t.t0;
     const auto at = [&](fr* x) { return x ? x + shift : nullptr; };
-    const auto* order = d.layout.ordered ? reinterpret_cast<const uint32_t*>(src + t.order_at) : nullptr;
+    const auto* order = d.layout.ordered ? reinterpret_cast<const uint32_t*>(src + t.at.order_at) : nullptr;
     witness_bridge::pce_eval_classified(mats, order, d.table.as<fr>(), t.t1 - t.t0, w,
                                         uint64_t(d.num_inputs) + d.num_aux, at(a), at(b), at(c), check);
 }

@@ -550,6 +550,26 @@ inline h_scales bellperson_h_scales(size_t n)
     return {g, n_fr, n_fr.inverse(), fr::from_mont(z_inv.to_repr())};
 }
 
+// The H step's transforms (the scalings: bellperson_h_step). x ← its
+// values on the coset g·⟨ω⟩ (iNTT without its 1/n, then the coset NTT); c
+// ← its coefficients times z_inv's words; a ← cosetINTT(a ∘ in_mul) −
+// out_sub with z_inv's words (in_mul, out_sub: null or taken on the first
+// pass's load and the last pass's store).
+inline void h_to_coset(gpu_key::impl& k, fr* x, const h_scales& sc, gpu_ntt_memory mem)
+{
+    gpu_ntt_device(x, k.log_n, root_convention::bellperson, gpu_ntt_kind::inverse, fr::one(), sc.n_fr, mem);
+    gpu_ntt_device(x, k.log_n, root_convention::bellperson, gpu_ntt_kind::coset_forward, sc.g, sc.n_inv, mem);
+}
+inline void h_c_coefficients(gpu_key::impl& k, fr* c, const h_scales& sc, gpu_ntt_memory mem)
+{
+    gpu_ntt_device(c, k.log_n, root_convention::bellperson, gpu_ntt_kind::inverse, fr::one(), sc.z_inv_words, mem);
+}
+inline void h_from_coset(gpu_key::impl& k, fr* a, const h_scales& sc, const fr* in_mul, const fr* out_sub)
+{
+    cuda_bridge::ntt(a, k.log_n, root_convention::bellperson, root_of_unity_of<fr>(k.log_n, root_convention::bellperson),
+                     true, true, sc.g, sc.z_inv_words, in_mul, out_sub, k.low_ntt);
+}
+
 // NTT: bellperson's H step (compute_h_bellperson). Leaves h in a as
 // canonical integers, ready for MSM_H.
 // b_free (when set) runs once the space of the witness MSMs' gathers (b,
@@ -568,8 +588,7 @@ inline void bellperson_h_step(gpu_key::impl& k, device_steps& ds, const bp_vecto
     pb::fill_zero(a + m + ni, (n - m - ni) * sizeof(fr));
     pb::fill_zero(v.b + m, (n - m) * sizeof(fr));
     pb::fill_zero(v.c + m, (n - m) * sizeof(fr));
-    const fr g = fr::from_u64(7);   // bellperson's coset shift
-    // On the coset g·⟨ω⟩, Z(x) = x^n − 1 is the constant g^n − 1, so
+    // On the coset (g = 7, bellperson's shift) g·⟨ω⟩, Z(x) = x^n − 1 is the constant g^n − 1, so
     //   h = cosetINTT((A'·B' − C')/Z) = z_inv·(cosetINTT(A'·B') − C),
     // with A', B', C' the coset values and C the coefficients of c: the
     // coset iNTT of C' gives C back (deg C < n). C is the iNTT of c, so c
@@ -581,18 +600,13 @@ inline void bellperson_h_step(gpu_key::impl& k, device_steps& ds, const bp_vecto
     // transforms' last Montgomery products leave words equal to the integers
     // z_inv·x, and the subtraction of such words is that of the integers.
     const h_scales sc = bellperson_h_scales(n);
-    const fr n_fr = sc.n_fr, n_inv = sc.n_inv, z_inv_words = sc.z_inv_words;
     // A low_ntt key's transforms run in place with small twiddle tables (the same bits).
     const gpu_ntt_memory mem = k.low_ntt ? gpu_ntt_memory::low : gpu_ntt_memory::fast;
-    gpu_ntt_device(v.c, k.log_n, root_convention::bellperson, gpu_ntt_kind::inverse, fr::one(), z_inv_words, mem);
-    for (fr* x : {a, v.b}) {
-        gpu_ntt_device(x, k.log_n, root_convention::bellperson, gpu_ntt_kind::inverse, fr::one(), n_fr, mem);
-        gpu_ntt_device(x, k.log_n, root_convention::bellperson, gpu_ntt_kind::coset_forward, g, n_inv, mem);
-    }
+    h_c_coefficients(k, v.c, sc, mem);
+    for (fr* x : {a, v.b}) h_to_coset(k, x, sc, mem);
     // cosetINTT(A'·B') − C in one transform: the product on its first pass's
     // load, the subtraction on its last pass's store (no passes of their own).
-    cuda_bridge::ntt(a, k.log_n, root_convention::bellperson, root_of_unity_of<fr>(k.log_n, root_convention::bellperson),
-                     true, true, g, z_inv_words, v.b, v.c, k.low_ntt);
+    h_from_coset(k, a, sc, v.b, v.c);
     if (b_free) b_free();   // b's and c's last read
     s.end();
 }
@@ -626,17 +640,13 @@ inline void bellperson_h_step_c_late(gpu_key::impl& k, device_steps& ds, const b
     fr* a = v.a;
     fr* b = v.b;
     const h_scales sc = bellperson_h_scales(n);
-    const fr g = sc.g, n_fr = sc.n_fr, n_inv = sc.n_inv, z_inv_words = sc.z_inv_words;
     const auto mem = gpu_ntt_memory::low;
     {
         device_steps::scope s(ds, "NTT", "");
         fault::check(fault::point::kernel, "gpu prove: NTT", k.device);
         pb::fill_zero(a + m + k.ni, (n - m - k.ni) * sizeof(fr));   // the inputs' rows are in a already
         pb::fill_zero(b + m, (n - m) * sizeof(fr));
-        for (fr* x : {a, b}) {
-            gpu_ntt_device(x, k.log_n, root_convention::bellperson, gpu_ntt_kind::inverse, fr::one(), n_fr, mem);
-            gpu_ntt_device(x, k.log_n, root_convention::bellperson, gpu_ntt_kind::coset_forward, g, n_inv, mem);
-        }
+        for (fr* x : {a, b}) h_to_coset(k, x, sc, mem);
         pb::mul_into(a, b, a, n);
         s.end();
     }
@@ -648,9 +658,8 @@ inline void bellperson_h_step_c_late(gpu_key::impl& k, device_steps& ds, const b
     }
     device_steps::scope s(ds, "NTT", "");
     pb::fill_zero(b + m, (n - m) * sizeof(fr));
-    gpu_ntt_device(b, k.log_n, root_convention::bellperson, gpu_ntt_kind::inverse, fr::one(), z_inv_words, mem);
-    cuda_bridge::ntt(a, k.log_n, root_convention::bellperson, root_of_unity_of<fr>(k.log_n, root_convention::bellperson),
-                     true, true, g, z_inv_words, nullptr, b, true);
+    h_c_coefficients(k, b, sc, mem);
+    h_from_coset(k, a, sc, nullptr, b);
     s.end();
 }
 

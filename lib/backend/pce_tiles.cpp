@@ -21,20 +21,15 @@ pce_tile pce_tile_layout(const pce_offsets off[3], bool ordered, uint64_t t0, ui
     pce_tile t;
     t.t0 = t0;
     t.t1 = t1;
-    uint64_t at = 0;
+    uint64_t nnz[3];
+    bool narrow[3];
     for (int i = 0; i < 3; ++i) {
         t.e0[i] = off[i][t0];
         t.e1[i] = off[i][t1];
-        t.off_at[i] = at;
-        at += up((t1 - t0 + 1) * off[i].width());
-        t.col_at[i] = at;
-        at += up((t.e1[i] - t.e0[i]) * sizeof(uint32_t));
-        t.code_at[i] = at;
-        at += up((t.e1[i] - t.e0[i]) * sizeof(uint32_t));
+        nnz[i] = t.e1[i] - t.e0[i];
+        narrow[i] = off[i].narrow;
     }
-    t.order_at = at;
-    if (ordered) at += up((t1 - t0) * sizeof(uint32_t));
-    t.bytes = at;
+    t.at = pce_host_layout_of(t1 - t0, nnz, narrow, ordered);
     return t;
 }
 
@@ -43,16 +38,16 @@ std::vector<pce_tile> split_pce_tiles(const pce_offsets off[3], uint64_t rows, b
     std::vector<pce_tile> tiles;
     for (uint64_t t0 = 0; t0 < rows;) {
         pce_tile best = pce_tile_layout(off, ordered, t0, t0 + 1);
-        if (best.bytes > max_bytes)
+        if (best.at.bytes > max_bytes)
             throw error(errc::invalid_argument,
                         fmt::format("gpu_pce: position {} of the PCE takes {} bytes, more than a tile of {}", t0,
-                                    best.bytes, max_bytes));
+                                    best.at.bytes, max_bytes));
         // The longest tile that fits: its bytes grow with t1.
         uint64_t lo = t0 + 1, hi = rows;
         while (lo < hi) {
             const uint64_t mid = lo + (hi - lo + 1) / 2;
             const pce_tile t = pce_tile_layout(off, ordered, t0, mid);
-            if (t.bytes <= max_bytes) {
+            if (t.at.bytes <= max_bytes) {
                 lo = mid;
                 best = t;
             } else {
@@ -92,11 +87,12 @@ std::vector<pce_copy> pce_tile_copies(const pce_host_layout& h, const pce_tile& 
     for (int i = 0; i < 3; ++i) {
         if (!(mats >> i & 1u)) continue;
         const uint64_t width = h.narrow[i] ? 4 : 8, entries = (t.e1[i] - t.e0[i]) * sizeof(uint32_t);
-        out.push_back({t.off_at[i], h.off_at[i] + t.t0 * width, (t.t1 - t.t0 + 1) * width});
-        out.push_back({t.col_at[i], h.col_at[i] + t.e0[i] * sizeof(uint32_t), entries});
-        out.push_back({t.code_at[i], h.code_at[i] + t.e0[i] * sizeof(uint32_t), entries});
+        out.push_back({t.at.off_at[i], h.off_at[i] + t.t0 * width, (t.t1 - t.t0 + 1) * width});
+        out.push_back({t.at.col_at[i], h.col_at[i] + t.e0[i] * sizeof(uint32_t), entries});
+        out.push_back({t.at.code_at[i], h.code_at[i] + t.e0[i] * sizeof(uint32_t), entries});
     }
-    if (h.ordered) out.push_back({t.order_at, h.order_at + t.t0 * sizeof(uint32_t), (t.t1 - t.t0) * sizeof(uint32_t)});
+    if (h.ordered)
+        out.push_back({t.at.order_at, h.order_at + t.t0 * sizeof(uint32_t), (t.t1 - t.t0) * sizeof(uint32_t)});
     return out;
 }
 

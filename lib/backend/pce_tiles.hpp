@@ -34,15 +34,6 @@ struct pce_offsets {
     unsigned width() const noexcept { return narrow ? 4u : 8u; }
 };
 
-struct pce_tile {
-    uint64_t t0 = 0, t1 = 0;           // positions t0 … t1−1
-    uint64_t e0[3] = {}, e1[3] = {};   // each matrix's entries
-    // Byte offsets in the tile buffer: offsets (t1 − t0 + 1 values), columns
-    // and codes (e1 − e0 each) of each matrix, then the order's slice (when
-    // ordered); bytes: the whole.
-    uint64_t off_at[3] = {}, col_at[3] = {}, code_at[3] = {}, order_at = 0, bytes = 0;
-};
-
 // The host block of a streamed PCE: per matrix its offsets (rows + 1
 // values, 32-bit when narrow), columns and codes (nnz each), then the order
 // (rows values, when ordered); byte offsets of each array, 256-byte aligned.
@@ -53,6 +44,16 @@ struct pce_host_layout {
     uint64_t off_at[3] = {}, col_at[3] = {}, code_at[3] = {}, order_at = 0, bytes = 0;
 };
 pce_host_layout pce_host_layout_of(uint64_t rows, const uint64_t nnz[3], const bool narrow[3], bool ordered);
+
+// A tile: positions t0 … t1−1 of every matrix and each matrix's entries
+// e0[i] … e1[i]−1; its buffer holds the arrays laid out as a host block of
+// t1 − t0 rows (offsets t1 − t0 + 1 values as they stand, the entries, the
+// order's slice).
+struct pce_tile {
+    uint64_t t0 = 0, t1 = 0;
+    uint64_t e0[3] = {}, e1[3] = {};
+    pce_host_layout at;   // at.bytes: the tile buffer's bytes
+};
 
 // One copy of a tile's arrays: bytes from host block offset src to tile
 // buffer offset dst.
