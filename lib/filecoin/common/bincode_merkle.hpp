@@ -25,6 +25,12 @@
 
 namespace cuzk::filecoin::detail {
 
+// A vanilla proof's configuration refused: errc::invalid_argument, "what: msg".
+[[noreturn]] inline void bad_config(std::string_view what, const std::string& msg)
+{
+    throw error(errc::invalid_argument, fmt::format("{}: {}", what, msg));
+}
+
 // ProofData's variants in declaration order; bincode writes the index as u32.
 enum class proof_variant : uint32_t { single = 0, sub = 1, top = 2 };
 

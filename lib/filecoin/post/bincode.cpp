@@ -17,12 +17,8 @@ namespace {
 
 using detail::byte_reader;
 using detail::merkle_layout;
+using detail::bad_config;
 using detail::proof_name;
-
-[[noreturn]] void bad_config(std::string_view what, const std::string& msg)
-{
-    throw error(errc::invalid_argument, fmt::format("{}: {}", what, msg));
-}
 
 // Base levels of the config's tree: nodes = base_trees · base^k, k >= 1.
 uint64_t base_levels(const post_config& c, std::string_view what)

@@ -18,12 +18,8 @@ namespace {
 
 using detail::byte_reader;
 using detail::merkle_layout;
+using detail::bad_config;
 using detail::proof_name;
-
-[[noreturn]] void bad_config(std::string_view what, const std::string& msg)
-{
-    throw error(errc::invalid_argument, fmt::format("{}: {}", what, msg));
-}
 
 // What the config fixes: the two trees' Merkle proofs, the counts.
 struct partition_layout {
